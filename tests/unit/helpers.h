@@ -1,0 +1,182 @@
+/* Shared test helpers: double comparison, a counting allocator and a failing allocator.
+ * Include after <cmocka.h>'s prerequisites (stdarg, stddef, setjmp, stdint). */
+#ifndef LLMM_TEST_HELPERS_H
+#define LLMM_TEST_HELPERS_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "llmmetrics/llmmetrics.h"
+
+/* cmocka 1.1.5 compares doubles as floats: this compares |a-b| <= max(abs, rel*|b|). */
+#define assert_close(a, b, rel, abs_) \
+    llmm_test_assert_close_((double)(a), (double)(b), (rel), (abs_), #a, #b, __FILE__, __LINE__)
+
+static inline void llmm_test_assert_close_(double a, double b, double rel, double abs_tol,
+                                           const char *ea, const char *eb, const char *file,
+                                           int line)
+{
+    double diff = fabs(a - b);
+    double tol = fmax(abs_tol, rel * fabs(b));
+    if (isnan(a) && isnan(b))
+        return;
+    if (a == b)
+        return; /* also equal infinities */
+    if (!(diff <= tol)) {
+        print_error("%s = %.17g is not close to %s = %.17g (diff %.3g > tol %.3g)\n", ea, a, eb,
+                    b, diff, tol);
+        _fail(file, line);
+    }
+}
+
+#define assert_status(expr, expected)                                                        \
+    do {                                                                                     \
+        llmm_status st_ = (expr);                                                            \
+        if (st_ != (expected)) {                                                             \
+            print_error("%s returned %s, expected %s\n", #expr, llmm_status_name(st_),      \
+                        llmm_status_name(expected));                                         \
+            _fail(__FILE__, __LINE__);                                                       \
+        }                                                                                    \
+    } while (0)
+
+#define assert_ok(expr) assert_status((expr), LLMM_OK)
+
+/* ---- counting / failing allocator ----------------------------------------------------------
+ * One struct does both: it counts allocations, live bytes and peak bytes, checks that every
+ * free/realloc names the size that was allocated, and (when fail_at > 0) fails the fail_at-th
+ * allocation or reallocation. */
+typedef struct llmm_test_alloc {
+    size_t calls;       /* alloc + realloc attempts so far */
+    size_t fail_at;     /* 0 = never fail; k = fail the k-th attempt */
+    size_t failures;    /* how many attempts were failed */
+    size_t live_bytes;
+    size_t peak_bytes;
+    size_t live_blocks;
+    size_t size_mismatch; /* free/realloc with a size other than the allocated one */
+} llmm_test_alloc;
+
+/* Each block carries a hidden header with its size, to check the sizes the library passes. */
+#define LLMM_TEST_HDR 16
+
+static inline void *llmm_test_alloc_fn(void *user, size_t size)
+{
+    llmm_test_alloc *t = (llmm_test_alloc *)user;
+    unsigned char *p;
+    t->calls++;
+    if (t->fail_at && t->calls == t->fail_at) {
+        t->failures++;
+        return NULL;
+    }
+    p = (unsigned char *)malloc(size + LLMM_TEST_HDR);
+    if (!p)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    t->live_bytes += size;
+    t->live_blocks++;
+    if (t->live_bytes > t->peak_bytes)
+        t->peak_bytes = t->live_bytes;
+    return p + LLMM_TEST_HDR;
+}
+
+static inline void llmm_test_free_fn(void *user, void *ptr, size_t size)
+{
+    llmm_test_alloc *t = (llmm_test_alloc *)user;
+    unsigned char *p = (unsigned char *)ptr - LLMM_TEST_HDR;
+    size_t had;
+    memcpy(&had, p, sizeof had);
+    if (had != size)
+        t->size_mismatch++;
+    t->live_bytes -= had;
+    t->live_blocks--;
+    free(p);
+}
+
+static inline void *llmm_test_realloc_fn(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+    llmm_test_alloc *t = (llmm_test_alloc *)user;
+    unsigned char *p = (unsigned char *)ptr - LLMM_TEST_HDR;
+    unsigned char *q;
+    size_t had;
+    memcpy(&had, p, sizeof had);
+    if (had != old_size)
+        t->size_mismatch++;
+    t->calls++;
+    if (t->fail_at && t->calls == t->fail_at) {
+        t->failures++;
+        return NULL;
+    }
+    q = (unsigned char *)realloc(p, new_size + LLMM_TEST_HDR);
+    if (!q)
+        return NULL;
+    memcpy(q, &new_size, sizeof new_size);
+    t->live_bytes = t->live_bytes - had + new_size;
+    if (t->live_bytes > t->peak_bytes)
+        t->peak_bytes = t->live_bytes;
+    return q + LLMM_TEST_HDR;
+}
+
+/* Make a ctx that allocates through t. The ctx's own block is counted too. */
+static inline llmm_ctx *llmm_test_ctx(llmm_test_alloc *t, size_t fail_at)
+{
+    llmm_allocator a;
+    llmm_ctx *ctx = NULL;
+    memset(t, 0, sizeof *t);
+    llmm_allocator_init(&a);
+    a.user = t;
+    a.alloc = llmm_test_alloc_fn;
+    a.realloc = llmm_test_realloc_fn;
+    a.free = llmm_test_free_fn;
+    if (llmm_ctx_new(&a, &ctx) != LLMM_OK)
+        return NULL;
+    t->fail_at = fail_at ? fail_at + t->calls : 0; /* count from after the ctx's own allocation */
+    return ctx;
+}
+
+/* Drive `step` with a failing allocator for k = 1, 2, ... until it succeeds without an injected
+ * failure. `step` must return LLMM_OK on success, LLMM_E_NOMEM on an injected failure, free
+ * everything it made before returning, and leave no state half-changed (it checks that itself).
+ * Asserts zero leaked bytes after every k. Returns the number of allocations of the success. */
+typedef llmm_status (*llmm_test_step_fn)(llmm_ctx *ctx, void *arg);
+
+static inline size_t llmm_test_each_failure(llmm_test_step_fn step, void *arg)
+{
+    size_t k;
+    for (k = 1; k < 100000; k++) {
+        llmm_test_alloc t;
+        llmm_ctx *ctx = llmm_test_ctx(&t, k);
+        llmm_status st;
+        assert_non_null(ctx);
+        st = step(ctx, arg);
+        if (t.failures == 0) {
+            assert_int_equal(st, LLMM_OK);
+        } else if (st != LLMM_E_NOMEM) {
+            print_error("allocation %zu failed but the call returned %s\n", k,
+                        llmm_status_name(st));
+            _fail(__FILE__, __LINE__);
+        }
+        assert_int_equal(t.size_mismatch, 0);
+        assert_int_equal(t.live_blocks, 1); /* only the ctx itself */
+        llmm_ctx_free(ctx);
+        assert_int_equal(t.live_bytes, 0);
+        if (t.failures == 0)
+            return k - 1;
+    }
+    fail_msg("step never succeeded");
+    return 0;
+}
+
+/* Path of tests/data, passed by meson as the environment variable LLMM_TEST_DATA. */
+static inline const char *llmm_test_data_dir(void)
+{
+    const char *d = getenv("LLMM_TEST_DATA");
+    return d ? d : "tests/data";
+}
+
+#endif
