@@ -56,6 +56,9 @@ extern "C" {
 /** Smallest accepted lower range bound (keeps subnormals out of every range). @since 1.0.0 */
 #define LLMM_SKETCH_RANGE_MIN_LIMIT 1e-300
 
+/** Largest accepted upper range bound. @since 1.0.0 */
+#define LLMM_SKETCH_RANGE_MAX_LIMIT 1e300
+
 /**
  * @brief A streaming, mergeable quantile sketch (opaque).
  * @since 1.0.0
@@ -89,9 +92,9 @@ LLMM_API void llmm_sketch_free(llmm_sketch *s);
  * @brief Set the accurately tracked value range. Only allowed while the sketch is empty.
  * @param[in,out] s the sketch
  * @param[in] lo lower bound, ≥ #LLMM_SKETCH_RANGE_MIN_LIMIT
- * @param[in] hi upper bound, finite and > `lo`
+ * @param[in] hi upper bound, > `lo` and ≤ #LLMM_SKETCH_RANGE_MAX_LIMIT
  * @retval LLMM_OK
- * @retval LLMM_E_INVALID NULL sketch, a non-finite bound, `lo` below the limit or `hi <= lo`
+ * @retval LLMM_E_INVALID NULL sketch, a non-finite bound, a bound beyond its limit or `hi <= lo`
  * @retval LLMM_E_STATE the sketch already holds values
  * @since 1.0.0
  * @note Not thread-safe: single writer.

@@ -1,0 +1,360 @@
+/* Sketch lifecycle and recording. llmm_sketch_add is the library's hot path: a value whose
+ * bucket lies strictly between the buckets of the current min and max (and inside the
+ * allocated store) is counted with one table lookup, one comparison and one increment;
+ * everything else (first values, new extremes, zeros, out-of-range values, growth, invalid
+ * input, a 32-bit counter wrapping) takes the slow path. */
+#include <float.h>
+
+#include "sketch_internal.h"
+
+void llmm__sketch_init_fields(llmm_sketch *s, const llmm_ctx *ctx, int32_t scale)
+{
+    memset(s, 0, sizeof *s);
+    s->ctx = ctx;
+    s->scale = scale;
+    s->cells = llmm__map_cells[scale];
+    s->key_shift = (uint32_t)(51 - scale);
+    s->cell_mask = (UINT64_C(2) << scale) - 1;
+    s->range_lo = LLMM_SKETCH_RANGE_MIN_DEFAULT;
+    s->range_hi = LLMM_SKETCH_RANGE_MAX_DEFAULT;
+    llmm__range_indices(scale, s->range_lo, s->range_hi, &s->idx_lo, &s->idx_hi);
+}
+
+llmm_status llmm_sketch_new(llmm_ctx *ctx, int32_t scale, llmm_sketch **out)
+{
+    llmm_sketch *s;
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    if (scale < LLMM_SCALE_MIN || scale > LLMM_SCALE_MAX)
+        return LLMM_E_INVALID;
+    s = llmm__alloc(ctx, sizeof *s);
+    if (!s)
+        return LLMM_E_NOMEM;
+    llmm__sketch_init_fields(s, ctx, scale);
+    *out = s;
+    return LLMM_OK;
+}
+
+void llmm_sketch_free(llmm_sketch *s)
+{
+    if (!s)
+        return;
+    llmm__sketch_release_store(s);
+    llmm__free(s->ctx, s, sizeof *s);
+}
+
+llmm_status llmm_sketch_set_range(llmm_sketch *s, double lo, double hi)
+{
+    if (!s || !llmm__is_finite(lo) || !llmm__is_finite(hi) ||
+        !(lo >= LLMM_SKETCH_RANGE_MIN_LIMIT) || !(hi <= LLMM_SKETCH_RANGE_MAX_LIMIT) ||
+        !(hi > lo))
+        return LLMM_E_INVALID;
+    if (s->count)
+        return LLMM_E_STATE;
+    llmm__sketch_release_store(s);
+    s->range_lo = lo;
+    s->range_hi = hi;
+    llmm__range_indices(s->scale, lo, hi, &s->idx_lo, &s->idx_hi);
+    return LLMM_OK;
+}
+
+llmm_status llmm_sketch_range(const llmm_sketch *s, double *lo, double *hi)
+{
+    if (!s || !lo || !hi)
+        return LLMM_E_INVALID;
+    *lo = s->range_lo;
+    *hi = s->range_hi;
+    return LLMM_OK;
+}
+
+/* Classify a valid value (bits of a finite double >= 0): -1 zero, -2 under, -3 over, else 0
+ * with *idx set. */
+static int classify(const llmm_sketch *s, uint64_t bits, double v, int64_t *idx)
+{
+    int64_t i;
+    if ((bits << 1) == 0)
+        return -1;
+    i = llmm__map_index(s->scale, v);
+    if (i < s->idx_lo)
+        return -2;
+    if (i > s->idx_hi)
+        return -3;
+    *idx = i;
+    return 0;
+}
+
+static void update_extremes(llmm_sketch *s, double lo, double hi)
+{
+    if (s->count == 0) {
+        s->min = lo;
+        s->max = hi;
+        return;
+    }
+    if (lo < s->min)
+        s->min = lo;
+    if (hi > s->max)
+        s->max = hi;
+}
+
+/* Record v n times (n >= 1); v already validated. All or nothing. */
+static llmm_status record_n(llmm_sketch *s, double v, uint64_t n)
+{
+    uint64_t bits = llmm__dbits(v);
+    int64_t idx = 0;
+    int kind = classify(s, bits, v, &idx);
+    llmm_status st;
+    if (n > UINT64_MAX - s->count)
+        return LLMM_E_RANGE;
+    if (kind == 0) {
+        uint64_t cur = 0;
+        int wide;
+        if (s->cap && idx >= s->base && idx < s->base + (int64_t)s->cap)
+            cur = llmm__store_get(s, idx);
+        wide = s->counts64 != NULL || cur + n > UINT32_MAX;
+        st = llmm__store_reserve(s, idx, idx, wide);
+        if (st != LLMM_OK)
+            return st;
+        llmm__store_add(s, idx, n);
+    } else if (kind == -1) {
+        s->zero += n;
+    } else if (kind == -2) {
+        s->under += n;
+    } else {
+        s->over += n;
+    }
+    if (v == 0.0)
+        v = 0.0; /* normalise -0.0 */
+    update_extremes(s, v, v);
+    s->count += n;
+    s->sum += v * (double)n;
+    llmm__sketch_refresh_fast(s);
+    return LLMM_OK;
+}
+
+static int valid_bits(uint64_t bits)
+{
+    /* finite and >= 0; -0.0 is accepted as zero */
+    return bits - 1 < LLMM__DBL_MAX_BITS || (bits << 1) == 0;
+}
+
+/* Kept out of line so the fast path's registers stay free (fewer instructions per add). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static llmm_status add_slow(llmm_sketch *s, double v)
+{
+    if (!valid_bits(llmm__dbits(v)))
+        return LLMM_E_INVALID;
+    return record_n(s, v, 1);
+}
+
+llmm_status llmm_sketch_add(llmm_sketch *s, double v)
+{
+    uint64_t bits = llmm__dbits(v);
+    uint64_t rel;
+    if (LLMM__UNLIKELY(!s))
+        return LLMM_E_INVALID;
+    /* The fast window holds only normal doubles inside the range, strictly between the top
+     * and bottom buckets in use; every 0, -0, subnormal, negative, Inf and NaN maps to a
+     * table index outside it (sign bit -> far above, zero/subnormal -> far below, Inf/NaN ->
+     * above the largest finite bucket), so one unsigned compare validates and locates. */
+    rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, bits) - s->fast_lo;
+    if (LLMM__LIKELY(rel < s->fast_span)) {
+        uint32_t *c = s->fast_counts + rel;
+        if (LLMM__LIKELY(++*c != 0)) {
+            s->count++;
+            s->sum += v;
+            return LLMM_OK;
+        }
+        *c = UINT32_MAX; /* undo the wrap; the slow path widens the store */
+    }
+    return add_slow(s, v);
+}
+
+llmm_status llmm_sketch_add_n(llmm_sketch *s, double v, uint64_t n)
+{
+    if (!s || !valid_bits(llmm__dbits(v)))
+        return LLMM_E_INVALID;
+    if (n == 0)
+        return LLMM_OK;
+    return record_n(s, v, n);
+}
+
+llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
+{
+    uint64_t lo_bits = UINT64_MAX, hi_bits = 0, zeros = 0, under = 0, over = 0;
+    int64_t ilo = 0, ihi = 0;
+    double sum, vmin, vmax;
+    size_t i;
+    llmm_status st;
+    int any_in = 0;
+
+    if (!s || (!v && n))
+        return LLMM_E_INVALID;
+    if (n == 0)
+        return LLMM_OK;
+    if ((uint64_t)n > UINT64_MAX - s->count)
+        return LLMM_E_RANGE;
+    /* pass 1: validate everything; positive doubles order like their bits */
+    for (i = 0; i < n; i++) {
+        uint64_t b = llmm__dbits(v[i]);
+        if (!valid_bits(b))
+            return LLMM_E_INVALID;
+        b &= ~(UINT64_C(1) << 63);
+        if (b == 0)
+            continue;
+        if (b < lo_bits)
+            lo_bits = b;
+        if (b > hi_bits)
+            hi_bits = b;
+    }
+    if (hi_bits) {
+        double dlo, dhi;
+        memcpy(&dlo, &lo_bits, sizeof dlo);
+        memcpy(&dhi, &hi_bits, sizeof dhi);
+        ilo = llmm__map_index(s->scale, dlo);
+        ihi = llmm__map_index(s->scale, dhi);
+        if (ilo < s->idx_lo)
+            ilo = s->idx_lo;
+        if (ihi > s->idx_hi)
+            ihi = s->idx_hi;
+        any_in = ilo <= ihi;
+    }
+    /* the batch may push a 32-bit counter over the edge: widen up front if it could */
+    if (any_in) {
+        int wide = s->counts64 != NULL;
+        if (!wide && s->cap) {
+            uint64_t total_in = s->count - s->zero - s->under - s->over + (uint64_t)n;
+            wide = total_in > UINT32_MAX;
+        } else if (!wide) {
+            wide = (uint64_t)n > UINT32_MAX;
+        }
+        st = llmm__store_reserve(s, ilo, ihi, wide);
+        if (st != LLMM_OK)
+            return st;
+    }
+    /* pass 2: cannot fail any more */
+    sum = s->sum;
+    vmin = s->count ? s->min : DBL_MAX;
+    vmax = s->count ? s->max : 0.0;
+    if (s->counts32) {
+        uint32_t *c = s->counts32;
+        uint64_t base = (uint64_t)(s->base + llmm__bias(s->scale));
+        uint64_t cap = s->cap;
+        for (i = 0; i < n; i++) {
+            uint64_t b = llmm__dbits(v[i]);
+            uint64_t rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, b) - base;
+            sum += v[i];
+            /* validated above: only 0 / -0 map outside the store besides out-of-range */
+            if (LLMM__LIKELY(rel < cap)) {
+                c[rel]++;
+                continue;
+            }
+            if ((b << 1) == 0)
+                zeros++;
+            else if (llmm__map_index(s->scale, v[i]) < s->idx_lo)
+                under++;
+            else
+                over++;
+        }
+    } else {
+        for (i = 0; i < n; i++) {
+            uint64_t b = llmm__dbits(v[i]);
+            int64_t idx = 0;
+            int kind = classify(s, b, v[i], &idx);
+            sum += v[i];
+            if (kind == 0)
+                llmm__store_add(s, idx, 1);
+            else if (kind == -1)
+                zeros++;
+            else if (kind == -2)
+                under++;
+            else
+                over++;
+        }
+    }
+    if (zeros && 0.0 < vmin)
+        vmin = 0.0;
+    if (hi_bits) {
+        double dlo, dhi;
+        memcpy(&dlo, &lo_bits, sizeof dlo);
+        memcpy(&dhi, &hi_bits, sizeof dhi);
+        if (dlo < vmin)
+            vmin = dlo;
+        if (dhi > vmax)
+            vmax = dhi;
+    }
+    s->min = vmin;
+    s->max = vmax;
+    s->zero += zeros;
+    s->under += under;
+    s->over += over;
+    s->count += n;
+    s->sum = sum;
+    llmm__sketch_refresh_fast(s);
+    return LLMM_OK;
+}
+
+llmm_status llmm_sketch_reset(llmm_sketch *s)
+{
+    if (!s)
+        return LLMM_E_INVALID;
+    if (s->counts32)
+        memset(s->counts32, 0, s->cap * sizeof(uint32_t));
+    if (s->counts64)
+        memset(s->counts64, 0, s->cap * sizeof(uint64_t));
+    s->count = s->zero = s->under = s->over = 0;
+    s->sum = 0.0;
+    s->min = s->max = 0.0;
+    llmm__sketch_refresh_fast(s);
+    return LLMM_OK;
+}
+
+llmm_status llmm_sketch_copy(llmm_sketch *dst, const llmm_sketch *src)
+{
+    void *buf = NULL;
+    size_t esz;
+    llmm_sketch tmp;
+    if (!dst || !src)
+        return LLMM_E_INVALID;
+    if (dst == src)
+        return LLMM_OK;
+    esz = src->counts64 ? sizeof(uint64_t) : sizeof(uint32_t);
+    if (src->cap) {
+        buf = llmm__alloc(dst->ctx, src->cap * esz);
+        if (!buf)
+            return LLMM_E_NOMEM;
+        memcpy(buf, src->counts64 ? (const void *)src->counts64 : (const void *)src->counts32,
+               src->cap * esz);
+    }
+    llmm__sketch_release_store(dst);
+    tmp = *src;
+    tmp.ctx = dst->ctx;
+    tmp.counts32 = src->counts64 ? NULL : buf;
+    tmp.counts64 = src->counts64 ? buf : NULL;
+    *dst = tmp;
+    llmm__sketch_refresh_fast(dst);
+    return LLMM_OK;
+}
+
+llmm_status llmm_sketch_clone(const llmm_sketch *s, llmm_sketch **out)
+{
+    llmm_sketch *c;
+    llmm_status st;
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    if (!s)
+        return LLMM_E_INVALID;
+    st = llmm_sketch_new((llmm_ctx *)(uintptr_t)s->ctx, s->scale, &c);
+    if (st != LLMM_OK)
+        return st;
+    st = llmm_sketch_copy(c, s);
+    if (st != LLMM_OK) {
+        llmm_sketch_free(c);
+        return st;
+    }
+    *out = c;
+    return LLMM_OK;
+}

@@ -1,0 +1,106 @@
+/* Internal layout of the sketch, shared by the sketch's own files, the codec and the recorder. */
+#ifndef LLMM_SKETCH_INTERNAL_H
+#define LLMM_SKETCH_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "llmmetrics/sketch.h"
+#include "sketch_tables.h"
+
+#if defined(__GNUC__)
+#define LLMM__LIKELY(x) __builtin_expect(!!(x), 1)
+#define LLMM__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define LLMM__LIKELY(x) (x)
+#define LLMM__UNLIKELY(x) (x)
+#endif
+
+/* Bits of the largest finite double: (bits - 1) >= this rejects 0, negatives, Inf and NaN. */
+#define LLMM__DBL_MAX_BITS UINT64_C(0x7fefffffffffffff)
+
+/* The biased index of a normal double is what the table lookup yields directly:
+ * biased = otel_index + llmm__bias(scale). */
+static inline int64_t llmm__bias(int32_t scale)
+{
+    return ((int64_t)1023 << scale) + 1;
+}
+
+static inline uint64_t llmm__dbits(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/* Biased bucket index of a normal positive double given its bits (table lookup, exact). */
+static inline uint64_t llmm__map_biased(const llmm__map_cell *cells, uint32_t key_shift,
+                                        uint64_t cell_mask, uint64_t bits)
+{
+    uint64_t key = bits >> key_shift;
+    const llmm__map_cell *c = &cells[key & cell_mask];
+    return (key >> 1) + (uint64_t)c->t + ((bits << 12) >= c->b);
+}
+
+/* OpenTelemetry index of any finite v > 0 (subnormals too). */
+int64_t llmm__map_index(int32_t scale, double v);
+/* Representative value of a bucket: 2·base^(i+1)/(1+base), least relative error. */
+double llmm__bucket_rep(int32_t scale, int64_t index);
+/* base^index as a double (may be 0 or +Inf far outside the double range). */
+double llmm__bucket_lower(int32_t scale, int64_t index);
+
+struct llmm_sketch {
+    /* ---- hot: read by every llmm_sketch_add ---- */
+    uint64_t fast_lo;   /* biased index of the first bucket of the fast window */
+    uint64_t fast_span; /* buckets in the fast window; 0 disables the fast path */
+    uint32_t *fast_counts; /* &counts32[fast_lo - biased base] */
+    const llmm__map_cell *cells;
+    uint32_t key_shift; /* 51 - scale */
+    uint32_t pad_;
+    uint64_t cell_mask; /* 2^(scale+1) - 1 */
+    uint64_t count;     /* every recorded value */
+    double sum;
+
+    /* ---- cold ---- */
+    double min, max;            /* valid when count > 0 */
+    uint32_t *counts32;         /* narrow store (NULL when wide or unallocated) */
+    uint64_t *counts64;         /* wide store, used once a bucket passes 2^32 - 1 */
+    int64_t base;               /* OpenTelemetry index of slot 0 */
+    size_t cap;                 /* allocated slots */
+    uint64_t zero, under, over; /* exact zeros, below range, above range */
+    int64_t idx_lo, idx_hi;     /* bucket indices of the range bounds */
+    double range_lo, range_hi;
+    int32_t scale;
+    int32_t pad2_;
+    const llmm_ctx *ctx;
+};
+
+/* Count of the bucket with OpenTelemetry index i (0 outside the store). */
+static inline uint64_t llmm__store_get(const llmm_sketch *s, int64_t i)
+{
+    uint64_t off;
+    if (i < s->base)
+        return 0;
+    off = (uint64_t)(i - s->base);
+    if (off >= s->cap)
+        return 0;
+    return s->counts64 ? s->counts64[off] : s->counts32[off];
+}
+
+/* Recompute the fast window after min / max / store changes. */
+void llmm__sketch_refresh_fast(llmm_sketch *s);
+/* Make the store cover [lo, hi] (indices inside the range), optionally wide, at the sketch's
+ * scale. All or nothing. */
+llmm_status llmm__store_reserve(llmm_sketch *s, int64_t lo, int64_t hi, int wide);
+/* Lowest / highest non-empty bucket, 0 if none. */
+int llmm__store_span(const llmm_sketch *s, int64_t *lo, int64_t *hi);
+/* Place a validated in-range index's count: store must already cover it (and be wide enough). */
+void llmm__store_add(llmm_sketch *s, int64_t i, uint64_t n);
+/* Range bound indices at a scale. */
+void llmm__range_indices(int32_t scale, double lo, double hi, int64_t *ilo, int64_t *ihi);
+/* Set up an empty sketch in place (used by new and by the codec). */
+void llmm__sketch_init_fields(llmm_sketch *s, const llmm_ctx *ctx, int32_t scale);
+void llmm__sketch_release_store(llmm_sketch *s);
+
+#endif
