@@ -397,6 +397,130 @@ LLMM_API llmm_status llmm_sketch_copy(llmm_sketch *dst, const llmm_sketch *src);
 
 /** @} */
 
+/**
+ * @defgroup recorder Recorder: many writer threads, one set of counts
+ *
+ * A ::llmm_recorder hands each writer thread its own single-writer ::llmm_shard. Recording
+ * into a shard takes no lock, no atomic read-modify-write and, once the shard has touched a
+ * bucket region (a page of 64 buckets), no allocation: counters are updated with relaxed
+ * atomic loads and stores that only their one writer performs. A reader thread may call
+ * llmm_recorder_snapshot() at any time, concurrently with the writers, to obtain the
+ * cumulative totals; two snapshots and llmm_sketch_subtract() give an interval.
+ *
+ * Thread safety: llmm_recorder_shard() and llmm_recorder_snapshot() are thread-safe; a
+ * shard is used by one thread at a time (it may move between threads between uses);
+ * llmm_recorder_free() only when no other call on the recorder or its shards is running.
+ * The context's allocator must be thread-safe (libc's is): shards allocate pages from
+ * their writer threads.
+ * @{
+ */
+
+/** A multi-writer recorder (opaque). @since 1.0.0 */
+typedef struct llmm_recorder llmm_recorder;
+/** A single-writer shard of a recorder (opaque, owned by the recorder). @since 1.0.0 */
+typedef struct llmm_shard llmm_shard;
+
+/**
+ * @brief Create a recorder.
+ * @param[in] ctx allocation context (its allocator must be thread-safe), or NULL for libc
+ * @param[in] scale #LLMM_SCALE_DEFAULT or 0 … 10
+ * @param[out] out the recorder, or NULL on failure
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `out` NULL or bad scale
+ * @retval LLMM_E_NOMEM
+ * @since 1.0.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_recorder_new(llmm_ctx *ctx, int32_t scale, llmm_recorder **out);
+
+/**
+ * @brief Set the tracked value range (as llmm_sketch_set_range()); only before the first
+ * shard is handed out.
+ * @param[in,out] r the recorder
+ * @param[in] lo lower bound
+ * @param[in] hi upper bound
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID bad arguments (see llmm_sketch_set_range())
+ * @retval LLMM_E_STATE a shard was already handed out
+ * @since 1.0.0
+ */
+LLMM_API llmm_status llmm_recorder_set_range(llmm_recorder *r, double lo, double hi);
+
+/**
+ * @brief Hand out a shard for the calling writer thread: a released one if there is one,
+ * else a new one.
+ * @param[in,out] r the recorder
+ * @param[out] out the shard, valid until llmm_recorder_free(); NULL on failure
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID a NULL argument
+ * @retval LLMM_E_NOMEM
+ * @since 1.0.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_recorder_shard(llmm_recorder *r, llmm_shard **out);
+
+/**
+ * @brief Record one value into a shard.
+ * @param[in,out] sh the shard
+ * @param[in] v a finite value ≥ 0
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID NULL shard, or `v` NaN, infinite or negative (nothing recorded)
+ * @retval LLMM_E_NOMEM the first touch of a bucket page failed (nothing recorded)
+ * @since 1.0.0
+ * @note Single writer per shard; concurrent with snapshots.
+ */
+LLMM_API llmm_status llmm_shard_add(llmm_shard *sh, double v);
+
+/**
+ * @brief Record a batch into a shard; all or nothing, as llmm_sketch_add_many().
+ * @param[in,out] sh the shard
+ * @param[in] v the values (NULL allowed when `n` is 0)
+ * @param[in] n number of values
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID NULL shard or values, or any invalid value (nothing recorded)
+ * @retval LLMM_E_NOMEM nothing recorded
+ * @since 1.0.0
+ * @note Single writer per shard; concurrent with snapshots.
+ */
+LLMM_API llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n);
+
+/**
+ * @brief Give a shard back. Its counts stay in the recorder; the shard may be handed out
+ * again by llmm_recorder_shard(). NULL is a no-op.
+ * @param[in] sh the shard
+ * @since 1.0.0
+ * @note Thread-safe.
+ */
+LLMM_API void llmm_shard_release(llmm_shard *sh);
+
+/**
+ * @brief Replace `into`'s contents (and scale and range) with the cumulative totals of every
+ * shard. Safe while writers run.
+ *
+ * The snapshot is internally consistent: its count is exactly the sum of the bucket, zero,
+ * underflow and overflow counts it read. Values being recorded during the snapshot are
+ * either in it or not; the sum, min and max are read after the buckets, so they may already
+ * include a value whose bucket was read just before it arrived. Once writers are quiet a
+ * snapshot is exact.
+ * @param[in] r the recorder
+ * @param[in,out] into the sketch to overwrite (its context is kept)
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID a NULL argument
+ * @retval LLMM_E_NOMEM `into` unchanged
+ * @since 1.0.0
+ * @note Thread-safe; concurrent with writers.
+ */
+LLMM_API llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into);
+
+/**
+ * @brief Free a recorder and all its shards. NULL is a no-op.
+ * @param[in] r the recorder; no other thread may be using it or its shards
+ * @since 1.0.0
+ */
+LLMM_API void llmm_recorder_free(llmm_recorder *r);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,360 @@
+/* Multi-writer recording: one single-writer shard per thread, snapshots while writers run.
+ *
+ * Each shard owns a table of page pointers covering the recorder's range; a page (64 buckets
+ * of 64-bit counters) is allocated by the writer on first touch and published with a release
+ * store, never moved or freed before the recorder. Only the shard's writer stores to its
+ * counters, so a relaxed load + store is a correct increment, and a reader sees each counter
+ * either before or after an increment, never torn. */
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "sketch_internal.h"
+
+#define PAGE_SHIFT 6
+#define PAGE_SIZE (1u << PAGE_SHIFT)
+
+typedef struct page {
+    _Atomic uint64_t c[PAGE_SIZE];
+} page;
+
+struct llmm_shard {
+    /* hot */
+    _Atomic(page *) *pages;
+    const llmm__map_cell *cells;
+    uint32_t key_shift;
+    uint32_t pad_;
+    uint64_t cell_mask;
+    uint64_t lo_biased; /* biased index of the first tracked bucket */
+    uint64_t nbuckets;  /* buckets in the range */
+    _Atomic uint64_t sum_bits, min_bits, max_bits; /* doubles as bits; min starts at +max */
+    _Atomic uint64_t zero, under, over;
+    /* cold */
+    llmm_recorder *owner;
+    struct llmm_shard *_Atomic next;
+    int in_use; /* guarded by owner->lock */
+    size_t npages;
+};
+
+struct llmm_recorder {
+    const llmm_ctx *ctx;
+    int32_t scale;
+    double range_lo, range_hi;
+    int64_t idx_lo, idx_hi;
+    pthread_mutex_t lock;
+    llmm_shard *_Atomic shards; /* push-front list, never shrinks */
+    int handed_out;
+};
+
+static inline double from_bits(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+static inline void bump(_Atomic uint64_t *c, uint64_t n)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
+                          memory_order_release);
+}
+
+llmm_status llmm_recorder_new(llmm_ctx *ctx, int32_t scale, llmm_recorder **out)
+{
+    llmm_recorder *r;
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    if (scale < LLMM_SCALE_MIN || scale > LLMM_SCALE_MAX)
+        return LLMM_E_INVALID;
+    r = llmm__calloc(ctx, 1, sizeof *r);
+    if (!r)
+        return LLMM_E_NOMEM;
+    if (pthread_mutex_init(&r->lock, NULL) != 0) {
+        llmm__free(ctx, r, sizeof *r);
+        return LLMM_E_NOMEM;
+    }
+    r->ctx = ctx;
+    r->scale = scale;
+    r->range_lo = LLMM_SKETCH_RANGE_MIN_DEFAULT;
+    r->range_hi = LLMM_SKETCH_RANGE_MAX_DEFAULT;
+    llmm__range_indices(scale, r->range_lo, r->range_hi, &r->idx_lo, &r->idx_hi);
+    atomic_init(&r->shards, NULL);
+    *out = r;
+    return LLMM_OK;
+}
+
+llmm_status llmm_recorder_set_range(llmm_recorder *r, double lo, double hi)
+{
+    llmm_status st = LLMM_OK;
+    if (!r || !llmm__is_finite(lo) || !llmm__is_finite(hi) ||
+        !(lo >= LLMM_SKETCH_RANGE_MIN_LIMIT) || !(hi <= LLMM_SKETCH_RANGE_MAX_LIMIT) ||
+        !(hi > lo))
+        return LLMM_E_INVALID;
+    pthread_mutex_lock(&r->lock);
+    if (r->handed_out) {
+        st = LLMM_E_STATE;
+    } else {
+        r->range_lo = lo;
+        r->range_hi = hi;
+        llmm__range_indices(r->scale, lo, hi, &r->idx_lo, &r->idx_hi);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return st;
+}
+
+static llmm_shard *shard_make(llmm_recorder *r)
+{
+    llmm_shard *sh = llmm__calloc(r->ctx, 1, sizeof *sh);
+    uint64_t nb = (uint64_t)(r->idx_hi - r->idx_lo + 1);
+    size_t np = (size_t)((nb + PAGE_SIZE - 1) >> PAGE_SHIFT), i;
+    if (!sh)
+        return NULL;
+    sh->pages = llmm__calloc(r->ctx, np, sizeof *sh->pages);
+    if (!sh->pages) {
+        llmm__free(r->ctx, sh, sizeof *sh);
+        return NULL;
+    }
+    for (i = 0; i < np; i++)
+        atomic_init(&sh->pages[i], NULL);
+    sh->npages = np;
+    sh->owner = r;
+    sh->cells = llmm__map_cells[r->scale];
+    sh->key_shift = (uint32_t)(51 - r->scale);
+    sh->cell_mask = (UINT64_C(2) << r->scale) - 1;
+    sh->lo_biased = (uint64_t)(r->idx_lo + llmm__bias(r->scale));
+    sh->nbuckets = nb;
+    atomic_init(&sh->sum_bits, 0);
+    atomic_init(&sh->min_bits, LLMM__DBL_MAX_BITS + 1); /* +Inf: nothing seen */
+    atomic_init(&sh->max_bits, 0);
+    atomic_init(&sh->zero, 0);
+    atomic_init(&sh->under, 0);
+    atomic_init(&sh->over, 0);
+    return sh;
+}
+
+llmm_status llmm_recorder_shard(llmm_recorder *r, llmm_shard **out)
+{
+    llmm_shard *sh;
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    if (!r)
+        return LLMM_E_INVALID;
+    pthread_mutex_lock(&r->lock);
+    for (sh = atomic_load_explicit(&r->shards, memory_order_acquire); sh;
+         sh = atomic_load_explicit(&sh->next, memory_order_acquire))
+        if (!sh->in_use)
+            break;
+    if (!sh) {
+        sh = shard_make(r);
+        if (!sh) {
+            pthread_mutex_unlock(&r->lock);
+            return LLMM_E_NOMEM;
+        }
+        atomic_init(&sh->next, atomic_load_explicit(&r->shards, memory_order_relaxed));
+        atomic_store_explicit(&r->shards, sh, memory_order_release);
+    }
+    sh->in_use = 1;
+    r->handed_out = 1;
+    pthread_mutex_unlock(&r->lock);
+    *out = sh;
+    return LLMM_OK;
+}
+
+void llmm_shard_release(llmm_shard *sh)
+{
+    if (!sh)
+        return;
+    pthread_mutex_lock(&sh->owner->lock);
+    sh->in_use = 0;
+    pthread_mutex_unlock(&sh->owner->lock);
+}
+
+/* The page holding bucket offset `off`, allocated on first touch. NULL on allocation failure. */
+static page *page_for(llmm_shard *sh, uint64_t off)
+{
+    _Atomic(page *) *slot = &sh->pages[off >> PAGE_SHIFT];
+    page *p = atomic_load_explicit(slot, memory_order_relaxed);
+    size_t i;
+    if (LLMM__LIKELY(p != NULL))
+        return p;
+    p = llmm__alloc(sh->owner->ctx, sizeof *p);
+    if (!p)
+        return NULL;
+    for (i = 0; i < PAGE_SIZE; i++)
+        atomic_init(&p->c[i], 0);
+    atomic_store_explicit(slot, p, memory_order_release);
+    return p;
+}
+
+static inline void note_value(llmm_shard *sh, uint64_t bits, double v)
+{
+    uint64_t sb = atomic_load_explicit(&sh->sum_bits, memory_order_relaxed);
+    double sum = from_bits(sb) + v;
+    uint64_t nb;
+    memcpy(&nb, &sum, sizeof nb);
+    atomic_store_explicit(&sh->sum_bits, nb, memory_order_relaxed);
+    bits &= ~(UINT64_C(1) << 63); /* -0 as 0; non-negative doubles order like their bits */
+    if (bits < atomic_load_explicit(&sh->min_bits, memory_order_relaxed))
+        atomic_store_explicit(&sh->min_bits, bits, memory_order_relaxed);
+    if (bits > atomic_load_explicit(&sh->max_bits, memory_order_relaxed))
+        atomic_store_explicit(&sh->max_bits, bits, memory_order_relaxed);
+}
+
+/* Count one validated value; 0 on success, LLMM_E_NOMEM when its page cannot be made. */
+static inline llmm_status count_one(llmm_shard *sh, uint64_t bits, double v)
+{
+    uint64_t off = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) - sh->lo_biased;
+    if (LLMM__LIKELY(off < sh->nbuckets && bits - 1 < LLMM__DBL_MAX_BITS)) {
+        page *p = page_for(sh, off);
+        if (!p)
+            return LLMM_E_NOMEM;
+        note_value(sh, bits, v);
+        bump(&p->c[off & (PAGE_SIZE - 1)], 1);
+        return LLMM_OK;
+    }
+    note_value(sh, bits, v);
+    if ((bits << 1) == 0)
+        bump(&sh->zero, 1);
+    else if (llmm__map_index(sh->owner->scale, v) < sh->owner->idx_lo)
+        bump(&sh->under, 1);
+    else
+        bump(&sh->over, 1);
+    return LLMM_OK;
+}
+
+static inline int valid_bits(uint64_t bits)
+{
+    return bits - 1 < LLMM__DBL_MAX_BITS || (bits << 1) == 0;
+}
+
+llmm_status llmm_shard_add(llmm_shard *sh, double v)
+{
+    uint64_t bits = llmm__dbits(v);
+    if (!sh || !valid_bits(bits))
+        return LLMM_E_INVALID;
+    return count_one(sh, bits, v);
+}
+
+llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
+{
+    size_t i;
+    if (!sh || (!v && n))
+        return LLMM_E_INVALID;
+    /* pass 1: validate and make every page the batch needs, so pass 2 cannot fail */
+    for (i = 0; i < n; i++) {
+        uint64_t bits = llmm__dbits(v[i]), off;
+        if (!valid_bits(bits))
+            return LLMM_E_INVALID;
+        off = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) - sh->lo_biased;
+        if (off < sh->nbuckets && bits - 1 < LLMM__DBL_MAX_BITS && !page_for(sh, off))
+            return LLMM_E_NOMEM;
+    }
+    for (i = 0; i < n; i++)
+        (void)count_one(sh, llmm__dbits(v[i]), v[i]);
+    return LLMM_OK;
+}
+
+llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
+{
+    llmm_shard *sh, *head;
+    uint64_t *tmp = NULL, total = 0, zero = 0, under = 0, over = 0, minb = UINT64_MAX, maxb = 0;
+    size_t np = 0, p, k, lo_page = SIZE_MAX, hi_page = 0, cap;
+    double sum = 0.0;
+    llmm_sketch fresh;
+    int32_t scale;
+
+    if (!r || !into)
+        return LLMM_E_INVALID;
+    head = atomic_load_explicit(&r->shards, memory_order_acquire);
+    for (sh = head; sh; sh = atomic_load_explicit(&sh->next, memory_order_acquire)) {
+        np = sh->npages;
+        for (p = 0; p < np; p++) {
+            if (atomic_load_explicit(&sh->pages[p], memory_order_acquire)) {
+                if (p < lo_page)
+                    lo_page = p;
+                if (p > hi_page)
+                    hi_page = p;
+            }
+        }
+    }
+    scale = r->scale;
+    llmm__sketch_init_fields(&fresh, into->ctx, scale);
+    fresh.range_lo = r->range_lo;
+    fresh.range_hi = r->range_hi;
+    fresh.idx_lo = r->idx_lo;
+    fresh.idx_hi = r->idx_hi;
+    cap = 0;
+    if (lo_page != SIZE_MAX) {
+        /* pages made after the scan above are simply not in this snapshot */
+        int64_t first = r->idx_lo + (int64_t)(lo_page * PAGE_SIZE);
+        cap = (hi_page - lo_page + 1) * PAGE_SIZE;
+        if (first + (int64_t)cap - 1 > r->idx_hi) /* the last page may stick out of the range */
+            cap = (size_t)(r->idx_hi - first + 1);
+        tmp = llmm__calloc(into->ctx, cap, sizeof *tmp);
+        if (!tmp)
+            return LLMM_E_NOMEM;
+        for (sh = head; sh; sh = atomic_load_explicit(&sh->next, memory_order_acquire)) {
+            for (p = lo_page; p <= hi_page; p++) {
+                page *pg = atomic_load_explicit(&sh->pages[p], memory_order_acquire);
+                if (!pg)
+                    continue;
+                for (k = 0; k < PAGE_SIZE && (p - lo_page) * PAGE_SIZE + k < cap; k++) {
+                    uint64_t c = atomic_load_explicit(&pg->c[k], memory_order_acquire);
+                    tmp[(p - lo_page) * PAGE_SIZE + k] += c;
+                    total += c;
+                }
+            }
+        }
+    }
+    for (sh = head; sh; sh = atomic_load_explicit(&sh->next, memory_order_acquire)) {
+        uint64_t b;
+        zero += atomic_load_explicit(&sh->zero, memory_order_acquire);
+        under += atomic_load_explicit(&sh->under, memory_order_acquire);
+        over += atomic_load_explicit(&sh->over, memory_order_acquire);
+        sum += from_bits(atomic_load_explicit(&sh->sum_bits, memory_order_relaxed));
+        b = atomic_load_explicit(&sh->min_bits, memory_order_relaxed);
+        if (b < minb)
+            minb = b;
+        b = atomic_load_explicit(&sh->max_bits, memory_order_relaxed);
+        if (b > maxb)
+            maxb = b;
+    }
+    /* commit into `into`; nothing below fails */
+    llmm__sketch_release_store(into);
+    fresh.counts64 = tmp;
+    fresh.cap = cap;
+    fresh.base = r->idx_lo + (int64_t)(lo_page == SIZE_MAX ? 0 : lo_page * PAGE_SIZE);
+    fresh.zero = zero;
+    fresh.under = under;
+    fresh.over = over;
+    fresh.count = total + zero + under + over;
+    fresh.sum = fresh.count ? sum : 0.0;
+    fresh.min = fresh.count ? from_bits(minb) : 0.0;
+    fresh.max = fresh.count ? from_bits(maxb) : 0.0;
+    if (fresh.count && fresh.min > fresh.max)
+        fresh.min = fresh.max;
+    *into = fresh;
+    llmm__sketch_refresh_fast(into);
+    return LLMM_OK;
+}
+
+void llmm_recorder_free(llmm_recorder *r)
+{
+    llmm_shard *sh, *next;
+    size_t p;
+    if (!r)
+        return;
+    for (sh = atomic_load_explicit(&r->shards, memory_order_acquire); sh; sh = next) {
+        next = atomic_load_explicit(&sh->next, memory_order_acquire);
+        for (p = 0; p < sh->npages; p++) {
+            page *pg = atomic_load_explicit(&sh->pages[p], memory_order_acquire);
+            if (pg)
+                llmm__free(r->ctx, pg, sizeof *pg);
+        }
+        llmm__free(r->ctx, (void *)sh->pages, sh->npages * sizeof *sh->pages);
+        llmm__free(r->ctx, sh, sizeof *sh);
+    }
+    pthread_mutex_destroy(&r->lock);
+    llmm__free(r->ctx, r, sizeof *r);
+}
