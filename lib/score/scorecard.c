@@ -240,11 +240,6 @@ llmm_status llmm_scorecard_metric_score(const llmm_scorecard *sc, uint32_t id, d
     return LLMM_OK;
 }
 
-static double clamp01(double v)
-{
-    return v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v);
-}
-
 /* Per-layer part of the result: scores, presence, counts, configured weights. */
 static void score_layers(const llmm_scorecard *sc, llmm_score_result *r)
 {
@@ -257,6 +252,7 @@ static void score_layers(const llmm_scorecard *sc, llmm_score_result *r)
         r->layer_metrics[l] = 0;
         r->layer_observed[l] = 0;
     }
+    /* Every term w·s <= w and rounding is monotone, so num <= den and the mean stays <= 1. */
     for (i = 0; i < sc->n; i++) {
         const metric *m = &sc->m[i];
         r->layer_metrics[m->layer]++;
@@ -269,7 +265,7 @@ static void score_layers(const llmm_scorecard *sc, llmm_score_result *r)
     r->layers_missing = 0;
     for (l = 0; l < LLMM_LAYER_COUNT; l++) {
         r->layer_present[l] = r->layer_observed[l] > 0;
-        r->layer_score[l] = r->layer_present[l] ? clamp01(num[l] / den[l]) : NAN;
+        r->layer_score[l] = r->layer_present[l] ? num[l] / den[l] : NAN;
         r->layer_weight[l] = sc->w[l];
         r->layer_effective_weight[l] = 0.0;
         r->layer_contribution[l] = 0.0;
@@ -310,7 +306,8 @@ llmm_status llmm_scorecard_evaluate(const llmm_scorecard *sc, llmm_score_result 
         r->layer_contribution[l] = r->layer_effective_weight[l] * r->layer_score[l];
         overall += r->layer_contribution[l];
     }
-    r->overall = clamp01(overall);
+    /* The effective weights may sum to 1 + ulp after division: keep the promise overall <= 1. */
+    r->overall = overall > 1.0 ? 1.0 : overall;
     r->renormalized = missing_weighted;
     return LLMM_OK;
 }

@@ -46,15 +46,14 @@ int llmm__score_bounds_valid(llmm_direction dir, double target, double worst)
 
 double llmm__score_of(double target, double worst, double value)
 {
-    /* One formula for both directions: the sign of (target - worst) carries the direction. The
-     * comparisons come first so that the target and the worst bound score exactly 1 and 0. */
-    double s;
+    /* One formula for both directions: the sign of (target - worst) carries the direction.
+     * The comparisons clamp; strictly between the bounds, rounding is monotone, so
+     * |value - worst| <= |target - worst| stays true and the quotient stays in [0, 1]. */
     if (target > worst ? value >= target : value <= target)
         return 1.0;
     if (target > worst ? value <= worst : value >= worst)
         return 0.0;
-    s = (value - worst) / (target - worst);
-    return s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s);
+    return (value - worst) / (target - worst);
 }
 
 llmm_status llmm_scenario_weights(llmm_scenario preset, double *weights, size_t n)
