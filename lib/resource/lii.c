@@ -1,0 +1,202 @@
+/* CPU-GPU load imbalance index: the batch formula and the streaming monitor over W samples. */
+#include <string.h>
+
+#include "core/internal.h"
+#include "llmmetrics/resource.h"
+
+typedef struct lii_sample {
+    double cpu;
+    double gpu;
+} lii_sample;
+
+struct llmm_lii_monitor {
+    llmm_ctx *ctx;
+    lii_sample *ring;  /* window entries */
+    uint32_t window;
+    uint32_t head;     /* next slot to write */
+    uint32_t count;    /* samples held, <= window */
+    double sum_cpu;
+    double sum_gpu;
+    double th[3];      /* indexed by llmm_lii_option */
+};
+
+static int utilisation_ok(double u)
+{
+    return u >= 0.0 && u <= 1.0; /* false for NaN */
+}
+
+static double lii_of(double mean_cpu, double mean_gpu)
+{
+    double hi = mean_cpu > mean_gpu ? mean_cpu : mean_gpu;
+    double d = mean_cpu - mean_gpu;
+    if (hi < 1e-6)
+        hi = 1e-6;
+    return (d < 0.0 ? -d : d) / hi;
+}
+
+llmm_status llmm_lii(const double *cpu, const double *gpu, size_t n, double *lii)
+{
+    double sc = 0.0, sg = 0.0;
+    size_t i;
+    if (!cpu || !gpu || !lii)
+        return LLMM_E_INVALID;
+    if (n == 0)
+        return LLMM_E_EMPTY;
+    for (i = 0; i < n; i++) {
+        if (!utilisation_ok(cpu[i]) || !utilisation_ok(gpu[i]))
+            return LLMM_E_INVALID;
+        sc += cpu[i];
+        sg += gpu[i];
+    }
+    *lii = lii_of(sc / (double)n, sg / (double)n);
+    return LLMM_OK;
+}
+
+llmm_status llmm_lii_reading_init(llmm_lii_reading *r)
+{
+    if (!r)
+        return LLMM_E_INVALID;
+    memset(r, 0, sizeof *r);
+    r->struct_size = (uint32_t)sizeof *r;
+    return LLMM_OK;
+}
+
+llmm_status llmm_lii_monitor_new(llmm_ctx *ctx, uint32_t window, llmm_lii_monitor **out)
+{
+    llmm_lii_monitor *m;
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    if (window == 0)
+        window = LLMM_LII_WINDOW_DEFAULT;
+    if (window > LLMM_LII_WINDOW_MAX)
+        return LLMM_E_RANGE;
+    m = llmm__calloc(ctx, 1, sizeof *m);
+    if (!m)
+        return LLMM_E_NOMEM;
+    m->ring = llmm__calloc(ctx, window, sizeof *m->ring);
+    if (!m->ring) {
+        llmm__free(ctx, m, sizeof *m);
+        return LLMM_E_NOMEM;
+    }
+    m->ctx = ctx;
+    m->window = window;
+    m->th[LLMM_LII_PREFETCH_AT] = 0.2;
+    m->th[LLMM_LII_ADAPT_AT] = 0.4;
+    m->th[LLMM_LII_SCALE_AT] = 0.3;
+    *out = m;
+    return LLMM_OK;
+}
+
+void llmm_lii_monitor_free(llmm_lii_monitor *m)
+{
+    if (!m)
+        return;
+    llmm__free(m->ctx, m->ring, (size_t)m->window * sizeof *m->ring);
+    llmm__free(m->ctx, m, sizeof *m);
+}
+
+static int option_known(llmm_lii_option opt)
+{
+    return opt == LLMM_LII_PREFETCH_AT || opt == LLMM_LII_ADAPT_AT || opt == LLMM_LII_SCALE_AT;
+}
+
+llmm_status llmm_lii_monitor_set_f64(llmm_lii_monitor *m, llmm_lii_option opt, double value)
+{
+    if (!m || !llmm__is_finite(value))
+        return LLMM_E_INVALID;
+    if (!option_known(opt))
+        return LLMM_E_UNKNOWN_OPTION;
+    if (value < 0.0 || value > 1.0)
+        return LLMM_E_RANGE;
+    if (opt == LLMM_LII_PREFETCH_AT && value > m->th[LLMM_LII_ADAPT_AT])
+        return LLMM_E_RANGE;
+    if (opt == LLMM_LII_ADAPT_AT && value < m->th[LLMM_LII_PREFETCH_AT])
+        return LLMM_E_RANGE;
+    m->th[opt] = value;
+    return LLMM_OK;
+}
+
+llmm_status llmm_lii_monitor_get_f64(const llmm_lii_monitor *m, llmm_lii_option opt,
+                                     double *value)
+{
+    if (!m || !value)
+        return LLMM_E_INVALID;
+    if (!option_known(opt))
+        return LLMM_E_UNKNOWN_OPTION;
+    *value = m->th[opt];
+    return LLMM_OK;
+}
+
+/* Re-sum the full ring from scratch, so that add/subtract rounding never accumulates. */
+static void resum(llmm_lii_monitor *m)
+{
+    double sc = 0.0, sg = 0.0;
+    uint32_t i;
+    for (i = 0; i < m->count; i++) {
+        sc += m->ring[i].cpu;
+        sg += m->ring[i].gpu;
+    }
+    m->sum_cpu = sc;
+    m->sum_gpu = sg;
+}
+
+llmm_status llmm_lii_monitor_add(llmm_lii_monitor *m, double cpu, double gpu)
+{
+    lii_sample *slot;
+    if (!m || !utilisation_ok(cpu) || !utilisation_ok(gpu))
+        return LLMM_E_INVALID;
+    slot = &m->ring[m->head];
+    if (m->count == m->window) {
+        m->sum_cpu -= slot->cpu;
+        m->sum_gpu -= slot->gpu;
+    } else {
+        m->count++;
+    }
+    slot->cpu = cpu;
+    slot->gpu = gpu;
+    m->sum_cpu += cpu;
+    m->sum_gpu += gpu;
+    if (++m->head == m->window) {
+        m->head = 0;
+        resum(m); /* once per W samples: amortised O(1) */
+    }
+    return LLMM_OK;
+}
+
+llmm_status llmm_lii_monitor_read(const llmm_lii_monitor *m, llmm_lii_reading *r)
+{
+    double mc, mg, lii;
+    if (!m || !r)
+        return LLMM_E_INVALID;
+    if (r->struct_size != sizeof *r)
+        return LLMM_E_ABI;
+    if (m->count == 0)
+        return LLMM_E_EMPTY;
+    /* Subtraction can leave a sum a hair below 0 or above count; keep the means in [0, 1]. */
+    mc = m->sum_cpu / (double)m->count;
+    mg = m->sum_gpu / (double)m->count;
+    mc = mc < 0.0 ? 0.0 : (mc > 1.0 ? 1.0 : mc);
+    mg = mg < 0.0 ? 0.0 : (mg > 1.0 ? 1.0 : mg);
+    lii = lii_of(mc, mg);
+    r->samples = m->count;
+    r->mean_cpu = mc;
+    r->mean_gpu = mg;
+    r->lii = lii;
+    r->tier = lii >= m->th[LLMM_LII_ADAPT_AT]      ? LLMM_LII_ADAPT
+              : lii >= m->th[LLMM_LII_PREFETCH_AT] ? LLMM_LII_PREFETCH
+                                                   : LLMM_LII_KEEP;
+    r->scale = lii >= m->th[LLMM_LII_SCALE_AT];
+    return LLMM_OK;
+}
+
+llmm_status llmm_lii_monitor_reset(llmm_lii_monitor *m)
+{
+    if (!m)
+        return LLMM_E_INVALID;
+    m->head = 0;
+    m->count = 0;
+    m->sum_cpu = 0.0;
+    m->sum_gpu = 0.0;
+    return LLMM_OK;
+}
