@@ -149,6 +149,16 @@ static llmm_status add_slow(llmm_sketch *s, double v)
     return record_n(s, v, 1);
 }
 
+/* A 32-bit counter of the fast window just wrapped: undo and let the slow path widen. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static llmm_status add_wrapped(llmm_sketch *s, uint64_t rel, double v)
+{
+    s->fast_counts[rel] = UINT32_MAX;
+    return record_n(s, v, 1);
+}
+
 llmm_status llmm_sketch_add(llmm_sketch *s, double v)
 {
     uint64_t bits = llmm__dbits(v);
@@ -161,13 +171,12 @@ llmm_status llmm_sketch_add(llmm_sketch *s, double v)
      * above the largest finite bucket), so one unsigned compare validates and locates. */
     rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, bits) - s->fast_lo;
     if (LLMM__LIKELY(rel < s->fast_span)) {
-        uint32_t *c = s->fast_counts + rel;
-        if (LLMM__LIKELY(++*c != 0)) {
+        if (LLMM__LIKELY(++s->fast_counts[rel] != 0)) {
             s->count++;
             s->sum += v;
             return LLMM_OK;
         }
-        *c = UINT32_MAX; /* undo the wrap; the slow path widens the store */
+        return add_wrapped(s, rel, v);
     }
     return add_slow(s, v);
 }
