@@ -40,8 +40,8 @@ usage: ./dev.sh COMMAND [ARGS]
                  directories: gcc debugoptimized build with -Werror, every meson suite,
                  the Doxygen docs, a clang ASan+UBSan build running the unit suite; ends
                  with one line "N passed, N failed" and exits non-zero on any failure
-  bench [--json] build build-bench (release: -O2, NDEBUG) and run every benchmark under bench/;
-                 arguments are passed to each benchmark
+  bench [--json] build build-bench (-O2, NDEBUG) and run every benchmark defined
+                 under bench/; the arguments are passed to each benchmark
   abi-baseline   rebuild `build` in the test configuration and rewrite the committed
                  ABI baseline tests/abi/libllmmetrics.abi (only for intended API changes)
   --help         this text
