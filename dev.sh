@@ -21,6 +21,7 @@ MAIN_BUILD=build
 MAIN_SETUP=(env CC=gcc meson setup --buildtype debugoptimized -Dwerror=true)
 # The sanitizer build runs the unit suite only.
 ASAN_BUILD=build-asan
+# shellcheck disable=SC2054 # the comma belongs to the meson option value
 ASAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
     -Db_sanitize=address,undefined -Db_lundef=false
     -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
@@ -95,7 +96,7 @@ cmd_demo() {
 
 cmd_test() {
     ensure_packages "${TEST_PACKAGES[@]}"
-    local failed_steps=0 main_rc= asan_rc=
+    local failed_steps=0 main_rc='' asan_rc=''
 
     log "configure and build $MAIN_BUILD (gcc, debugoptimized, -Werror)"
     if fresh_setup "$MAIN_BUILD" "${MAIN_SETUP[@]}" && ninja -C "$MAIN_BUILD" -j "$JOBS"; then

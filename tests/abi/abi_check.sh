@@ -31,8 +31,7 @@ abidw --no-corpus-path --no-comp-dir-path --no-show-locs --type-id-style hash \
 
 # Without DWARF abidw still writes the symbol list and abidiff then passes on type changes
 # it cannot see: insist on type information.
-no_debug="ABI dump of $lib has no function-decl: the library was built without debug info
-(use -g, e.g. buildtype debugoptimized)"
+no_debug="ABI dump of $lib has no function-decl: no debug info (build with -g, e.g. debugoptimized)"
 
 if [ "$mode" = --update ]; then
     if ! grep -q '<function-decl' "$tmp/current.abi"; then
@@ -47,7 +46,7 @@ fi
 echo "1..2"
 if ! grep -q '<function-decl' "$tmp/current.abi"; then
     echo "not ok 1 - ABI dump has type information"
-    echo "$no_debug" | sed 's/^/# /'
+    printf '# %s\n' "$no_debug"
     echo "not ok 2 - abidiff not run"
     exit 1
 fi

@@ -42,7 +42,8 @@ done
 ok "llmmetrics.pc and every public header installed"
 
 # Only the destdir's .pc file is visible; the sysroot prefix maps its paths into the destdir.
-export PKG_CONFIG_LIBDIR=$(dirname "$pc") PKG_CONFIG_PATH= PKG_CONFIG_SYSROOT_DIR=$dest
+PKG_CONFIG_LIBDIR=$(dirname "$pc")
+export PKG_CONFIG_LIBDIR PKG_CONFIG_PATH='' PKG_CONFIG_SYSROOT_DIR=$dest
 cflags=$(pkg-config --cflags llmmetrics 2>"$tmp/log") || fail "pkg-config --cflags llmmetrics"
 libs=$(pkg-config --libs llmmetrics 2>"$tmp/log") || fail "pkg-config --libs llmmetrics"
 pcver=$(pkg-config --modversion llmmetrics)
@@ -69,6 +70,8 @@ ok "the program loads the installed library ($resolved)"
 
 LD_LIBRARY_PATH=$libdir "$tmp/consumer" >"$tmp/out" 2>"$tmp/log" || fail "run the outside program"
 sed 's/^/# /' "$tmp/out"
-grep -qx "version $version" "$tmp/out" && grep -q '^LLMM_E_INVALID: .' "$tmp/out" ||
-    { cp "$tmp/out" "$tmp/log"; fail "run the outside program"; }
+if ! grep -qx "version $version" "$tmp/out" || ! grep -q '^LLMM_E_INVALID: .' "$tmp/out"; then
+    cp "$tmp/out" "$tmp/log"
+    fail "run the outside program"
+fi
 ok "run the outside program: prints version $version and a status message"
