@@ -27,7 +27,7 @@
  * (the sum is a double accumulated in arrival order).
  *
  * Thread safety: a sketch is single-writer; it may be read concurrently only while no one
- * writes. Use ::llmm_recorder for many writer threads.
+ * writes. Use `llmm_recorder` for many writer threads.
  */
 #ifndef LLMMETRICS_SKETCH_H
 #define LLMMETRICS_SKETCH_H

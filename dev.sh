@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# dev.sh: build, test, benchmark and demonstrate libllmmetrics on Debian 12.
+# Run `./dev.sh --help` for the commands.
+set -euo pipefail
+
+# The program `./dev.sh demo` builds and runs (path relative to the repository root; the first
+# word must be a target of the `build` directory).
+MAIN_JOB=(build/examples/quickstart)
+
+# Debian packages needed to configure and build the library, the examples and the demo.
+BUILD_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev)
+
+# Debian packages any test suite needs: with all of them installed no suite is skipped.
+TEST_PACKAGES=(meson ninja-build pkg-config gcc g++ clang libcmocka-dev doxygen abigail-tools
+    python3 python3-numpy golang-go libyajl-dev libmicrohttpd-dev libcurl4-openssl-dev
+    prometheus valgrind libclang-rt-14-dev)
+
+# The test configuration. The committed ABI baseline (tests/abi/libllmmetrics.abi) is made
+# from exactly this configuration, so `test` and `abi-baseline` share it.
+MAIN_BUILD=build
+MAIN_SETUP=(env CC=gcc meson setup --buildtype debugoptimized -Dwerror=true)
+# The sanitizer build runs the unit suite only.
+ASAN_BUILD=build-asan
+# shellcheck disable=SC2054 # the comma belongs to the meson option value
+ASAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
+    -Db_sanitize=address,undefined -Db_lundef=false
+    -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
+BENCH_BUILD=build-bench
+BENCH_SETUP=(meson setup -Doptimization=2 -Ddebug=false -Db_ndebug=true
+    -Dtests=false -Dexamples=false -Dtools=false -Dbindings=false -Ddocs=disabled)
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+usage() {
+    cat <<'EOF'
+usage: ./dev.sh COMMAND [ARGS]
+
+  demo           install what is missing (apt-get), build, run the main job
+  test           install every package the test suites need, then from fresh build
+                 directories: gcc debugoptimized build with -Werror, every meson suite,
+                 the Doxygen docs, a clang ASan+UBSan build running the unit suite; ends
+                 with one line "N passed, N failed" and exits non-zero on any failure
+  bench [--json] build build-bench (-O2, NDEBUG) and run every benchmark defined
+                 under bench/; the arguments are passed to each benchmark
+  abi-baseline   rebuild `build` in the test configuration and rewrite the committed
+                 ABI baseline tests/abi/libllmmetrics.abi (only for intended API changes)
+  --help         this text
+
+Environment: JOBS (parallel build jobs, default: number of CPUs).
+EOF
+}
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+# Install the Debian packages among "$@" that are not installed yet.
+APT_UPDATED=
+ensure_packages() {
+    local missing=() p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+            missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if ! command -v apt-get >/dev/null; then
+        log "missing packages ${missing[*]} and no apt-get: install them by hand"
+        return 0
+    fi
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    log "installing ${missing[*]}"
+    if [ -z "$APT_UPDATED" ]; then
+        "${sudo[@]}" apt-get update
+        APT_UPDATED=1
+    fi
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+# A fresh build directory: "$1" is the directory, the rest the setup command.
+fresh_setup() {
+    local dir=$1
+    shift
+    rm -rf "$dir"
+    "$@" "$dir"
+}
+
+cmd_demo() {
+    ensure_packages "${BUILD_PACKAGES[@]}"
+    if [ ! -f "$MAIN_BUILD/build.ninja" ]; then
+        meson setup --buildtype debugoptimized "$MAIN_BUILD"
+    fi
+    ninja -C "$MAIN_BUILD" -j "$JOBS" "${MAIN_JOB[0]#"$MAIN_BUILD"/}"
+    "${MAIN_JOB[@]}"
+}
+
+cmd_test() {
+    ensure_packages "${TEST_PACKAGES[@]}"
+    local failed_steps=0 main_rc='' asan_rc=''
+
+    log "configure and build $MAIN_BUILD (gcc, debugoptimized, -Werror)"
+    if fresh_setup "$MAIN_BUILD" "${MAIN_SETUP[@]}" && ninja -C "$MAIN_BUILD" -j "$JOBS"; then
+        log "meson test -C $MAIN_BUILD (every suite)"
+        main_rc=0
+        meson test -C "$MAIN_BUILD" --print-errorlogs --num-processes 2 || main_rc=$?
+        log "ninja -C $MAIN_BUILD docs"
+        if ! ninja -C "$MAIN_BUILD" docs; then
+            log "FAILED: docs"
+            failed_steps=$((failed_steps + 1))
+        fi
+    else
+        log "FAILED: configure/build $MAIN_BUILD"
+        failed_steps=$((failed_steps + 1))
+    fi
+
+    log "configure and build $ASAN_BUILD (clang, ASan+UBSan, -Werror)"
+    if fresh_setup "$ASAN_BUILD" "${ASAN_SETUP[@]}" && ninja -C "$ASAN_BUILD" -j "$JOBS"; then
+        log "meson test -C $ASAN_BUILD --suite unit (under setarch -R)"
+        asan_rc=0
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+            setarch "$(uname -m)" -R \
+            meson test -C "$ASAN_BUILD" --suite unit --print-errorlogs --num-processes 2 ||
+            asan_rc=$?
+    else
+        log "FAILED: configure/build $ASAN_BUILD"
+        failed_steps=$((failed_steps + 1))
+    fi
+
+    local logs=()
+    [ -n "$main_rc" ] && logs+=("$MAIN_BUILD=$main_rc")
+    [ -n "$asan_rc" ] && logs+=("$ASAN_BUILD=$asan_rc")
+    python3 tests/summarize_testlog.py --extra-failures "$failed_steps" "${logs[@]}"
+}
+
+cmd_bench() {
+    ensure_packages "${BUILD_PACKAGES[@]}"
+    if [ ! -f "$BENCH_BUILD/build.ninja" ]; then
+        "${BENCH_SETUP[@]}" "$BENCH_BUILD"
+    fi
+    ninja -C "$BENCH_BUILD" -j "$JOBS"
+    # Every executable defined under bench/, found from meson's own target list.
+    local benches=()
+    mapfile -t benches < <(meson introspect "$BENCH_BUILD" --targets | python3 -c '
+import json, os, sys
+bench = os.path.join(os.path.realpath("."), "bench") + os.sep
+for t in json.load(sys.stdin):
+    if t["type"] == "executable" and os.path.realpath(t["defined_in"]).startswith(bench):
+        print(t["filename"][0])
+' | sort)
+    if [ ${#benches[@]} -eq 0 ]; then
+        echo "dev.sh: no benchmarks under bench/ yet"
+        return 0
+    fi
+    local b
+    for b in "${benches[@]}"; do
+        log "$b $*"
+        "$b" "$@"
+    done
+}
+
+cmd_abi_baseline() {
+    ensure_packages "${BUILD_PACKAGES[@]}" abigail-tools
+    fresh_setup "$MAIN_BUILD" "${MAIN_SETUP[@]}"
+    ninja -C "$MAIN_BUILD" -j "$JOBS"
+    local lib
+    lib=$(meson introspect "$MAIN_BUILD" --targets | python3 -c '
+import json, sys
+for t in json.load(sys.stdin):
+    if t["type"] == "shared library" and t["name"] == "llmmetrics":
+        print(t["filename"][0])
+')
+    tests/abi/abi_check.sh "$lib" "$PWD" "$PWD/$MAIN_BUILD" --update
+    echo "dev.sh: commit tests/abi/libllmmetrics.abi together with the API change"
+}
+
+case "${1:-}" in
+    demo) shift; cmd_demo "$@" ;;
+    test) shift; cmd_test "$@" ;;
+    bench) shift; cmd_bench "$@" ;;
+    abi-baseline) shift; cmd_abi_baseline "$@" ;;
+    -h | --help | help) usage ;;
+    *) usage >&2; exit 2 ;;
+esac

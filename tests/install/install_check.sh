@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# `meson install --destdir` into a temporary directory, then build an outside program against
+# the installed copy with `pkg-config llmmetrics` and run it. TAP output.
+#
+# usage: install_check.sh SOURCE_ROOT BUILD_ROOT VERSION SANITIZE CC [CC ARGS...]
+set -euo pipefail
+
+src=$1 bld=$2 version=$3 sanitize=$4
+shift 4
+cc=("$@")
+
+if [ "$sanitize" != none ]; then
+    echo "1..0 # SKIP sanitized build (b_sanitize=$sanitize): an outside program cannot link it"
+    exit 77
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/dest
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() {
+    n=$((n + 1)); echo "not ok $n - $1"
+    [ -f "$tmp/log" ] && sed 's/^/# /' "$tmp/log"
+    exit 1
+}
+
+echo "1..6"
+
+meson install -C "$bld" --no-rebuild --destdir "$dest" >"$tmp/log" 2>&1 ||
+    fail "meson install --destdir"
+ok "meson install --destdir"
+
+pc=$(find "$dest" -name llmmetrics.pc -print -quit)
+[ -n "$pc" ] || fail "llmmetrics.pc installed"
+incdir=$(find "$dest" -type d -path '*/include/llmmetrics' -print -quit)
+missing=()
+for h in "$src"/include/llmmetrics/*.h "$bld"/include/llmmetrics/*.h; do
+    [ -n "$incdir" ] && [ -f "$incdir/$(basename "$h")" ] || missing+=("$(basename "$h")")
+done
+[ ${#missing[@]} -eq 0 ] || { echo "not installed: ${missing[*]}" >"$tmp/log"; fail "every public header installed"; }
+ok "llmmetrics.pc and every public header installed"
+
+# Only the destdir's .pc file is visible; the sysroot prefix maps its paths into the destdir.
+PKG_CONFIG_LIBDIR=$(dirname "$pc")
+export PKG_CONFIG_LIBDIR PKG_CONFIG_PATH='' PKG_CONFIG_SYSROOT_DIR=$dest
+cflags=$(pkg-config --cflags llmmetrics 2>"$tmp/log") || fail "pkg-config --cflags llmmetrics"
+libs=$(pkg-config --libs llmmetrics 2>"$tmp/log") || fail "pkg-config --libs llmmetrics"
+pcver=$(pkg-config --modversion llmmetrics)
+case "$cflags $libs" in
+    *"$dest"*) ;;
+    *) echo "cflags '$cflags' libs '$libs' do not point into $dest" >"$tmp/log"; fail "pkg-config flags point into the destdir" ;;
+esac
+[ "$pcver" = "$version" ] || { echo "modversion $pcver, expected $version" >"$tmp/log"; fail "pkg-config modversion"; }
+ok "pkg-config llmmetrics: $cflags $libs"
+
+cp "$src/tests/install/consumer.c" "$tmp/consumer.c"
+# shellcheck disable=SC2086 # pkg-config output is a list of words
+(cd "$tmp" && "${cc[@]}" -std=c11 -Wall -Wextra -Werror consumer.c -o consumer $cflags $libs) \
+    >"$tmp/log" 2>&1 || fail "compile an outside program with pkg-config llmmetrics"
+ok "compile an outside program with pkg-config llmmetrics"
+
+libdir=$(dirname "$(find "$dest" -name 'libllmmetrics.so.1' -print -quit)")
+resolved=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/consumer" | awk '/libllmmetrics/ {print $3}')
+case "$resolved" in
+    "$dest"/*) ;;
+    *) echo "libllmmetrics resolves to '$resolved'" >"$tmp/log"; fail "the program loads the installed library" ;;
+esac
+ok "the program loads the installed library ($resolved)"
+
+LD_LIBRARY_PATH=$libdir "$tmp/consumer" >"$tmp/out" 2>"$tmp/log" || fail "run the outside program"
+sed 's/^/# /' "$tmp/out"
+if ! grep -qx "version $version" "$tmp/out" || ! grep -q '^LLMM_E_INVALID: .' "$tmp/out"; then
+    cp "$tmp/out" "$tmp/log"
+    fail "run the outside program"
+fi
+ok "run the outside program: prints version $version and a status message"

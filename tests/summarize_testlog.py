@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Count test results from meson's logs and print one line: `N passed, N failed[, N skipped]`.
+
+For each build directory it reads meson-logs/testlog.json (one JSON object per test, written
+by the last `meson test` run) and `meson introspect --tests` for each test's protocol:
+
+- a TAP test counts its subtests: `ok` passes, `not ok` fails, a `# SKIP` directive skips
+  (`# TODO` is neither pass nor fail and is counted as skipped); if the process itself failed
+  (crash, bad plan, timeout, non-zero exit) while no subtest failed, that is one more failure;
+  a TAP test skipped as a whole (exit 77) counts as one skip;
+- any other test counts as one: OK and EXPECTEDFAIL pass, SKIP skips, the rest fail.
+
+Used by `./dev.sh test`. Exit status 1 when anything failed.
+
+usage: summarize_testlog.py [--extra-failures N] BUILDDIR[=MESON_TEST_EXIT_STATUS] ...
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+TAP_LINE = re.compile(r"^(not ok|ok)\b[^#]*(?:#\s*(\w+))?", re.I)
+PASS_RESULTS = {"OK", "EXPECTEDFAIL"}
+
+
+def protocols(builddir):
+    """Map meson's testlog name ("project:suite+suite / name") -> protocol."""
+    try:
+        out = subprocess.run(["meson", "introspect", builddir, "--tests"], check=True,
+                             stdout=subprocess.PIPE, universal_newlines=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return {}
+    result = {}
+    for t in json.loads(out):
+        suites = t.get("suite") or []
+        project = suites[0].split(":", 1)[0] if suites and ":" in suites[0] else ""
+        short = [s.split(":", 1)[1] if ":" in s else s for s in suites]
+        result["%s:%s / %s" % (project, "+".join(short), t["name"])] = t.get("protocol")
+    return result
+
+
+def looks_like_tap(stdout):
+    return bool(re.search(r"^(1\.\.\d+|ok\b|not ok\b)", stdout, re.M))
+
+
+def count_test(entry, protocol):
+    """Return (passed, failed, skipped) for one testlog entry."""
+    result = entry.get("result", "ERROR")
+    stdout = entry.get("stdout") or ""
+    is_tap = protocol == "tap" if protocol else looks_like_tap(stdout)
+    if not is_tap:
+        if result in PASS_RESULTS:
+            return 1, 0, 0
+        if result == "SKIP":
+            return 0, 0, 1
+        return 0, 1, 0
+    passed = failed = skipped = 0
+    for line in stdout.splitlines():
+        if line.startswith("Bail out!"):
+            failed += 1
+            continue
+        m = TAP_LINE.match(line)
+        if not m:
+            continue
+        directive = (m.group(2) or "").upper()
+        if directive in ("SKIP", "TODO"):
+            skipped += 1
+        elif m.group(1).lower() == "ok":
+            passed += 1
+        else:
+            failed += 1
+    if result == "SKIP" and passed + failed + skipped == 0:
+        skipped = 1
+    elif result not in PASS_RESULTS and result != "SKIP" and failed == 0:
+        failed = 1
+    return passed, failed, skipped
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--extra-failures", type=int, default=0,
+                    help="failed steps outside meson test (configure, build, docs)")
+    ap.add_argument("builddirs", nargs="+")
+    args = ap.parse_args()
+
+    total = [0, 0, 0]
+    for spec in args.builddirs:
+        builddir, _, rc = spec.partition("=")
+        log = os.path.join(builddir, "meson-logs", "testlog.json")
+        counts = [0, 0, 0]
+        if os.path.exists(log):
+            protos = protocols(builddir)
+            with open(log, encoding="utf-8") as f:
+                for line in f:
+                    if not line.strip():
+                        continue
+                    entry = json.loads(line)
+                    p, fl, s = count_test(entry, protos.get(entry.get("name")))
+                    if fl:
+                        print("FAILED: %s: %s (%s)" % (builddir, entry.get("name"),
+                                                       entry.get("result")))
+                    counts = [counts[0] + p, counts[1] + fl, counts[2] + s]
+        elif rc:
+            print("FAILED: %s: no test log (meson test did not run)" % builddir)
+            counts[1] += 1
+        if rc not in ("", "0") and counts[1] == 0:
+            print("FAILED: %s: meson test exited with status %s" % (builddir, rc))
+            counts[1] += 1
+        print("%s: %d passed, %d failed, %d skipped" % (builddir, *counts))
+        total = [a + b for a, b in zip(total, counts)]
+
+    total[1] += args.extra_failures
+    line = "%d passed, %d failed" % (total[0], total[1])
+    if total[2]:
+        line += ", %d skipped" % total[2]
+    print(line)
+    return 1 if total[1] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
