@@ -25,6 +25,11 @@ ASAN_BUILD=build-asan
 ASAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
     -Db_sanitize=address,undefined -Db_lundef=false
     -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
+# The ThreadSanitizer build runs the multi-writer tests (suite 'tsan': the recorder).
+TSAN_BUILD=build-tsan
+TSAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
+    -Db_sanitize=thread -Db_lundef=false
+    -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
 BENCH_BUILD=build-bench
 BENCH_SETUP=(meson setup -Doptimization=2 -Ddebug=false -Db_ndebug=true
     -Dtests=false -Dexamples=false -Dtools=false -Dbindings=false -Ddocs=disabled)
@@ -96,7 +101,7 @@ cmd_demo() {
 
 cmd_test() {
     ensure_packages "${TEST_PACKAGES[@]}"
-    local failed_steps=0 main_rc='' asan_rc=''
+    local failed_steps=0 main_rc='' asan_rc='' tsan_rc=''
 
     log "configure and build $MAIN_BUILD (gcc, debugoptimized, -Werror)"
     if fresh_setup "$MAIN_BUILD" "${MAIN_SETUP[@]}" && ninja -C "$MAIN_BUILD" -j "$JOBS"; then
@@ -126,9 +131,22 @@ cmd_test() {
         failed_steps=$((failed_steps + 1))
     fi
 
+    log "configure and build $TSAN_BUILD (clang, TSan)"
+    if fresh_setup "$TSAN_BUILD" "${TSAN_SETUP[@]}" && ninja -C "$TSAN_BUILD" -j "$JOBS"; then
+        log "meson test -C $TSAN_BUILD --suite tsan (under setarch -R)"
+        tsan_rc=0
+        TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 setarch "$(uname -m)" -R \
+            meson test -C "$TSAN_BUILD" --suite tsan --print-errorlogs --num-processes 1 ||
+            tsan_rc=$?
+    else
+        log "FAILED: configure/build $TSAN_BUILD"
+        failed_steps=$((failed_steps + 1))
+    fi
+
     local logs=()
     [ -n "$main_rc" ] && logs+=("$MAIN_BUILD=$main_rc")
     [ -n "$asan_rc" ] && logs+=("$ASAN_BUILD=$asan_rc")
+    [ -n "$tsan_rc" ] && logs+=("$TSAN_BUILD=$tsan_rc")
     python3 tests/summarize_testlog.py --extra-failures "$failed_steps" "${logs[@]}"
 }
 

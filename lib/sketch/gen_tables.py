@@ -14,6 +14,7 @@ boundaries at or below the cell's start. The biased index of a normal double wit
 Usage: gen_tables.py OUT.h
 """
 import sys
+from decimal import Decimal, getcontext
 
 MAX_SCALE = 10
 
@@ -61,6 +62,25 @@ def main():
         lines.append('};')
     lines.append('static const llmm__map_cell *const llmm__map_cells[%d] = {%s};' % (
         MAX_SCALE + 1, ', '.join(names)))
+    # 2^(k/1024) rounded to the nearest double (60-digit decimal arithmetic), for bucket bounds
+    getcontext().prec = 60
+    top = 1 << MAX_SCALE
+    vals = []
+    for k in range(top):
+        exact = Decimal(2) ** (Decimal(k) / Decimal(top))
+        vals.append(float(exact).hex())
+    lines.append('/* 2^(k/%d), k = 0..%d, each the double nearest the exact value */' % (top, top - 1))
+    lines.append('static const double llmm__pow2_frac[%d] = {' % top)
+    for i in range(0, top, 4):
+        lines.append('    ' + ', '.join(vals[i:i + 4]) + ',')
+    lines.append('};')
+    # 2 / (1 + base) for each scale: representative value = upper bound * this factor
+    facts = []
+    for sc in range(MAX_SCALE + 1):
+        base = Decimal(2) ** (Decimal(1) / Decimal(1 << sc))
+        facts.append(float(Decimal(2) / (1 + base)).hex())
+    lines.append('static const double llmm__rep_factor[%d] = {%s};' % (MAX_SCALE + 1,
+                                                                     ', '.join(facts)))
     lines.append('#endif')
     with open(sys.argv[1], 'w', encoding='ascii') as f:
         f.write('\n'.join(lines) + '\n')

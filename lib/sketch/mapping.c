@@ -28,10 +28,11 @@ int64_t llmm__map_index(int32_t scale, double v)
 double llmm__bucket_lower(int32_t scale, int64_t index)
 {
     int64_t n = (int64_t)1 << scale;
-    /* split into whole octaves and a fraction so exp2 stays exact for powers of two */
+    /* whole octaves and a fraction: the fraction comes from a table of correctly rounded
+     * 2^(k/1024), so every bound is the double nearest the exact base^index */
     int64_t oct = index >= 0 ? index / n : -((-index + n - 1) / n);
     int64_t k = index - oct * n;
-    double frac = k ? exp2((double)k / (double)n) : 1.0;
+    double frac = llmm__pow2_frac[k << (LLMM__MAX_SCALE - scale)];
     if (oct > 2000)
         return HUGE_VAL;
     if (oct < -2000)
@@ -41,8 +42,7 @@ double llmm__bucket_lower(int32_t scale, int64_t index)
 
 double llmm__bucket_rep(int32_t scale, int64_t index)
 {
-    double base = exp2(ldexp(1.0, -scale));
-    return llmm__bucket_lower(scale, index + 1) * (2.0 / (1.0 + base));
+    return llmm__bucket_lower(scale, index + 1) * llmm__rep_factor[scale];
 }
 
 llmm_status llmm_sketch_index(int32_t scale, double v, int32_t *index)

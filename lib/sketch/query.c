@@ -24,38 +24,139 @@ static double clamp(const llmm_sketch *s, double v)
     return v;
 }
 
-/* Value of ranks[0..m) (ascending), written to out[order[j]]; one walk over the buckets. */
+/* Slots are scanned on the raw counter arrays: this loop is the whole cost of a query. */
+static size_t scan_up(const llmm_sketch *s, size_t i, uint64_t *cum, uint64_t target)
+{
+    uint64_t c = *cum;
+    if (s->counts64) {
+        for (; i < s->cap; i++)
+            if ((c += s->counts64[i]) >= target)
+                break;
+    } else {
+        const uint32_t *a = s->counts32;
+        /* blocks of 16 first: one branch per block, sums the compiler vectorises */
+        for (; i + 16 <= s->cap; i += 16) {
+            uint64_t b = 0;
+            for (size_t k = 0; k < 16; k++)
+                b += a[i + k];
+            if (c + b >= target)
+                break;
+            c += b;
+        }
+        for (; i < s->cap; i++)
+            if ((c += a[i]) >= target)
+                break;
+    }
+    *cum = c;
+    return i;
+}
+
+/* Downward: slots i-1, i-2, ...; returns the slot where the count from the top reaches target,
+ * or (size_t)-1 when the slots are exhausted. */
+static size_t scan_down(const llmm_sketch *s, size_t i, uint64_t *cum, uint64_t target)
+{
+    uint64_t c = *cum;
+    if (s->counts64) {
+        while (i-- > 0)
+            if ((c += s->counts64[i]) >= target)
+                break;
+    } else {
+        const uint32_t *a = s->counts32;
+        for (; i >= 16; i -= 16) {
+            uint64_t b = 0;
+            for (size_t k = 1; k <= 16; k++)
+                b += a[i - k];
+            if (c + b >= target)
+                break;
+            c += b;
+        }
+        while (i-- > 0)
+            if ((c += a[i]) >= target)
+                break;
+    }
+    *cum = c;
+    return i;
+}
+
+static double slot_value(const llmm_sketch *s, size_t slot)
+{
+    return clamp(s, llmm__bucket_rep(s->scale, s->base + (int64_t)slot));
+}
+
+/* Ranks in (1, count) counted from the bottom, ascending; out[order[j]] receives each. */
+static void walk_up(const llmm_sketch *s, const uint64_t *ranks, const size_t *order, size_t m,
+                    double *out)
+{
+    size_t j = 0, i = 0;
+    uint64_t cum = s->zero;
+    int at_slot = 0; /* cum includes slot i */
+    for (; j < m && ranks[j] <= cum; j++)
+        out[order[j]] = clamp(s, 0.0);
+    cum += s->under;
+    for (; j < m && ranks[j] <= cum; j++)
+        out[order[j]] = clamp(s, s->range_lo);
+    for (; j < m; j++) {
+        if (!at_slot || ranks[j] > cum) {
+            if (at_slot)
+                i++;
+            i = scan_up(s, i, &cum, ranks[j]);
+            at_slot = 1;
+            if (i >= s->cap)
+                break;
+        }
+        out[order[j]] = slot_value(s, i);
+    }
+    for (; j < m; j++) /* the rest lie in the overflow */
+        out[order[j]] = clamp(s, s->range_hi);
+}
+
+/* Ranks counted from the top (t = count - rank + 1), ascending in t. */
+static void walk_down(const llmm_sketch *s, const uint64_t *tops, const size_t *order, size_t m,
+                      double *out)
+{
+    size_t j = 0, i = s->cap;
+    uint64_t cum = s->over;
+    int at_slot = 0;
+    for (; j < m && tops[j] <= cum; j++)
+        out[order[j]] = clamp(s, s->range_hi);
+    for (; j < m; j++) {
+        if (!at_slot || tops[j] > cum) {
+            i = scan_down(s, i, &cum, tops[j]);
+            at_slot = 1;
+            if (i == (size_t)-1)
+                break;
+        }
+        out[order[j]] = slot_value(s, i);
+    }
+    for (; j < m && tops[j] <= cum + s->under; j++)
+        out[order[j]] = clamp(s, s->range_lo);
+    for (; j < m; j++)
+        out[order[j]] = clamp(s, 0.0);
+}
+
+/* Value of ranks[0..m) (ascending), written to out[order[j]]. Ranks 1 and count are the exact
+ * min and max; the lower half is found walking up from the smallest bucket, the upper half
+ * walking down from the largest, so a P50…P99.99 set touches about half of the buckets. */
 static void walk_ranks(const llmm_sketch *s, const uint64_t *ranks, const size_t *order,
                        size_t m, double *out)
 {
-    size_t j = 0;
-    uint64_t cum = 0;
-    int64_t lo, hi, i;
-    while (j < m && ranks[j] == 1)
-        out[order[j++]] = s->min;
-    cum = s->zero;
-    while (j < m && ranks[j] <= cum && ranks[j] < s->count)
-        out[order[j++]] = clamp(s, 0.0);
-    cum += s->under;
-    while (j < m && ranks[j] <= cum && ranks[j] < s->count)
-        out[order[j++]] = clamp(s, s->range_lo);
-    if (j < m && llmm__store_span(s, &lo, &hi)) {
-        for (i = lo; i <= hi && j < m; i++) {
-            uint64_t c = llmm__store_get(s, i);
-            if (!c)
-                continue;
-            cum += c;
-            if (ranks[j] <= cum && ranks[j] < s->count) {
-                double rep = clamp(s, llmm__bucket_rep(s->scale, i));
-                while (j < m && ranks[j] <= cum && ranks[j] < s->count)
-                    out[order[j++]] = rep;
-            }
-        }
+    uint64_t tops[64];
+    size_t tord[64];
+    size_t lo = 0, hi = m, k;
+    while (lo < m && ranks[lo] == 1)
+        out[order[lo++]] = s->min;
+    while (hi > lo && ranks[hi - 1] == s->count)
+        out[order[--hi]] = s->max;
+    k = lo;
+    while (k < hi && ranks[k] <= s->count / 2)
+        k++;
+    walk_up(s, ranks + lo, order + lo, k - lo, out);
+    /* upper part, re-expressed from the top and reversed so it is ascending */
+    for (size_t j = 0; j < hi - k; j++) {
+        tops[j] = s->count - ranks[hi - 1 - j] + 1;
+        tord[j] = order[hi - 1 - j];
     }
-    while (j < m && ranks[j] < s->count)
-        out[order[j++]] = clamp(s, s->range_hi);
-    while (j < m)
-        out[order[j++]] = s->max;
+    walk_down(s, tops, tord, hi - k, out);
 }
 
 static int valid_q(double q)

@@ -26,7 +26,10 @@ struct llmm_shard {
     uint64_t cell_mask;
     uint64_t lo_biased; /* biased index of the first tracked bucket */
     uint64_t nbuckets;  /* buckets in the range */
-    _Atomic uint64_t sum_bits, min_bits, max_bits; /* doubles as bits; min starts at +max */
+    /* writer-private: buckets strictly between the min's and the max's cannot change them */
+    uint64_t mm_lo, mm_span;
+    double sum;         /* writer-private running sum, published in sum_bits */
+    _Atomic uint64_t sum_bits, min_bits, max_bits; /* doubles as bits; min starts at +Inf */
     _Atomic uint64_t zero, under, over;
     /* cold */
     llmm_recorder *owner;
@@ -123,6 +126,9 @@ static llmm_shard *shard_make(llmm_recorder *r)
     sh->cell_mask = (UINT64_C(2) << r->scale) - 1;
     sh->lo_biased = (uint64_t)(r->idx_lo + llmm__bias(r->scale));
     sh->nbuckets = nb;
+    sh->mm_lo = 0;
+    sh->mm_span = 0; /* no values yet: everything takes the slow path */
+    sh->sum = 0.0;
     atomic_init(&sh->sum_bits, 0);
     atomic_init(&sh->min_bits, LLMM__DBL_MAX_BITS + 1); /* +Inf: nothing seen */
     atomic_init(&sh->max_bits, 0);
@@ -187,25 +193,49 @@ static page *page_for(llmm_shard *sh, uint64_t off)
     return p;
 }
 
-static inline void note_value(llmm_shard *sh, uint64_t bits, double v)
+/* Update sum, min and max for a validated value; refreshes the writer's min/max window. */
+static void note_value(llmm_shard *sh, uint64_t bits, double v)
 {
-    uint64_t sb = atomic_load_explicit(&sh->sum_bits, memory_order_relaxed);
-    double sum = from_bits(sb) + v;
-    uint64_t nb;
-    memcpy(&nb, &sum, sizeof nb);
+    uint64_t nb, mn, mx, mnoff, mxoff;
+    sh->sum += v;
+    memcpy(&nb, &sh->sum, sizeof nb);
     atomic_store_explicit(&sh->sum_bits, nb, memory_order_relaxed);
     bits &= ~(UINT64_C(1) << 63); /* -0 as 0; non-negative doubles order like their bits */
-    if (bits < atomic_load_explicit(&sh->min_bits, memory_order_relaxed))
-        atomic_store_explicit(&sh->min_bits, bits, memory_order_relaxed);
-    if (bits > atomic_load_explicit(&sh->max_bits, memory_order_relaxed))
-        atomic_store_explicit(&sh->max_bits, bits, memory_order_relaxed);
+    mn = atomic_load_explicit(&sh->min_bits, memory_order_relaxed);
+    mx = atomic_load_explicit(&sh->max_bits, memory_order_relaxed);
+    if (bits < mn)
+        atomic_store_explicit(&sh->min_bits, mn = bits, memory_order_relaxed);
+    if (bits > mx)
+        atomic_store_explicit(&sh->max_bits, mx = bits, memory_order_relaxed);
+    /* offsets of the min's and max's buckets (out-of-range extremes clamp to the ends) */
+    mnoff = mn ? llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, mn) - sh->lo_biased
+               : UINT64_MAX;
+    mxoff = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, mx) - sh->lo_biased;
+    if (mnoff >= sh->nbuckets) /* zero, subnormal or below the range */
+        mnoff = UINT64_MAX;
+    if (mxoff >= sh->nbuckets)
+        mxoff = sh->nbuckets;
+    sh->mm_lo = mnoff + 1;
+    sh->mm_span = mxoff > sh->mm_lo ? mxoff - sh->mm_lo : 0;
 }
 
-/* Count one validated value; 0 on success, LLMM_E_NOMEM when its page cannot be made. */
-static inline llmm_status count_one(llmm_shard *sh, uint64_t bits, double v)
+static inline int valid_bits(uint64_t bits)
 {
-    uint64_t off = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) - sh->lo_biased;
-    if (LLMM__LIKELY(off < sh->nbuckets && bits - 1 < LLMM__DBL_MAX_BITS)) {
+    return bits - 1 < LLMM__DBL_MAX_BITS || (bits << 1) == 0;
+}
+
+/* Everything but the common case: first touch of a page, new extremes, zero, out of range,
+ * invalid input. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static llmm_status add_slow(llmm_shard *sh, double v)
+{
+    uint64_t bits = llmm__dbits(v), off;
+    if (!valid_bits(bits))
+        return LLMM_E_INVALID;
+    off = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) - sh->lo_biased;
+    if (off < sh->nbuckets && bits - 1 < LLMM__DBL_MAX_BITS) {
         page *p = page_for(sh, off);
         if (!p)
             return LLMM_E_NOMEM;
@@ -223,17 +253,31 @@ static inline llmm_status count_one(llmm_shard *sh, uint64_t bits, double v)
     return LLMM_OK;
 }
 
-static inline int valid_bits(uint64_t bits)
+/* The common case inline: an in-range value strictly between the min's and max's buckets
+ * whose page exists. As in the sketch, every invalid value maps outside that window. */
+static inline llmm_status add_one(llmm_shard *sh, double v)
 {
-    return bits - 1 < LLMM__DBL_MAX_BITS || (bits << 1) == 0;
+    uint64_t bits = llmm__dbits(v);
+    uint64_t off = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) - sh->lo_biased;
+    if (LLMM__LIKELY(off - sh->mm_lo < sh->mm_span)) {
+        page *p = atomic_load_explicit(&sh->pages[off >> PAGE_SHIFT], memory_order_relaxed);
+        if (LLMM__LIKELY(p != NULL)) {
+            uint64_t nb;
+            sh->sum += v;
+            memcpy(&nb, &sh->sum, sizeof nb);
+            atomic_store_explicit(&sh->sum_bits, nb, memory_order_relaxed);
+            bump(&p->c[off & (PAGE_SIZE - 1)], 1);
+            return LLMM_OK;
+        }
+    }
+    return add_slow(sh, v);
 }
 
 llmm_status llmm_shard_add(llmm_shard *sh, double v)
 {
-    uint64_t bits = llmm__dbits(v);
-    if (!sh || !valid_bits(bits))
+    if (LLMM__UNLIKELY(!sh))
         return LLMM_E_INVALID;
-    return count_one(sh, bits, v);
+    return add_one(sh, v);
 }
 
 llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
@@ -251,7 +295,7 @@ llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
             return LLMM_E_NOMEM;
     }
     for (i = 0; i < n; i++)
-        (void)count_one(sh, llmm__dbits(v[i]), v[i]);
+        (void)add_one(sh, v[i]);
     return LLMM_OK;
 }
 
