@@ -20,6 +20,8 @@ void llmm__sketch_refresh_fast(llmm_sketch *s)
         return;
     /* strictly inside the buckets of min and max, so the fast path never changes them */
     mn = s->min > 0.0 ? llmm__map_index(s->scale, s->min) : INT64_MIN / 4;
+    if (!(s->max > 0.0))
+        return; /* only zeros so far */
     mx = llmm__map_index(s->scale, s->max);
     lo = mn + 1;
     hi = mx - 1;

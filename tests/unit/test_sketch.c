@@ -718,6 +718,24 @@ static void test_copy_and_reset(void **state)
     llmm_sketch_free(NULL);
 }
 
+static void test_zeros_first(void **state)
+{
+    /* only zeros, then positive values: the fast window must be set up from a zero max */
+    llmm_sketch *s = mk(6);
+    double x;
+    (void)state;
+    assert_ok(llmm_sketch_add(s, 0.0));
+    assert_ok(llmm_sketch_add_n(s, 0.0, 3));
+    assert_ok(llmm_sketch_quantile(s, 0.5, &x));
+    assert_true(x == 0.0);
+    for (int i = 1; i <= 100; i++)
+        assert_ok(llmm_sketch_add(s, i));
+    assert_int_equal(llmm_sketch_count(s), 104);
+    assert_ok(llmm_sketch_quantile(s, 0.5, &x));
+    assert_close(x, 48.0, REL_ERR_S6, 0);
+    llmm_sketch_free(s);
+}
+
 static void test_new_errors(void **state)
 {
     llmm_sketch *s = (llmm_sketch *)0x1;
@@ -755,6 +773,7 @@ int main(void)
         cmocka_unit_test(test_failing_allocator),
         cmocka_unit_test(test_memory_typical_series),
         cmocka_unit_test(test_copy_and_reset),
+        cmocka_unit_test(test_zeros_first),
         cmocka_unit_test(test_new_errors),
     };
     return cmocka_run_group_tests_name("sketch", tests, NULL, NULL);
