@@ -30,6 +30,13 @@ TSAN_BUILD=build-tsan
 TSAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
     -Db_sanitize=thread -Db_lundef=false
     -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
+# The libFuzzer build (clang, ASan+UBSan): suite 'fuzz' runs each target for a short bounded
+# time in `test`; `fuzz SECONDS` runs them for longer.
+FUZZ_BUILD=build-fuzz
+# shellcheck disable=SC2054 # the comma belongs to the meson option value
+FUZZ_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dfuzz=true
+    -Db_sanitize=address,undefined -Db_lundef=false
+    -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
 BENCH_BUILD=build-bench
 BENCH_SETUP=(meson setup -Doptimization=2 -Ddebug=false -Db_ndebug=true
     -Dtests=false -Dexamples=false -Dtools=false -Dbindings=false -Ddocs=disabled)
@@ -48,6 +55,8 @@ usage: ./dev.sh COMMAND [ARGS]
                  with one line "N passed, N failed" and exits non-zero on any failure
   bench [--json] build build-bench (-O2, NDEBUG) and run every benchmark defined
                  under bench/; the arguments are passed to each benchmark
+  fuzz SECONDS   build build-fuzz (clang, libFuzzer, ASan+UBSan) and run every fuzz
+                 target for SECONDS each over its seed corpus (tests/fuzz/corpus/NAME)
   abi-baseline   rebuild `build` in the test configuration and rewrite the committed
                  ABI baseline tests/abi/libllmmetrics.abi (only for intended API changes)
   --help         this text
@@ -101,7 +110,7 @@ cmd_demo() {
 
 cmd_test() {
     ensure_packages "${TEST_PACKAGES[@]}"
-    local failed_steps=0 main_rc='' asan_rc='' tsan_rc=''
+    local failed_steps=0 main_rc='' asan_rc='' tsan_rc='' fuzz_rc=''
 
     log "configure and build $MAIN_BUILD (gcc, debugoptimized, -Werror)"
     if fresh_setup "$MAIN_BUILD" "${MAIN_SETUP[@]}" && ninja -C "$MAIN_BUILD" -j "$JOBS"; then
@@ -143,8 +152,21 @@ cmd_test() {
         failed_steps=$((failed_steps + 1))
     fi
 
+    log "configure and build $FUZZ_BUILD (clang, libFuzzer, ASan+UBSan)"
+    if fresh_setup "$FUZZ_BUILD" "${FUZZ_SETUP[@]}" && ninja -C "$FUZZ_BUILD" -j "$JOBS"; then
+        log "meson test -C $FUZZ_BUILD --suite fuzz (each target for a bounded time)"
+        fuzz_rc=0
+        setarch "$(uname -m)" -R \
+            meson test -C "$FUZZ_BUILD" --suite fuzz --print-errorlogs --num-processes 1 ||
+            fuzz_rc=$?
+    else
+        log "FAILED: configure/build $FUZZ_BUILD"
+        failed_steps=$((failed_steps + 1))
+    fi
+
     local logs=()
     [ -n "$main_rc" ] && logs+=("$MAIN_BUILD=$main_rc")
+    [ -n "$fuzz_rc" ] && logs+=("$FUZZ_BUILD=$fuzz_rc")
     [ -n "$asan_rc" ] && logs+=("$ASAN_BUILD=$asan_rc")
     [ -n "$tsan_rc" ] && logs+=("$TSAN_BUILD=$tsan_rc")
     python3 tests/summarize_testlog.py --extra-failures "$failed_steps" "${logs[@]}"
@@ -176,6 +198,23 @@ for t in json.load(sys.stdin):
     done
 }
 
+cmd_fuzz() {
+    local seconds=${1:-60}
+    case "$seconds" in '' | *[!0-9]*) echo "usage: ./dev.sh fuzz SECONDS" >&2; exit 2 ;; esac
+    ensure_packages meson ninja-build pkg-config clang libclang-rt-14-dev python3
+    if [ ! -f "$FUZZ_BUILD/build.ninja" ]; then
+        fresh_setup "$FUZZ_BUILD" "${FUZZ_SETUP[@]}"
+    fi
+    ninja -C "$FUZZ_BUILD" -j "$JOBS"
+    local t name
+    for t in "$FUZZ_BUILD"/tests/fuzz/fuzz_*; do
+        [ -x "$t" ] || continue
+        name=${t##*/fuzz_}
+        log "$t for $seconds s"
+        setarch "$(uname -m)" -R tests/fuzz/run_fuzz.sh "$t" "tests/fuzz/corpus/$name" "$seconds"
+    done
+}
+
 cmd_abi_baseline() {
     ensure_packages "${BUILD_PACKAGES[@]}" abigail-tools
     fresh_setup "$MAIN_BUILD" "${MAIN_SETUP[@]}"
@@ -196,6 +235,7 @@ case "${1:-}" in
     test) shift; cmd_test "$@" ;;
     bench) shift; cmd_bench "$@" ;;
     abi-baseline) shift; cmd_abi_baseline "$@" ;;
+    fuzz) shift; cmd_fuzz "$@" ;;
     -h | --help | help) usage ;;
     *) usage >&2; exit 2 ;;
 esac

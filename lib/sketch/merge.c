@@ -264,16 +264,22 @@ llmm_status llmm_sketch_subtract(llmm_sketch *dst, const llmm_sketch *earlier)
         dst->min = dst->max = 0.0;
         dst->sum = 0.0;
     } else {
-        if (!(old_min < earlier->min))
+        int min_exact = old_min < earlier->min, max_exact = old_max > earlier->max;
+        if (!min_exact)
             dst->min = extreme_rep(dst, 1);
-        if (!(old_max > earlier->max))
+        if (!max_exact)
             dst->max = extreme_rep(dst, -1);
         if (dst->min < old_min)
             dst->min = old_min;
         if (dst->max > old_max)
             dst->max = old_max;
-        if (dst->min > dst->max)
-            dst->min = dst->max;
+        /* one value left, or estimates that crossed: an exact extreme wins */
+        if (dst->count == 1 || dst->min > dst->max) {
+            if (max_exact && !min_exact)
+                dst->min = dst->max;
+            else
+                dst->max = dst->min;
+        }
     }
     llmm__sketch_refresh_fast(dst);
     return LLMM_OK;

@@ -1,0 +1,337 @@
+/* metrics_server: an inference-server simulation exposing its latencies on /metrics.
+ *
+ * Worker threads play the part of an inference server's request handlers: each records the
+ * time to first token (TTFT), time per output token (TPOT) and end-to-end latency (E2E) of
+ * its simulated requests, in seconds, into its own shard of three llmm_recorder objects. The
+ * HTTP endpoint (libmicrohttpd) snapshots the recorders on every scrape and answers in the
+ * format the scraper asks for: Prometheus protobuf with native histograms when the Accept
+ * header offers it (Prometheus with --enable-feature=native-histograms), text 0.0.4
+ * otherwise.
+ *
+ *   metrics_server [--port N] [--seed S] [--rate R] [--threads T] [--test-mode] [--dump FILE]
+ *
+ *   --port N      listen on 127.0.0.1:N (default 9464)
+ *   --seed S      seed of the simulated latencies (default 1)
+ *   --rate R      simulated requests per second per worker (default 200)
+ *   --threads T   worker threads (default 2)
+ *   --test-mode   record a fixed data set of --requests N requests (default 5000) once, at
+ *                 start, and then serve it unchanged (no workers): what the end-to-end tests
+ *                 compare Prometheus' answers against
+ *   --dump FILE   in test mode, write the recorded E2E values, one per line, to FILE
+ *   --requests N  size of the test-mode data set
+ *
+ * Families: llm_ttft_seconds, llm_tpot_seconds, llm_e2e_seconds (native histograms in
+ * protobuf, classic histograms in text), llm_e2e_seconds_classic (classic histogram against
+ * vLLM's end-to-end bucket list), llm_e2e_seconds_summary (summary), llm_requests_total.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <llmmetrics/llmmetrics.h>
+
+enum { TTFT, TPOT, E2E, NSERIES };
+static const char *const family_name[NSERIES] = {"llm_ttft_seconds", "llm_tpot_seconds",
+                                                 "llm_e2e_seconds"};
+static const char *const family_help[NSERIES] = {
+    "Time to first token of each request, in seconds.",
+    "Time per output token after the first, in seconds.",
+    "End-to-end request latency, in seconds."};
+
+typedef struct server {
+    llmm_recorder *rec[NSERIES];
+    llmm_sketch *snap[NSERIES];
+    llmm_prom_writer *writer;
+    pthread_mutex_t scrape_lock; /* one scrape at a time uses snap[] and writer */
+    volatile sig_atomic_t stop;
+    uint64_t seed;
+    double rate;
+} server;
+
+/* ---- simulated requests ------------------------------------------------------------------ */
+
+static uint64_t rng(uint64_t *x)
+{
+    *x ^= *x >> 12;
+    *x ^= *x << 25;
+    *x ^= *x >> 27;
+    return *x * UINT64_C(2685821657736338717);
+}
+
+static double unit(uint64_t *x)
+{
+    return ((double)(rng(x) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+static double gauss(uint64_t *x)
+{
+    return sqrt(-2.0 * log(unit(x))) * cos(6.283185307179586 * unit(x));
+}
+
+/* One request: TTFT log-normal around 150 ms, TPOT around 25 ms, 20..500 output tokens. */
+static void simulate(uint64_t *x, double *ttft, double *tpot, double *e2e)
+{
+    int tokens = 20 + (int)(unit(x) * 480.0);
+    *ttft = 0.150 * exp(0.6 * gauss(x));
+    *tpot = 0.025 * exp(0.3 * gauss(x));
+    *e2e = *ttft + *tpot * (tokens - 1);
+}
+
+typedef struct {
+    server *srv;
+    unsigned id;
+} worker_arg;
+
+static void *worker(void *p)
+{
+    worker_arg *a = p;
+    server *srv = a->srv;
+    llmm_shard *sh[NSERIES];
+    uint64_t x = srv->seed * 0x9E3779B97F4A7C15u + a->id + 1;
+    struct timespec pause;
+    double gap = 1.0 / srv->rate;
+    for (int k = 0; k < NSERIES; k++)
+        if (llmm_recorder_shard(srv->rec[k], &sh[k]) != LLMM_OK)
+            return NULL;
+    pause.tv_sec = (time_t)gap;
+    pause.tv_nsec = (long)((gap - (double)pause.tv_sec) * 1e9);
+    while (!srv->stop) {
+        double v[NSERIES];
+        simulate(&x, &v[TTFT], &v[TPOT], &v[E2E]);
+        for (int k = 0; k < NSERIES; k++)
+            llmm_shard_add(sh[k], v[k]);
+        nanosleep(&pause, NULL);
+    }
+    for (int k = 0; k < NSERIES; k++)
+        llmm_shard_release(sh[k]);
+    return NULL;
+}
+
+/* Test mode: a fixed data set recorded once (through one shard per series). */
+static int record_fixed(server *srv, unsigned n, const char *dump)
+{
+    llmm_shard *sh[NSERIES];
+    uint64_t x = srv->seed * 0x9E3779B97F4A7C15u + 12345;
+    FILE *f = NULL;
+    if (dump && !(f = fopen(dump, "w"))) {
+        fprintf(stderr, "metrics_server: cannot write %s: %s\n", dump, strerror(errno));
+        return -1;
+    }
+    for (int k = 0; k < NSERIES; k++)
+        if (llmm_recorder_shard(srv->rec[k], &sh[k]) != LLMM_OK)
+            return -1;
+    for (unsigned i = 0; i < n; i++) {
+        double v[NSERIES];
+        simulate(&x, &v[TTFT], &v[TPOT], &v[E2E]);
+        for (int k = 0; k < NSERIES; k++)
+            llmm_shard_add(sh[k], v[k]);
+        if (f)
+            fprintf(f, "%.17g\n", v[E2E]);
+    }
+    for (int k = 0; k < NSERIES; k++)
+        llmm_shard_release(sh[k]);
+    if (f)
+        fclose(f);
+    return 0;
+}
+
+/* ---- /metrics ---------------------------------------------------------------------------- */
+
+static llmm_status build_exposition(server *srv, llmm_prom_format fmt)
+{
+    static const double summary_q[] = {0.5, 0.9, 0.99, 0.999};
+    double bounds[64];
+    size_t nb = 0;
+    llmm_status st;
+    for (int k = 0; k < NSERIES; k++)
+        if ((st = llmm_recorder_snapshot(srv->rec[k], srv->snap[k])) != LLMM_OK)
+            return st;
+    if ((st = llmm_prom_writer_reset(srv->writer, fmt)) != LLMM_OK)
+        return st;
+    for (int k = 0; k < NSERIES; k++) {
+        if ((st = llmm_prom_writer_family(srv->writer, family_name[k], family_help[k],
+                                          LLMM_PROM_NATIVE_HISTOGRAM, NULL, 0)) != LLMM_OK ||
+            (st = llmm_prom_writer_sketch(srv->writer, NULL, srv->snap[k], 1.0)) != LLMM_OK)
+            return st;
+    }
+    if ((st = llmm_prom_buckets(LLMM_BUCKETS_VLLM_REQUEST_LATENCY, bounds, 64, &nb)) != LLMM_OK)
+        return st;
+    if ((st = llmm_prom_writer_family(srv->writer, "llm_e2e_seconds_classic",
+                                      "End-to-end latency against vLLM's bucket list.",
+                                      LLMM_PROM_HISTOGRAM, bounds, nb)) != LLMM_OK ||
+        (st = llmm_prom_writer_sketch(srv->writer, NULL, srv->snap[E2E], 1.0)) != LLMM_OK)
+        return st;
+    if ((st = llmm_prom_writer_family(srv->writer, "llm_e2e_seconds_summary",
+                                      "End-to-end latency quantiles (nearest rank).",
+                                      LLMM_PROM_SUMMARY, summary_q, 4)) != LLMM_OK ||
+        (st = llmm_prom_writer_sketch(srv->writer, NULL, srv->snap[E2E], 1.0)) != LLMM_OK)
+        return st;
+    if ((st = llmm_prom_writer_family(srv->writer, "llm_requests_total",
+                                      "Requests completed.", LLMM_PROM_COUNTER, NULL, 0)) !=
+            LLMM_OK ||
+        (st = llmm_prom_writer_value(srv->writer, NULL,
+                                     (double)llmm_sketch_count(srv->snap[E2E]))) != LLMM_OK)
+        return st;
+    return LLMM_OK;
+}
+
+static enum MHD_Result answer(struct MHD_Connection *c, unsigned code, const char *type,
+                              const void *data, size_t len)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(len, (void *)(uintptr_t)data, MHD_RESPMEM_MUST_COPY);
+    enum MHD_Result ret;
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", type);
+    ret = MHD_queue_response(c, code, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version, const char *upload,
+                              size_t *upload_size, void **state)
+{
+    server *srv = cls;
+    const char *accept, *ctype = NULL;
+    llmm_prom_format fmt;
+    const uint8_t *data;
+    size_t len;
+    llmm_status st;
+    enum MHD_Result ret;
+    (void)version;
+    (void)upload;
+    (void)upload_size;
+    (void)state;
+    if (strcmp(method, "GET") != 0)
+        return answer(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", "GET only\n", 9);
+    if (strcmp(url, "/metrics") != 0)
+        return answer(c, MHD_HTTP_NOT_FOUND, "text/plain", "try /metrics\n", 13);
+    accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    llmm_prom_negotiate(accept, &fmt, &ctype);
+    pthread_mutex_lock(&srv->scrape_lock);
+    st = build_exposition(srv, fmt);
+    if (st == LLMM_OK)
+        st = llmm_prom_writer_data(srv->writer, &data, &len);
+    if (st == LLMM_OK)
+        ret = answer(c, MHD_HTTP_OK, ctype, data, len);
+    else
+        ret = answer(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", llmm_strerror(st),
+                     strlen(llmm_strerror(st)));
+    pthread_mutex_unlock(&srv->scrape_lock);
+    return ret;
+}
+
+static server *the_server;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (the_server)
+        the_server->stop = 1;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: metrics_server [--port N] [--seed S] [--rate R] [--threads T] "
+                    "[--test-mode] [--requests N] [--dump FILE]\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    server srv;
+    unsigned port = 9464, threads = 2, requests = 5000;
+    int test_mode = 0;
+    const char *dump = NULL;
+    struct sockaddr_in addr;
+    struct MHD_Daemon *d;
+    pthread_t th[64];
+    worker_arg args[64];
+    memset(&srv, 0, sizeof srv);
+    srv.seed = 1;
+    srv.rate = 200.0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--test-mode")) {
+            test_mode = 1;
+            continue;
+        }
+        if (!val)
+            return usage();
+        if (!strcmp(a, "--port"))
+            port = (unsigned)strtoul(val, NULL, 10);
+        else if (!strcmp(a, "--seed"))
+            srv.seed = strtoull(val, NULL, 10);
+        else if (!strcmp(a, "--rate"))
+            srv.rate = strtod(val, NULL);
+        else if (!strcmp(a, "--threads"))
+            threads = (unsigned)strtoul(val, NULL, 10);
+        else if (!strcmp(a, "--requests"))
+            requests = (unsigned)strtoul(val, NULL, 10);
+        else if (!strcmp(a, "--dump"))
+            dump = val;
+        else
+            return usage();
+        i++;
+    }
+    if (port == 0 || port > 65535 || threads == 0 || threads > 64 || !(srv.rate > 0.0))
+        return usage();
+    pthread_mutex_init(&srv.scrape_lock, NULL);
+    for (int k = 0; k < NSERIES; k++) {
+        if (llmm_recorder_new(NULL, LLMM_SCALE_DEFAULT, &srv.rec[k]) != LLMM_OK ||
+            llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &srv.snap[k]) != LLMM_OK)
+            return 1;
+    }
+    if (llmm_prom_writer_new(NULL, LLMM_PROM_TEXT, &srv.writer) != LLMM_OK)
+        return 1;
+    if (test_mode && record_fixed(&srv, requests, dump) != 0)
+        return 1;
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons((uint16_t)port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)port,
+                         NULL, NULL, handle, &srv, MHD_OPTION_SOCK_ADDR,
+                         (struct sockaddr *)&addr, MHD_OPTION_END);
+    if (!d) {
+        fprintf(stderr, "metrics_server: cannot listen on 127.0.0.1:%u\n", port);
+        return 1;
+    }
+    the_server = &srv;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    if (!test_mode) {
+        for (unsigned t = 0; t < threads; t++) {
+            args[t] = (worker_arg){&srv, t};
+            pthread_create(&th[t], NULL, worker, &args[t]);
+        }
+    }
+    printf("metrics_server: serving http://127.0.0.1:%u/metrics (%s)\n", port,
+           test_mode ? "test mode" : "simulating");
+    fflush(stdout);
+    while (!srv.stop)
+        pause();
+    if (!test_mode)
+        for (unsigned t = 0; t < threads; t++)
+            pthread_join(th[t], NULL);
+    MHD_stop_daemon(d);
+    llmm_prom_writer_free(srv.writer);
+    for (int k = 0; k < NSERIES; k++) {
+        llmm_recorder_free(srv.rec[k]);
+        llmm_sketch_free(srv.snap[k]);
+    }
+    return 0;
+}

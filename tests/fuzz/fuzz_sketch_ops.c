@@ -1,0 +1,208 @@
+/* libFuzzer target: random operation sequences on sketches and a recorder, checking the
+ * invariants after every step:
+ *   count = zero + underflow + overflow + sum of buckets;
+ *   quantiles are monotone in q; min <= every quantile <= max;
+ *   a failed call changes nothing (count unchanged);
+ *   merge / subtract / copy agree with the counts they should produce. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "llmmetrics/llmmetrics.h"
+
+#define CHECK(c)                                                                             \
+    do {                                                                                     \
+        if (!(c))                                                                            \
+            abort();                                                                         \
+    } while (0)
+
+typedef struct {
+    const uint8_t *p;
+    size_t n;
+} input;
+
+static uint8_t take8(input *in)
+{
+    uint8_t b = 0;
+    if (in->n) {
+        b = *in->p++;
+        in->n--;
+    }
+    return b;
+}
+
+static double take_double(input *in)
+{
+    uint64_t bits = 0;
+    uint8_t kind = take8(in);
+    for (int i = 0; i < 8; i++)
+        bits = (bits << 8) | take8(in);
+    switch (kind & 7) {
+    case 0: { /* raw bits: NaN, Inf, negatives, subnormals, anything */
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+    case 1:
+        return 0.0;
+    default: /* a plausible latency in 1e-12 .. 1e18 */
+        return pow(10.0, (double)(bits % 30000) / 1000.0 - 12.0);
+    }
+}
+
+static uint64_t bucket_total(const llmm_sketch *s)
+{
+    int32_t a, b;
+    uint64_t t = 0;
+    if (llmm_sketch_bucket_span(s, &a, &b) != LLMM_OK)
+        return 0;
+    for (int32_t i = a; i <= b; i++)
+        t += llmm_sketch_bucket_count(s, i);
+    return t;
+}
+
+static void check(const llmm_sketch *s)
+{
+    uint64_t z, u, o, n = llmm_sketch_count(s);
+    double qs[7] = {0.0, 0.01, 0.25, 0.5, 0.9, 0.999, 1.0}, out[7], mn, mx;
+    CHECK(llmm_sketch_special_counts(s, &z, &u, &o) == LLMM_OK);
+    CHECK(n == z + u + o + bucket_total(s));
+    if (!n) {
+        CHECK(llmm_sketch_quantiles(s, qs, 7, out) == LLMM_E_EMPTY);
+        return;
+    }
+    CHECK(llmm_sketch_quantiles(s, qs, 7, out) == LLMM_OK);
+    CHECK(llmm_sketch_min(s, &mn) == LLMM_OK && llmm_sketch_max(s, &mx) == LLMM_OK);
+    CHECK(mn <= mx);
+    CHECK(out[0] == mn && out[6] == mx);
+    for (int i = 0; i < 7; i++) {
+        CHECK(out[i] >= mn && out[i] <= mx);
+        if (i)
+            CHECK(out[i] >= out[i - 1]);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    input in = {data, size};
+    llmm_sketch *s[2] = {NULL, NULL};
+    llmm_recorder *rec = NULL;
+    llmm_shard *sh = NULL;
+    int steps = 0;
+    if (llmm_sketch_new(NULL, take8(&in) % 11, &s[0]) != LLMM_OK ||
+        llmm_sketch_new(NULL, take8(&in) % 11, &s[1]) != LLMM_OK ||
+        llmm_recorder_new(NULL, take8(&in) % 11, &rec) != LLMM_OK ||
+        llmm_recorder_shard(rec, &sh) != LLMM_OK)
+        abort();
+    while (in.n && steps++ < 256) {
+        uint8_t op = take8(&in);
+        llmm_sketch *a = s[op >> 7], *b = s[!(op >> 7)];
+        uint64_t before = llmm_sketch_count(a);
+        llmm_status st;
+        switch (op & 15) {
+        case 0:
+        case 1:
+        case 2: {
+            double v = take_double(&in);
+            st = llmm_sketch_add(a, v);
+            CHECK(llmm_sketch_count(a) == before + (st == LLMM_OK));
+            CHECK(llmm_shard_add(sh, v) == st);
+            break;
+        }
+        case 3: {
+            double v = take_double(&in);
+            uint64_t k = take8(&in);
+            st = llmm_sketch_add_n(a, v, k);
+            CHECK(llmm_sketch_count(a) == before + (st == LLMM_OK ? k : 0));
+            break;
+        }
+        case 4: {
+            double v[16];
+            size_t k = take8(&in) % 17;
+            for (size_t i = 0; i < k; i++)
+                v[i] = take_double(&in);
+            st = llmm_sketch_add_many(a, v, k);
+            CHECK(llmm_sketch_count(a) == before + (st == LLMM_OK ? k : 0));
+            CHECK(llmm_shard_add_many(sh, v, k) == st);
+            break;
+        }
+        case 5: {
+            uint64_t other = llmm_sketch_count(b);
+            st = llmm_sketch_merge(a, b);
+            CHECK(st == LLMM_OK);
+            CHECK(llmm_sketch_count(a) == before + other);
+            break;
+        }
+        case 6: { /* subtract a snapshot: (a + b) - a == b in counts */
+            llmm_sketch *c = NULL;
+            if (llmm_sketch_clone(a, &c) != LLMM_OK)
+                abort();
+            if (llmm_sketch_scale(a) == llmm_sketch_scale(b) &&
+                llmm_sketch_merge(c, b) == LLMM_OK) {
+                st = llmm_sketch_subtract(c, a);
+                if (llmm_sketch_scale(c) == llmm_sketch_scale(a)) {
+                    double lo1, hi1, lo2, hi2;
+                    llmm_sketch_range(a, &lo1, &hi1);
+                    llmm_sketch_range(b, &lo2, &hi2);
+                    if (lo1 == lo2 && hi1 == hi2) {
+                        CHECK(st == LLMM_OK);
+                        CHECK(llmm_sketch_count(c) == llmm_sketch_count(b));
+                        check(c);
+                    }
+                }
+            }
+            llmm_sketch_free(c);
+            break;
+        }
+        case 7:
+            st = llmm_sketch_downscale(a, take8(&in) % 11);
+            CHECK(llmm_sketch_count(a) == before);
+            (void)st;
+            break;
+        case 8:
+            CHECK(llmm_sketch_reset(a) == LLMM_OK);
+            CHECK(llmm_sketch_count(a) == 0);
+            break;
+        case 9: {
+            double lo = take_double(&in), hi = take_double(&in);
+            st = llmm_sketch_set_range(a, lo, hi);
+            if (st == LLMM_OK)
+                CHECK(before == 0);
+            break;
+        }
+        case 10:
+            CHECK(llmm_sketch_copy(b, a) == LLMM_OK);
+            CHECK(llmm_sketch_count(b) == before);
+            break;
+        case 11: {
+            double q = take_double(&in), r, x;
+            st = llmm_sketch_quantile(a, q, &x);
+            CHECK(st == (!(q >= 0.0 && q <= 1.0) ? LLMM_E_INVALID
+                         : before ? LLMM_OK : LLMM_E_EMPTY));
+            st = llmm_sketch_rank(a, q, &r);
+            if (st == LLMM_OK)
+                CHECK(r >= 0.0 && r <= 1.0);
+            break;
+        }
+        default: { /* snapshot the recorder: consistent, equal to what was added */
+            llmm_sketch *snap = NULL;
+            if (llmm_sketch_new(NULL, 6, &snap) != LLMM_OK)
+                abort();
+            CHECK(llmm_recorder_snapshot(rec, snap) == LLMM_OK);
+            check(snap);
+            llmm_sketch_free(snap);
+            break;
+        }
+        }
+        check(a);
+        check(b);
+    }
+    llmm_shard_release(sh);
+    llmm_recorder_free(rec);
+    llmm_sketch_free(s[0]);
+    llmm_sketch_free(s[1]);
+    return 0;
+}
