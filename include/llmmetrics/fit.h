@@ -3,7 +3,7 @@
  * @brief Least squares, polynomials and roots, knee estimators, Universal Scalability Law.
  *
  * Everything here is a pure function of its arguments: no handle, no allocation, no global
- * state. Work space is bounded by #LLMM_POLY_MAX_DEGREE and lives on the stack (under 16 KiB).
+ * state. Work space is bounded by #LLMM_POLY_MAX_DEGREE and lives on the stack (under 24 KiB).
  *
  * Polynomial coefficients are ordered highest power first, as in numpy (`coeffs[0]·x^d + … +
  * coeffs[d]`), so arrays move between this library and `numpy.polyfit` / `numpy.polyval`
@@ -289,7 +289,8 @@ LLMM_API llmm_status llmm_knee_init(llmm_knee *k);
  * @retval LLMM_E_EMPTY no inflection inside the retained range (quality NONE), or n is 0
  * @retval LLMM_E_INVALID a pointer is NULL, a value is NaN or infinite, fewer than 4 samples
  *         remain after trimming, or they hold fewer than 4 distinct concurrencies
- * @retval LLMM_E_RANGE trim is NaN or outside 0 … 0.45
+ * @retval LLMM_E_RANGE trim is NaN or outside 0 … 0.45, or the cubic's coefficients are not
+ *         representable (concurrencies beyond about 1e100)
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -307,7 +308,7 @@ LLMM_API llmm_status llmm_knee_inflection(const double *conc, const double *qps,
  * @retval LLMM_OK
  * @retval LLMM_E_EMPTY n is 0
  * @retval LLMM_E_INVALID as llmm_knee_inflection()
- * @retval LLMM_E_RANGE trim is NaN or outside 0 … 0.45
+ * @retval LLMM_E_RANGE as llmm_knee_inflection()
  * @retval LLMM_E_ABI `out->struct_size` is not sizeof(llmm_knee) of this version
  * @since 1.0.0
  * @note Thread-safe.
@@ -356,8 +357,10 @@ LLMM_API llmm_status llmm_knee_collapse(const double *conc, const double *qps, s
  * maximum is the point farthest above the chord, which approximates the point of maximum
  * curvature). Scanning in order of N, each local maximum i of d sets the threshold
  * Tᵢ = dᵢ − S·mean(Δx̂) = dᵢ − S/(n − 1); the knee is the first local maximum after which d falls
- * below Tᵢ before reaching a higher value. Its position is refined by the vertex of the
- * parabola through the maximum and its two neighbours (exact for a locally quadratic d).
+ * below Tᵢ before reaching a higher value (the paper moves to any later local maximum; only a
+ * higher one does here, so that a small ripple after the knee cannot displace it). Its
+ * position is refined by the vertex of the parabola through the maximum and its two
+ * neighbours (exact for a locally quadratic d).
  *
  * Quality: OK for a confirmed knee; WEAK when no local maximum is confirmed and the global
  * maximum of d (positive) is reported instead; NONE when d ≤ 0 everywhere (the curve is not
@@ -437,7 +440,8 @@ LLMM_API llmm_status llmm_usl_init(llmm_usl *m);
  * N/X = (1 + σ(N − 1) + κN(N − 1))/λ, a quadratic in N fitted with llmm_polyfit(). Constraints:
  * λ > 0, κ ≥ 0 (held at 0 when the data want less: `kappa_at_bound`), and the denominator stays
  * positive at every measured N. Converged when a step changes no parameter by more than 1e-10
- * relative or the sum of squares by less than 1e-15 relative; at most 500 iterations.
+ * relative, or the sum of squares by less than 1e-15 relative, or when no step, however
+ * damped, lowers it any more; at most 500 iterations.
  * @param[in] conc concurrency values, finite, > 0, any order; at least 3 distinct
  * @param[in] qps throughput values, finite, > 0
  * @param[in] n number of samples, at least 6
@@ -552,9 +556,9 @@ LLMM_API llmm_status llmm_knee_options_init(llmm_knee_options *o);
  * @retval LLMM_OK
  * @retval LLMM_E_EMPTY n is 0
  * @retval LLMM_E_INVALID a pointer is NULL (conc, qps, or all four outputs), a value is NaN or
- *         infinite, a concurrency is ≤ 0 or not strictly increasing, or n is too small for an
- *         estimator that was asked for
- * @retval LLMM_E_RANGE an option is outside its bounds
+ *         infinite, a concurrency is ≤ 0 or not strictly increasing, or n is too small for the
+ *         inflection, collapse or Kneedle estimator when it was asked for
+ * @retval LLMM_E_RANGE an option is outside its bounds, or as llmm_knee_inflection()
  * @retval LLMM_E_ABI a struct_size is not the size this version knows
  * @since 1.0.0
  * @note Thread-safe.

@@ -155,6 +155,14 @@ static void refine(const llmm__qr *q, const double *x, const double *y, const do
 
 /* Coefficients of Σ_k a_k ((x − c)/2^he)^k in powers of x, highest first, rounded once from
  * double-double. Returns 0 if a coefficient is not finite. */
+/* a·2^e, or 0 if a nonzero a would fall below the normal range (its digits would be lost). */
+static int scale_dd(llmm__dd a, int e, llmm__dd *out)
+{
+    out->hi = ldexp(a.hi, e);
+    out->lo = ldexp(a.lo, e);
+    return a.hi == 0.0 || fabs(out->hi) >= DBL_MIN;
+}
+
 static int to_power_basis(const llmm__dd *a, uint32_t degree, double c, int he, int ye,
                           double *coeffs)
 {
@@ -162,16 +170,16 @@ static int to_power_basis(const llmm__dd *a, uint32_t degree, double c, int he, 
     uint32_t k, j;
 
     /* Horner in polynomial arithmetic: P ← P·(x − c) + b_k, b_k = a_k·2^(ye − k·he). */
-    p[0].hi = ldexp(a[degree].hi, ye - (int)degree * he);
-    p[0].lo = ldexp(a[degree].lo, ye - (int)degree * he);
+    if (!scale_dd(a[degree], ye - (int)degree * he, &p[0]))
+        return 0;
     for (k = degree; k-- > 0;) {
         uint32_t len = degree - k; /* current P has degree len − 1 */
         p[len] = p[len - 1];       /* x·P: shift up */
         for (j = len - 1; j > 0; j--)
             p[j] = llmm__dd_add(p[j - 1], llmm__dd_mul_d(p[j], -c));
         p[0] = llmm__dd_mul_d(p[0], -c);
-        b.hi = ldexp(a[k].hi, ye - (int)k * he);
-        b.lo = ldexp(a[k].lo, ye - (int)k * he);
+        if (!scale_dd(a[k], ye - (int)k * he, &b))
+            return 0;
         p[0] = llmm__dd_add(p[0], b);
     }
     for (k = 0; k <= degree; k++) {

@@ -108,27 +108,27 @@ static void test_polyfit_exact_recovery(void **state)
     unsigned d, k;
     (void)state;
     for (d = 0; d <= 8; d++) {
-        double x[60], y[60], got[9];
+        double x[64], y[64], got[9];
         const double offsets[3] = {0.0, 3.0, 40.0};
         int o;
         for (o = 0; o < 3; o++) {
             size_t i;
             llmm_fit_stats st;
-            for (i = 0; i < 60; i++) {
+            for (i = 0; i < 64; i++) {
                 x[i] = offsets[o] + (double)i * 0.05 - 1.5; /* 0.05 is inexact on purpose */
                 y[i] = (double)eval_ld(base, d, x[i]);
             }
             llmm_fit_stats_init(&st);
-            assert_ok(llmm_polyfit(x, y, 60, d, got, &st));
+            assert_ok(llmm_polyfit(x, y, 64, d, got, &st));
             if (o == 0 || (o == 1 && d <= 4)) {
                 for (k = 0; k <= d; k++)
                     assert_close(got[k], base[k], 1e-9, 1e-12);
             } else {
-                double rt = rss_ld(base, d, x, y, 60), rg = rss_ld(got, d, x, y, 60);
+                double rt = rss_ld(base, d, x, y, 64), rg = rss_ld(got, d, x, y, 64);
                 double ymax = 0.0, floor_;
-                for (i = 0; i < 60; i++)
+                for (i = 0; i < 64; i++)
                     ymax = fmax(ymax, fabs(y[i]));
-                floor_ = 60.0 * (ymax * DBL_EPSILON) * (ymax * DBL_EPSILON);
+                floor_ = 64.0 * (ymax * DBL_EPSILON) * (ymax * DBL_EPSILON);
                 assert_true(rg <= 1.01 * rt + floor_);
             }
             assert_true(st.r2 > 1.0 - 1e-12);
@@ -300,6 +300,25 @@ static void test_polyfit_errors_leave_outputs(void **state)
         assert_ok(llmm_polyfit(xs, y, 6, 0, c, NULL));
         assert_close(c[0], 27.0 / 6.0, 1e-15, 0.0);
         c[0] = SENTINEL;
+    }
+    /* coefficients outside the double range: x ~ 1e200 makes the cubic term ~ y·1e-600 */
+    {
+        double xb[6], xt[6];
+        for (k = 0; k < 6; k++) {
+            xb[k] = 1e200 * (1.0 + 0.01 * k);
+            xt[k] = 1e-300 * (1.0 + 0.5 * k);
+        }
+        EXPECT_UNTOUCHED(llmm_polyfit(xb, y, 6, 3, c, &st), LLMM_E_RANGE);
+        EXPECT_UNTOUCHED(llmm_polyfit(xt, y, 6, 2, c, &st), LLMM_E_RANGE);
+        /* a straight line through the same far abscissae is representable: slope ~ 1e-198 */
+        for (k = 0; k < 6; k++)
+            y[k] = 3.0 + 2.0 * k;
+        assert_ok(llmm_polyfit(xb, y, 6, 1, c, NULL));
+        assert_close(c[0], 2.0 / (0.01 * 1e200), 1e-9, 0.0);
+        assert_close(c[1], 3.0 - 2.0 / 0.01, 1e-9, 0.0);
+        for (k = 0; k < 4; k++)
+            c[k] = SENTINEL;
+        y[0] = 2, y[1] = 4, y[2] = 5, y[3] = 4, y[4] = 5, y[5] = 7;
     }
     st.struct_size = 8;
     before = st;
