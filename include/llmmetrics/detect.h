@@ -33,12 +33,16 @@ extern "C" {
  * latencies recorded in the closed slots of the window, `c − slots + 1 … c − 1` (with the
  * defaults: the 59 whole seconds before the current one). They change only when a slot
  * closes, i.e. at the first call whose time stamp lies in a new slot; that call recomputes them
- * before it classifies its own sample. The recomputation is incremental (the closed slot is
+ * before it classifies its own sample. The recomputation is incremental: the closed slot is
  * merged into a running sketch of the baseline span and the slot that left the span is
- * subtracted), so it costs O(buckets of one slot) per closed slot, and a gap of any length
- * costs at most O(slots). Between slot boundaries observe() is a sketch insert, two
- * comparisons and four counter increments. Quantiles carry the sketch's relative error
- * (0.542 % at the default scale 6).
+ * subtracted, unless it holds the span's minimum or maximum, in which case the running sketch
+ * is rebuilt from the ring (subtraction would make the extremes approximate). The baselines
+ * are thus always exactly the quantiles of a fresh merge of the span. A slot close costs a few
+ * merges of one slot's buckets on average (a rebuild, O(slots) merges, happens about twice
+ * per `slots` closes for a stationary stream, at every close for a steadily falling or rising
+ * one), and a gap of any length costs at most O(slots). Between slot boundaries observe() is
+ * a sketch insert, two comparisons and a few counter increments. Quantiles carry the sketch's
+ * relative error (0.542 % at the default scale 6).
  *
  * Warm-up. Samples are classified only when the baseline in force was computed from at least
  * `warm-up` latencies (default 1000). Before that, observe() records the latency (it will count

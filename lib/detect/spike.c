@@ -92,15 +92,15 @@ void llmm_spike_free(llmm_spike *d)
 
 /* ---- the baseline accumulator ------------------------------------------------------------ */
 
-/* Merge (sign > 0) or subtract (sign < 0) the slots first … last of the window into acc. */
-static llmm_status acc_apply(llmm_spike *d, uint64_t first, uint64_t last, int sign)
+/* Merge the slots first … last of the window into acc. */
+static llmm_status acc_merge(llmm_spike *d, uint64_t first, uint64_t last)
 {
     uint64_t j;
     llmm_status st;
     for (j = first; j <= last; j++) {
         const llmm_sketch *s = llmm__window_slot(d->win, j);
         if (s && llmm_sketch_count(s) > 0) {
-            st = sign > 0 ? llmm_sketch_merge(d->acc, s) : llmm_sketch_subtract(d->acc, s);
+            st = llmm_sketch_merge(d->acc, s);
             if (st != LLMM_OK)
                 return st;
         }
@@ -117,15 +117,36 @@ static uint64_t span_first(const llmm_spike *d, uint64_t k)
     return k > back ? k - back : 0;
 }
 
+/* Whether slot sketch s holds a minimum or maximum of acc. Subtracting it would leave acc's
+ * extremes approximate (sketch.h, llmm_sketch_subtract), so such a slot forces a rebuild. A
+ * slot holds one of the window's extremes about 2 times in `slots`, so rebuilds stay O(1) per
+ * closed slot on average; a steadily falling or rising stream rebuilds at every slot. */
+static int holds_extreme(const llmm_sketch *acc, const llmm_sketch *s)
+{
+    double amin, amax, smin, smax;
+    if (llmm_sketch_min(acc, &amin) != LLMM_OK || llmm_sketch_max(acc, &amax) != LLMM_OK ||
+        llmm_sketch_min(s, &smin) != LLMM_OK || llmm_sketch_max(s, &smax) != LLMM_OK)
+        return 1;
+    return smin <= amin || smax >= amax;
+}
+
 /* Move acc from acc_slot to k (acc_slot < k < acc_slot + slots): the slots that closed join,
- * the slots that left the span go. Every slot that leaves was merged when it closed and has not
- * been written since, so the subtraction is exact. */
+ * the slots that left the span go. Every slot that leaves was merged when it closed and has
+ * not been written since, so the subtraction is exact; min and max stay exact because a
+ * slot holding one of them is never subtracted (LLMM_E_STATE asks for a rebuild instead). The
+ * baselines are therefore exactly those of a fresh merge of the span. */
 static llmm_status acc_advance(llmm_spike *d, uint64_t k)
 {
-    uint64_t old_first = span_first(d, d->acc_slot), new_first = span_first(d, k);
-    llmm_status st = acc_apply(d, d->acc_slot, k - 1, +1);
-    if (st == LLMM_OK && new_first > old_first)
-        st = acc_apply(d, old_first, new_first - 1, -1);
+    uint64_t old_first = span_first(d, d->acc_slot), new_first = span_first(d, k), j;
+    llmm_status st = acc_merge(d, d->acc_slot, k - 1);
+    for (j = old_first; st == LLMM_OK && j < new_first; j++) {
+        const llmm_sketch *s = llmm__window_slot(d->win, j);
+        if (!s || llmm_sketch_count(s) == 0)
+            continue;
+        if (holds_extreme(d->acc, s))
+            return LLMM_E_STATE;
+        st = llmm_sketch_subtract(d->acc, s);
+    }
     return st;
 }
 
@@ -136,15 +157,20 @@ static llmm_status acc_update(llmm_spike *d, uint64_t k)
     if (d->acc_valid && k == d->acc_slot)
         return LLMM_OK;
     if (d->acc_valid && k > d->acc_slot && k - d->acc_slot < d->win->clk.slots) {
-        if (acc_advance(d, k) == LLMM_OK) {
+        st = acc_advance(d, k);
+        if (st == LLMM_OK) {
             d->acc_slot = k;
             return LLMM_OK;
+        }
+        if (st != LLMM_E_STATE) { /* out of memory: acc is half moved, rebuild it next time */
+            d->acc_valid = 0;
+            return st;
         }
     }
     d->acc_valid = 0;
     llmm_sketch_reset(d->acc);
     if (k > 0) {
-        st = acc_apply(d, span_first(d, k), k - 1, +1);
+        st = acc_merge(d, span_first(d, k), k - 1);
         if (st != LLMM_OK)
             return st;
     }
