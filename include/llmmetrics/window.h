@@ -20,11 +20,19 @@
  * to `slot_ns · slots` (the whole ring); 0 is #LLMM_E_INVALID and more than the ring is
  * #LLMM_E_RANGE.
  *
- * Time never goes backwards. Every call that takes `now_ns` (adds and queries alike) remembers
- * the latest time stamp it accepted; a time stamp earlier than that is #LLMM_E_INVALID and
- * changes nothing. Equal time stamps are fine. Jumping forward by any amount is fine and costs
- * O(1): each ring entry remembers which slot it holds, so expired entries are recognised and
- * recycled lazily instead of being cleared once per missed slot.
+ * Time never goes backwards. Every call that takes `now_ns` (adds and queries alike) accepts
+ * its time stamp when it succeeds, and the window remembers the latest time stamp accepted; a
+ * time stamp earlier than that is #LLMM_E_INVALID and changes nothing. A call that fails (an
+ * empty span included) accepts nothing. Equal time stamps are fine. Jumping forward by any
+ * amount is fine and costs O(1): each ring entry remembers which slot it holds, so expired
+ * entries are recognised and recycled lazily instead of being cleared once per missed slot.
+ *
+ * Cost. An add is one sketch insert (plus, at the first add of a slot, recycling one entry).
+ * A query over the whole ring reads a running merge of the closed slots, kept up to date
+ * incrementally (each closed slot is merged once, each expired one subtracted once, with a
+ * rebuild from the ring when an expiring slot holds the minimum or maximum, so that answers
+ * are exactly those of a fresh merge), plus the current slot: a few microseconds for 60 slots.
+ * A query over a shorter span merges its slots one by one, O(span slots × buckets).
  *
  * Thread safety: a window is used by one thread at a time (queries advance its clock and use
  * internal scratch space, so they count as writes). It may move between threads.

@@ -9,31 +9,25 @@
 
 llmm_status llmm__spike_parts_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots,
                                   int32_t scale, llmm_window **win,
-                                  llmm__spike_slot **counts, llmm_sketch **acc)
+                                  llmm__spike_slot **counts)
 {
     llmm_status st;
     *win = NULL;
-    *acc = NULL;
     *counts = llmm__calloc(ctx, slots, sizeof **counts);
     if (!*counts)
         return LLMM_E_NOMEM;
     st = llmm_window_new(ctx, slot_ns, slots, scale, win);
-    if (st == LLMM_OK)
-        st = llmm_sketch_new(ctx, scale, acc);
     if (st != LLMM_OK) {
-        llmm__spike_parts_free(ctx, slots, *win, *counts, *acc);
-        *win = NULL;
+        llmm__free(ctx, *counts, (size_t)slots * sizeof **counts);
         *counts = NULL;
-        *acc = NULL;
     }
     return st;
 }
 
 void llmm__spike_parts_free(llmm_ctx *ctx, uint32_t slots, llmm_window *win,
-                            llmm__spike_slot *counts, llmm_sketch *acc)
+                            llmm__spike_slot *counts)
 {
     llmm_window_free(win);
-    llmm_sketch_free(acc);
     if (counts)
         llmm__free(ctx, counts, (size_t)slots * sizeof *counts);
 }
@@ -41,10 +35,7 @@ void llmm__spike_parts_free(llmm_ctx *ctx, uint32_t slots, llmm_window *win,
 void llmm__spike_clear(llmm_spike *d)
 {
     llmm_window_reset(d->win);
-    llmm_sketch_reset(d->acc);
     memset(d->counts, 0, (size_t)d->win->clk.slots * sizeof *d->counts);
-    d->acc_slot = 0;
-    d->acc_valid = 1;
     memset(&d->base, 0, sizeof d->base);
     d->base_slot = 0;
     d->started = 0;
@@ -72,12 +63,11 @@ llmm_status llmm_spike_new(llmm_ctx *ctx, llmm_spike **out)
     d->warmup = 1000;
     d->scale = LLMM_SCALE_DEFAULT;
     st = llmm__spike_parts_new(ctx, LLMM_WINDOW_SLOT_NS_DEFAULT, LLMM_WINDOW_SLOTS_DEFAULT,
-                               d->scale, &d->win, &d->counts, &d->acc);
+                               d->scale, &d->win, &d->counts);
     if (st != LLMM_OK) {
         llmm__free(ctx, d, sizeof *d);
         return st;
     }
-    d->acc_valid = 1;
     *out = d;
     return LLMM_OK;
 }
@@ -86,114 +76,26 @@ void llmm_spike_free(llmm_spike *d)
 {
     if (!d)
         return;
-    llmm__spike_parts_free(d->ctx, d->win->clk.slots, d->win, d->counts, d->acc);
+    llmm__spike_parts_free(d->ctx, d->win->clk.slots, d->win, d->counts);
     llmm__free(d->ctx, d, sizeof *d);
-}
-
-/* ---- the baseline accumulator ------------------------------------------------------------ */
-
-/* Merge the slots first … last of the window into acc. */
-static llmm_status acc_merge(llmm_spike *d, uint64_t first, uint64_t last)
-{
-    uint64_t j;
-    llmm_status st;
-    for (j = first; j <= last; j++) {
-        const llmm_sketch *s = llmm__window_slot(d->win, j);
-        if (s && llmm_sketch_count(s) > 0) {
-            st = llmm_sketch_merge(d->acc, s);
-            if (st != LLMM_OK)
-                return st;
-        }
-        if (j == last)
-            break; /* last may be UINT64_MAX */
-    }
-    return LLMM_OK;
-}
-
-/* First slot of the baseline span of slot k: k − slots + 1, or 0. */
-static uint64_t span_first(const llmm_spike *d, uint64_t k)
-{
-    uint64_t back = d->win->clk.slots - 1u;
-    return k > back ? k - back : 0;
-}
-
-/* Whether slot sketch s holds a minimum or maximum of acc. Subtracting it would leave acc's
- * extremes approximate (sketch.h, llmm_sketch_subtract), so such a slot forces a rebuild. A
- * slot holds one of the window's extremes about 2 times in `slots`, so rebuilds stay O(1) per
- * closed slot on average; a steadily falling or rising stream rebuilds at every slot. */
-static int holds_extreme(const llmm_sketch *acc, const llmm_sketch *s)
-{
-    double amin, amax, smin, smax;
-    if (llmm_sketch_min(acc, &amin) != LLMM_OK || llmm_sketch_max(acc, &amax) != LLMM_OK ||
-        llmm_sketch_min(s, &smin) != LLMM_OK || llmm_sketch_max(s, &smax) != LLMM_OK)
-        return 1;
-    return smin <= amin || smax >= amax;
-}
-
-/* Move acc from acc_slot to k (acc_slot < k < acc_slot + slots): the slots that closed join,
- * the slots that left the span go. Every slot that leaves was merged when it closed and has
- * not been written since, so the subtraction is exact; min and max stay exact because a
- * slot holding one of them is never subtracted (LLMM_E_STATE asks for a rebuild instead). The
- * baselines are therefore exactly those of a fresh merge of the span. */
-static llmm_status acc_advance(llmm_spike *d, uint64_t k)
-{
-    uint64_t old_first = span_first(d, d->acc_slot), new_first = span_first(d, k), j;
-    llmm_status st = acc_merge(d, d->acc_slot, k - 1);
-    for (j = old_first; st == LLMM_OK && j < new_first; j++) {
-        const llmm_sketch *s = llmm__window_slot(d->win, j);
-        if (!s || llmm_sketch_count(s) == 0)
-            continue;
-        if (holds_extreme(d->acc, s))
-            return LLMM_E_STATE;
-        st = llmm_sketch_subtract(d->acc, s);
-    }
-    return st;
-}
-
-/* Bring acc to slot k: incrementally when possible, otherwise from the ring in O(slots). */
-static llmm_status acc_update(llmm_spike *d, uint64_t k)
-{
-    llmm_status st;
-    if (d->acc_valid && k == d->acc_slot)
-        return LLMM_OK;
-    if (d->acc_valid && k > d->acc_slot && k - d->acc_slot < d->win->clk.slots) {
-        st = acc_advance(d, k);
-        if (st == LLMM_OK) {
-            d->acc_slot = k;
-            return LLMM_OK;
-        }
-        if (st != LLMM_E_STATE) { /* out of memory: acc is half moved, rebuild it next time */
-            d->acc_valid = 0;
-            return st;
-        }
-    }
-    d->acc_valid = 0;
-    llmm_sketch_reset(d->acc);
-    if (k > 0) {
-        st = acc_merge(d, span_first(d, k), k - 1);
-        if (st != LLMM_OK)
-            return st;
-    }
-    d->acc_slot = k;
-    d->acc_valid = 1;
-    return LLMM_OK;
 }
 
 /* The thresholds in force during slot k, computed without committing them. */
 static llmm_status spike_rebase(llmm_spike *d, uint64_t k, llmm__spike_base *nb)
 {
+    const llmm_sketch *acc;
     double q[2], v[2];
-    llmm_status st = acc_update(d, k);
+    llmm_status st = llmm__window_closed(d->win, k, &acc);
     if (st != LLMM_OK)
         return st;
-    nb->count = llmm_sketch_count(d->acc);
+    nb->count = llmm_sketch_count(acc);
     nb->base = 0;
     nb->severe = 0;
     if (nb->count == 0)
         return LLMM_OK;
     q[0] = d->q_base;
     q[1] = d->q_severe;
-    st = llmm_sketch_quantiles(d->acc, q, 2, v);
+    st = llmm_sketch_quantiles(acc, q, 2, v);
     if (st != LLMM_OK)
         return st;
     nb->base = v[0];
@@ -221,11 +123,8 @@ llmm_status llmm_spike_observe(llmm_spike *d, uint64_t now_ns, double latency,
         st = spike_rebase(d, k, &nb);
         if (st == LLMM_OK)
             st = llmm__window_put(d->win, now_ns, k, e, &latency, 1);
-        if (st != LLMM_OK) {
-            /* acc may now include slots the clock has not left yet: rebuild it next time. */
-            d->acc_valid = 0;
+        if (st != LLMM_OK)
             return st;
-        }
         d->base = nb;
         d->base_slot = k;
     } else {

@@ -26,11 +26,6 @@ struct llmm_spike {
     llmm_ctx *ctx;
     llmm_window *win;          /* the latencies, one sketch per slot */
     llmm__spike_slot *counts;  /* per-slot counts, same ring layout as win */
-    /* Running merge of the closed slots acc_slot − slots + 1 … acc_slot − 1 of win. A cache:
-     * when acc_valid is 0 it is rebuilt from the ring. */
-    llmm_sketch *acc;
-    uint64_t acc_slot;
-    int acc_valid;
     llmm__spike_base base;     /* thresholds in force during slot base_slot */
     uint64_t base_slot;
     int started;               /* a time stamp was accepted: the geometry is fixed */
@@ -45,15 +40,15 @@ struct llmm_spike {
     uint64_t total_level2;
 };
 
-/* Make the window, counts and accumulator for a geometry (defaults resolved by the caller);
- * on failure nothing is left allocated. */
+/* Make the window and counts for a geometry (defaults resolved by the caller); on failure
+ * nothing is left allocated. */
 llmm_status llmm__spike_parts_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots,
                                   int32_t scale, llmm_window **win,
-                                  llmm__spike_slot **counts, llmm_sketch **acc);
+                                  llmm__spike_slot **counts);
 
 /* Free what llmm__spike_parts_new made (NULLs allowed). */
 void llmm__spike_parts_free(llmm_ctx *ctx, uint32_t slots, llmm_window *win,
-                            llmm__spike_slot *counts, llmm_sketch *acc);
+                            llmm__spike_slot *counts);
 
 /* Forget all data and the clock of d (keeps the options). */
 void llmm__spike_clear(llmm_spike *d);

@@ -62,7 +62,6 @@ static llmm_status spike_regeometry(llmm_spike *d, uint64_t slot_ns, uint64_t sl
 {
     llmm_window *win;
     llmm__spike_slot *counts;
-    llmm_sketch *acc;
     llmm_status st;
 
     if (slots < 2 || slots > LLMM_WINDOW_SLOTS_MAX || slot_ns == 0 ||
@@ -70,13 +69,12 @@ static llmm_status spike_regeometry(llmm_spike *d, uint64_t slot_ns, uint64_t sl
         return LLMM_E_RANGE;
     if (d->started)
         return LLMM_E_STATE;
-    st = llmm__spike_parts_new(d->ctx, slot_ns, (uint32_t)slots, scale, &win, &counts, &acc);
+    st = llmm__spike_parts_new(d->ctx, slot_ns, (uint32_t)slots, scale, &win, &counts);
     if (st != LLMM_OK)
         return st;
-    llmm__spike_parts_free(d->ctx, d->win->clk.slots, d->win, d->counts, d->acc);
+    llmm__spike_parts_free(d->ctx, d->win->clk.slots, d->win, d->counts);
     d->win = win;
     d->counts = counts;
-    d->acc = acc;
     d->scale = scale;
     llmm__spike_clear(d);
     return LLMM_OK;

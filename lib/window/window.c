@@ -16,6 +16,7 @@ static void window_destroy(llmm_window *w)
         llmm__free(w->ctx, w->ids, (size_t)w->clk.slots * sizeof *w->ids);
     llmm_sketch_free(w->spare);
     llmm_sketch_free(w->scratch);
+    llmm_sketch_free(w->acc);
     llmm__free(w->ctx, w, sizeof *w);
 }
 
@@ -40,6 +41,7 @@ llmm_status llmm_window_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots, int
     w->ctx = ctx;
     llmm__clock_init(&w->clk, slot_ns, slots);
     w->scale = scale;
+    w->acc_valid = 1;
     w->ring = llmm__calloc(ctx, slots, sizeof *w->ring);
     w->ids = llmm__calloc(ctx, slots, sizeof *w->ids);
     if (!w->ring || !w->ids) {
@@ -49,6 +51,8 @@ llmm_status llmm_window_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots, int
     st = llmm_sketch_new(ctx, scale, &w->spare);
     if (st == LLMM_OK)
         st = llmm_sketch_new(ctx, scale, &w->scratch);
+    if (st == LLMM_OK)
+        st = llmm_sketch_new(ctx, scale, &w->acc);
     for (i = 0; i < slots && st == LLMM_OK; i++)
         st = llmm_sketch_new(ctx, scale, &w->ring[i]);
     if (st != LLMM_OK) {
@@ -94,11 +98,14 @@ llmm_status llmm__window_put(llmm_window *w, uint64_t now, uint64_t slot, uint32
         st = n == 1 ? llmm_sketch_add(s, v[0]) : llmm_sketch_add_many(s, v, n);
         if (st != LLMM_OK)
             return st;
+        llmm__window_forget(w, entry);
         w->spare = w->ring[entry];
         w->ring[entry] = s;
         w->ids[entry] = slot;
         llmm_sketch_reset(w->spare);
     }
+    if (slot < w->acc_slot)
+        w->acc_valid = 0; /* acc may cover this slot: it is stale now */
     llmm__clock_commit(&w->clk, now, slot, entry);
     return LLMM_OK;
 }
@@ -157,12 +164,23 @@ static llmm_status window_query_begin(const llmm_window *w, uint64_t now, uint64
     return LLMM_OK;
 }
 
-/* Merge the n slots ending at slot `cur` (entry `e`) into the scratch sketch. */
+/* Merge the n slots ending at slot `cur` (entry `e`) into the scratch sketch. The whole ring
+ * is the running merge of the closed slots plus the current slot: two merges instead of
+ * `slots`. */
 static llmm_status window_merge(llmm_window *w, uint64_t cur, uint32_t e, uint32_t n)
 {
+    const llmm_sketch *closed;
     llmm_status st;
     uint32_t i;
     llmm_sketch_reset(w->scratch);
+    if (n == w->clk.slots && n > 1) {
+        st = llmm__window_closed(w, cur, &closed);
+        if (st == LLMM_OK && llmm_sketch_count(closed) > 0)
+            st = llmm_sketch_merge(w->scratch, closed);
+        if (st == LLMM_OK && w->ids[e] == cur && llmm_sketch_count(w->ring[e]) > 0)
+            st = llmm_sketch_merge(w->scratch, w->ring[e]);
+        return st;
+    }
     for (i = 0; i < n && i <= cur; i++) {
         if (w->ids[e] == cur - i && llmm_sketch_count(w->ring[e]) > 0) {
             st = llmm_sketch_merge(w->scratch, w->ring[e]);
@@ -263,6 +281,9 @@ llmm_status llmm_window_reset(llmm_window *w)
     for (i = 0; i < w->clk.slots; i++)
         llmm_sketch_reset(w->ring[i]);
     memset(w->ids, 0, (size_t)w->clk.slots * sizeof *w->ids);
+    llmm_sketch_reset(w->acc);
+    w->acc_slot = 0;
+    w->acc_valid = 1;
     llmm__clock_init(&w->clk, w->clk.slot_ns, w->clk.slots);
     return LLMM_OK;
 }

@@ -141,6 +141,69 @@ static void test_quantiles_match_exact_reference(void **state)
     llmm_window_free(w);
 }
 
+/* Whole-ring answers come from a running merge of the closed slots; they must equal, bucket
+ * for bucket and in count / min / max, a sketch fed directly with the covered values. Streams:
+ * random, steadily rising and steadily falling (extremes leave the ring at every slot), with
+ * gaps of a few slots and of more than the ring. */
+static void test_whole_ring_equals_fresh_sketch(void **state)
+{
+    enum { N = 6000, SLOTS = 8 };
+    const uint64_t slot = 10 * MS;
+    static uint64_t t[N];
+    static double v[N];
+    (void)state;
+    for (int shape = 0; shape < 3; shape++) {
+        llmm_window *w = mkw(slot, SLOTS);
+        llmm_sketch *into = NULL, *ref = NULL;
+        uint64_t x = 1234 + (uint64_t)shape, now = 0;
+        size_t checks = 0;
+        assert_ok(llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &into));
+        assert_ok(llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &ref));
+        for (size_t i = 0; i < N; i++) {
+            uint64_t r = rng_next(&x);
+            now += r % (400 * 1000);
+            if (r % 1000 == 0)
+                now += (r >> 20) % (3 * SLOTS) * slot; /* gaps of up to 3 rings */
+            t[i] = now;
+            v[i] = shape == 0 ? lognormal(&x, 5.0, 1.0)
+                   : shape == 1 ? 1.0 + (double)i * 0.01 * (1.0 + 0.01 * rng_unit(&x))
+                                : 1000.0 - (double)i * 0.1 * (1.0 + 0.01 * rng_unit(&x));
+            assert_ok(llmm_window_add(w, now, v[i]));
+            if (rng_unit(&x) < 0.8)
+                continue;
+            uint64_t q = now + (rng_next(&x) % 4 == 0 ? rng_next(&x) % (2 * slot) : 0);
+            uint64_t first = q / slot + 1 >= SLOTS ? q / slot + 1 - SLOTS : 0;
+            double a, b;
+            int32_t lo, hi;
+            assert_ok(llmm_sketch_reset(ref));
+            for (size_t j = i + 1; j-- > 0 && t[j] / slot >= first;)
+                assert_ok(llmm_sketch_add(ref, v[j]));
+            assert_ok(llmm_window_snapshot(w, q, SLOTS * slot, into));
+            now = q;
+            assert_true(llmm_sketch_count(into) == llmm_sketch_count(ref));
+            if (llmm_sketch_count(ref) == 0)
+                continue;
+            assert_ok(llmm_sketch_bucket_span(ref, &lo, &hi));
+            for (int32_t k = lo - 1; k <= hi + 1; k++)
+                assert_true(llmm_sketch_bucket_count(into, k) == llmm_sketch_bucket_count(ref, k));
+            assert_ok(llmm_sketch_min(into, &a));
+            assert_ok(llmm_sketch_min(ref, &b));
+            assert_true(a == b);
+            assert_ok(llmm_sketch_max(into, &a));
+            assert_ok(llmm_sketch_max(ref, &b));
+            assert_true(a == b);
+            assert_ok(llmm_sketch_sum(into, &a));
+            assert_ok(llmm_sketch_sum(ref, &b));
+            assert_close(a, b, 1e-9, 1e-9);
+            checks++;
+        }
+        assert_true(checks > 800);
+        llmm_sketch_free(into);
+        llmm_sketch_free(ref);
+        llmm_window_free(w);
+    }
+}
+
 /* ---- span rule, expiry, gaps ------------------------------------------------------------- */
 
 static void test_span_rounds_up_to_whole_slots(void **state)
@@ -448,6 +511,63 @@ static void test_failing_allocator(void **state)
     assert_true(llmm_test_each_failure(step_window, NULL) > 4);
 }
 
+/* A whole-ring query moves the running merge forward to its slot before it merges into the
+ * scratch sketch. If the scratch merge fails, the clock stays behind, so an add may still land
+ * in a slot the running merge already covers; the next answer must include it. */
+static llmm_status step_stale_cache(llmm_ctx *ctx, void *arg)
+{
+    llmm_window *w = NULL;
+    llmm_status st;
+    uint64_t tadd, c;
+    double q;
+    int failed = 0;
+    (void)arg;
+
+    st = llmm_window_new(ctx, SEC, 4, LLMM_SCALE_DEFAULT, &w);
+    if (st != LLMM_OK)
+        return st;
+    for (uint64_t s = 0; s <= 5 && st == LLMM_OK; s++)
+        for (uint64_t i = 0; i < 20 && st == LLMM_OK; i++)
+            st = llmm_window_add(w, s * SEC + i * MS, 1.0 + (double)s + 0.01 * (double)i);
+    if (st != LLMM_OK) {
+        llmm_window_free(w);
+        return st;
+    }
+    st = llmm_window_quantile(w, 6 * SEC, 4 * SEC, 1.0, &q);
+    if (st == LLMM_E_NOMEM)
+        failed = 1; /* the clock is still in slot 5 */
+    else
+        assert_ok(st);
+    tadd = failed ? 5 * SEC + 900 * MS : 6 * SEC;
+    st = llmm_window_add(w, tadd, 100.0);
+    if (st == LLMM_E_NOMEM) {
+        failed = 1;
+        assert_ok(llmm_window_add(w, tadd, 100.0));
+    }
+    st = llmm_window_quantile(w, 6 * SEC, 4 * SEC, 1.0, &q);
+    if (st == LLMM_E_NOMEM) {
+        failed = 1;
+        assert_ok(llmm_window_quantile(w, 6 * SEC, 4 * SEC, 1.0, &q));
+    }
+    assert_true(q == 100.0);
+    assert_ok(llmm_window_count(w, 6 * SEC, 4 * SEC, &c));
+    assert_true(c == 61); /* slots 3, 4, 5 and the new value */
+    st = llmm_window_quantile(w, 6 * SEC, 2 * SEC, 0.0, &q); /* a partial span: direct merges */
+    if (st == LLMM_E_NOMEM) {
+        failed = 1;
+        assert_ok(llmm_window_quantile(w, 6 * SEC, 2 * SEC, 0.0, &q));
+    }
+    assert_true(q == 6.0); /* slot 5 holds 6.00 … 6.19 */
+    llmm_window_free(w);
+    return failed ? LLMM_E_NOMEM : LLMM_OK;
+}
+
+static void test_failing_query_then_add_behind_it(void **state)
+{
+    (void)state;
+    assert_true(llmm_test_each_failure(step_stale_cache, NULL) > 8);
+}
+
 /* ---- ratio window ------------------------------------------------------------------------ */
 
 static llmm_ratio_window *mkr(uint64_t slot_ns, uint32_t slots)
@@ -579,6 +699,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_new_defaults_and_errors),
         cmocka_unit_test(test_quantiles_match_exact_reference),
+        cmocka_unit_test(test_whole_ring_equals_fresh_sketch),
         cmocka_unit_test(test_span_rounds_up_to_whole_slots),
         cmocka_unit_test(test_expired_slots_never_count),
         cmocka_unit_test(test_long_gaps),
@@ -586,6 +707,7 @@ int main(void)
         cmocka_unit_test(test_snapshot_is_exact_merge),
         cmocka_unit_test(test_add_many_and_reset),
         cmocka_unit_test(test_failing_allocator),
+        cmocka_unit_test(test_failing_query_then_add_behind_it),
         cmocka_unit_test(test_ratio_matches_exact_counts),
         cmocka_unit_test(test_ratio_window_edges),
         cmocka_unit_test(test_ratio_failing_allocator),
