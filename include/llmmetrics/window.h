@@ -67,9 +67,10 @@ typedef struct llmm_window llmm_window;
 /**
  * @brief Create an empty window.
  *
- * Makes `slots` empty sketches plus two internal ones (a spare used to recycle expired slots
- * without ever losing data on an allocation failure, and a scratch sketch for queries). An
- * empty sketch costs a few hundred bytes; bucket memory grows with the values recorded.
+ * Makes `slots` empty sketches plus three internal ones: a spare used to recycle expired
+ * slots without ever losing data on an allocation failure, a scratch sketch for queries and
+ * the running merge of the closed slots. An empty sketch costs a few hundred bytes; bucket
+ * memory grows with the values recorded.
  * @param[in] ctx allocation context, or NULL for libc
  * @param[in] slot_ns slot length in nanoseconds, or 0 for #LLMM_WINDOW_SLOT_NS_DEFAULT
  * @param[in] slots number of slots, 1 … #LLMM_WINDOW_SLOTS_MAX, or 0 for
