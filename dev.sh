@@ -21,19 +21,20 @@ MAIN_BUILD=build
 MAIN_SETUP=(env CC=gcc meson setup --buildtype debugoptimized -Dwerror=true)
 # The sanitizer build runs the unit suite only.
 ASAN_BUILD=build-asan
-# shellcheck disable=SC2054 # the comma belongs to the meson option value
+# shellcheck disable=SC2054,SC2034 # the comma belongs to the option; used through suite_step
 ASAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
     -Db_sanitize=address,undefined -Db_lundef=false
     -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
 # The ThreadSanitizer build runs the multi-writer tests (suite 'tsan': the recorder).
 TSAN_BUILD=build-tsan
+# shellcheck disable=SC2034 # used through suite_step
 TSAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
     -Db_sanitize=thread -Db_lundef=false
     -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
 # The libFuzzer build (clang, ASan+UBSan): suite 'fuzz' runs each target for a short bounded
 # time in `test`; `fuzz SECONDS` runs them for longer.
 FUZZ_BUILD=build-fuzz
-# shellcheck disable=SC2054 # the comma belongs to the meson option value
+# shellcheck disable=SC2054,SC2034 # the comma belongs to the option; used through suite_step
 FUZZ_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dfuzz=true
     -Db_sanitize=address,undefined -Db_lundef=false
     -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
@@ -108,68 +109,53 @@ cmd_demo() {
     "${MAIN_JOB[@]}"
 }
 
+# One sanitizer-style step of `test`: fresh build dir "$1" from setup array named "$2", then
+# `meson test --suite "$3"` with "$4" parallel processes, under setarch -R, with the
+# environment assignments that follow. Appends "DIR=rc" to LOGS or counts a failed step.
+LOGS=()
+FAILED_STEPS=0
+suite_step() {
+    local dir=$1 setup_name=$2 suite=$3 procs=$4 rc=0
+    shift 4
+    local -n setup_ref=$setup_name
+    log "configure and build $dir (${setup_ref[*]:0:2})"
+    if fresh_setup "$dir" "${setup_ref[@]}" && ninja -C "$dir" -j "$JOBS"; then
+        log "meson test -C $dir --suite $suite (under setarch -R)"
+        env "$@" setarch "$(uname -m)" -R \
+            meson test -C "$dir" --suite "$suite" --print-errorlogs --num-processes "$procs" ||
+            rc=$?
+        LOGS+=("$dir=$rc")
+    else
+        log "FAILED: configure/build $dir"
+        FAILED_STEPS=$((FAILED_STEPS + 1))
+    fi
+}
+
 cmd_test() {
     ensure_packages "${TEST_PACKAGES[@]}"
-    local failed_steps=0 main_rc='' asan_rc='' tsan_rc='' fuzz_rc=''
+    local main_rc=0
 
     log "configure and build $MAIN_BUILD (gcc, debugoptimized, -Werror)"
     if fresh_setup "$MAIN_BUILD" "${MAIN_SETUP[@]}" && ninja -C "$MAIN_BUILD" -j "$JOBS"; then
         log "meson test -C $MAIN_BUILD (every suite)"
-        main_rc=0
         meson test -C "$MAIN_BUILD" --print-errorlogs --num-processes 2 || main_rc=$?
+        LOGS+=("$MAIN_BUILD=$main_rc")
         log "ninja -C $MAIN_BUILD docs"
         if ! ninja -C "$MAIN_BUILD" docs; then
             log "FAILED: docs"
-            failed_steps=$((failed_steps + 1))
+            FAILED_STEPS=$((FAILED_STEPS + 1))
         fi
     else
         log "FAILED: configure/build $MAIN_BUILD"
-        failed_steps=$((failed_steps + 1))
+        FAILED_STEPS=$((FAILED_STEPS + 1))
     fi
-
-    log "configure and build $ASAN_BUILD (clang, ASan+UBSan, -Werror)"
-    if fresh_setup "$ASAN_BUILD" "${ASAN_SETUP[@]}" && ninja -C "$ASAN_BUILD" -j "$JOBS"; then
-        log "meson test -C $ASAN_BUILD --suite unit (under setarch -R)"
-        asan_rc=0
-        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-            setarch "$(uname -m)" -R \
-            meson test -C "$ASAN_BUILD" --suite unit --print-errorlogs --num-processes 2 ||
-            asan_rc=$?
-    else
-        log "FAILED: configure/build $ASAN_BUILD"
-        failed_steps=$((failed_steps + 1))
-    fi
-
-    log "configure and build $TSAN_BUILD (clang, TSan)"
-    if fresh_setup "$TSAN_BUILD" "${TSAN_SETUP[@]}" && ninja -C "$TSAN_BUILD" -j "$JOBS"; then
-        log "meson test -C $TSAN_BUILD --suite tsan (under setarch -R)"
-        tsan_rc=0
-        TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 setarch "$(uname -m)" -R \
-            meson test -C "$TSAN_BUILD" --suite tsan --print-errorlogs --num-processes 1 ||
-            tsan_rc=$?
-    else
-        log "FAILED: configure/build $TSAN_BUILD"
-        failed_steps=$((failed_steps + 1))
-    fi
-
-    log "configure and build $FUZZ_BUILD (clang, libFuzzer, ASan+UBSan)"
-    if fresh_setup "$FUZZ_BUILD" "${FUZZ_SETUP[@]}" && ninja -C "$FUZZ_BUILD" -j "$JOBS"; then
-        log "meson test -C $FUZZ_BUILD --suite fuzz (each target for a bounded time)"
-        fuzz_rc=0
-        setarch "$(uname -m)" -R \
-            meson test -C "$FUZZ_BUILD" --suite fuzz --print-errorlogs --num-processes 1 ||
-            fuzz_rc=$?
-    else
-        log "FAILED: configure/build $FUZZ_BUILD"
-        failed_steps=$((failed_steps + 1))
-    fi
-
-    local logs=()
-    [ -n "$main_rc" ] && logs+=("$MAIN_BUILD=$main_rc")
-    [ -n "$fuzz_rc" ] && logs+=("$FUZZ_BUILD=$fuzz_rc")
-    [ -n "$asan_rc" ] && logs+=("$ASAN_BUILD=$asan_rc")
-    [ -n "$tsan_rc" ] && logs+=("$TSAN_BUILD=$tsan_rc")
-    python3 tests/summarize_testlog.py --extra-failures "$failed_steps" "${logs[@]}"
+    suite_step "$ASAN_BUILD" ASAN_SETUP unit 2 \
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    suite_step "$TSAN_BUILD" TSAN_SETUP tsan 1 \
+        TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+    suite_step "$FUZZ_BUILD" FUZZ_SETUP fuzz 1 \
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    python3 tests/summarize_testlog.py --extra-failures "$FAILED_STEPS" "${LOGS[@]}"
 }
 
 cmd_bench() {

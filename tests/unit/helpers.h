@@ -179,4 +179,43 @@ static inline const char *llmm_test_data_dir(void)
     return d ? d : "tests/data";
 }
 
+/* ---- deterministic data and exact references ------------------------------------------------ */
+
+/* Worst relative error of one sketch at scale 6: (2^(1/64) - 1) / (2^(1/64) + 1) rounded up. */
+#define REL_ERR_S6 0.00542
+
+/* xorshift64* with fixed seeds (no libc rand), uniform in (0, 1), log-normal by Box-Muller */
+static inline uint64_t rng_next(uint64_t *x)
+{
+    *x ^= *x >> 12;
+    *x ^= *x << 25;
+    *x ^= *x >> 27;
+    return *x * UINT64_C(2685821657736338717);
+}
+static inline double rng_unit(uint64_t *x)
+{
+    return ((double)(rng_next(x) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+static inline double lognormal(uint64_t *x, double median, double sigma)
+{
+    double u1 = rng_unit(x), u2 = rng_unit(x);
+    return median * exp(sigma * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
+}
+static inline int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+/* exact nearest-rank quantile of sorted data (SPEC §5): rank max(1, ceil(q n)), q n within 1e-9
+ * of an integer counting as that integer */
+static inline double exact_q(const double *sorted, size_t n, double q)
+{
+    double qn = q * (double)n, r = nearbyint(qn);
+    size_t rank;
+    if (fabs(qn - r) > 1e-9)
+        r = ceil(qn);
+    rank = r < 1 ? 1 : (size_t)r;
+    return sorted[(rank > n ? n : rank) - 1];
+}
+
 #endif

@@ -5,8 +5,6 @@
 #include "helpers.h"
 #include "reference_data.h"
 
-#define REL_ERR_S6 0.00542 /* (2^(1/64) - 1) / (2^(1/64) + 1) = 0.0054152... rounded up */
-
 static double rel_bound(int scale)
 {
     double base = exp2(ldexp(1.0, -scale));
@@ -20,43 +18,8 @@ static llmm_sketch *mk(int scale)
     return s;
 }
 
-/* xorshift64* and a log-normal generator (fixed seeds, no libc rand) */
-static uint64_t rng_next(uint64_t *x)
-{
-    *x ^= *x >> 12;
-    *x ^= *x << 25;
-    *x ^= *x >> 27;
-    return *x * UINT64_C(2685821657736338717);
-}
-static double rng_unit(uint64_t *x)
-{
-    return ((double)(rng_next(x) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
-static double lognormal(uint64_t *x, double median, double sigma)
-{
-    double u1 = rng_unit(x), u2 = rng_unit(x);
-    double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-    return median * exp(sigma * z);
-}
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
-/* exact nearest-rank quantile of sorted data (SPEC §5) */
-static double exact_q(const double *sorted, size_t n, double q)
-{
-    double qn = q * (double)n, r = nearbyint(qn);
-    size_t rank;
-    if (fabs(qn - r) > 1e-9)
-        r = ceil(qn);
-    rank = r < 1 ? 1 : (size_t)r;
-    if (rank > n)
-        rank = n;
-    return sorted[rank - 1];
-}
 
 static void assert_same_sketch(const llmm_sketch *a, const llmm_sketch *b, int exact_sum)
 {

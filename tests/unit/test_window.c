@@ -2,42 +2,9 @@
  * references are exact (sorted values of the slots a span covers, integer sums). */
 #include "helpers.h"
 
-#define REL_ERR_S6 0.00542 /* worst relative error of one sketch at scale 6 */
 #define SEC UINT64_C(1000000000)
 #define MS UINT64_C(1000000)
 
-/* xorshift64* with fixed seeds, log-normal by Box-Muller */
-static uint64_t rng_next(uint64_t *x)
-{
-    *x ^= *x >> 12;
-    *x ^= *x << 25;
-    *x ^= *x >> 27;
-    return *x * UINT64_C(2685821657736338717);
-}
-static double rng_unit(uint64_t *x)
-{
-    return ((double)(rng_next(x) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
-static double lognormal(uint64_t *x, double median, double sigma)
-{
-    double u1 = rng_unit(x), u2 = rng_unit(x);
-    return median * exp(sigma * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
-}
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-/* exact nearest-rank quantile of sorted data (SPEC §5) */
-static double exact_q(const double *sorted, size_t n, double q)
-{
-    double qn = q * (double)n, r = nearbyint(qn);
-    size_t rank;
-    if (fabs(qn - r) > 1e-9)
-        r = ceil(qn);
-    rank = r < 1 ? 1 : (size_t)r;
-    return sorted[(rank > n ? n : rank) - 1];
-}
 
 static llmm_window *mkw(uint64_t slot_ns, uint32_t slots)
 {
