@@ -22,10 +22,9 @@
  *   buckets, shifted by k·2^scale indices (multiplying by 2^k moves every bucket bound onto
  *   another bucket bound); count, sum, min and max are exact;
  * - any other factor: each sketch bucket is moved, whole, into the exported bucket that holds
- *   its logarithmic midpoint times the factor. A value may then be reported one bucket away
- *   from its true bucket (error within one bucket, i.e. within the sketch's relative error
- *   twice over); count is exact and sum, min and max are the exact values times the factor
- *   (rounded once).
+ *   its logarithmic midpoint times the factor. A value may then be reported in the bucket
+ *   next to the one its converted value belongs to (error within one bucket); count is exact
+ *   and sum, min and max are the exact values times the factor (rounded once).
  *
  * **Zero, underflow, overflow.** Exact zeros and the values below the sketch's range
  * (llmm_sketch_special_counts()) are exported as the zero bucket: `zero_count` = zeros +
@@ -190,6 +189,7 @@ LLMM_API llmm_status llmm_prom_writer_new(llmm_ctx *ctx, llmm_prom_format format
  * @brief Free a writer. NULL is a no-op.
  * @param[in] w the writer
  * @since 1.0.0
+ * @note Not thread-safe: no other call may use the writer meanwhile.
  */
 LLMM_API void llmm_prom_writer_free(llmm_prom_writer *w);
 

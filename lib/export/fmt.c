@@ -7,13 +7,10 @@
  * '.' nor 'e'. The same `le` must come out of our text exposition as out of Prometheus'
  * decoding of our protobuf, or the series would split in two.
  *
- * The shortest digits come from C's correctly rounded printf / strtod: the closest p-digit
- * decimal reads back as v for every p from some p0 on (a closer decimal cannot leave the
- * rounding interval), so a binary search finds p0. Just below a power of two the interval
- * is lopsided and a p0-1 digit neighbour of the closest decimal may still read back; that
- * case is checked too. Everything goes through the C locale's printf output as produced, so
+ * The shortest digits come from C's correctly rounded printf / strtod (see shortest()). Everything goes through the C locale's printf output as produced, so
  * a non-'.' radix character of the current locale is carried into the strtod check and
  * replaced by '.' in the output. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +116,7 @@ static void strip_zeros(decimal *d)
 static void shortest(double v, decimal *out)
 {
     char radix[8];
-    int lo = 1, hi = 17;
+    int p, dir, ex;
     decimal cand, nb;
 
     if (v < 9007199254740992.0 && v == floor(v)) {
@@ -132,23 +129,41 @@ static void shortest(double v, decimal *out)
         strip_zeros(out);
         return;
     }
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        sci_digits(v, mid, &cand, radix, sizeof radix);
-        if (reads_back(&cand, v, radix))
-            hi = mid;
-        else
-            lo = mid + 1;
+    /* A decimal of p <= 15 digits that reads back is within half an ulp (< 1.2e-16 relative)
+     * of v, while 15-digit decimals are at least 1e-15 relative apart: it is the closest
+     * 15-digit decimal, zero-padded. So the closest 15-, 16- and 17-digit decimals are the
+     * only candidates, apart from the lopsided case below. */
+    p = 15;
+    if (v < DBL_MIN) {
+        /* subnormals carry fewer digits: search down from 15 (a closer decimal never leaves
+         * the interval, so reading back is monotone in p) */
+        int lo = 1, hi = 15;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            sci_digits(v, mid, &cand, radix, sizeof radix);
+            if (reads_back(&cand, v, radix))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        p = lo;
     }
-    sci_digits(v, lo, out, radix, sizeof radix);
-    if (lo > 1) {
-        int dir;
-        sci_digits(v, lo - 1, &cand, radix, sizeof radix);
+    for (; p < 17; p++) {
+        sci_digits(v, p, out, radix, sizeof radix);
+        if (reads_back(out, v, radix))
+            break;
+    }
+    if (p == 17)
+        sci_digits(v, 17, out, radix, sizeof radix);
+    /* At a power of two the interval below v is half as wide as above it: the closest
+     * (p-1)-digit decimal may fail while its upper neighbour reads back. */
+    if (p >= 16 && frexp(v, &ex) == 0.5) {
+        sci_digits(v, p - 1, &cand, radix, sizeof radix);
         for (dir = 1; dir >= -1; dir -= 2) {
             if (!neighbour(&cand, dir, &nb))
                 continue;
             strip_zeros(&nb);
-            if (nb.nd < lo && reads_back(&nb, v, radix)) {
+            if (nb.nd < p && reads_back(&nb, v, radix)) {
                 *out = nb;
                 break;
             }
