@@ -1,0 +1,192 @@
+/* Classic (cumulative `le`) buckets computed from a sketch, and the named bucket lists.
+ *
+ * Each sketch bucket is attributed by its upper bound: its values count at `le = b` when
+ * upper × factor ≤ b. Zeros count everywhere (every bound the data reaches is ≥ 0), the
+ * underflow count from the lower bound of the range's first bucket on, and the exact
+ * minimum and maximum settle the bounds outside the data (0 below the minimum, everything
+ * at or above the maximum, which is also where the overflow count appears). A bound on a
+ * bucket bound is exact; a bound inside a bucket misses at most that bucket's values. */
+#include <string.h>
+
+#include "export/export_internal.h"
+
+int llmm__bounds_valid(const double *b, size_t n)
+{
+    size_t i;
+    if (n && !b)
+        return 0;
+    for (i = 0; i < n; i++) {
+        if (!llmm__is_finite(b[i]))
+            return 0;
+        if (i && !(b[i] > b[i - 1]))
+            return 0;
+    }
+    return 1;
+}
+
+llmm_status llmm__classic_init(llmm__classic *c, const llmm_sketch *s, double f,
+                               const double *bounds, size_t nb)
+{
+    uint64_t over = 0;
+    double sum, lo, hi, lower;
+    int32_t ilo;
+
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->f = f;
+    c->bounds = bounds;
+    c->nb = nb;
+    llmm__sketch_totals(s, f, &c->n, &sum, &c->minf, &c->maxf);
+    llmm_sketch_special_counts(s, &c->zero, &c->under, &over);
+    c->has_range = llmm_sketch_bucket_span(s, &c->first, &c->last) == LLMM_OK;
+    c->cur = c->has_range ? c->first : 0;
+    if (c->under) {
+        llmm_sketch_range(s, &lo, &hi);
+        if (llmm_sketch_index(llmm_sketch_scale(s), lo, &ilo) != LLMM_OK ||
+            llmm_sketch_bucket_bounds(llmm_sketch_scale(s), ilo, &lower, NULL) != LLMM_OK)
+            return LLMM_E_RANGE;
+        c->under_le = lower * f;
+    }
+    return LLMM_OK;
+}
+
+/* Load bucket `cur` (the next non-empty one) into the cache; 0 when none is left. */
+static int load(llmm__classic *c)
+{
+    double upper;
+    if (c->have_cur)
+        return 1;
+    while (c->has_range && c->cur <= c->last) {
+        uint64_t k = llmm_sketch_bucket_count(c->s, (int32_t)c->cur);
+        if (k == 0) {
+            c->cur++;
+            continue;
+        }
+        if (llmm_sketch_bucket_bounds(llmm_sketch_scale(c->s), (int32_t)c->cur, NULL,
+                                      &upper) != LLMM_OK)
+            return 0;
+        c->cur_upper = upper * c->f;
+        c->cur_cnt = k;
+        c->have_cur = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static uint64_t cum_at(llmm__classic *c, double b)
+{
+    if (c->n == 0 || b < c->minf)
+        return 0;
+    if (b >= c->maxf)
+        return c->n;
+    while (load(c) && c->cur_upper <= b) {
+        c->acc += c->cur_cnt;
+        c->have_cur = 0;
+        c->cur++;
+    }
+    return c->zero + (c->under && c->under_le <= b ? c->under : 0) + c->acc;
+}
+
+/* Own bucket bounds: for each run of consecutive non-empty buckets, the lower bound of its
+ * first bucket, then the upper bound of each bucket. */
+static int next_own(llmm__classic *c, double *le, uint64_t *cum)
+{
+    double lower, upper;
+    int32_t i;
+    uint64_t before = c->zero + c->under + c->acc;
+
+    if (c->pending) {
+        c->pending = 0;
+        *le = c->pending_le;
+        *cum = before;
+        return 1;
+    }
+    if (!load(c))
+        return 0;
+    i = (int32_t)c->cur;
+    c->acc += c->cur_cnt;
+    upper = c->cur_upper;
+    c->have_cur = 0;
+    c->cur++;
+    if (!c->has_prev || i != c->prev + 1) {
+        c->has_prev = 1;
+        c->prev = i;
+        llmm_sketch_bucket_bounds(llmm_sketch_scale(c->s), i, &lower, NULL);
+        c->pending = 1;
+        c->pending_le = upper;
+        *le = lower * c->f;
+        *cum = before;
+        return 1;
+    }
+    c->prev = i;
+    *le = upper;
+    *cum = before + c->cur_cnt;
+    return 1;
+}
+
+int llmm__classic_next(llmm__classic *c, double *le, uint64_t *cum)
+{
+    if (!c->bounds)
+        return next_own(c, le, cum);
+    if (c->bi >= c->nb)
+        return 0;
+    *le = c->bounds[c->bi++];
+    *cum = cum_at(c, *le);
+    return 1;
+}
+
+/* ---- named lists --------------------------------------------------------------------------
+ * vLLM: vllm/v1/metrics/loggers.py (PrometheusStatLogger, v1 engine, 2025).
+ * OpenTelemetry: semantic-conventions docs/gen-ai/gen-ai-metrics.md ("SHOULD be specified
+ * with ExplicitBucketBoundaries of ..."). */
+static const double vllm_ttft[] = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,
+                                   0.25,  0.5,   0.75, 1.0,  2.5,  5.0,  7.5,  10.0,
+                                   20.0,  40.0,  80.0, 160.0, 640.0, 2560.0};
+static const double vllm_itl[] = {0.01, 0.025, 0.05, 0.075, 0.1,  0.15, 0.2,
+                                  0.3,  0.4,   0.5,  0.75,  1.0,  2.5,  5.0,
+                                  7.5,  10.0,  20.0, 40.0,  80.0};
+static const double vllm_request[] = {0.3,  0.5,  0.8,  1.0,   1.5,   2.0,   2.5,
+                                      5.0,  10.0, 15.0, 20.0,  30.0,  40.0,  50.0,
+                                      60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0};
+static const double otel_duration[] = {0.01, 0.02, 0.04, 0.08,  0.16,  0.32,  0.64,
+                                       1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92};
+static const double otel_ttft[] = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,
+                                   0.25,  0.5,   0.75, 1.0,  2.5,  5.0,  7.5,  10.0};
+static const double otel_tpot[] = {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2,
+                                   0.3,  0.4,   0.5,  0.75,  1.0, 2.5};
+static const double otel_tokens[] = {1,      4,       16,      64,       256,
+                                     1024,   4096,    16384,   65536,    262144,
+                                     1048576, 4194304, 16777216, 67108864};
+
+llmm_status llmm_prom_buckets(llmm_bucket_list which, double *out, size_t cap, size_t *n)
+{
+    const double *b;
+    size_t k;
+
+    switch (which) {
+    case LLMM_BUCKETS_VLLM_TTFT: b = vllm_ttft; k = sizeof vllm_ttft / sizeof *b; break;
+    case LLMM_BUCKETS_VLLM_INTER_TOKEN: b = vllm_itl; k = sizeof vllm_itl / sizeof *b; break;
+    case LLMM_BUCKETS_VLLM_REQUEST_LATENCY:
+        b = vllm_request;
+        k = sizeof vllm_request / sizeof *b;
+        break;
+    case LLMM_BUCKETS_OTEL_GENAI_DURATION:
+        b = otel_duration;
+        k = sizeof otel_duration / sizeof *b;
+        break;
+    case LLMM_BUCKETS_OTEL_GENAI_TTFT: b = otel_ttft; k = sizeof otel_ttft / sizeof *b; break;
+    case LLMM_BUCKETS_OTEL_GENAI_TPOT: b = otel_tpot; k = sizeof otel_tpot / sizeof *b; break;
+    case LLMM_BUCKETS_OTEL_GENAI_TOKENS:
+        b = otel_tokens;
+        k = sizeof otel_tokens / sizeof *b;
+        break;
+    default: return LLMM_E_INVALID;
+    }
+    if (!n || (!out && cap))
+        return LLMM_E_INVALID;
+    *n = k;
+    if (cap < k)
+        return LLMM_E_BUFFER;
+    memcpy(out, b, k * sizeof *b);
+    return LLMM_OK;
+}

@@ -1,0 +1,308 @@
+/* llmm_prom_writer: a whole exposition for a /metrics endpoint, text or protobuf.
+ *
+ * The output is one growing buffer. Text families are simply appended. A protobuf family
+ * is a varint length followed by the MetricFamily message; the length is known only when
+ * the family ends, so it is inserted in front of the family then (the writer keeps room for
+ * it, so ending a family can never fail). Every call is all-or-nothing: series are appended
+ * and truncated away on failure; a new family measures its header first and reserves all the
+ * memory it needs before touching anything. */
+#include <string.h>
+
+#include "export/export_internal.h"
+
+struct llmm_prom_writer {
+    llmm_ctx *ctx;
+    llmm_prom_format format;
+    llmm__sink out;
+    int open;           /* a family is open */
+    llmm_prom_type type;
+    size_t fam_start;   /* protobuf: where the open family's bytes begin */
+    size_t fam_series;  /* series in the open family */
+    char *name;
+    size_t name_cap;
+    double *points;
+    size_t npoints, points_cap;
+    char *seen;         /* names of the families since the last reset, NUL-separated */
+    size_t seen_len, seen_cap;
+};
+
+/* Room for the length prefix of the open family (a varint of a size_t). */
+#define CLOSE_ROOM 10
+
+static int format_valid(llmm_prom_format f)
+{
+    return f == LLMM_PROM_TEXT || f == LLMM_PROM_PROTOBUF;
+}
+
+static int grow(const llmm_ctx *ctx, void **p, size_t *cap, size_t need, size_t elem)
+{
+    size_t bytes, old;
+    void *np;
+    if (need <= *cap)
+        return 1;
+    if (!llmm__mul_size(need, elem, &bytes) || !llmm__mul_size(*cap, elem, &old))
+        return 0;
+    np = *p ? llmm__realloc(ctx, *p, old, bytes) : llmm__alloc(ctx, bytes);
+    if (!np)
+        return 0;
+    *p = np;
+    *cap = need;
+    return 1;
+}
+
+llmm_status llmm_prom_writer_new(llmm_ctx *ctx, llmm_prom_format format, llmm_prom_writer **out)
+{
+    llmm_prom_writer *w;
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    if (!format_valid(format))
+        return LLMM_E_INVALID;
+    w = (llmm_prom_writer *)llmm__calloc(ctx, 1, sizeof *w);
+    if (!w)
+        return LLMM_E_NOMEM;
+    w->ctx = ctx;
+    w->format = format;
+    llmm__sink_growable(&w->out, ctx);
+    *out = w;
+    return LLMM_OK;
+}
+
+void llmm_prom_writer_free(llmm_prom_writer *w)
+{
+    if (!w)
+        return;
+    llmm__sink_release(&w->out);
+    if (w->name)
+        llmm__free(w->ctx, w->name, w->name_cap);
+    if (w->points)
+        llmm__free(w->ctx, w->points, w->points_cap * sizeof *w->points);
+    if (w->seen)
+        llmm__free(w->ctx, w->seen, w->seen_cap);
+    llmm__free(w->ctx, w, sizeof *w);
+}
+
+llmm_status llmm_prom_writer_reset(llmm_prom_writer *w, llmm_prom_format format)
+{
+    if (!w || !format_valid(format))
+        return LLMM_E_INVALID;
+    w->format = format;
+    w->out.len = 0;
+    w->out.failed = 0;
+    w->open = 0;
+    w->seen_len = 0;
+    return LLMM_OK;
+}
+
+/* Size of the output once the open family is ended. */
+static size_t closed_len(const llmm_prom_writer *w)
+{
+    size_t body;
+    if (!w->open || w->format != LLMM_PROM_PROTOBUF)
+        return w->out.len;
+    if (w->fam_series == 0)
+        return w->fam_start;
+    body = w->out.len - w->fam_start;
+    return w->out.len + llmm__varint_len(body);
+}
+
+/* End the open family; the room for the prefix was reserved, so this cannot fail. */
+static void close_family(llmm_prom_writer *w)
+{
+    if (!w->open)
+        return;
+    w->open = 0;
+    if (w->format != LLMM_PROM_PROTOBUF)
+        return;
+    if (w->fam_series == 0) {
+        w->out.len = w->fam_start; /* Prometheus expects at least one metric per family */
+        return;
+    }
+    {
+        size_t body = w->out.len - w->fam_start, k = llmm__varint_len(body), i;
+        uint8_t *p = w->out.p + w->fam_start;
+        uint64_t v = body;
+        memmove(p + k, p, body);
+        for (i = 0; i < k; i++, v >>= 7)
+            p[i] = (uint8_t)((v & 0x7f) | (i + 1 < k ? 0x80 : 0));
+        w->out.len += k;
+    }
+}
+
+static int seen_before(const llmm_prom_writer *w, const char *name)
+{
+    size_t i = 0;
+    while (i < w->seen_len) {
+        const char *z = w->seen + i;
+        if (strcmp(z, name) == 0)
+            return 1;
+        i += strlen(z) + 1;
+    }
+    return 0;
+}
+
+static llmm_status check_points(llmm_prom_type t, const double *p, size_t n)
+{
+    size_t i, j;
+    if (n && !p)
+        return LLMM_E_INVALID;
+    switch (t) {
+    case LLMM_PROM_COUNTER:
+    case LLMM_PROM_GAUGE: return n ? LLMM_E_INVALID : LLMM_OK;
+    case LLMM_PROM_SUMMARY:
+        if (!n)
+            return LLMM_E_INVALID;
+        for (i = 0; i < n; i++) {
+            if (!(p[i] >= 0 && p[i] <= 1))
+                return LLMM_E_INVALID;
+            for (j = 0; j < i; j++)
+                if (p[j] == p[i])
+                    return LLMM_E_INVALID;
+        }
+        return LLMM_OK;
+    case LLMM_PROM_HISTOGRAM:
+    case LLMM_PROM_NATIVE_HISTOGRAM: return llmm__bounds_valid(p, n) ? LLMM_OK : LLMM_E_INVALID;
+    default: return LLMM_E_INVALID;
+    }
+}
+
+static void write_header(llmm_prom_writer *w, llmm__sink *o, const char *name,
+                         const char *help, llmm_prom_type t)
+{
+    if (w->format == LLMM_PROM_TEXT)
+        llmm__text_header(o, name, help, t);
+    else
+        llmm__pb_family_header(o, name, help, t);
+}
+
+llmm_status llmm_prom_writer_family(llmm_prom_writer *w, const char *name, const char *help,
+                                    llmm_prom_type type, const double *points, size_t npoints)
+{
+    llmm__sink probe;
+    size_t nlen, after_close, header;
+    llmm_status st;
+
+    if (!w || !llmm__metric_name_valid(name) || (help && !llmm__utf8_valid(help, strlen(help))))
+        return LLMM_E_INVALID;
+    if ((st = check_points(type, points, npoints)) != LLMM_OK)
+        return st;
+    if (seen_before(w, name))
+        return LLMM_E_STATE;
+
+    /* measure, then reserve everything: from here on nothing can fail */
+    llmm__sink_fixed(&probe, NULL, 0);
+    write_header(w, &probe, name, help, type);
+    header = probe.len;
+    nlen = strlen(name) + 1;
+    after_close = closed_len(w);
+    if (!grow(w->ctx, (void **)&w->name, &w->name_cap, nlen, 1) ||
+        !grow(w->ctx, (void **)&w->points, &w->points_cap, npoints, sizeof *points) ||
+        !grow(w->ctx, (void **)&w->seen, &w->seen_cap, w->seen_len + nlen, 1) ||
+        header > SIZE_MAX - CLOSE_ROOM - after_close ||
+        (after_close + header + CLOSE_ROOM > w->out.len &&
+         !llmm__sink_reserve(&w->out, after_close + header + CLOSE_ROOM - w->out.len))) {
+        w->out.failed = 0;
+        return LLMM_E_NOMEM;
+    }
+
+    close_family(w);
+    memcpy(w->name, name, nlen);
+    if (npoints)
+        memcpy(w->points, points, npoints * sizeof *points);
+    w->npoints = npoints;
+    memcpy(w->seen + w->seen_len, name, nlen);
+    w->seen_len += nlen;
+    w->type = type;
+    w->fam_start = w->out.len;
+    w->fam_series = 0;
+    w->open = 1;
+    write_header(w, &w->out, name, help, type);
+    return LLMM_OK;
+}
+
+/* Finish a series append: roll back on failure, keep room to end the family. */
+static llmm_status settle(llmm_prom_writer *w, size_t saved, llmm_status st)
+{
+    if (st == LLMM_OK && w->out.failed)
+        st = LLMM_E_NOMEM;
+    if (st == LLMM_OK && w->format == LLMM_PROM_PROTOBUF &&
+        !llmm__sink_reserve(&w->out, CLOSE_ROOM))
+        st = LLMM_E_NOMEM;
+    if (st != LLMM_OK) {
+        w->out.len = saved;
+        w->out.failed = 0;
+        return st;
+    }
+    w->fam_series++;
+    return LLMM_OK;
+}
+
+llmm_status llmm_prom_writer_value(llmm_prom_writer *w, const char *labels, double value)
+{
+    llmm_status st;
+    size_t saved;
+
+    if (!w)
+        return LLMM_E_INVALID;
+    if ((st = llmm__labels_check(labels, LLMM__KEYS_PROM, NULL)) != LLMM_OK)
+        return st;
+    if (!w->open || (w->type != LLMM_PROM_COUNTER && w->type != LLMM_PROM_GAUGE))
+        return LLMM_E_STATE;
+    if (!llmm__is_finite(value) || (w->type == LLMM_PROM_COUNTER && value < 0))
+        return LLMM_E_INVALID;
+    saved = w->out.len;
+    if (w->format == LLMM_PROM_TEXT)
+        llmm__text_value(&w->out, w->name, labels, value);
+    else
+        llmm__pb_value(&w->out, labels, w->type, value);
+    return settle(w, saved, LLMM_OK);
+}
+
+llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *labels,
+                                    const llmm_sketch *s, double unit_to_seconds)
+{
+    llmm_status st;
+    size_t saved;
+
+    if (!w || !s || !llmm__factor_valid(unit_to_seconds))
+        return LLMM_E_INVALID;
+    if (!w->open || w->type == LLMM_PROM_COUNTER || w->type == LLMM_PROM_GAUGE)
+        return LLMM_E_STATE;
+    if ((st = llmm__labels_check(labels, LLMM__KEYS_PROM, llmm__prom_reserved(w->type))) !=
+        LLMM_OK)
+        return st;
+    saved = w->out.len;
+    if (w->format == LLMM_PROM_TEXT)
+        st = llmm__text_sketch(&w->out, w->name, labels, w->type, s, unit_to_seconds,
+                               w->points, w->npoints);
+    else
+        st = llmm__pb_sketch(&w->out, labels, w->type, s, unit_to_seconds, w->points,
+                             w->npoints);
+    return settle(w, saved, st);
+}
+
+llmm_status llmm_prom_writer_finish(llmm_prom_writer *w, uint8_t *buf, size_t cap, size_t *len)
+{
+    size_t need;
+    if (!w || !len || (!buf && cap))
+        return LLMM_E_INVALID;
+    need = closed_len(w);
+    *len = need;
+    if (need > cap)
+        return LLMM_E_BUFFER;
+    close_family(w);
+    if (need)
+        memcpy(buf, w->out.p, need);
+    return LLMM_OK;
+}
+
+llmm_status llmm_prom_writer_data(llmm_prom_writer *w, const uint8_t **data, size_t *len)
+{
+    static const uint8_t empty[1] = {0};
+    if (!w || !data || !len)
+        return LLMM_E_INVALID;
+    close_family(w);
+    *data = w->out.p ? w->out.p : empty;
+    *len = w->out.len;
+    return LLMM_OK;
+}
