@@ -193,20 +193,17 @@ static page *page_for(llmm_shard *sh, uint64_t off)
     return p;
 }
 
-/* Update sum, min and max for a validated value; refreshes the writer's min/max window. */
-static void note_value(llmm_shard *sh, uint64_t bits, double v)
+/* Widen the published min / max to include [lo_bits, hi_bits] (bits of non-negative doubles,
+ * which order like the doubles) and refresh the writer's min/max window. */
+static void note_extremes(llmm_shard *sh, uint64_t lo_bits, uint64_t hi_bits)
 {
-    uint64_t nb, mn, mx, mnoff, mxoff;
-    sh->sum += v;
-    memcpy(&nb, &sh->sum, sizeof nb);
-    atomic_store_explicit(&sh->sum_bits, nb, memory_order_relaxed);
-    bits &= ~(UINT64_C(1) << 63); /* -0 as 0; non-negative doubles order like their bits */
-    mn = atomic_load_explicit(&sh->min_bits, memory_order_relaxed);
-    mx = atomic_load_explicit(&sh->max_bits, memory_order_relaxed);
-    if (bits < mn)
-        atomic_store_explicit(&sh->min_bits, mn = bits, memory_order_relaxed);
-    if (bits > mx)
-        atomic_store_explicit(&sh->max_bits, mx = bits, memory_order_relaxed);
+    uint64_t mn = atomic_load_explicit(&sh->min_bits, memory_order_relaxed);
+    uint64_t mx = atomic_load_explicit(&sh->max_bits, memory_order_relaxed);
+    uint64_t mnoff, mxoff;
+    if (lo_bits < mn)
+        atomic_store_explicit(&sh->min_bits, mn = lo_bits, memory_order_relaxed);
+    if (hi_bits > mx)
+        atomic_store_explicit(&sh->max_bits, mx = hi_bits, memory_order_relaxed);
     /* offsets of the min's and max's buckets (out-of-range extremes clamp to the ends) */
     mnoff = mn ? llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, mn) - sh->lo_biased
                : UINT64_MAX;
@@ -217,6 +214,22 @@ static void note_value(llmm_shard *sh, uint64_t bits, double v)
         mxoff = sh->nbuckets;
     sh->mm_lo = mnoff + 1;
     sh->mm_span = mxoff > sh->mm_lo ? mxoff - sh->mm_lo : 0;
+}
+
+static inline void publish_sum(llmm_shard *sh)
+{
+    uint64_t nb;
+    memcpy(&nb, &sh->sum, sizeof nb);
+    atomic_store_explicit(&sh->sum_bits, nb, memory_order_relaxed);
+}
+
+/* Sum, min and max for one validated value. */
+static void note_value(llmm_shard *sh, uint64_t bits, double v)
+{
+    sh->sum += v;
+    publish_sum(sh);
+    bits &= ~(UINT64_C(1) << 63); /* -0 as 0 */
+    note_extremes(sh, bits, bits);
 }
 
 static inline int valid_bits(uint64_t bits)
@@ -262,10 +275,8 @@ static inline llmm_status add_one(llmm_shard *sh, double v)
     if (LLMM__LIKELY(off - sh->mm_lo < sh->mm_span)) {
         page *p = atomic_load_explicit(&sh->pages[off >> PAGE_SHIFT], memory_order_relaxed);
         if (LLMM__LIKELY(p != NULL)) {
-            uint64_t nb;
             sh->sum += v;
-            memcpy(&nb, &sh->sum, sizeof nb);
-            atomic_store_explicit(&sh->sum_bits, nb, memory_order_relaxed);
+            publish_sum(sh);
             bump(&p->c[off & (PAGE_SIZE - 1)], 1);
             return LLMM_OK;
         }
@@ -282,20 +293,59 @@ llmm_status llmm_shard_add(llmm_shard *sh, double v)
 
 llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
 {
+    const llmm__map_cell *cells;
+    uint64_t mask, lo, nb, mn = UINT64_MAX, mx = 0, zero = 0, under = 0, over = 0;
+    uint32_t shift;
+    double sum;
     size_t i;
     if (!sh || (!v && n))
         return LLMM_E_INVALID;
-    /* pass 1: validate and make every page the batch needs, so pass 2 cannot fail */
+    if (n == 0)
+        return LLMM_OK;
+    cells = sh->cells;
+    mask = sh->cell_mask;
+    lo = sh->lo_biased;
+    nb = sh->nbuckets;
+    shift = sh->key_shift;
+    /* pass 1: validate, find the batch's extremes and make every page it needs, so that
+     * pass 2 cannot fail */
     for (i = 0; i < n; i++) {
         uint64_t bits = llmm__dbits(v[i]), off;
         if (!valid_bits(bits))
             return LLMM_E_INVALID;
-        off = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) - sh->lo_biased;
-        if (off < sh->nbuckets && bits - 1 < LLMM__DBL_MAX_BITS && !page_for(sh, off))
+        bits &= ~(UINT64_C(1) << 63); /* -0 as 0 */
+        mn = bits < mn ? bits : mn;
+        mx = bits > mx ? bits : mx;
+        off = llmm__map_biased(cells, shift, mask, bits) - lo;
+        if (off < nb && bits != 0 && !page_for(sh, off))
             return LLMM_E_NOMEM;
     }
-    for (i = 0; i < n; i++)
-        (void)add_one(sh, v[i]);
+    /* extremes first, so a concurrent snapshot never counts a value beyond its min / max */
+    note_extremes(sh, mn, mx);
+    sum = sh->sum;
+    for (i = 0; i < n; i++) {
+        uint64_t bits = llmm__dbits(v[i]) & ~(UINT64_C(1) << 63);
+        uint64_t off = llmm__map_biased(cells, shift, mask, bits) - lo;
+        sum += v[i];
+        if (LLMM__LIKELY(off < nb && bits != 0)) {
+            page *p = atomic_load_explicit(&sh->pages[off >> PAGE_SHIFT], memory_order_relaxed);
+            bump(&p->c[off & (PAGE_SIZE - 1)], 1);
+        } else if (bits == 0) {
+            zero++;
+        } else if (llmm__map_index(sh->owner->scale, v[i]) < sh->owner->idx_lo) {
+            under++;
+        } else {
+            over++;
+        }
+    }
+    if (zero)
+        bump(&sh->zero, zero);
+    if (under)
+        bump(&sh->under, under);
+    if (over)
+        bump(&sh->over, over);
+    sh->sum = sum;
+    publish_sum(sh);
     return LLMM_OK;
 }
 

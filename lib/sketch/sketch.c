@@ -248,12 +248,15 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
     vmin = s->count ? s->min : DBL_MAX;
     vmax = s->count ? s->max : 0.0;
     if (s->counts32) {
+        /* locals: stores to c[] could alias the sketch's fields and force reloads */
         uint32_t *c = s->counts32;
         uint64_t base = (uint64_t)(s->base + llmm__bias(s->scale));
-        uint64_t cap = s->cap;
+        uint64_t cap = s->cap, mask = s->cell_mask;
+        const llmm__map_cell *cells = s->cells;
+        uint32_t shift = s->key_shift;
         for (i = 0; i < n; i++) {
             uint64_t b = llmm__dbits(v[i]);
-            uint64_t rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, b) - base;
+            uint64_t rel = llmm__map_biased(cells, shift, mask, b) - base;
             sum += v[i];
             /* validated above: only 0 / -0 map outside the store besides out-of-range */
             if (LLMM__LIKELY(rel < cap)) {
