@@ -256,7 +256,21 @@ def main():
         check(sorted(int(float(x['value'][1])) for x in r) == sorted(len(v) for v in values),
               'text-format Prometheus: llm_e2e_seconds_count per instance exact')
 
-        # 5. every Grafana panel query parses
+        # 5. counters and the spike gauge arrive per instance
+        reqs = {x['metric']['instance']: int(float(x['value'][1]))
+                for x in query(native, 'llm_requests_total')['result']}
+        errs = {x['metric']['instance']: int(float(x['value'][1]))
+                for x in query(native, 'llm_request_errors_total')['result']}
+        for k in range(2):
+            inst = '127.0.0.1:%d' % ports[k]
+            check(reqs[inst] == REQUESTS and errs[inst] == REQUESTS - len(values[k]),
+                  'instance %d: %d requests, %d errors (= requests without a latency)'
+                  % (k, reqs[inst], errs[inst]))
+        rates = [float(x['value'][1]) for x in query(native, 'llm_spike_rate')['result']]
+        check(len(rates) == 2 and all(0.0 <= r <= 1.0 for r in rates),
+              'spike rate gauges %r in [0, 1]' % rates)
+
+        # 6. every Grafana panel query parses
         with open(os.path.join(src, 'examples', 'grafana', 'llmmetrics.json')) as f:
             dash = json.load(f)
         exprs = [t['expr'] for p in dash['panels'] for t in p.get('targets', [])]
