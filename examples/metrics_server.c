@@ -22,7 +22,10 @@
  *
  * Families: llm_ttft_seconds, llm_tpot_seconds, llm_e2e_seconds (native histograms in
  * protobuf, classic histograms in text), llm_e2e_seconds_classic (classic histogram against
- * vLLM's end-to-end bucket list), llm_e2e_seconds_summary (summary), llm_requests_total.
+ * vLLM's end-to-end bucket list), llm_e2e_seconds_summary (summary), llm_requests_total and
+ * llm_request_errors_total (counters; about 1 % of simulated requests fail and record no
+ * latency), llm_spike_rate (share of the last minute's requests above the P99 baseline in force
+ * when they arrived, from an llmm_spike detector over E2E) and llm_spikes_total{level}.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
@@ -37,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <stdatomic.h>
 #include <unistd.h>
 
 #include <llmmetrics/llmmetrics.h>
@@ -57,7 +61,30 @@ typedef struct server {
     volatile sig_atomic_t stop;
     uint64_t seed;
     double rate;
+    _Atomic uint64_t requests, errors;
+    /* One spike detector for the whole server, behind a lock: the simulation's request rate
+     * is low. A busy server gives each worker its own detector instead. */
+    pthread_mutex_t spike_lock;
+    llmm_spike *spike;
+    uint64_t spike_clock; /* test mode: the data set's synthetic clock, frozen after recording */
+    int test_mode;
 } server;
+
+/* Count one finished request: errors record no latency. */
+static void finish_request(server *srv, llmm_shard *const sh[], const double v[], int failed,
+                           uint64_t now_ns)
+{
+    atomic_fetch_add(&srv->requests, 1);
+    if (failed) {
+        atomic_fetch_add(&srv->errors, 1);
+        return;
+    }
+    for (int k = 0; k < NSERIES; k++)
+        llmm_shard_add(sh[k], v[k]);
+    pthread_mutex_lock(&srv->spike_lock);
+    llmm_spike_observe(srv->spike, now_ns, v[E2E], NULL);
+    pthread_mutex_unlock(&srv->spike_lock);
+}
 
 /* ---- simulated requests ------------------------------------------------------------------ */
 
@@ -109,8 +136,7 @@ static void *worker(void *p)
     while (!srv->stop) {
         double v[NSERIES];
         simulate(&x, &v[TTFT], &v[TPOT], &v[E2E]);
-        for (int k = 0; k < NSERIES; k++)
-            llmm_shard_add(sh[k], v[k]);
+        finish_request(srv, sh, v, unit(&x) < 0.01, llmm_now_ns());
         nanosleep(&pause, NULL);
     }
     for (int k = 0; k < NSERIES; k++)
@@ -133,10 +159,13 @@ static int record_fixed(server *srv, unsigned n, const char *dump)
             return -1;
     for (unsigned i = 0; i < n; i++) {
         double v[NSERIES];
+        int failed;
         simulate(&x, &v[TTFT], &v[TPOT], &v[E2E]);
-        for (int k = 0; k < NSERIES; k++)
-            llmm_shard_add(sh[k], v[k]);
-        if (f)
+        failed = unit(&x) < 0.01;
+        /* one request per millisecond on a synthetic clock: a deterministic spike rate */
+        srv->spike_clock = (uint64_t)(i + 1) * 1000000u;
+        finish_request(srv, sh, v, failed, srv->spike_clock);
+        if (f && !failed)
             fprintf(f, "%.17g\n", v[E2E]);
     }
     for (int k = 0; k < NSERIES; k++)
@@ -147,6 +176,8 @@ static int record_fixed(server *srv, unsigned n, const char *dump)
 }
 
 /* ---- /metrics ---------------------------------------------------------------------------- */
+
+static llmm_status write_spikes(server *srv);
 
 static llmm_status build_exposition(server *srv, llmm_prom_format fmt)
 {
@@ -178,10 +209,50 @@ static llmm_status build_exposition(server *srv, llmm_prom_format fmt)
         (st = llmm_prom_writer_sketch(srv->writer, NULL, srv->snap[E2E], 1.0)) != LLMM_OK)
         return st;
     if ((st = llmm_prom_writer_family(srv->writer, "llm_requests_total",
-                                      "Requests completed.", LLMM_PROM_COUNTER, NULL, 0)) !=
-            LLMM_OK ||
+                                      "Requests finished, failed ones included.",
+                                      LLMM_PROM_COUNTER, NULL, 0)) != LLMM_OK ||
         (st = llmm_prom_writer_value(srv->writer, NULL,
-                                     (double)llmm_sketch_count(srv->snap[E2E]))) != LLMM_OK)
+                                     (double)atomic_load(&srv->requests))) != LLMM_OK)
+        return st;
+    if ((st = llmm_prom_writer_family(srv->writer, "llm_request_errors_total",
+                                      "Requests that failed.", LLMM_PROM_COUNTER, NULL, 0)) !=
+            LLMM_OK ||
+        (st = llmm_prom_writer_value(srv->writer, NULL, (double)atomic_load(&srv->errors))) !=
+            LLMM_OK)
+        return st;
+    return write_spikes(srv);
+}
+
+/* Spike families: the window's spike rate and the running level counts. */
+static llmm_status write_spikes(server *srv)
+{
+    llmm_spike_stats stats;
+    double rate = 0.0;
+    llmm_status st;
+    uint64_t now;
+    llmm_spike_stats_init(&stats);
+    pthread_mutex_lock(&srv->spike_lock);
+    now = srv->test_mode ? srv->spike_clock : llmm_now_ns();
+    st = llmm_spike_get_stats(srv->spike, now, &stats);
+    if (st == LLMM_OK && llmm_spike_rate(srv->spike, now, &rate) != LLMM_OK)
+        rate = 0.0; /* no classified request in the window yet */
+    pthread_mutex_unlock(&srv->spike_lock);
+    if (st != LLMM_OK)
+        return st;
+    if ((st = llmm_prom_writer_family(srv->writer, "llm_spike_rate",
+                                      "Share of the last minute's classified requests above the "
+                                      "P99 baseline in force when they arrived.",
+                                      LLMM_PROM_GAUGE, NULL, 0)) != LLMM_OK ||
+        (st = llmm_prom_writer_value(srv->writer, NULL, rate)) != LLMM_OK)
+        return st;
+    if ((st = llmm_prom_writer_family(srv->writer, "llm_spikes_total",
+                                      "Requests classified as latency spikes, by level (1: above "
+                                      "P99; 2: also above 1.2 x P99.9).",
+                                      LLMM_PROM_COUNTER, NULL, 0)) != LLMM_OK ||
+        (st = llmm_prom_writer_value(srv->writer, "level=\"1\"", (double)stats.total_level1)) !=
+            LLMM_OK ||
+        (st = llmm_prom_writer_value(srv->writer, "level=\"2\"", (double)stats.total_level2)) !=
+            LLMM_OK)
         return st;
     return LLMM_OK;
 }
@@ -290,6 +361,12 @@ int main(int argc, char **argv)
     if (port == 0 || port > 65535 || threads == 0 || threads > 64 || !(srv.rate > 0.0))
         return usage();
     pthread_mutex_init(&srv.scrape_lock, NULL);
+    pthread_mutex_init(&srv.spike_lock, NULL);
+    srv.test_mode = test_mode;
+    atomic_init(&srv.requests, 0);
+    atomic_init(&srv.errors, 0);
+    if (llmm_spike_new(NULL, &srv.spike) != LLMM_OK)
+        return 1;
     for (int k = 0; k < NSERIES; k++) {
         if (llmm_recorder_new(NULL, LLMM_SCALE_DEFAULT, &srv.rec[k]) != LLMM_OK ||
             llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &srv.snap[k]) != LLMM_OK)
@@ -329,6 +406,7 @@ int main(int argc, char **argv)
             pthread_join(th[t], NULL);
     MHD_stop_daemon(d);
     llmm_prom_writer_free(srv.writer);
+    llmm_spike_free(srv.spike);
     for (int k = 0; k < NSERIES; k++) {
         llmm_recorder_free(srv.rec[k]);
         llmm_sketch_free(srv.snap[k]);
