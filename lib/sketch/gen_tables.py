@@ -11,6 +11,7 @@ at most one boundary because boundaries are at least ln(2)/N > 1/(2N) apart. Per
 T = lo - (cell >> 1) and B = C_lo << 12 (UINT64_MAX when lo = N), where lo is the number of
 boundaries at or below the cell's start. The biased index of a normal double with bits b is then
   key = b >> (51 - s);  idx = (key >> 1) + T[key & (2N-1)] + ((b << 12) >= B[key & (2N-1)])
+(the C code shifts 4 bits less, so that the masked key is directly the cell's byte offset).
 Usage: gen_tables.py OUT.h
 """
 import sys

@@ -16,12 +16,12 @@ int64_t llmm__map_index(int32_t scale, double v)
         int64_t exp_unbiased = (int64_t)p - 1074;
         /* reuse the table on a normal double with the same significand and exponent 0 */
         uint64_t nb = ((uint64_t)1023 << 52) | frac;
-        uint64_t biased = llmm__map_biased(llmm__map_cells[scale], (uint32_t)(51 - scale),
-                                           (UINT64_C(2) << scale) - 1, nb);
+        uint64_t biased = llmm__map_biased(llmm__map_cells[scale], llmm__key_shift(scale),
+                                           llmm__cell_mask(scale), nb);
         return (int64_t)biased - llmm__bias(scale) + exp_unbiased * ((int64_t)1 << scale);
     }
-    return (int64_t)llmm__map_biased(llmm__map_cells[scale], (uint32_t)(51 - scale),
-                                     (UINT64_C(2) << scale) - 1, bits) -
+    return (int64_t)llmm__map_biased(llmm__map_cells[scale], llmm__key_shift(scale),
+                                     llmm__cell_mask(scale), bits) -
            llmm__bias(scale);
 }
 

@@ -11,8 +11,8 @@ static void set_scale(llmm_sketch *s, int32_t scale)
 {
     s->scale = scale;
     s->cells = llmm__map_cells[scale];
-    s->key_shift = (uint32_t)(51 - scale);
-    s->cell_mask = (UINT64_C(2) << scale) - 1;
+    s->key_shift = llmm__key_shift(scale);
+    s->cell_mask = llmm__cell_mask(scale);
 }
 
 /* Rebuild dst's store at scale t (<= dst->scale), adding src (nullable, scale >= t).

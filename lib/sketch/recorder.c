@@ -122,8 +122,8 @@ static llmm_shard *shard_make(llmm_recorder *r)
     sh->npages = np;
     sh->owner = r;
     sh->cells = llmm__map_cells[r->scale];
-    sh->key_shift = (uint32_t)(51 - r->scale);
-    sh->cell_mask = (UINT64_C(2) << r->scale) - 1;
+    sh->key_shift = llmm__key_shift(r->scale);
+    sh->cell_mask = llmm__cell_mask(r->scale);
     sh->lo_biased = (uint64_t)(r->idx_lo + llmm__bias(r->scale));
     sh->nbuckets = nb;
     sh->mm_lo = 0;

@@ -13,8 +13,8 @@ void llmm__sketch_init_fields(llmm_sketch *s, const llmm_ctx *ctx, int32_t scale
     s->ctx = ctx;
     s->scale = scale;
     s->cells = llmm__map_cells[scale];
-    s->key_shift = (uint32_t)(51 - scale);
-    s->cell_mask = (UINT64_C(2) << scale) - 1;
+    s->key_shift = llmm__key_shift(scale);
+    s->cell_mask = llmm__cell_mask(scale);
     s->range_lo = LLMM_SKETCH_RANGE_MIN_DEFAULT;
     s->range_hi = LLMM_SKETCH_RANGE_MAX_DEFAULT;
     llmm__range_indices(scale, s->range_lo, s->range_hi, &s->idx_lo, &s->idx_hi);

@@ -34,13 +34,27 @@ static inline uint64_t llmm__dbits(double v)
     return b;
 }
 
-/* Biased bucket index of a normal positive double given its bits (table lookup, exact). */
+/* The lookup key keeps 4 extra significand bits so that, masked, it is already the byte offset
+ * of its 16-byte cell: bits >> key_shift = (cell << 4) | 4 low bits, plus the exponent above. */
+static inline uint32_t llmm__key_shift(int32_t scale)
+{
+    return (uint32_t)(47 - scale);
+}
+
+static inline uint64_t llmm__cell_mask(int32_t scale)
+{
+    return ((UINT64_C(2) << scale) - 1) << 4;
+}
+
+/* Biased bucket index of a normal positive double given its bits (table lookup, exact):
+ * (key >> 1) + T[cell] + (significand >= boundary of the cell). */
 static inline uint64_t llmm__map_biased(const llmm__map_cell *cells, uint32_t key_shift,
                                         uint64_t cell_mask, uint64_t bits)
 {
-    uint64_t key = bits >> key_shift;
-    const llmm__map_cell *c = &cells[key & cell_mask];
-    return (key >> 1) + (uint64_t)c->t + ((bits << 12) >= c->b);
+    uint64_t key16 = bits >> key_shift;
+    const llmm__map_cell *c =
+        (const llmm__map_cell *)(const void *)((const char *)cells + (key16 & cell_mask));
+    return (key16 >> 5) + (uint64_t)c->t + ((bits << 12) >= c->b);
 }
 
 /* OpenTelemetry index of any finite v > 0 (subnormals too). */
@@ -56,9 +70,9 @@ struct llmm_sketch {
     uint64_t fast_span; /* buckets in the fast window; 0 disables the fast path */
     uint32_t *fast_counts; /* &counts32[fast_lo - biased base] */
     const llmm__map_cell *cells;
-    uint32_t key_shift; /* 51 - scale */
+    uint32_t key_shift; /* llmm__key_shift(scale) */
     uint32_t pad_;
-    uint64_t cell_mask; /* 2^(scale+1) - 1 */
+    uint64_t cell_mask; /* llmm__cell_mask(scale) */
     uint64_t count;     /* every recorded value */
     double sum;
 
