@@ -25,7 +25,7 @@ fail() {
     exit 1
 }
 
-echo "1..6"
+echo "1..7"
 
 meson install -C "$bld" --no-rebuild --destdir "$dest" >"$tmp/log" 2>&1 ||
     fail "meson install --destdir"
@@ -75,3 +75,12 @@ if ! grep -qx "version $version" "$tmp/out" || ! grep -q '^LLMM_E_INVALID: .' "$
     fail "run the outside program"
 fi
 ok "run the outside program: prints version $version and a status message"
+
+# The C++ example, compiled with g++ against the installed copy and run.
+cp "$src/examples/cpp_example.cpp" "$tmp/cpp_example.cpp"
+# shellcheck disable=SC2086 # pkg-config output is a list of words
+(cd "$tmp" && g++ -std=c++17 -Wall -Wextra -Werror cpp_example.cpp -o cpp_example $cflags $libs \
+    -pthread) >"$tmp/log" 2>&1 || fail "g++: examples/cpp_example.cpp against the installed library"
+LD_LIBRARY_PATH=$libdir "$tmp/cpp_example" >"$tmp/out" 2>"$tmp/log" || fail "run cpp_example"
+sed 's/^/# /' "$tmp/out"
+ok "examples/cpp_example.cpp: built with g++ against the installed library, runs"
