@@ -7,12 +7,22 @@
  *   batch call (llmm_lii()) and as a streaming monitor over the last W samples with the
  *   keep / prefetch / adapt tiers and a separate scaling trigger (::llmm_lii_monitor);
  * - KV cache: external fragmentation of the free pool, the eviction threshold and TTL derived
- *   from it and from the hit rate, block- vs token-level occupancy;
- * - OOM precursors: page-walk cycles to nanoseconds, TLB miss-rate presets.
+ *   from it and from the hit rate, block- vs token-level occupancy, and the hit rate over a
+ *   time window (::llmm_kv_hit_tracker);
+ * - OOM precursors: page-walk cycles to nanoseconds, TLB miss-rate presets and a miss-rate
+ *   monitor over a time window (::llmm_tlb_monitor).
  *
- * Thread safety: there is no global state. The free functions are thread-safe. A
- * ::llmm_lii_monitor is used by one thread at a time (it may move between threads); different
- * monitors may be used concurrently.
+ * The windowed monitors count (events, total) pairs — hits of lookups, misses of accesses — in
+ * a ::llmm_ratio_window whose window is divided into #LLMM_RESOURCE_WINDOW_SLOTS slots of
+ * `ceil(window / slots)` ns each. Time stamps follow the rules of window.h (caller's monotonic
+ * clock in ns, never backwards, spans rounded up to whole slots with the current slot still
+ * filling), so the counts read at a time stamp cover the current slot and the 59 before it:
+ * they reach back at least 59/60 of the window and at most the window rounded up to 60 whole
+ * slots (less than 60 ns beyond it).
+ *
+ * Thread safety: there is no global state. The free functions are thread-safe. A monitor or
+ * tracker object is used by one thread at a time (its reads advance its clock, so they count
+ * as writes; it may move between threads); different objects may be used concurrently.
  */
 #ifndef LLMMETRICS_RESOURCE_H
 #define LLMMETRICS_RESOURCE_H
@@ -312,6 +322,108 @@ LLMM_API llmm_status llmm_kv_occupancy(uint64_t block_size, uint64_t blocks_tota
                                        uint64_t blocks_used, uint64_t tokens_stored,
                                        llmm_kv_occupancy_result *r);
 
+/** Window used when llmm_kv_hit_tracker_new() is given 0: one minute. @since 1.0.0 */
+#define LLMM_KV_HIT_WINDOW_NS_DEFAULT UINT64_C(60000000000)
+
+/** Slots the window of a resource monitor is divided into. @since 1.0.0 */
+#define LLMM_RESOURCE_WINDOW_SLOTS 60u
+
+/**
+ * @brief The KV-cache hit rate over a window. Size-prefixed: call llmm_kv_hit_reading_init()
+ * first.
+ * @since 1.0.0
+ */
+typedef struct llmm_kv_hit_reading {
+    uint32_t struct_size; /**< sizeof(llmm_kv_hit_reading), set by llmm_kv_hit_reading_init() */
+    uint32_t reserved_;   /**< @private padding, always 0 */
+    uint64_t hits;        /**< hits in the window */
+    uint64_t lookups;     /**< lookups in the window, > 0 */
+    double hit_rate;      /**< hits / lookups, in [0, 1] */
+    int64_t ttl;          /**< the cache TTL for that hit rate, as llmm_kv_ttl() gives it */
+} llmm_kv_hit_reading;
+
+/**
+ * @brief KV-cache hits and lookups over a time window (opaque).
+ * @since 1.0.0
+ */
+typedef struct llmm_kv_hit_tracker llmm_kv_hit_tracker;
+
+/**
+ * @brief Initialise a hit-rate reading: sets `struct_size` and clears the rest.
+ * @param[out] r the struct
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `r` is NULL
+ * @since 1.0.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_kv_hit_reading_init(llmm_kv_hit_reading *r);
+
+/**
+ * @brief Create a hit-rate tracker.
+ * @param[in] ctx the context whose allocator is used, or NULL for libc
+ * @param[in] window_ns the window in ns, or 0 for #LLMM_KV_HIT_WINDOW_NS_DEFAULT (1 min)
+ * @param[out] out the new tracker, owned by the caller (release with
+ *             llmm_kv_hit_tracker_free()); NULL on failure
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `out` is NULL
+ * @retval LLMM_E_RANGE `window_ns` above 2^64 − 60 (its slots would not fit in 64 bits)
+ * @retval LLMM_E_NOMEM an allocation failed
+ * @since 1.0.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_kv_hit_tracker_new(llmm_ctx *ctx, uint64_t window_ns,
+                                             llmm_kv_hit_tracker **out);
+
+/**
+ * @brief Free a tracker. NULL is a no-op.
+ * @param[in] t the tracker
+ * @since 1.0.0
+ * @note Not thread-safe with respect to other calls on the same tracker.
+ */
+LLMM_API void llmm_kv_hit_tracker_free(llmm_kv_hit_tracker *t);
+
+/**
+ * @brief Count `hits` hits out of `lookups` lookups at time `now_ns`.
+ * @param[in,out] t the tracker
+ * @param[in] now_ns the time stamp, not earlier than the latest accepted
+ * @param[in] hits the hits, ≤ `lookups`
+ * @param[in] lookups the lookups
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `t` NULL, `hits` > `lookups`, or time going backwards; nothing
+ *         changed
+ * @retval LLMM_E_RANGE the lookups counted since creation or the last reset would exceed
+ *         2^64 − 1; nothing changed
+ * @since 1.0.0
+ * @note Not thread-safe on the same tracker.
+ */
+LLMM_API llmm_status llmm_kv_hit_tracker_add(llmm_kv_hit_tracker *t, uint64_t now_ns,
+                                             uint64_t hits, uint64_t lookups);
+
+/**
+ * @brief The hit rate over the window ending at `now_ns`, and the TTL it gives.
+ * @param[in,out] t the tracker (its clock advances to `now_ns`)
+ * @param[in] now_ns the time stamp, not earlier than the latest accepted
+ * @param[in,out] r the reading; `r->struct_size` set by llmm_kv_hit_reading_init()
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `t` or `r` NULL, or time going backwards; nothing changed
+ * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_EMPTY no lookup in the window; `r` not written, nothing changed
+ * @since 1.0.0
+ * @note Not thread-safe on the same tracker.
+ */
+LLMM_API llmm_status llmm_kv_hit_tracker_read(llmm_kv_hit_tracker *t, uint64_t now_ns,
+                                              llmm_kv_hit_reading *r);
+
+/**
+ * @brief Forget every count and the clock.
+ * @param[in,out] t the tracker
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `t` is NULL
+ * @since 1.0.0
+ * @note Not thread-safe on the same tracker.
+ */
+LLMM_API llmm_status llmm_kv_hit_tracker_reset(llmm_kv_hit_tracker *t);
+
 /** @} */
 
 /**
@@ -362,6 +474,125 @@ LLMM_API llmm_status llmm_tlb_preset(llmm_tlb_workload workload, double *max_mis
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_page_walk_ns(double cycles, double cpu_hz, double *ns);
+
+/**
+ * @brief What a ::llmm_tlb_monitor reads. Size-prefixed: call llmm_tlb_reading_init() first.
+ * @since 1.0.0
+ */
+typedef struct llmm_tlb_reading {
+    uint32_t struct_size;  /**< sizeof(llmm_tlb_reading), set by llmm_tlb_reading_init() */
+    int32_t alert;         /**< 1 when `miss_rate` > `max_miss_rate`, else 0 */
+    uint64_t misses;       /**< TLB misses in the window */
+    uint64_t accesses;     /**< TLB accesses in the window, > 0 */
+    uint64_t window_ns;    /**< the monitor's window */
+    double miss_rate;      /**< misses / accesses, in [0, 1] */
+    double max_miss_rate;  /**< the monitor's threshold */
+} llmm_tlb_reading;
+
+/**
+ * @brief TLB misses and accesses over a time window against a miss-rate threshold (opaque).
+ *
+ * The alert fires when the miss rate over the window exceeds the threshold (strictly: a rate
+ * equal to the threshold does not fire).
+ * @since 1.0.0
+ */
+typedef struct llmm_tlb_monitor llmm_tlb_monitor;
+
+/**
+ * @brief Initialise a TLB reading: sets `struct_size` and clears the rest.
+ * @param[out] r the struct
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `r` is NULL
+ * @since 1.0.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_tlb_reading_init(llmm_tlb_reading *r);
+
+/**
+ * @brief Create a TLB miss-rate monitor with a preset's threshold and window (see
+ * ::llmm_tlb_workload).
+ * @param[in] ctx the context whose allocator is used, or NULL for libc
+ * @param[in] workload the preset
+ * @param[out] out the new monitor, owned by the caller (release with
+ *             llmm_tlb_monitor_free()); NULL on failure
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `out` NULL or `workload` unknown
+ * @retval LLMM_E_NOMEM an allocation failed
+ * @since 1.0.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_tlb_monitor_new(llmm_ctx *ctx, llmm_tlb_workload workload,
+                                          llmm_tlb_monitor **out);
+
+/**
+ * @brief Create a TLB miss-rate monitor with a custom threshold and window.
+ * @param[in] ctx the context whose allocator is used, or NULL for libc
+ * @param[in] max_miss_rate the threshold, as a fraction in [0, 1]
+ * @param[in] window_ns the window in ns, > 0
+ * @param[out] out the new monitor, owned by the caller (release with
+ *             llmm_tlb_monitor_free()); NULL on failure
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `out` NULL, `max_miss_rate` NaN or infinite, or `window_ns` 0
+ * @retval LLMM_E_RANGE `max_miss_rate` outside [0, 1], or `window_ns` above 2^64 − 60 (its
+ *         slots would not fit in 64 bits)
+ * @retval LLMM_E_NOMEM an allocation failed
+ * @since 1.0.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_tlb_monitor_new_custom(llmm_ctx *ctx, double max_miss_rate,
+                                                 uint64_t window_ns, llmm_tlb_monitor **out);
+
+/**
+ * @brief Free a monitor. NULL is a no-op.
+ * @param[in] m the monitor
+ * @since 1.0.0
+ * @note Not thread-safe with respect to other calls on the same monitor.
+ */
+LLMM_API void llmm_tlb_monitor_free(llmm_tlb_monitor *m);
+
+/**
+ * @brief Count `misses` TLB misses out of `accesses` accesses at time `now_ns` (for example
+ * the deltas of the dTLB-load-misses and dTLB-loads hardware counters since the last call).
+ * @param[in,out] m the monitor
+ * @param[in] now_ns the time stamp, not earlier than the latest accepted
+ * @param[in] misses the misses, ≤ `accesses`
+ * @param[in] accesses the accesses
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `m` NULL, `misses` > `accesses`, or time going backwards; nothing
+ *         changed
+ * @retval LLMM_E_RANGE the accesses counted since creation or the last reset would exceed
+ *         2^64 − 1; nothing changed
+ * @since 1.0.0
+ * @note Not thread-safe on the same monitor.
+ */
+LLMM_API llmm_status llmm_tlb_monitor_add(llmm_tlb_monitor *m, uint64_t now_ns, uint64_t misses,
+                                          uint64_t accesses);
+
+/**
+ * @brief The miss rate over the window ending at `now_ns` and whether it exceeds the
+ * threshold.
+ * @param[in,out] m the monitor (its clock advances to `now_ns`)
+ * @param[in] now_ns the time stamp, not earlier than the latest accepted
+ * @param[in,out] r the reading; `r->struct_size` set by llmm_tlb_reading_init()
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `m` or `r` NULL, or time going backwards; nothing changed
+ * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_EMPTY no access in the window; `r` not written, nothing changed
+ * @since 1.0.0
+ * @note Not thread-safe on the same monitor.
+ */
+LLMM_API llmm_status llmm_tlb_monitor_read(llmm_tlb_monitor *m, uint64_t now_ns,
+                                           llmm_tlb_reading *r);
+
+/**
+ * @brief Forget every count and the clock; the threshold and window stay.
+ * @param[in,out] m the monitor
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `m` is NULL
+ * @since 1.0.0
+ * @note Not thread-safe on the same monitor.
+ */
+LLMM_API llmm_status llmm_tlb_monitor_reset(llmm_tlb_monitor *m);
 
 /** @} */
 

@@ -1,0 +1,92 @@
+/* KV-cache hit rate over a time window, with the TTL that rate gives. */
+#include <string.h>
+
+#include "core/internal.h"
+#include "rate_monitor.h"
+
+struct llmm_kv_hit_tracker {
+    llmm_ctx *ctx;
+    llmm__rate_monitor mon;
+};
+
+llmm_status llmm_kv_hit_reading_init(llmm_kv_hit_reading *r)
+{
+    if (!r)
+        return LLMM_E_INVALID;
+    memset(r, 0, sizeof *r);
+    r->struct_size = (uint32_t)sizeof *r;
+    return LLMM_OK;
+}
+
+llmm_status llmm_kv_hit_tracker_new(llmm_ctx *ctx, uint64_t window_ns, llmm_kv_hit_tracker **out)
+{
+    llmm_kv_hit_tracker *t;
+    llmm_status st;
+
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    if (window_ns == 0)
+        window_ns = LLMM_KV_HIT_WINDOW_NS_DEFAULT;
+    t = llmm__calloc(ctx, 1, sizeof *t);
+    if (!t)
+        return LLMM_E_NOMEM;
+    st = llmm__rate_monitor_init(&t->mon, ctx, window_ns);
+    if (st != LLMM_OK) {
+        llmm__free(ctx, t, sizeof *t);
+        return st;
+    }
+    t->ctx = ctx;
+    *out = t;
+    return LLMM_OK;
+}
+
+void llmm_kv_hit_tracker_free(llmm_kv_hit_tracker *t)
+{
+    if (!t)
+        return;
+    llmm__rate_monitor_fini(&t->mon);
+    llmm__free(t->ctx, t, sizeof *t);
+}
+
+llmm_status llmm_kv_hit_tracker_add(llmm_kv_hit_tracker *t, uint64_t now_ns, uint64_t hits,
+                                    uint64_t lookups)
+{
+    if (!t)
+        return LLMM_E_INVALID;
+    return llmm__rate_monitor_add(&t->mon, now_ns, hits, lookups);
+}
+
+llmm_status llmm_kv_hit_tracker_read(llmm_kv_hit_tracker *t, uint64_t now_ns,
+                                     llmm_kv_hit_reading *r)
+{
+    uint64_t hits, lookups;
+    double rate;
+    int64_t ttl;
+    llmm_status st;
+
+    if (!t || !r)
+        return LLMM_E_INVALID;
+    if (r->struct_size != sizeof *r)
+        return LLMM_E_ABI;
+    st = llmm__rate_monitor_read(&t->mon, now_ns, &hits, &lookups, &rate);
+    if (st != LLMM_OK)
+        return st;
+    /* A ratio of two counts is in [0, 1], the TTL formula's domain: this cannot fail. */
+    st = llmm_kv_ttl(rate, &ttl);
+    if (st != LLMM_OK)
+        return st;
+    r->hits = hits;
+    r->lookups = lookups;
+    r->hit_rate = rate;
+    r->ttl = ttl;
+    return LLMM_OK;
+}
+
+llmm_status llmm_kv_hit_tracker_reset(llmm_kv_hit_tracker *t)
+{
+    if (!t)
+        return LLMM_E_INVALID;
+    llmm__rate_monitor_reset(&t->mon);
+    return LLMM_OK;
+}

@@ -1,0 +1,106 @@
+/* TLB miss rate over a time window against a threshold (SPEC.md §8 presets or custom). */
+#include <string.h>
+
+#include "core/internal.h"
+#include "rate_monitor.h"
+
+struct llmm_tlb_monitor {
+    llmm_ctx *ctx;
+    llmm__rate_monitor mon;
+    double max_miss_rate;
+};
+
+llmm_status llmm_tlb_reading_init(llmm_tlb_reading *r)
+{
+    if (!r)
+        return LLMM_E_INVALID;
+    memset(r, 0, sizeof *r);
+    r->struct_size = (uint32_t)sizeof *r;
+    return LLMM_OK;
+}
+
+llmm_status llmm_tlb_monitor_new_custom(llmm_ctx *ctx, double max_miss_rate, uint64_t window_ns,
+                                        llmm_tlb_monitor **out)
+{
+    llmm_tlb_monitor *m;
+    llmm_status st;
+
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    if (!llmm__is_finite(max_miss_rate) || window_ns == 0)
+        return LLMM_E_INVALID;
+    if (max_miss_rate < 0.0 || max_miss_rate > 1.0)
+        return LLMM_E_RANGE;
+    m = llmm__calloc(ctx, 1, sizeof *m);
+    if (!m)
+        return LLMM_E_NOMEM;
+    st = llmm__rate_monitor_init(&m->mon, ctx, window_ns);
+    if (st != LLMM_OK) {
+        llmm__free(ctx, m, sizeof *m);
+        return st;
+    }
+    m->ctx = ctx;
+    m->max_miss_rate = max_miss_rate;
+    *out = m;
+    return LLMM_OK;
+}
+
+llmm_status llmm_tlb_monitor_new(llmm_ctx *ctx, llmm_tlb_workload workload,
+                                 llmm_tlb_monitor **out)
+{
+    double rate;
+    uint64_t window_ns;
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    if (llmm_tlb_preset(workload, &rate, &window_ns) != LLMM_OK)
+        return LLMM_E_INVALID;
+    return llmm_tlb_monitor_new_custom(ctx, rate, window_ns, out);
+}
+
+void llmm_tlb_monitor_free(llmm_tlb_monitor *m)
+{
+    if (!m)
+        return;
+    llmm__rate_monitor_fini(&m->mon);
+    llmm__free(m->ctx, m, sizeof *m);
+}
+
+llmm_status llmm_tlb_monitor_add(llmm_tlb_monitor *m, uint64_t now_ns, uint64_t misses,
+                                 uint64_t accesses)
+{
+    if (!m)
+        return LLMM_E_INVALID;
+    return llmm__rate_monitor_add(&m->mon, now_ns, misses, accesses);
+}
+
+llmm_status llmm_tlb_monitor_read(llmm_tlb_monitor *m, uint64_t now_ns, llmm_tlb_reading *r)
+{
+    uint64_t misses, accesses;
+    double rate;
+    llmm_status st;
+
+    if (!m || !r)
+        return LLMM_E_INVALID;
+    if (r->struct_size != sizeof *r)
+        return LLMM_E_ABI;
+    st = llmm__rate_monitor_read(&m->mon, now_ns, &misses, &accesses, &rate);
+    if (st != LLMM_OK)
+        return st;
+    r->alert = rate > m->max_miss_rate;
+    r->misses = misses;
+    r->accesses = accesses;
+    r->window_ns = m->mon.window_ns;
+    r->miss_rate = rate;
+    r->max_miss_rate = m->max_miss_rate;
+    return LLMM_OK;
+}
+
+llmm_status llmm_tlb_monitor_reset(llmm_tlb_monitor *m)
+{
+    if (!m)
+        return LLMM_E_INVALID;
+    llmm__rate_monitor_reset(&m->mon);
+    return LLMM_OK;
+}

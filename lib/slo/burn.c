@@ -1,0 +1,258 @@
+/* Multi-window, multi-burn-rate alerts on the error budget (Google SRE workbook, "Alerting on
+ * SLOs"): an alert fires when the burn rate of both its long and its short window exceeds its
+ * factor. */
+#include <string.h>
+
+#include "core/internal.h"
+#include "llmmetrics/slo.h"
+
+#define NS_PER_MIN UINT64_C(60000000000)
+
+struct llmm_burn {
+    llmm_ctx *ctx;
+    llmm_ratio_window *rw; /* (errors, requests) */
+    uint64_t ring_ns;      /* slot length x slots */
+    uint64_t requests;     /* since creation or reset: bounds every sum of the ring */
+    double target;
+    double factor[2];      /* fast, slow */
+    uint64_t win[LLMM_BURN_WINDOWS];
+};
+
+llmm_status llmm_burn_result_init(llmm_burn_result *r)
+{
+    if (!r)
+        return LLMM_E_INVALID;
+    memset(r, 0, sizeof *r);
+    r->struct_size = (uint32_t)sizeof *r;
+    return LLMM_OK;
+}
+
+static int target_ok(double t)
+{
+    return t > 0.0 && t < 1.0;
+}
+
+llmm_status llmm_burn_rate(double error_rate, double slo_target, double *burn)
+{
+    if (!burn || !(error_rate >= 0.0 && error_rate <= 1.0) || !target_ok(slo_target))
+        return LLMM_E_INVALID;
+    *burn = error_rate / (1.0 - slo_target);
+    return LLMM_OK;
+}
+
+llmm_status llmm_burn_budget_spent(double burn_rate, uint64_t window_ns, uint64_t period_ns,
+                                   double *spent)
+{
+    if (!spent || !llmm__is_finite(burn_rate) || burn_rate < 0.0 || period_ns == 0)
+        return LLMM_E_INVALID;
+    *spent = burn_rate * ((double)window_ns / (double)period_ns);
+    return LLMM_OK;
+}
+
+/* Resolve the ring geometry: defaults, the 6 h it must hold, the window-module limits. */
+static llmm_status ring_geometry(uint64_t *slot_ns, uint32_t *slots)
+{
+    const uint64_t need = 360 * NS_PER_MIN;
+    if (*slot_ns == 0)
+        *slot_ns = LLMM_BURN_SLOT_NS_DEFAULT;
+    if (*slots == 0) {
+        uint64_t k = need / *slot_ns + (need % *slot_ns != 0);
+        if (k > LLMM_WINDOW_SLOTS_MAX)
+            return LLMM_E_RANGE;
+        *slots = (uint32_t)k;
+    }
+    if (*slots > LLMM_WINDOW_SLOTS_MAX || *slot_ns > UINT64_MAX / *slots ||
+        *slot_ns * *slots < need)
+        return LLMM_E_RANGE;
+    return LLMM_OK;
+}
+
+llmm_status llmm_burn_new(llmm_ctx *ctx, double slo_target, uint64_t slot_ns, uint32_t slots,
+                          llmm_burn **out)
+{
+    llmm_burn *b;
+    llmm_status st;
+
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    if (slo_target != slo_target)
+        return LLMM_E_INVALID;
+    if (!target_ok(slo_target))
+        return LLMM_E_RANGE;
+    st = ring_geometry(&slot_ns, &slots);
+    if (st != LLMM_OK)
+        return st;
+    b = llmm__calloc(ctx, 1, sizeof *b);
+    if (!b)
+        return LLMM_E_NOMEM;
+    st = llmm_ratio_window_new(ctx, slot_ns, slots, &b->rw);
+    if (st != LLMM_OK) {
+        llmm__free(ctx, b, sizeof *b);
+        return st;
+    }
+    b->ctx = ctx;
+    b->ring_ns = slot_ns * slots;
+    b->target = slo_target;
+    b->factor[0] = 14.4;
+    b->factor[1] = 6.0;
+    b->win[LLMM_BURN_FAST_LONG] = 60 * NS_PER_MIN;
+    b->win[LLMM_BURN_FAST_SHORT] = 5 * NS_PER_MIN;
+    b->win[LLMM_BURN_SLOW_LONG] = 360 * NS_PER_MIN;
+    b->win[LLMM_BURN_SLOW_SHORT] = 30 * NS_PER_MIN;
+    *out = b;
+    return LLMM_OK;
+}
+
+void llmm_burn_free(llmm_burn *b)
+{
+    if (!b)
+        return;
+    llmm_ratio_window_free(b->rw);
+    llmm__free(b->ctx, b, sizeof *b);
+}
+
+llmm_status llmm_burn_set_f64(llmm_burn *b, llmm_burn_option opt, double value)
+{
+    if (!b || !llmm__is_finite(value))
+        return LLMM_E_INVALID;
+    switch (opt) {
+    case LLMM_BURN_SLO_TARGET:
+        if (!target_ok(value))
+            return LLMM_E_RANGE;
+        b->target = value;
+        return LLMM_OK;
+    case LLMM_BURN_FAST_FACTOR:
+    case LLMM_BURN_SLOW_FACTOR:
+        if (!(value > 0.0))
+            return LLMM_E_RANGE;
+        b->factor[opt == LLMM_BURN_SLOW_FACTOR] = value;
+        return LLMM_OK;
+    default:
+        return LLMM_E_UNKNOWN_OPTION;
+    }
+}
+
+llmm_status llmm_burn_get_f64(const llmm_burn *b, llmm_burn_option opt, double *value)
+{
+    if (!b || !value)
+        return LLMM_E_INVALID;
+    switch (opt) {
+    case LLMM_BURN_SLO_TARGET:
+        *value = b->target;
+        return LLMM_OK;
+    case LLMM_BURN_FAST_FACTOR:
+    case LLMM_BURN_SLOW_FACTOR:
+        *value = b->factor[opt == LLMM_BURN_SLOW_FACTOR];
+        return LLMM_OK;
+    default:
+        return LLMM_E_UNKNOWN_OPTION;
+    }
+}
+
+/* Index into win[] of a u64 option, or -1. */
+static int window_index(llmm_burn_option opt)
+{
+    switch (opt) {
+    case LLMM_BURN_FAST_LONG_NS:
+        return LLMM_BURN_FAST_LONG;
+    case LLMM_BURN_FAST_SHORT_NS:
+        return LLMM_BURN_FAST_SHORT;
+    case LLMM_BURN_SLOW_LONG_NS:
+        return LLMM_BURN_SLOW_LONG;
+    case LLMM_BURN_SLOW_SHORT_NS:
+        return LLMM_BURN_SLOW_SHORT;
+    default:
+        return -1;
+    }
+}
+
+llmm_status llmm_burn_set_u64(llmm_burn *b, llmm_burn_option opt, uint64_t value)
+{
+    int i, is_long;
+    if (!b)
+        return LLMM_E_INVALID;
+    i = window_index(opt);
+    if (i < 0)
+        return LLMM_E_UNKNOWN_OPTION;
+    /* Windows come in (long, short) pairs at even / odd indices. */
+    is_long = (i & 1) == 0;
+    if (value == 0 || value > b->ring_ns)
+        return LLMM_E_RANGE;
+    if (is_long ? value < b->win[i + 1] : value > b->win[i - 1])
+        return LLMM_E_RANGE;
+    b->win[i] = value;
+    return LLMM_OK;
+}
+
+llmm_status llmm_burn_get_u64(const llmm_burn *b, llmm_burn_option opt, uint64_t *value)
+{
+    int i;
+    if (!b || !value)
+        return LLMM_E_INVALID;
+    i = window_index(opt);
+    if (i < 0)
+        return LLMM_E_UNKNOWN_OPTION;
+    *value = b->win[i];
+    return LLMM_OK;
+}
+
+llmm_status llmm_burn_add(llmm_burn *b, uint64_t now_ns, uint64_t errors, uint64_t requests)
+{
+    llmm_status st;
+    if (!b || errors > requests)
+        return LLMM_E_INVALID;
+    if (requests > UINT64_MAX - b->requests)
+        return LLMM_E_RANGE;
+    st = llmm_ratio_window_add(b->rw, now_ns, errors, requests); /* checks the time */
+    if (st != LLMM_OK)
+        return st;
+    b->requests += requests;
+    return LLMM_OK;
+}
+
+llmm_status llmm_burn_evaluate(llmm_burn *b, uint64_t now_ns, llmm_burn_result *r)
+{
+    uint64_t ev[LLMM_BURN_WINDOWS], tot[LLMM_BURN_WINDOWS];
+    double burn[LLMM_BURN_WINDOWS], rate[LLMM_BURN_WINDOWS];
+    double budget;
+    int i;
+    llmm_status st;
+
+    if (!b || !r)
+        return LLMM_E_INVALID;
+    if (r->struct_size != sizeof *r)
+        return LLMM_E_ABI;
+    /* Every span fits the ring and every sum is bounded by b->requests, so only the time
+     * stamp can make a count fail, and it does so on the first call, before the ring's clock
+     * moves. */
+    for (i = 0; i < LLMM_BURN_WINDOWS; i++) {
+        st = llmm_ratio_window_counts(b->rw, now_ns, b->win[i], &ev[i], &tot[i]);
+        if (st != LLMM_OK)
+            return st;
+    }
+    budget = 1.0 - b->target;
+    for (i = 0; i < LLMM_BURN_WINDOWS; i++) {
+        rate[i] = tot[i] ? (double)ev[i] / (double)tot[i] : 0.0;
+        burn[i] = rate[i] / budget;
+        r->requests[i] = tot[i];
+        r->errors[i] = ev[i];
+        r->error_rate[i] = rate[i];
+        r->burn_rate[i] = burn[i];
+    }
+    r->fast_alert = burn[LLMM_BURN_FAST_LONG] > b->factor[0] &&
+                    burn[LLMM_BURN_FAST_SHORT] > b->factor[0];
+    r->slow_alert = burn[LLMM_BURN_SLOW_LONG] > b->factor[1] &&
+                    burn[LLMM_BURN_SLOW_SHORT] > b->factor[1];
+    r->reserved_ = 0;
+    return LLMM_OK;
+}
+
+llmm_status llmm_burn_reset(llmm_burn *b)
+{
+    if (!b)
+        return LLMM_E_INVALID;
+    llmm_ratio_window_reset(b->rw);
+    b->requests = 0;
+    return LLMM_OK;
+}

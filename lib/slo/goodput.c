@@ -1,0 +1,170 @@
+/* Goodput as vLLM's serving benchmark defines it: a completed request is good when every
+ * per-request SLO given holds (value <= bound); the rate is good requests per second of the
+ * run's duration. */
+#include <math.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "llmmetrics/slo.h"
+
+enum { GP_TTFT, GP_TPOT, GP_E2E, GP_BOUNDS };
+
+struct llmm_goodput {
+    llmm_ctx *ctx;
+    double bound[GP_BOUNDS]; /* +Inf = not checked */
+    uint64_t completed;
+    uint64_t good;
+    uint64_t failed;
+};
+
+llmm_status llmm_goodput_result_init(llmm_goodput_result *r)
+{
+    if (!r)
+        return LLMM_E_INVALID;
+    memset(r, 0, sizeof *r);
+    r->struct_size = (uint32_t)sizeof *r;
+    return LLMM_OK;
+}
+
+static int latency_ok(double v)
+{
+    return llmm__is_finite(v) && v >= 0.0;
+}
+
+llmm_status llmm_goodput_tpot(double e2e, double ttft, uint64_t output_tokens, double *tpot)
+{
+    if (!tpot || !latency_ok(e2e) || !latency_ok(ttft) || e2e < ttft)
+        return LLMM_E_INVALID;
+    *tpot = output_tokens > 1 ? (e2e - ttft) / (double)(output_tokens - 1) : 0.0;
+    return LLMM_OK;
+}
+
+llmm_status llmm_goodput_new(llmm_ctx *ctx, llmm_goodput **out)
+{
+    llmm_goodput *g;
+    int i;
+
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    g = llmm__calloc(ctx, 1, sizeof *g);
+    if (!g)
+        return LLMM_E_NOMEM;
+    g->ctx = ctx;
+    for (i = 0; i < GP_BOUNDS; i++)
+        g->bound[i] = INFINITY;
+    *out = g;
+    return LLMM_OK;
+}
+
+void llmm_goodput_free(llmm_goodput *g)
+{
+    if (g)
+        llmm__free(g->ctx, g, sizeof *g);
+}
+
+/* Index of an option in bound[], or -1. */
+static int bound_index(llmm_goodput_option opt)
+{
+    switch (opt) {
+    case LLMM_GOODPUT_TTFT_MAX:
+        return GP_TTFT;
+    case LLMM_GOODPUT_TPOT_MAX:
+        return GP_TPOT;
+    case LLMM_GOODPUT_E2E_MAX:
+        return GP_E2E;
+    default:
+        return -1;
+    }
+}
+
+static uint64_t requests_of(const llmm_goodput *g)
+{
+    return g->completed + g->failed; /* kept below 2^64 by the add paths */
+}
+
+llmm_status llmm_goodput_set_f64(llmm_goodput *g, llmm_goodput_option opt, double value)
+{
+    int i;
+    if (!g || value != value)
+        return LLMM_E_INVALID;
+    i = bound_index(opt);
+    if (i < 0)
+        return LLMM_E_UNKNOWN_OPTION;
+    if (value < 0.0)
+        return LLMM_E_RANGE;
+    if (requests_of(g) > 0)
+        return LLMM_E_STATE;
+    g->bound[i] = value;
+    return LLMM_OK;
+}
+
+llmm_status llmm_goodput_get_f64(const llmm_goodput *g, llmm_goodput_option opt, double *value)
+{
+    int i;
+    if (!g || !value)
+        return LLMM_E_INVALID;
+    i = bound_index(opt);
+    if (i < 0)
+        return LLMM_E_UNKNOWN_OPTION;
+    *value = g->bound[i];
+    return LLMM_OK;
+}
+
+llmm_status llmm_goodput_observe(llmm_goodput *g, double ttft, double tpot, double e2e,
+                                 int32_t *good)
+{
+    int is_good;
+    if (!g || !latency_ok(ttft) || !latency_ok(tpot) || !latency_ok(e2e))
+        return LLMM_E_INVALID;
+    if (requests_of(g) == UINT64_MAX)
+        return LLMM_E_RANGE;
+    is_good = ttft <= g->bound[GP_TTFT] && tpot <= g->bound[GP_TPOT] && e2e <= g->bound[GP_E2E];
+    g->completed++;
+    g->good += (uint64_t)is_good;
+    if (good)
+        *good = is_good;
+    return LLMM_OK;
+}
+
+llmm_status llmm_goodput_add_failures(llmm_goodput *g, uint64_t n)
+{
+    if (!g)
+        return LLMM_E_INVALID;
+    if (n > UINT64_MAX - requests_of(g))
+        return LLMM_E_RANGE;
+    g->failed += n;
+    return LLMM_OK;
+}
+
+llmm_status llmm_goodput_read(const llmm_goodput *g, uint64_t duration_ns,
+                              llmm_goodput_result *r)
+{
+    double seconds;
+    if (!g || !r || duration_ns == 0)
+        return LLMM_E_INVALID;
+    if (r->struct_size != sizeof *r)
+        return LLMM_E_ABI;
+    if (requests_of(g) == 0)
+        return LLMM_E_EMPTY;
+    /* The duration converts exactly below 2^53 ns (about 104 days); the seconds and each
+     * quotient are rounded once. */
+    seconds = (double)duration_ns / 1e9;
+    r->requests = requests_of(g);
+    r->completed = g->completed;
+    r->good = g->good;
+    r->fraction = (double)g->good / (double)r->requests;
+    r->rate_per_s = (double)g->good / seconds;
+    r->throughput_per_s = (double)g->completed / seconds;
+    return LLMM_OK;
+}
+
+llmm_status llmm_goodput_reset(llmm_goodput *g)
+{
+    if (!g)
+        return LLMM_E_INVALID;
+    g->completed = 0;
+    g->good = 0;
+    g->failed = 0;
+    return LLMM_OK;
+}
