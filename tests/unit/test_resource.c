@@ -497,6 +497,301 @@ static void test_tlb_presets(void **state)
     assert_int_equal(win, 7);
 }
 
+/* ---- windowed monitors ------------------------------------------------------------------- */
+
+#define MS UINT64_C(1000000)
+#define SEC UINT64_C(1000000000)
+
+static llmm_kv_hit_reading kv_read(llmm_kv_hit_tracker *t, uint64_t now)
+{
+    llmm_kv_hit_reading r;
+    assert_ok(llmm_kv_hit_reading_init(&r));
+    assert_ok(llmm_kv_hit_tracker_read(t, now, &r));
+    return r;
+}
+
+/* A 60 ms window is 60 slots of 1 ms: at a time in slot c (= floor(ms)) it holds the lookups
+ * of slots c − 59 … c. */
+static void test_kv_hit_tracker(void **state)
+{
+    llmm_kv_hit_tracker *t = NULL;
+    llmm_kv_hit_reading r;
+    (void)state;
+    assert_ok(llmm_kv_hit_tracker_new(NULL, 60 * MS, &t));
+    assert_ok(llmm_kv_hit_tracker_add(t, 0, 3, 4));            /* slot 0 */
+    r = kv_read(t, 0);
+    assert_int_equal(r.hits, 3);
+    assert_int_equal(r.lookups, 4);
+    assert_true(r.hit_rate == 0.75);
+    assert_int_equal(r.ttl, 128); /* SPEC.md §8: h = 0.75 → 128 */
+    assert_ok(llmm_kv_hit_tracker_add(t, 10 * MS, 1, 4));      /* slot 10 */
+    r = kv_read(t, 10 * MS);
+    assert_true(r.hit_rate == 0.5);
+    assert_int_equal(r.ttl, 112); /* int(128 · (1 + 0.5 · (0.5 − 0.75))) = int(112.0) */
+    /* 59.999 ms is still slot 59: both batches */
+    r = kv_read(t, 60 * MS - 1);
+    assert_int_equal(r.lookups, 8);
+    /* 60 ms is slot 60: slot 0 has left, 1 / 4 */
+    r = kv_read(t, 60 * MS);
+    assert_int_equal(r.hits, 1);
+    assert_int_equal(r.lookups, 4);
+    assert_true(r.hit_rate == 0.25);
+    assert_int_equal(r.ttl, 96); /* int(128 · 0.75) */
+    /* 70 ms (slot 70): slot 10 has left too: nothing, and the failed read changes nothing */
+    llmm_kv_hit_reading e;
+    assert_ok(llmm_kv_hit_reading_init(&e));
+    assert_status(llmm_kv_hit_tracker_read(t, 70 * MS, &e), LLMM_E_EMPTY);
+    assert_int_equal(e.lookups, 0);
+    assert_ok(llmm_kv_hit_tracker_add(t, 65 * MS, 4, 4)); /* 65 ms still acceptable */
+    r = kv_read(t, 70 * MS);
+    assert_true(r.hit_rate == 1.0);
+    assert_int_equal(r.ttl, 144); /* h = 1 → 144 */
+    assert_ok(llmm_kv_hit_tracker_add(t, 70 * MS, 0, 4));
+    assert_ok(llmm_kv_hit_tracker_add(t, 70 * MS, 0, 0)); /* nothing looked up: fine */
+    r = kv_read(t, 70 * MS);
+    assert_true(r.hit_rate == 0.5);
+    llmm_kv_hit_tracker_free(t);
+
+    /* h = 0 → 80; the default window is one minute of 1 s slots */
+    assert_ok(llmm_kv_hit_tracker_new(NULL, 0, &t));
+    assert_ok(llmm_kv_hit_tracker_add(t, 0, 0, 1000));
+    r = kv_read(t, 59 * SEC + 999 * MS);
+    assert_true(r.hit_rate == 0.0);
+    assert_int_equal(r.ttl, 80);
+    assert_ok(llmm_kv_hit_reading_init(&e));
+    assert_status(llmm_kv_hit_tracker_read(t, 60 * SEC, &e), LLMM_E_EMPTY);
+    /* reset forgets counts and clock */
+    assert_ok(llmm_kv_hit_tracker_reset(t));
+    assert_status(llmm_kv_hit_tracker_read(t, 0, &e), LLMM_E_EMPTY);
+    assert_ok(llmm_kv_hit_tracker_add(t, 0, 1, 2));
+    r = kv_read(t, 0);
+    assert_true(r.hit_rate == 0.5);
+    llmm_kv_hit_tracker_free(t);
+    llmm_kv_hit_tracker_free(NULL);
+}
+
+static void test_kv_hit_tracker_errors(void **state)
+{
+    llmm_kv_hit_tracker *t = NULL;
+    llmm_kv_hit_reading r;
+    (void)state;
+    assert_status(llmm_kv_hit_tracker_new(NULL, 0, NULL), LLMM_E_INVALID);
+    t = (llmm_kv_hit_tracker *)&r;
+    assert_status(llmm_kv_hit_tracker_new(NULL, UINT64_MAX - 58, &t), LLMM_E_RANGE);
+    assert_null(t);
+    assert_ok(llmm_kv_hit_tracker_new(NULL, UINT64_MAX - 59, &t)); /* the longest window */
+    llmm_kv_hit_tracker_free(t);
+    assert_ok(llmm_kv_hit_tracker_new(NULL, 7, &t)); /* shorter than 60 ns: 1 ns slots */
+    assert_ok(llmm_kv_hit_tracker_add(t, 10, 1, 1));
+    assert_int_equal(kv_read(t, 16).lookups, 1);
+    assert_status(llmm_kv_hit_reading_init(NULL), LLMM_E_INVALID);
+    assert_ok(llmm_kv_hit_reading_init(&r));
+    assert_status(llmm_kv_hit_tracker_read(t, 17, &r), LLMM_E_EMPTY);
+    llmm_kv_hit_tracker_free(t);
+
+    assert_ok(llmm_kv_hit_tracker_new(NULL, SEC, &t));
+    assert_ok(llmm_kv_hit_tracker_add(t, SEC, 2, 5));
+    assert_status(llmm_kv_hit_tracker_add(t, SEC, 6, 5), LLMM_E_INVALID);
+    assert_status(llmm_kv_hit_tracker_add(t, SEC - 1, 0, 5), LLMM_E_INVALID);
+    assert_status(llmm_kv_hit_tracker_add(NULL, SEC, 0, 5), LLMM_E_INVALID);
+    assert_status(llmm_kv_hit_tracker_add(t, SEC, 0, UINT64_MAX - 4), LLMM_E_RANGE);
+    assert_ok(llmm_kv_hit_reading_init(&r));
+    assert_status(llmm_kv_hit_tracker_read(t, SEC - 1, &r), LLMM_E_INVALID);
+    assert_status(llmm_kv_hit_tracker_read(NULL, SEC, &r), LLMM_E_INVALID);
+    assert_status(llmm_kv_hit_tracker_read(t, SEC, NULL), LLMM_E_INVALID);
+    r.struct_size = 4;
+    assert_status(llmm_kv_hit_tracker_read(t, SEC, &r), LLMM_E_ABI);
+    assert_int_equal(r.lookups, 0);
+    /* none of it changed anything */
+    r = kv_read(t, SEC);
+    assert_int_equal(r.hits, 2);
+    assert_int_equal(r.lookups, 5);
+    assert_close(r.hit_rate, 0.4, TOL, 0);
+    assert_ok(llmm_kv_hit_tracker_add(t, SEC, 0, UINT64_MAX - 5));
+    assert_int_equal(kv_read(t, SEC).lookups, UINT64_MAX);
+    assert_status(llmm_kv_hit_tracker_reset(NULL), LLMM_E_INVALID);
+    llmm_kv_hit_tracker_free(t);
+}
+
+static llmm_tlb_reading tlb_read(llmm_tlb_monitor *m, uint64_t now)
+{
+    llmm_tlb_reading r;
+    assert_ok(llmm_tlb_reading_init(&r));
+    assert_ok(llmm_tlb_monitor_read(m, now, &r));
+    return r;
+}
+
+/* SPEC.md §8 presets. OLTP: 12.5 % over 1 s, 60 slots of ceil(10^9 / 60) = 16 666 667 ns.
+ * Java: 8.2 % over 500 ms, 60 slots of ceil(5·10^8 / 60) = 8 333 334 ns. A miss rate equal to
+ * the threshold does not alert; one above it does. */
+static void test_tlb_monitor_presets(void **state)
+{
+    llmm_tlb_monitor *m = NULL;
+    llmm_tlb_reading r;
+    (void)state;
+    assert_ok(llmm_tlb_monitor_new(NULL, LLMM_TLB_OLTP_DATABASE, &m));
+    assert_ok(llmm_tlb_monitor_add(m, 0, 125, 1000));
+    r = tlb_read(m, 0);
+    assert_true(r.miss_rate == 0.125);
+    assert_true(r.max_miss_rate == 0.125);
+    assert_int_equal(r.window_ns, SEC);
+    assert_int_equal(r.alert, 0);
+    assert_ok(llmm_tlb_monitor_add(m, 500 * MS, 1, 1)); /* 126 / 1001 > 12.5 % */
+    r = tlb_read(m, 500 * MS);
+    assert_int_equal(r.misses, 126);
+    assert_int_equal(r.accesses, 1001);
+    assert_int_equal(r.alert, 1);
+    /* slot 59 ends at 60 · 16 666 667 − 1 = 1 000 000 019 ns: the batch at 0 is still there */
+    r = tlb_read(m, UINT64_C(1000000019));
+    assert_int_equal(r.accesses, 1001);
+    /* 1 000 000 020 ns is slot 60: only the batch at 500 ms, 1 / 1 */
+    r = tlb_read(m, UINT64_C(1000000020));
+    assert_int_equal(r.accesses, 1);
+    assert_int_equal(r.alert, 1);
+    /* healthy accesses: 1 / 1001 */
+    assert_ok(llmm_tlb_monitor_add(m, UINT64_C(1000000020), 0, 1000));
+    assert_int_equal(tlb_read(m, UINT64_C(1000000020)).alert, 0);
+    llmm_tlb_monitor_free(m);
+
+    assert_ok(llmm_tlb_monitor_new(NULL, LLMM_TLB_JAVA_MICROSERVICE, &m));
+    assert_ok(llmm_tlb_monitor_add(m, 0, 82, 1000));
+    r = tlb_read(m, 0);
+    assert_true(r.miss_rate == 0.082);
+    assert_true(r.max_miss_rate == 0.082);
+    assert_int_equal(r.window_ns, 500 * MS);
+    assert_int_equal(r.alert, 0);
+    assert_ok(llmm_tlb_monitor_add(m, 0, 1, 1)); /* 83 / 1001 */
+    assert_int_equal(tlb_read(m, 0).alert, 1);
+    /* slot 59 ends at 60 · 8 333 334 − 1 = 500 000 039 ns */
+    assert_int_equal(tlb_read(m, UINT64_C(500000039)).accesses, 1001);
+    llmm_tlb_reading e;
+    assert_ok(llmm_tlb_reading_init(&e));
+    assert_status(llmm_tlb_monitor_read(m, UINT64_C(500000040), &e), LLMM_E_EMPTY);
+    assert_int_equal(e.accesses, 0);
+    /* reset: counts and clock go, the preset stays */
+    assert_ok(llmm_tlb_monitor_reset(m));
+    assert_ok(llmm_tlb_monitor_add(m, 0, 9, 100));
+    r = tlb_read(m, 0);
+    assert_true(r.max_miss_rate == 0.082);
+    assert_int_equal(r.alert, 1);
+    llmm_tlb_monitor_free(m);
+    llmm_tlb_monitor_free(NULL);
+}
+
+static void test_tlb_monitor_custom(void **state)
+{
+    llmm_tlb_monitor *m = NULL;
+    llmm_tlb_reading r;
+    (void)state;
+    /* 30 % over 60 ms (1 ms slots) */
+    assert_ok(llmm_tlb_monitor_new_custom(NULL, 0.3, 60 * MS, &m));
+    for (uint64_t k = 0; k < 100; k++) /* slot k: 1 miss in 4 accesses, 2 in 4 from slot 50 */
+        assert_ok(llmm_tlb_monitor_add(m, k * MS, k < 50 ? 1 : 2, 4));
+    r = tlb_read(m, 99 * MS); /* slots 40 … 99: 10 · 1 + 50 · 2 misses of 240 */
+    assert_int_equal(r.misses, 110);
+    assert_int_equal(r.accesses, 240);
+    assert_close(r.miss_rate, 110.0 / 240.0, TOL, 0);
+    assert_int_equal(r.alert, 1);
+    r = tlb_read(m, 108 * MS + 999); /* slots 49 … 108: 1 + 50 · 2 */
+    assert_int_equal(r.misses, 101);
+    assert_int_equal(r.accesses, 204);
+    llmm_tlb_monitor_free(m);
+    /* the bounds 0 and 1 */
+    assert_ok(llmm_tlb_monitor_new_custom(NULL, 1.0, SEC, &m));
+    assert_ok(llmm_tlb_monitor_add(m, 0, 5, 5));
+    assert_int_equal(tlb_read(m, 0).alert, 0); /* nothing exceeds 100 % */
+    llmm_tlb_monitor_free(m);
+    assert_ok(llmm_tlb_monitor_new_custom(NULL, 0.0, SEC, &m));
+    assert_ok(llmm_tlb_monitor_add(m, 0, 0, 5));
+    assert_int_equal(tlb_read(m, 0).alert, 0);
+    assert_ok(llmm_tlb_monitor_add(m, 0, 1, 5));
+    assert_int_equal(tlb_read(m, 0).alert, 1);
+    llmm_tlb_monitor_free(m);
+}
+
+static void test_tlb_monitor_errors(void **state)
+{
+    llmm_tlb_monitor *m = NULL;
+    llmm_tlb_reading r;
+    (void)state;
+    m = (llmm_tlb_monitor *)&r;
+    assert_status(llmm_tlb_monitor_new(NULL, (llmm_tlb_workload)2, &m), LLMM_E_INVALID);
+    assert_null(m);
+    assert_status(llmm_tlb_monitor_new(NULL, (llmm_tlb_workload)-1, &m), LLMM_E_INVALID);
+    assert_status(llmm_tlb_monitor_new(NULL, LLMM_TLB_OLTP_DATABASE, NULL), LLMM_E_INVALID);
+    m = (llmm_tlb_monitor *)&r;
+    assert_status(llmm_tlb_monitor_new_custom(NULL, NAN, SEC, &m), LLMM_E_INVALID);
+    assert_null(m);
+    assert_status(llmm_tlb_monitor_new_custom(NULL, INFINITY, SEC, &m), LLMM_E_INVALID);
+    assert_status(llmm_tlb_monitor_new_custom(NULL, 0.1, 0, &m), LLMM_E_INVALID);
+    assert_status(llmm_tlb_monitor_new_custom(NULL, -0.1, SEC, &m), LLMM_E_RANGE);
+    assert_status(llmm_tlb_monitor_new_custom(NULL, 1.1, SEC, &m), LLMM_E_RANGE);
+    assert_status(llmm_tlb_monitor_new_custom(NULL, 0.1, UINT64_MAX - 58, &m), LLMM_E_RANGE);
+    assert_status(llmm_tlb_monitor_new_custom(NULL, 0.1, SEC, NULL), LLMM_E_INVALID);
+    assert_null(m);
+
+    assert_ok(llmm_tlb_monitor_new(NULL, LLMM_TLB_OLTP_DATABASE, &m));
+    assert_ok(llmm_tlb_monitor_add(m, SEC, 1, 10));
+    assert_status(llmm_tlb_monitor_add(m, SEC, 11, 10), LLMM_E_INVALID);
+    assert_status(llmm_tlb_monitor_add(m, SEC - 1, 1, 10), LLMM_E_INVALID);
+    assert_status(llmm_tlb_monitor_add(NULL, SEC, 1, 10), LLMM_E_INVALID);
+    assert_status(llmm_tlb_monitor_add(m, SEC, 0, UINT64_MAX - 9), LLMM_E_RANGE);
+    assert_ok(llmm_tlb_reading_init(&r));
+    assert_status(llmm_tlb_monitor_read(m, SEC - 1, &r), LLMM_E_INVALID);
+    assert_status(llmm_tlb_monitor_read(NULL, SEC, &r), LLMM_E_INVALID);
+    assert_status(llmm_tlb_monitor_read(m, SEC, NULL), LLMM_E_INVALID);
+    r.struct_size = 12;
+    assert_status(llmm_tlb_monitor_read(m, SEC, &r), LLMM_E_ABI);
+    assert_int_equal(r.accesses, 0);
+    r = tlb_read(m, SEC);
+    assert_int_equal(r.misses, 1);
+    assert_int_equal(r.accesses, 10);
+    assert_status(llmm_tlb_monitor_reset(NULL), LLMM_E_INVALID);
+    assert_status(llmm_tlb_reading_init(NULL), LLMM_E_INVALID);
+    llmm_tlb_monitor_free(m);
+}
+
+static llmm_status kv_hit_step(llmm_ctx *ctx, void *arg)
+{
+    llmm_kv_hit_tracker *t = NULL;
+    llmm_status st;
+    (void)arg;
+    st = llmm_kv_hit_tracker_new(ctx, 0, &t);
+    if (st != LLMM_OK) {
+        assert_null(t);
+        return st;
+    }
+    assert_ok(llmm_kv_hit_tracker_add(t, 0, 3, 4));
+    assert_int_equal(kv_read(t, 0).ttl, 128);
+    llmm_kv_hit_tracker_free(t);
+    return LLMM_OK;
+}
+
+static llmm_status tlb_step(llmm_ctx *ctx, void *arg)
+{
+    llmm_tlb_monitor *m = NULL;
+    llmm_status st;
+    st = arg ? llmm_tlb_monitor_new_custom(ctx, 0.5, SEC, &m)
+             : llmm_tlb_monitor_new(ctx, LLMM_TLB_JAVA_MICROSERVICE, &m);
+    if (st != LLMM_OK) {
+        assert_null(m);
+        return st;
+    }
+    assert_ok(llmm_tlb_monitor_add(m, 0, 1, 2));
+    assert_int_equal(tlb_read(m, 0).alert, arg ? 0 : 1);
+    llmm_tlb_monitor_free(m);
+    return LLMM_OK;
+}
+
+static void test_monitor_allocation_failures(void **state)
+{
+    int custom = 1;
+    (void)state;
+    assert_true(llmm_test_each_failure(kv_hit_step, NULL) >= 2);
+    assert_true(llmm_test_each_failure(tlb_step, NULL) >= 2);
+    assert_true(llmm_test_each_failure(tlb_step, &custom) >= 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,6 +807,12 @@ int main(void)
         cmocka_unit_test(test_kv_occupancy),
         cmocka_unit_test(test_page_walk),
         cmocka_unit_test(test_tlb_presets),
+        cmocka_unit_test(test_kv_hit_tracker),
+        cmocka_unit_test(test_kv_hit_tracker_errors),
+        cmocka_unit_test(test_tlb_monitor_presets),
+        cmocka_unit_test(test_tlb_monitor_custom),
+        cmocka_unit_test(test_tlb_monitor_errors),
+        cmocka_unit_test(test_monitor_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
