@@ -2,7 +2,11 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "rate_monitor.h"
+#include "llmmetrics/resource.h"
+#include "window/rate_monitor.h"
+
+_Static_assert(LLMM_RESOURCE_WINDOW_SLOTS == LLMM__RATE_MONITOR_SLOTS,
+               "the documented slot count is the rate monitor's");
 
 struct llmm_kv_hit_tracker {
     llmm_ctx *ctx;

@@ -2,7 +2,8 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "rate_monitor.h"
+#include "llmmetrics/resource.h"
+#include "window/rate_monitor.h"
 
 struct llmm_tlb_monitor {
     llmm_ctx *ctx;

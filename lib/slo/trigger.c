@@ -4,12 +4,14 @@
 
 #include "core/internal.h"
 #include "llmmetrics/slo.h"
+#include "window/rate_monitor.h"
+
+_Static_assert(LLMM_ERROR_TRIGGER_SLOTS == LLMM__RATE_MONITOR_SLOTS,
+               "the documented slot count is the rate monitor's");
 
 struct llmm_error_trigger {
     llmm_ctx *ctx;
-    llmm_ratio_window *rw;
-    uint64_t window_ns;
-    uint64_t requests;     /* since creation or reset: bounds every sum of the ring */
+    llmm__rate_monitor mon; /* errors over requests */
     uint64_t min_requests;
     double max_share;
 };
@@ -25,9 +27,7 @@ llmm_status llmm_error_trigger_reading_init(llmm_error_trigger_reading *r)
 
 llmm_status llmm_error_trigger_new(llmm_ctx *ctx, uint64_t window_ns, llmm_error_trigger **out)
 {
-    const uint64_t n = LLMM_ERROR_TRIGGER_SLOTS;
     llmm_error_trigger *t;
-    uint64_t slot_ns, slots;
     llmm_status st;
 
     if (!out)
@@ -35,23 +35,15 @@ llmm_status llmm_error_trigger_new(llmm_ctx *ctx, uint64_t window_ns, llmm_error
     *out = NULL;
     if (window_ns == 0)
         window_ns = LLMM_ERROR_TRIGGER_WINDOW_NS_DEFAULT;
-    /* n slots of ceil(window / n) ns, fewer when that covers the window already (a window
-     * shorter than n ns gets 1 ns slots). The ring, slot_ns * slots <= window_ns + n - 1,
-     * fits in 64 bits unless the window is within n - 1 ns of 2^64. */
-    if (window_ns > UINT64_MAX - (n - 1))
-        return LLMM_E_RANGE;
-    slot_ns = window_ns / n + (window_ns % n != 0);
-    slots = window_ns / slot_ns + (window_ns % slot_ns != 0);
     t = llmm__calloc(ctx, 1, sizeof *t);
     if (!t)
         return LLMM_E_NOMEM;
-    st = llmm_ratio_window_new(ctx, slot_ns, (uint32_t)slots, &t->rw);
+    st = llmm__rate_monitor_init(&t->mon, ctx, window_ns);
     if (st != LLMM_OK) {
         llmm__free(ctx, t, sizeof *t);
         return st;
     }
     t->ctx = ctx;
-    t->window_ns = window_ns;
     t->min_requests = 1;
     t->max_share = LLMM_ERROR_TRIGGER_MAX_SHARE_DEFAULT;
     *out = t;
@@ -62,7 +54,7 @@ void llmm_error_trigger_free(llmm_error_trigger *t)
 {
     if (!t)
         return;
-    llmm_ratio_window_free(t->rw);
+    llmm__rate_monitor_fini(&t->mon);
     llmm__free(t->ctx, t, sizeof *t);
 }
 
@@ -117,16 +109,9 @@ llmm_status llmm_error_trigger_get_u64(const llmm_error_trigger *t,
 llmm_status llmm_error_trigger_add(llmm_error_trigger *t, uint64_t now_ns, uint64_t errors,
                                    uint64_t requests)
 {
-    llmm_status st;
-    if (!t || errors > requests)
+    if (!t)
         return LLMM_E_INVALID;
-    if (requests > UINT64_MAX - t->requests)
-        return LLMM_E_RANGE;
-    st = llmm_ratio_window_add(t->rw, now_ns, errors, requests); /* checks the time */
-    if (st != LLMM_OK)
-        return st;
-    t->requests += requests;
-    return LLMM_OK;
+    return llmm__rate_monitor_add(&t->mon, now_ns, errors, requests);
 }
 
 llmm_status llmm_error_trigger_check(llmm_error_trigger *t, uint64_t now_ns,
@@ -140,12 +125,7 @@ llmm_status llmm_error_trigger_check(llmm_error_trigger *t, uint64_t now_ns,
         return LLMM_E_INVALID;
     if (r->struct_size != sizeof *r)
         return LLMM_E_ABI;
-    /* The ratio call fails (time, empty window) without moving the ring's clock; after it the
-     * counts over the same span cannot fail: sums are bounded by t->requests. */
-    st = llmm_ratio_window_ratio(t->rw, now_ns, t->window_ns, &share);
-    if (st != LLMM_OK)
-        return st;
-    st = llmm_ratio_window_counts(t->rw, now_ns, t->window_ns, &errors, &requests);
+    st = llmm__rate_monitor_read(&t->mon, now_ns, &errors, &requests, &share);
     if (st != LLMM_OK)
         return st;
     r->errors = errors;
@@ -159,7 +139,6 @@ llmm_status llmm_error_trigger_reset(llmm_error_trigger *t)
 {
     if (!t)
         return LLMM_E_INVALID;
-    llmm_ratio_window_reset(t->rw);
-    t->requests = 0;
+    llmm__rate_monitor_reset(&t->mon);
     return LLMM_OK;
 }

@@ -4,7 +4,7 @@
 
 llmm_status llmm__rate_monitor_init(llmm__rate_monitor *m, llmm_ctx *ctx, uint64_t window_ns)
 {
-    const uint64_t n = LLMM_RESOURCE_WINDOW_SLOTS;
+    const uint64_t n = LLMM__RATE_MONITOR_SLOTS;
     uint64_t slot_ns, slots;
     m->rw = NULL;
     /* n slots of ceil(window / n) ns, fewer when that already covers the window (1 ns slots
