@@ -89,38 +89,57 @@ static void put_le(writer *w, uint64_t v, int bytes)
         put_u8(w, (uint8_t)(v >> (8 * i)));
 }
 
-static void put_var(writer *w, uint64_t v)
+static inline void put_var(writer *w, uint64_t v)
 {
+    if (v < 0x80) { /* most bucket deltas */
+        put_u8(w, (uint8_t)v);
+        return;
+    }
     w->n += w->p ? llmm__uvarint_put(w->p + w->n, v) : llmm__uvarint_len(v);
 }
 
+/* The store's counters, read directly: the encoder only visits indices inside the store. */
+typedef struct {
+    const uint32_t *c32;
+    const uint64_t *c64;
+    int64_t base;
+} counters;
+
+static inline uint64_t count_at(const counters *c, int64_t i)
+{
+    size_t off = (size_t)(i - c->base);
+    return c->c64 ? c->c64[off] : c->c32[off];
+}
+
 /* The run that starts at the first non-empty bucket in [from, hi]: [*a, *b]; 0 if none. */
-static int next_run(const llmm_sketch *s, int64_t from, int64_t hi, int64_t *a, int64_t *b)
+static int next_run(const counters *c, int64_t from, int64_t hi, int64_t *a, int64_t *b)
 {
     int64_t i = from, last;
-    while (i <= hi && !llmm__store_get(s, i))
+    while (i <= hi && !count_at(c, i))
         i++;
     if (i > hi)
         return 0;
     *a = last = i;
     for (i++; i <= hi && i - last <= SPLIT_GAP; i++)
-        if (llmm__store_get(s, i))
+        if (count_at(c, i))
             last = i;
     *b = last;
     return 1;
 }
 
-/* Encode into p (NULL: measure only); returns the encoded size. */
-static size_t encode(const llmm_sketch *s, uint8_t *p)
+/* Encode into p, or only measure when p is NULL. Measuring counts the runs into *nruns;
+ * writing takes that count from the measuring call. Returns the encoded size. */
+static size_t encode(const llmm_sketch *s, uint8_t *p, uint64_t *nruns)
 {
     writer w = {p, 0};
+    counters c = {s->counts32, s->counts64, s->base};
     int64_t lo = 0, hi = -1, a, b, at, i, prev_end = 0;
-    uint64_t nruns = 0;
-    int k;
+    uint64_t k = 0;
+    int j;
 
     (void)llmm__store_span(s, &lo, &hi);
-    for (k = 0; k < MAGIC_BYTES; k++)
-        put_u8(&w, magic[k]);
+    for (j = 0; j < MAGIC_BYTES; j++)
+        put_u8(&w, magic[j]);
     put_u8(&w, LLMM_SKETCH_FORMAT_VERSION);
     put_u8(&w, (uint8_t)s->scale);
     put_le(&w, llmm__dbits(s->range_lo), 8);
@@ -133,17 +152,16 @@ static size_t encode(const llmm_sketch *s, uint8_t *p)
     put_var(&w, s->zero);
     put_var(&w, s->under);
     put_var(&w, s->over);
-    for (at = lo; at <= hi && next_run(s, at, hi, &a, &b); at = b + 1)
-        nruns++;
-    put_var(&w, nruns);
-    for (at = lo; at <= hi && next_run(s, at, hi, &a, &b); at = b + 1) {
+    if (p)
+        put_var(&w, *nruns);
+    for (at = lo; at <= hi && next_run(&c, at, hi, &a, &b); at = b + 1, k++) {
         uint64_t prev = 0;
-        put_var(&w, at == lo ? llmm__zigzag(a) : (uint64_t)(a - prev_end - 1));
+        put_var(&w, k == 0 ? llmm__zigzag(a) : (uint64_t)(a - prev_end - 1));
         put_var(&w, (uint64_t)(b - a + 1));
         for (i = a; i <= b; i++) {
-            uint64_t c = llmm__store_get(s, i);
-            put_var(&w, llmm__zigzag((int64_t)(c - prev)));
-            prev = c;
+            uint64_t v = count_at(&c, i);
+            put_var(&w, llmm__zigzag((int64_t)(v - prev)));
+            prev = v;
         }
         prev_end = b;
     }
@@ -151,7 +169,8 @@ static size_t encode(const llmm_sketch *s, uint8_t *p)
         uint32_t crc = llmm__crc32c(0, p, w.n);
         put_le(&w, crc, CRC_BYTES);
     } else {
-        w.n += CRC_BYTES;
+        *nruns = k;
+        w.n += llmm__uvarint_len(k) + CRC_BYTES;
     }
     return w.n;
 }
@@ -159,13 +178,14 @@ static size_t encode(const llmm_sketch *s, uint8_t *p)
 llmm_status llmm_sketch_serialize(const llmm_sketch *s, uint8_t *buf, size_t cap, size_t *len)
 {
     size_t need;
+    uint64_t nruns = 0;
     if (!s || !len || (!buf && cap))
         return LLMM_E_INVALID;
-    need = encode(s, NULL);
+    need = encode(s, NULL, &nruns);
     *len = need;
     if (!buf || cap < need)
         return LLMM_E_BUFFER;
-    (void)encode(s, buf);
+    (void)encode(s, buf, &nruns);
     return LLMM_OK;
 }
 
@@ -187,9 +207,14 @@ typedef struct {
     size_t pos, end;
 } reader;
 
-static int get_var(reader *r, uint64_t *v)
+static inline int get_var(reader *r, uint64_t *v)
 {
-    size_t k = llmm__uvarint_get(r->p + r->pos, r->end - r->pos, v);
+    size_t k;
+    if (r->pos < r->end && r->p[r->pos] < 0x80) { /* one byte: most bucket deltas */
+        *v = r->p[r->pos++];
+        return 1;
+    }
+    k = llmm__uvarint_get(r->p + r->pos, r->end - r->pos, v);
     r->pos += k;
     return k != 0;
 }
