@@ -239,9 +239,11 @@ static double get_f64(const uint8_t *p)
 /* Magic, checksum, version: the part every format version shares. */
 static llmm_status check_envelope(const uint8_t *buf, size_t len)
 {
+    uint32_t crc;
     if (len < MAGIC_BYTES + 1 + CRC_BYTES || memcmp(buf, magic, MAGIC_BYTES) != 0)
         return LLMM_E_CORRUPT;
-    if (llmm__crc32c(0, buf, len - CRC_BYTES) != (uint32_t)get_le(buf + len - CRC_BYTES, CRC_BYTES))
+    crc = (uint32_t)get_le(buf + len - CRC_BYTES, CRC_BYTES);
+    if (llmm__crc32c(0, buf, len - CRC_BYTES) != crc)
         return LLMM_E_CORRUPT;
     if (buf[MAGIC_BYTES] != LLMM_SKETCH_FORMAT_VERSION)
         return LLMM_E_VERSION;

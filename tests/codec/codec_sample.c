@@ -142,11 +142,11 @@ static void s_scale10(sample *sm)
 static void s_wide(sample *sm)
 {
     begin(sm, 6, 0, 0);
-    add_n(sm, 0.0, 2);
     add_n(sm, 0.5, UINT64_C(6000000000));
     add_n(sm, 0.75, 3);
     add_n(sm, 1.0, UINT64_C(1) << 40);
     add_n(sm, 1.01, 1);
+    add_n(sm, 0.0, 2);
 }
 
 static void s_sparse(sample *sm)
