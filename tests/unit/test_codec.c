@@ -8,23 +8,7 @@
 
 /* ---- sketches to encode ------------------------------------------------------------------ */
 
-static uint64_t rng_next(uint64_t *x)
-{
-    *x ^= *x >> 12;
-    *x ^= *x << 25;
-    *x ^= *x >> 27;
-    return *x * UINT64_C(2685821657736338717);
-}
-static double rng_unit(uint64_t *x)
-{
-    return ((double)(rng_next(x) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
-static double lognormal(uint64_t *x, double median, double sigma)
-{
-    double u1 = rng_unit(x), u2 = rng_unit(x);
-    double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-    return median * exp(sigma * z);
-}
+/* rng_next / lognormal: helpers.h */
 
 static llmm_sketch *mk(llmm_ctx *ctx, int scale)
 {
