@@ -523,7 +523,8 @@ LLMM_API void llmm_recorder_free(llmm_recorder *r);
 
 /**
  * @defgroup sketch_codec Sketch binary format
- * @brief A compact, versioned, checksummed encoding of a whole sketch (doc/format.md).
+ * @brief A compact, versioned, checksummed encoding of a whole sketch (specified in @ref format,
+ * doc/format.md).
  *
  * The encoding holds everything a sketch knows (scale, range, count, min, max, sum bit for
  * bit, the zero / underflow / overflow counts and every bucket), so decoding gives a sketch
