@@ -561,8 +561,9 @@ LLMM_API llmm_status llmm_sketch_serialize(const llmm_sketch *s, uint8_t *buf, s
  *
  * The whole input is validated before anything is allocated: checksum, every field, every
  * bucket index (inside the encoded range), count consistency (count = zeros + underflow +
- * overflow + all bucket counts, without overflow) and 0 ≤ min ≤ max. Truncated, extended or
- * damaged input of any kind is rejected; a damaged version byte is reported as corruption.
+ * overflow + all bucket counts, without overflow), 0 ≤ min ≤ max (max > 0 unless every value
+ * is 0). Truncated, extended or damaged input of any kind is rejected; a damaged version byte
+ * is reported as corruption.
  * The new sketch's bucket store is sized by the span of the encoded buckets, which the
  * validation has already confined to the encoded range (as for any sketch, at most a few MiB
  * at scale 10 over the widest range).

@@ -354,6 +354,9 @@ static llmm_status check_stats(const header *h)
     /* non-negative finite doubles order like their bits: 0 <= min <= max <= DBL_MAX */
     if (!(bmin <= bmax && bmax <= LLMM__DBL_MAX_BITS))
         return LLMM_E_CORRUPT;
+    /* any value other than zero makes the max positive (the store relies on it) */
+    if (h->count > h->zero && bmax == 0)
+        return LLMM_E_CORRUPT;
     return LLMM_OK;
 }
 

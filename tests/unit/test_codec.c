@@ -576,6 +576,7 @@ static void test_hand_built_rejects(void **state)
     EXPECT_CORRUPT_FIELDS((f.max = NAN));
     EXPECT_CORRUPT_FIELDS((f.max = -1.0));
     EXPECT_CORRUPT_FIELDS((f.min = INFINITY, f.max = INFINITY));
+    EXPECT_CORRUPT_FIELDS((f.max = 0.0)); /* buckets and over, yet max 0 */
 #undef EXPECT_CORRUPT_FIELDS
 
     /* bucket runs: each variant replaces the reference runs */
@@ -655,6 +656,24 @@ static void test_hand_built_rejects(void **state)
     m_ref_runs(&m);
     m_crc(&m);
     assert_status(decode_msg(&m), LLMM_E_CORRUPT);
+
+    /* only zeros: max 0 is right; only underflow: max 0 is not */
+    f = ref_fields();
+    f.count = f.zero = 4;
+    f.under = f.over = 0;
+    f.max = 0.0;
+    m_head(&m, &f, 0);
+    m_crc(&m);
+    assert_ok(decode_msg(&m));
+    f.zero = 3;
+    f.under = 1;
+    m_head(&m, &f, 0);
+    m_crc(&m);
+    assert_status(decode_msg(&m), LLMM_E_CORRUPT);
+    f.max = 1e-4;
+    m_head(&m, &f, 0);
+    m_crc(&m);
+    assert_ok(decode_msg(&m));
 
     /* empty sketches: min and max are +0.0; the sum is carried as written */
     f = ref_fields();

@@ -162,6 +162,8 @@ def decode(data):
             raise CorruptError("min / max of an empty sketch")
     elif not bmin <= bmax <= DBL_MAX_BITS:
         raise CorruptError("min / max")
+    elif sk.count > sk.zero and bmax == 0:
+        raise CorruptError("max of a sketch with non-zero values")
     return sk
 
 
