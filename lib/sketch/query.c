@@ -11,6 +11,8 @@ static uint64_t rank_of(double q, uint64_t n)
     uint64_t rank;
     if (fabs(qn - r) > 1e-9)
         r = ceil(qn);
+    if (!(r < (double)n)) /* also keeps the conversion below in range near 2^64 */
+        return n;
     rank = r < 1.0 ? 1 : (uint64_t)r;
     return rank > n ? n : rank;
 }
