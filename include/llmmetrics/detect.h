@@ -1087,6 +1087,9 @@ LLMM_API llmm_status llmm_stability_reset(llmm_stability *s);
  * Cost: O(1) per sample. The sums behind both fits are updated as samples enter and leave;
  * every N samples they are recomputed exactly from the ring, with the time origin moved to
  * the oldest sample and the values centred on their means, so rounding never accumulates.
+ * The residual sum of squares comes from the sums as `Syy − slope·Sxy`, so a standard error is
+ * exact only to about 1e-8 of `sqrt(Syy / ((n − 2)·Sxx))`: a perfect line shows an se of that
+ * order rather than 0, far below any slope it could hide.
  * Time stamps must not go backwards (#LLMM_E_INVALID); equal time stamps are fine (a window
  * whose samples all share one time stamp has no slope).
  * @{

@@ -1,5 +1,6 @@
 /* Correlation of paired series: Pearson's r and Spearman's ρ (Pearson of fractional ranks,
  * ties averaged). */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -67,7 +68,11 @@ static llmm_status pearson(const double *x, const double *y, size_t n, double *r
     }
     if (!(sxx > 0.0) || !(syy > 0.0))
         return LLMM_E_RANGE;
-    v = sxy / (sqrt(sxx) * sqrt(syy));
+    /* One square root of the product when it is a normal number: then identical series give
+     * exactly 1, since sqrt(fl(a·a)) = a. Scaled deviations are at most 2, so the product
+     * cannot overflow; it can only underflow for spreads near the subnormal range. */
+    v = sxx * syy;
+    v = v >= DBL_MIN ? sxy / sqrt(v) : sxy / (sqrt(sxx) * sqrt(syy));
     *r = v > 1.0 ? 1.0 : (v < -1.0 ? -1.0 : v);
     return LLMM_OK;
 }
