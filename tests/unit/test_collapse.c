@@ -355,18 +355,6 @@ static void naive_baseline(const double *x, size_t i, size_t w, double *mean, do
     *sigma = (double)sqrtl(s2 / (long double)w);
 }
 
-static uint64_t rng_next(uint64_t *x)
-{
-    *x ^= *x >> 12;
-    *x ^= *x << 25;
-    *x ^= *x >> 27;
-    return *x * UINT64_C(2685821657736338717);
-}
-static double rng_unit(uint64_t *x)
-{
-    return ((double)(rng_next(x) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
-
 static void check_stream(size_t w, double offset, double scale, double floor_share, uint64_t seed)
 {
     enum { N = 20000 };

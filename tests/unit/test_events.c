@@ -153,14 +153,6 @@ static void test_ring_drops_oldest(void **state)
     llmm_event_log_free(log);
 }
 
-static uint64_t rng_next(uint64_t *x)
-{
-    *x ^= *x >> 12;
-    *x ^= *x << 25;
-    *x ^= *x >> 27;
-    return *x * UINT64_C(2685821657736338717);
-}
-
 /* A random stream against a plain list of every event: each look-back must return the events
  * of the last `cap` in the interval, by descending time, later additions first on ties. */
 static void test_random_stream_against_list(void **state)

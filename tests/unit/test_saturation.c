@@ -158,18 +158,6 @@ static void test_exact_lines(void **state)
     llmm_saturation_free(s);
 }
 
-static uint64_t rng_next(uint64_t *x)
-{
-    *x ^= *x >> 12;
-    *x ^= *x << 25;
-    *x ^= *x >> 27;
-    return *x * UINT64_C(2685821657736338717);
-}
-static double rng_unit(uint64_t *x)
-{
-    return ((double)(rng_next(x) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
-
 /* Flat series after a varied start: the sums were slid through varied values, so rounding
  * leaves residues; a flat window must never read as a trend, at any z. */
 static void test_flat_is_never_rising(void **state)

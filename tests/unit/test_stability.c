@@ -106,14 +106,6 @@ static void test_hand_built_sequence(void **state)
     llmm_stability_free(s);
 }
 
-static uint64_t rng_next(uint64_t *x)
-{
-    *x ^= *x >> 12;
-    *x ^= *x << 25;
-    *x ^= *x >> 27;
-    return *x * UINT64_C(2685821657736338717);
-}
-
 /* A random stream past the 64 remembered means, k changing as it goes, against brute force. */
 static void test_random_stream_brute_force(void **state)
 {
