@@ -1,0 +1,202 @@
+/* Event log: typed, time-stamped annotations in a bounded ring, and the look-back that lists
+ * the candidate causes of a spike, nearest first. The ring is in time order (adds never go
+ * back in time), so both queries are binary searches. */
+#include <string.h>
+
+#include "core/internal.h"
+#include "llmmetrics/detect.h"
+
+typedef struct event_rec {
+    uint64_t t;
+    double value;
+    int32_t type;
+} event_rec;
+
+struct llmm_event_log {
+    llmm_ctx *ctx;
+    event_rec *ring;
+    uint32_t cap;
+    uint32_t start;   /* index of the oldest event */
+    uint32_t held;    /* events in the ring, <= cap */
+    uint64_t last_ns; /* latest time stamp accepted */
+    uint64_t total;
+    uint64_t dropped;
+};
+
+/* The stable names, indexed by type; SPEC.md §6 names the first two. */
+static const char *const attr_names[] = {
+    NULL,
+    LLMM_EVENT_ATTR_TCP_RETRANSMIT,
+    LLMM_EVENT_ATTR_MAJOR_FAULT,
+    LLMM_EVENT_ATTR_SCHED_JITTER,
+    LLMM_EVENT_ATTR_NUMA_MIGRATION,
+    LLMM_EVENT_ATTR_WEIGHT_SWITCH,
+    LLMM_EVENT_ATTR_GC_PAUSE,
+};
+#define KNOWN_TYPES ((int32_t)(sizeof attr_names / sizeof attr_names[0]))
+
+const char *llmm_event_attr_name(int32_t type)
+{
+    return type > 0 && type < KNOWN_TYPES ? attr_names[type] : NULL;
+}
+
+static int type_ok(int32_t type)
+{
+    return (type > 0 && type < KNOWN_TYPES) || type >= LLMM_EVENT_USER;
+}
+
+llmm_status llmm_event_log_new(llmm_ctx *ctx, uint32_t capacity, llmm_event_log **out)
+{
+    llmm_event_log *log;
+
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    if (capacity == 0)
+        capacity = LLMM_EVENT_LOG_CAPACITY_DEFAULT;
+    if (capacity > LLMM_EVENT_LOG_CAPACITY_MAX)
+        return LLMM_E_RANGE;
+    log = llmm__calloc(ctx, 1, sizeof *log);
+    if (!log)
+        return LLMM_E_NOMEM;
+    log->ring = llmm__calloc(ctx, capacity, sizeof *log->ring);
+    if (!log->ring) {
+        llmm__free(ctx, log, sizeof *log);
+        return LLMM_E_NOMEM;
+    }
+    log->ctx = ctx;
+    log->cap = capacity;
+    *out = log;
+    return LLMM_OK;
+}
+
+void llmm_event_log_free(llmm_event_log *log)
+{
+    if (!log)
+        return;
+    llmm__free(log->ctx, log->ring, (size_t)log->cap * sizeof *log->ring);
+    llmm__free(log->ctx, log, sizeof *log);
+}
+
+/* Ring index of the i-th oldest event (i <= held, i < cap). */
+static uint32_t slot_of(const llmm_event_log *log, uint32_t i)
+{
+    uint32_t j = log->start + i;
+    return j >= log->cap ? j - log->cap : j;
+}
+
+static const event_rec *rec_at(const llmm_event_log *log, uint32_t i)
+{
+    return &log->ring[slot_of(log, i)];
+}
+
+llmm_status llmm_event_log_add(llmm_event_log *log, uint64_t now_ns, int32_t type, double value)
+{
+    event_rec *r;
+
+    if (!log || now_ns < log->last_ns || !type_ok(type) || !llmm__is_finite(value))
+        return LLMM_E_INVALID;
+    if (log->held == log->cap) {
+        r = &log->ring[log->start];
+        if (++log->start == log->cap)
+            log->start = 0;
+        log->dropped++;
+    } else {
+        r = &log->ring[slot_of(log, log->held)];
+        log->held++;
+    }
+    r->t = now_ns;
+    r->value = value;
+    r->type = type;
+    log->total++;
+    log->last_ns = now_ns;
+    return LLMM_OK;
+}
+
+/* First index whose time stamp is >= t (strict = 0) or > t (strict = 1); held if none. */
+static uint32_t search(const llmm_event_log *log, uint64_t t, int strict)
+{
+    uint32_t lo = 0, hi = log->held;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        uint64_t v = rec_at(log, mid)->t;
+        if (v < t || (strict && v == t))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+llmm_status llmm_event_log_lookback(const llmm_event_log *log, uint64_t at_ns,
+                                    uint64_t lookback_ns, llmm_event *out, size_t cap,
+                                    size_t *len)
+{
+    uint64_t from = at_ns >= lookback_ns ? at_ns - lookback_ns : 0;
+    uint32_t first, end, i;
+    size_t n;
+
+    if (!log || !len || (!out && cap > 0))
+        return LLMM_E_INVALID;
+    first = search(log, from, 0);
+    end = search(log, at_ns, 1);
+    n = end > first ? (size_t)(end - first) : 0;
+    *len = n;
+    if (n > cap)
+        return LLMM_E_BUFFER;
+    for (i = 0; i < n; i++) {
+        const event_rec *r = rec_at(log, end - 1 - i);
+        out[i].time_ns = r->t;
+        out[i].before_ns = at_ns - r->t;
+        out[i].value = r->value;
+        out[i].type = r->type;
+        out[i].reserved = 0;
+    }
+    return LLMM_OK;
+}
+
+llmm_status llmm_event_log_count(const llmm_event_log *log, int32_t type, uint64_t from_ns,
+                                 uint64_t to_ns, uint64_t *count)
+{
+    uint32_t first, end, i;
+    uint64_t n = 0;
+
+    if (!log || !count || type < 0 || to_ns < from_ns)
+        return LLMM_E_INVALID;
+    first = search(log, from_ns, 0);
+    end = search(log, to_ns, 1);
+    if (type == 0) {
+        n = end > first ? end - first : 0;
+    } else {
+        for (i = first; i < end; i++)
+            n += rec_at(log, i)->type == type;
+    }
+    *count = n;
+    return LLMM_OK;
+}
+
+llmm_status llmm_event_log_counts(const llmm_event_log *log, uint64_t *held, uint64_t *total,
+                                  uint64_t *dropped)
+{
+    if (!log)
+        return LLMM_E_INVALID;
+    if (held)
+        *held = log->held;
+    if (total)
+        *total = log->total;
+    if (dropped)
+        *dropped = log->dropped;
+    return LLMM_OK;
+}
+
+llmm_status llmm_event_log_reset(llmm_event_log *log)
+{
+    if (!log)
+        return LLMM_E_INVALID;
+    log->start = 0;
+    log->held = 0;
+    log->last_ns = 0;
+    log->total = 0;
+    log->dropped = 0;
+    return LLMM_OK;
+}

@@ -1,0 +1,173 @@
+/* Stability gate: stable when the last k window means lie within a factor 1 + ε of each other.
+ * The last LLMM_STABILITY_WINDOWS_MAX means are kept inline, so changing k never allocates and
+ * judges the means already added. */
+#include <string.h>
+
+#include "core/internal.h"
+#include "detect_internal.h"
+
+#define STABILITY_READING_SIZE_1_0 ((uint32_t)sizeof(llmm_stability_reading))
+#define STABILITY_EPS_MAX 10.0
+
+struct llmm_stability {
+    llmm_ctx *ctx;
+    double ring[LLMM_STABILITY_WINDOWS_MAX]; /* newest at head − 1 */
+    uint32_t head;  /* next entry to write */
+    uint32_t avail; /* entries holding a mean, <= LLMM_STABILITY_WINDOWS_MAX */
+    uint32_t k;
+    double eps;
+    uint64_t total;
+};
+
+llmm_status llmm_stability_new(llmm_ctx *ctx, llmm_stability **out)
+{
+    llmm_stability *s;
+
+    if (!out)
+        return LLMM_E_INVALID;
+    *out = NULL;
+    s = llmm__calloc(ctx, 1, sizeof *s);
+    if (!s)
+        return LLMM_E_NOMEM;
+    s->ctx = ctx;
+    s->k = LLMM_STABILITY_WINDOWS_DEFAULT;
+    s->eps = 0.05;
+    *out = s;
+    return LLMM_OK;
+}
+
+void llmm_stability_free(llmm_stability *s)
+{
+    if (s)
+        llmm__free(s->ctx, s, sizeof *s);
+}
+
+llmm_status llmm_stability_set_f64(llmm_stability *s, llmm_stability_option key, double value)
+{
+    if (!s)
+        return LLMM_E_INVALID;
+    if (key != LLMM_STABILITY_EPSILON)
+        return LLMM_E_UNKNOWN_OPTION;
+    if (!(value >= 0.0 && value <= STABILITY_EPS_MAX))
+        return LLMM_E_RANGE;
+    s->eps = value;
+    return LLMM_OK;
+}
+
+llmm_status llmm_stability_get_f64(const llmm_stability *s, llmm_stability_option key,
+                                   double *value)
+{
+    if (!s || !value)
+        return LLMM_E_INVALID;
+    if (key != LLMM_STABILITY_EPSILON)
+        return LLMM_E_UNKNOWN_OPTION;
+    *value = s->eps;
+    return LLMM_OK;
+}
+
+llmm_status llmm_stability_set_u64(llmm_stability *s, llmm_stability_option key, uint64_t value)
+{
+    if (!s)
+        return LLMM_E_INVALID;
+    if (key != LLMM_STABILITY_WINDOWS)
+        return LLMM_E_UNKNOWN_OPTION;
+    if (value < 2 || value > LLMM_STABILITY_WINDOWS_MAX)
+        return LLMM_E_RANGE;
+    s->k = (uint32_t)value;
+    return LLMM_OK;
+}
+
+llmm_status llmm_stability_get_u64(const llmm_stability *s, llmm_stability_option key,
+                                   uint64_t *value)
+{
+    if (!s || !value)
+        return LLMM_E_INVALID;
+    if (key != LLMM_STABILITY_WINDOWS)
+        return LLMM_E_UNKNOWN_OPTION;
+    *value = s->k;
+    return LLMM_OK;
+}
+
+/* The verdict over the last min(k, avail) means. */
+static void stability_judge(const llmm_stability *s, llmm_stability_reading *r)
+{
+    uint32_t n = s->avail < s->k ? s->avail : s->k;
+    uint32_t i, j = s->head;
+    double lo = 0.0, hi = 0.0;
+
+    for (i = 0; i < n; i++) {
+        double v;
+        j = j == 0 ? LLMM_STABILITY_WINDOWS_MAX - 1 : j - 1;
+        v = s->ring[j];
+        if (i == 0 || v < lo)
+            lo = v;
+        if (i == 0 || v > hi)
+            hi = v;
+    }
+    r->held = n;
+    r->windows = s->k;
+    r->min = lo;
+    r->max = hi;
+    r->ratio = n > 0 ? hi / lo : 0.0;
+    r->stable = n == s->k && r->ratio <= 1.0 + s->eps;
+    r->total = s->total;
+}
+
+llmm_status llmm_stability_add(llmm_stability *s, double mean, int32_t *stable)
+{
+    llmm_stability_reading r;
+    llmm_status st;
+
+    if (!s)
+        return LLMM_E_INVALID;
+    st = llmm__detect_value_check(mean);
+    if (st != LLMM_OK)
+        return st;
+    if (mean == 0.0)
+        return LLMM_E_INVALID;
+    s->ring[s->head] = mean;
+    if (++s->head == LLMM_STABILITY_WINDOWS_MAX)
+        s->head = 0;
+    if (s->avail < LLMM_STABILITY_WINDOWS_MAX)
+        s->avail++;
+    s->total++;
+    if (stable) {
+        stability_judge(s, &r);
+        *stable = r.stable;
+    }
+    return LLMM_OK;
+}
+
+llmm_status llmm_stability_reading_init(llmm_stability_reading *r)
+{
+    if (!r)
+        return LLMM_E_INVALID;
+    memset(r, 0, sizeof *r);
+    r->struct_size = STABILITY_READING_SIZE_1_0;
+    return LLMM_OK;
+}
+
+llmm_status llmm_stability_read(const llmm_stability *s, llmm_stability_reading *r)
+{
+    llmm_stability_reading o;
+
+    if (!s || !r)
+        return LLMM_E_INVALID;
+    if (r->struct_size != STABILITY_READING_SIZE_1_0)
+        return LLMM_E_ABI;
+    memset(&o, 0, sizeof o);
+    o.struct_size = STABILITY_READING_SIZE_1_0;
+    stability_judge(s, &o);
+    *r = o;
+    return LLMM_OK;
+}
+
+llmm_status llmm_stability_reset(llmm_stability *s)
+{
+    if (!s)
+        return LLMM_E_INVALID;
+    s->head = 0;
+    s->avail = 0;
+    s->total = 0;
+    return LLMM_OK;
+}
