@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Instructions per llmm_sketch_add, counted by callgrind (deterministic, not a timing).
+"""Instructions per call of a library function, counted by callgrind (deterministic, not a
+timing).
 
-Runs bench/add_loop under callgrind twice (N and 2N values) and takes the difference of the
-instructions executed inside llmm_sketch_add (inclusive) and its PLT stub, plus the call
-instruction itself: the cost seen by an outside program calling through the shared library.
-Usage: callgrind_add.py ADD_LOOP_EXE [--max N]   (exit 1 when above --max)
+Runs a loop program under callgrind twice (N and 2N calls) and takes the difference of the
+instructions executed inside the function (inclusive), plus the call and the PLT jump: the cost
+seen by an outside program calling through the shared library.
+Usage: callgrind_add.py EXE [--function NAME] [--arg WORD] [--n N] [--max LIMIT]
+  (defaults: llmm_sketch_add, N = 200000; exit 1 when above --max)
 """
 import os
 import re
@@ -13,11 +15,11 @@ import sys
 import tempfile
 
 
-def inclusive_ir(exe, n):
+def inclusive_ir(exe, n, function, args):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, 'cg.out')
         subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out,
-                        '--toggle-collect=llmm_sketch_add', exe, str(n)],
+                        '--toggle-collect=' + function, exe] + args + [str(n)],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         text = open(out, encoding='utf-8', errors='replace').read()
     m = re.search(r'^summary:\s*(\d+)', text, re.M) or re.search(r'^totals:\s*(\d+)', text, re.M)
@@ -26,14 +28,18 @@ def inclusive_ir(exe, n):
 
 def main():
     exe = sys.argv[1]
-    limit = None
-    if '--max' in sys.argv:
-        limit = float(sys.argv[sys.argv.index('--max') + 1])
-    n = 200000
-    a = inclusive_ir(exe, n)
-    b = inclusive_ir(exe, 2 * n)
+
+    def opt(name, default):
+        return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+    limit = opt('--max', None)
+    limit = float(limit) if limit is not None else None
+    function = opt('--function', 'llmm_sketch_add')
+    args = [opt('--arg', '')] if '--arg' in sys.argv else []
+    n = int(opt('--n', '200000'))
+    a = inclusive_ir(exe, n, function, args)
+    b = inclusive_ir(exe, 2 * n, function, args)
     per_add = (b - a) / n + 2  # + the call and the PLT jump
-    print('instructions per llmm_sketch_add (call and PLT included): %.2f' % per_add)
+    print('instructions per %s (call and PLT included): %.2f' % (function, per_add))
     if limit is not None:
         print('limit: %.2f' % limit)
         if per_add > limit:
