@@ -1,0 +1,688 @@
+/* parse_vllm.c: `vllm bench serve --save-result --save-detailed` result files, streamed.
+ *
+ * The file is one JSON object (several, one per line, with --append-result) holding summary
+ * numbers and per-request lists of equal length, in vLLM's own key order:
+ *
+ *   input_lens [int], output_lens [int], ttfts [s], itls [[s]], latencies [s] (newer vLLM),
+ *   start_times [s] (newer vLLM), generated_texts [str], errors [str], duration (s), ...
+ *
+ * A request failed when its `errors` entry is a non-empty string (vLLM keeps "" for a
+ * success). vLLM's definitions, which the report follows:
+ *   E2E  = the request's client-measured latency (`latencies`), or TTFT + sum(ITL) in files
+ *          without that list (the same reconstruction vLLM's timeline plot uses);
+ *   TPOT = (E2E − TTFT) / (output tokens − 1), for requests with more than one output token;
+ *   ITL  = every gap between streamed chunks of successful requests.
+ *
+ * YAJL streams the text; the parser keeps a few numbers per request and never the ITL lists
+ * or texts, so memory follows the number of requests, not the file size. Each ITL goes to
+ * the sink as it is read. vLLM writes `errors` after `itls`, so the ITLs of a request that
+ * failed half-way have already been delivered when its error is seen: the parser then asks
+ * for a second pass (llmm_cli_vllm_needs_replay()) that delivers only the ITLs of successful
+ * requests. Unknown keys are skipped whatever they hold.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_parse.h>
+
+#include "cli.h"
+
+enum field {
+    F_NONE = 0,
+    F_SKIP,
+    F_TTFTS,
+    F_ITLS,
+    F_LAT,
+    F_START,
+    F_IN,
+    F_OUT,
+    F_ERR,
+    F_DURATION,
+    F_FAILED,
+    F_COUNT
+};
+
+static const char *const field_name[F_COUNT] = {
+    "", "", "ttfts", "itls", "latencies", "start_times", "input_lens", "output_lens",
+    "errors", "duration", "failed"};
+
+enum { SEEN_TTFT = 1, SEEN_LAT = 2, SEEN_START = 4, SEEN_ERR = 8, SEEN_ITL = 16 };
+
+typedef struct vreq {
+    double ttft, lat, start, itl_sum;
+    int64_t in_len, out_len;
+    uint32_t itl_n;
+    uint8_t failed;
+    uint8_t tentative; /* ITLs delivered before the error entry was known */
+    uint8_t seen;
+} vreq;
+
+struct llmm_cli_vllm {
+    const char *name;
+    llmm_cli_sink sink;
+    yajl_handle h;
+    /* the error a callback raised (reported with its position after yajl returns) */
+    int cb_code;
+    char cb_msg[LLMM_CLI_ERR_MAX / 2];
+    /* position of the chunk being parsed */
+    const char *chunk;
+    uint64_t chunk_offset; /* bytes before the chunk */
+    uint64_t line;         /* 1-based line at the start of the chunk */
+    uint64_t line_start;   /* absolute offset where that line starts */
+    /* structure */
+    size_t depth, skip;
+    enum field field;
+    size_t idx;
+    int seen_field[F_COUNT];
+    size_t col_len[F_COUNT];
+    /* the current document */
+    vreq *req;
+    size_t nreq, capreq;
+    double duration, file_failed;
+    /* the whole input */
+    uint8_t *failed;
+    size_t nfailed, capfailed;
+    const uint8_t *replay;
+    size_t replay_n, replay_base;
+    int needs_replay;
+    llmm_cli_input_info info;
+};
+
+static int cb_fail(llmm_cli_vllm *p, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int cb_fail(llmm_cli_vllm *p, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->cb_msg, sizeof p->cb_msg, fmt, ap);
+    va_end(ap);
+    p->cb_code = code;
+    return 0; /* tells YAJL to stop */
+}
+
+static int sink_status(llmm_cli_vllm *p, int rc)
+{
+    if (rc == LLMM_CLI_OK)
+        return 1;
+    return cb_fail(p, rc, rc == LLMM_CLI_ENOMEM ? "out of memory" : "cannot record the data");
+}
+
+static vreq *get_req(llmm_cli_vllm *p, size_t i)
+{
+    if (i >= p->nreq) {
+        if (i >= p->capreq) {
+            size_t cap = p->capreq ? p->capreq : 1024;
+            vreq *r;
+            while (cap <= i) {
+                if (cap > SIZE_MAX / 2 / sizeof *r)
+                    return NULL;
+                cap *= 2;
+            }
+            r = realloc(p->req, cap * sizeof *r);
+            if (!r)
+                return NULL;
+            p->req = r;
+            p->capreq = cap;
+        }
+        for (size_t k = p->nreq; k <= i; k++) {
+            vreq *q = &p->req[k];
+            q->ttft = q->lat = q->start = NAN;
+            q->itl_sum = 0;
+            q->in_len = q->out_len = -1;
+            q->itl_n = 0;
+            q->failed = q->tentative = q->seen = 0;
+        }
+        p->nreq = i + 1;
+    }
+    return &p->req[i];
+}
+
+static void begin_document(llmm_cli_vllm *p)
+{
+    p->nreq = 0;
+    p->duration = NAN;
+    p->file_failed = NAN;
+    memset(p->seen_field, 0, sizeof p->seen_field);
+    memset(p->col_len, 0, sizeof p->col_len);
+}
+
+static int push_failed_flag(llmm_cli_vllm *p, uint8_t f)
+{
+    if (p->nfailed == p->capfailed) {
+        size_t cap = p->capfailed ? p->capfailed * 2 : 4096;
+        uint8_t *v = realloc(p->failed, cap);
+        if (!v)
+            return LLMM_CLI_ENOMEM;
+        p->failed = v;
+        p->capfailed = cap;
+    }
+    p->failed[p->nfailed++] = f;
+    return LLMM_CLI_OK;
+}
+
+/* The whole document is known: check it and deliver its requests. */
+static int end_document(llmm_cli_vllm *p)
+{
+    size_t n = p->col_len[F_TTFTS];
+    uint64_t nfailed = 0;
+    if (p->replay) {
+        p->replay_base += p->nreq;
+        return 1;
+    }
+    if (!p->seen_field[F_TTFTS])
+        return cb_fail(p, LLMM_CLI_EPARSE,
+                       "no 'ttfts' list: not a detailed vLLM result (run vllm bench serve "
+                       "with --save-result --save-detailed)");
+    for (int f = F_TTFTS; f <= F_ERR; f++) {
+        if (p->seen_field[f] && p->col_len[f] != n)
+            return cb_fail(p, LLMM_CLI_EPARSE, "'%s' has %zu entries but 'ttfts' has %zu",
+                           field_name[f], p->col_len[f], n);
+    }
+    if (n > 0 && !p->seen_field[F_LAT] && !p->seen_field[F_ITLS])
+        return cb_fail(p, LLMM_CLI_EPARSE,
+                       "neither 'latencies' nor 'itls': no end-to-end latency to report");
+    for (size_t i = 0; i < n; i++) {
+        vreq *q = &p->req[i];
+        llmm_cli_record r;
+        r.start_s = q->start;
+        r.input_tokens = q->in_len;
+        r.output_tokens = q->out_len;
+        r.failed = q->failed;
+        r.ttft_s = r.e2e_s = NAN;
+        if (!q->failed) {
+            if (isnan(q->ttft))
+                return cb_fail(p, LLMM_CLI_EPARSE, "ttfts[%zu] is null for a successful request",
+                               i);
+            r.ttft_s = q->ttft;
+            if (!isnan(q->lat)) {
+                r.e2e_s = q->lat;
+                p->info.e2e_from_latencies++;
+            } else if (p->seen_field[F_ITLS]) {
+                r.e2e_s = q->ttft + q->itl_sum;
+                p->info.e2e_from_itls++;
+            } else {
+                return cb_fail(p, LLMM_CLI_EPARSE,
+                               "latencies[%zu] is null and there are no 'itls' to rebuild it",
+                               i);
+            }
+            if (r.e2e_s < r.ttft_s)
+                return cb_fail(p, LLMM_CLI_EPARSE,
+                               "request %zu: end-to-end latency %.9g s is below its TTFT %.9g s",
+                               i, r.e2e_s, r.ttft_s);
+        } else {
+            nfailed++;
+            if (q->tentative && q->itl_n > 0)
+                p->needs_replay = 1;
+        }
+        if (push_failed_flag(p, q->failed) != LLMM_CLI_OK)
+            return cb_fail(p, LLMM_CLI_ENOMEM, "out of memory");
+        if (p->sink.record && !sink_status(p, p->sink.record(p->sink.user, &r)))
+            return 0;
+    }
+    p->info.requests += n;
+    p->info.runs++;
+    if (p->seen_field[F_START])
+        p->info.has_start_times = 1;
+    if (p->seen_field[F_ITLS])
+        p->info.has_itls = 1;
+    if (!isnan(p->file_failed) && p->file_failed != (double)nfailed && p->sink.note) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "%s: the file says failed=%.0f but %llu requests carry an error message; "
+                 "the report counts the latter",
+                 p->name, p->file_failed, (unsigned long long)nfailed);
+        p->sink.note(p->sink.user, msg);
+    }
+    if (p->sink.run_end && !sink_status(p, p->sink.run_end(p->sink.user, p->duration)))
+        return 0;
+    return 1;
+}
+
+static int deliver_itl(llmm_cli_vllm *p, vreq *q, size_t idx, double v)
+{
+    int deliver;
+    if (!p->sink.itl)
+        return 1;
+    if (p->replay) {
+        size_t g = p->replay_base + idx;
+        deliver = g < p->replay_n && !p->replay[g];
+    } else if (q->seen & SEEN_ERR) {
+        deliver = !q->failed;
+    } else {
+        deliver = 1;
+        q->tentative = 1;
+    }
+    return deliver ? sink_status(p, p->sink.itl(p->sink.user, v)) : 1;
+}
+
+/* kinds of scalar */
+enum { K_NULL, K_BOOL, K_NUMBER, K_STRING };
+
+static const char *kind_name(int kind)
+{
+    static const char *const n[] = {"null", "a boolean", "a number", "a string"};
+    return n[kind];
+}
+
+static int column_element(llmm_cli_vllm *p, int kind, double v, size_t slen)
+{
+    size_t i = p->idx;
+    vreq *q = get_req(p, i);
+    const char *fn = field_name[p->field];
+    if (!q)
+        return cb_fail(p, LLMM_CLI_ENOMEM, "out of memory");
+    switch (p->field) {
+    case F_ITLS:
+        if (kind != K_NULL)
+            return cb_fail(p, LLMM_CLI_EPARSE, "itls[%zu] is %s, expected a list of numbers", i,
+                           kind_name(kind));
+        q->seen |= SEEN_ITL; /* null: no tokens streamed */
+        break;
+    case F_ERR:
+        if (kind != K_STRING && kind != K_NULL)
+            return cb_fail(p, LLMM_CLI_EPARSE, "errors[%zu] is %s, expected a string or null", i,
+                           kind_name(kind));
+        q->failed = kind == K_STRING && slen > 0;
+        q->seen |= SEEN_ERR;
+        break;
+    default:
+        if (kind != K_NUMBER && kind != K_NULL)
+            return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is %s, expected a number", fn, i,
+                           kind_name(kind));
+        if (kind == K_NUMBER) {
+            if (p->field != F_START && v < 0)
+                return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is negative (%.9g)", fn, i, v);
+            if ((p->field == F_IN || p->field == F_OUT) && (v != floor(v) || v > 9.0e15))
+                return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is not a token count (%.9g)", fn,
+                               i, v);
+        }
+        switch (p->field) {
+        case F_TTFTS:
+            q->ttft = kind == K_NUMBER ? v : NAN;
+            q->seen |= SEEN_TTFT;
+            break;
+        case F_LAT:
+            q->lat = kind == K_NUMBER ? v : NAN;
+            q->seen |= SEEN_LAT;
+            break;
+        case F_START:
+            q->start = kind == K_NUMBER ? v : NAN;
+            q->seen |= SEEN_START;
+            break;
+        case F_IN:
+            q->in_len = kind == K_NUMBER ? (int64_t)v : -1;
+            break;
+        default:
+            q->out_len = kind == K_NUMBER ? (int64_t)v : -1;
+            break;
+        }
+        break;
+    }
+    p->idx++;
+    return 1;
+}
+
+static int scalar(llmm_cli_vllm *p, int kind, double v, size_t slen)
+{
+    if (p->skip)
+        return 1;
+    switch (p->depth) {
+    case 0:
+        return cb_fail(p, LLMM_CLI_EPARSE,
+                       "found %s where a JSON object (a vLLM result) should begin",
+                       kind_name(kind));
+    case 1:
+        if (p->field == F_DURATION || p->field == F_FAILED) {
+            if (kind == K_NUMBER && v >= 0) {
+                if (p->field == F_DURATION)
+                    p->duration = v;
+                else
+                    p->file_failed = v;
+            } else if (kind != K_NULL) {
+                return cb_fail(p, LLMM_CLI_EPARSE, "'%s' is %s, expected a number >= 0",
+                               field_name[p->field], kind == K_NUMBER ? "negative" : kind_name(kind));
+            }
+        } else if (p->field != F_SKIP) {
+            return cb_fail(p, LLMM_CLI_EPARSE, "'%s' is %s, expected a list",
+                           field_name[p->field], kind_name(kind));
+        }
+        p->field = F_NONE;
+        return 1;
+    case 2:
+        return column_element(p, kind, v, slen);
+    default: {
+        vreq *q = get_req(p, p->idx);
+        if (!q)
+            return cb_fail(p, LLMM_CLI_ENOMEM, "out of memory");
+        if (kind != K_NUMBER)
+            return cb_fail(p, LLMM_CLI_EPARSE, "itls[%zu] holds %s, expected numbers", p->idx,
+                           kind_name(kind));
+        if (v < 0)
+            return cb_fail(p, LLMM_CLI_EPARSE, "itls[%zu] holds a negative latency (%.9g)",
+                           p->idx, v);
+        q->itl_sum += v;
+        q->itl_n++;
+        return deliver_itl(p, q, p->idx, v);
+    }
+    }
+}
+
+/* ---- YAJL callbacks ---------------------------------------------------------------------- */
+
+static int on_null(void *ctx)
+{
+    return scalar(ctx, K_NULL, 0, 0);
+}
+
+static int on_boolean(void *ctx, int b)
+{
+    (void)b;
+    return scalar(ctx, K_BOOL, 0, 0);
+}
+
+static int on_number(void *ctx, const char *s, size_t len)
+{
+    llmm_cli_vllm *p = ctx;
+    char buf[128];
+    char *end;
+    double v;
+    if (p->skip)
+        return 1;
+    if (len >= sizeof buf)
+        return cb_fail(p, LLMM_CLI_EPARSE, "number with %zu characters", len);
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    errno = 0;
+    v = strtod(buf, &end);
+    if (*end != '\0' || !isfinite(v))
+        return cb_fail(p, LLMM_CLI_EPARSE, "number %s is out of range", buf);
+    return scalar(p, K_NUMBER, v, 0);
+}
+
+static int on_string(void *ctx, const unsigned char *s, size_t len)
+{
+    (void)s;
+    return scalar(ctx, K_STRING, 0, len);
+}
+
+static int on_map_key(void *ctx, const unsigned char *key, size_t len)
+{
+    llmm_cli_vllm *p = ctx;
+    if (p->skip || p->depth != 1)
+        return 1;
+    p->field = F_SKIP;
+    for (int f = F_TTFTS; f < F_COUNT; f++) {
+        if (strlen(field_name[f]) == len && memcmp(field_name[f], key, len) == 0) {
+            if (p->seen_field[f])
+                return cb_fail(p, LLMM_CLI_EPARSE, "key '%s' appears twice", field_name[f]);
+            p->seen_field[f] = 1;
+            p->field = (enum field)f;
+            break;
+        }
+    }
+    return 1;
+}
+
+static int on_start_map(void *ctx)
+{
+    llmm_cli_vllm *p = ctx;
+    if (p->skip) {
+        p->skip++;
+        return 1;
+    }
+    switch (p->depth) {
+    case 0:
+        begin_document(p);
+        p->depth = 1;
+        p->field = F_NONE;
+        return 1;
+    case 1:
+        if (p->field != F_SKIP)
+            return cb_fail(p, LLMM_CLI_EPARSE, "'%s' is an object, expected %s",
+                           field_name[p->field],
+                           p->field == F_DURATION || p->field == F_FAILED ? "a number" : "a list");
+        p->skip = 1;
+        return 1;
+    case 2:
+        return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is an object", field_name[p->field], p->idx);
+    default:
+        return cb_fail(p, LLMM_CLI_EPARSE, "itls[%zu] holds an object", p->idx);
+    }
+}
+
+static int on_start_array(void *ctx)
+{
+    llmm_cli_vllm *p = ctx;
+    if (p->skip) {
+        p->skip++;
+        return 1;
+    }
+    switch (p->depth) {
+    case 0:
+        return cb_fail(p, LLMM_CLI_EPARSE,
+                       "found a list where a JSON object (a vLLM result) should begin");
+    case 1:
+        if (p->field == F_SKIP) {
+            p->skip = 1;
+        } else if (p->field == F_DURATION || p->field == F_FAILED) {
+            return cb_fail(p, LLMM_CLI_EPARSE, "'%s' is a list, expected a number",
+                           field_name[p->field]);
+        } else {
+            p->depth = 2;
+            p->idx = 0;
+        }
+        return 1;
+    case 2:
+        if (p->field != F_ITLS)
+            return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is a list, expected %s",
+                           field_name[p->field], p->idx,
+                           p->field == F_ERR ? "a string" : "a number");
+        if (!get_req(p, p->idx))
+            return cb_fail(p, LLMM_CLI_ENOMEM, "out of memory");
+        p->req[p->idx].seen |= SEEN_ITL;
+        p->depth = 3;
+        return 1;
+    default:
+        return cb_fail(p, LLMM_CLI_EPARSE, "itls[%zu] holds a nested list", p->idx);
+    }
+}
+
+static int on_end_array(void *ctx)
+{
+    llmm_cli_vllm *p = ctx;
+    if (p->skip) {
+        if (--p->skip == 0)
+            p->field = F_NONE;
+        return 1;
+    }
+    if (p->depth == 3) {
+        p->idx++;
+        p->depth = 2;
+    } else {
+        p->col_len[p->field] = p->idx;
+        p->field = F_NONE;
+        p->depth = 1;
+    }
+    return 1;
+}
+
+static int on_end_map(void *ctx)
+{
+    llmm_cli_vllm *p = ctx;
+    if (p->skip) {
+        if (--p->skip == 0)
+            p->field = F_NONE;
+        return 1;
+    }
+    p->depth = 0;
+    return end_document(p);
+}
+
+static const yajl_callbacks callbacks = {
+    on_null, on_boolean, NULL, NULL, on_number, on_string, on_start_map, on_map_key,
+    on_end_map, on_start_array, on_end_array};
+
+/* ---- driver ------------------------------------------------------------------------------ */
+
+int llmm_cli_vllm_new(const char *name, const llmm_cli_sink *sink, const uint8_t *replay_failed,
+                      size_t replay_n, llmm_cli_vllm **out, llmm_cli_error *err)
+{
+    llmm_cli_vllm *p = calloc(1, sizeof *p);
+    *out = NULL;
+    if (!p)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
+    p->name = name;
+    if (sink)
+        p->sink = *sink;
+    p->replay = replay_failed;
+    p->replay_n = replay_n;
+    p->line = 1;
+    if (replay_failed) { /* the second pass delivers ITLs and nothing else */
+        p->sink.record = NULL;
+        p->sink.run_end = NULL;
+        p->sink.note = NULL;
+    }
+    p->h = yajl_alloc(&callbacks, NULL, p);
+    if (!p->h) {
+        free(p);
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
+    }
+    yajl_config(p->h, yajl_allow_multiple_values, 1);
+    *out = p;
+    return LLMM_CLI_OK;
+}
+
+/* Line and column of byte `consumed` of the current chunk (chunk may be NULL at the end). */
+static void position(const llmm_cli_vllm *p, size_t consumed, uint64_t *line, uint64_t *col)
+{
+    uint64_t l = p->line, start = p->line_start;
+    for (size_t i = 0; p->chunk && i < consumed; i++) {
+        if (p->chunk[i] == '\n') {
+            l++;
+            start = p->chunk_offset + i + 1;
+        }
+    }
+    *line = l;
+    *col = p->chunk_offset + consumed - start + 1;
+}
+
+static int report(llmm_cli_vllm *p, yajl_status st, size_t consumed, llmm_cli_error *err)
+{
+    uint64_t line, col;
+    position(p, consumed, &line, &col);
+    if (st == yajl_status_client_canceled) {
+        return llmm_cli_fail(err, p->cb_code, "%s:%llu:%llu: %s", p->name,
+                             (unsigned long long)line, (unsigned long long)col, p->cb_msg);
+    } else {
+        unsigned char *m = yajl_get_error(p->h, 0, NULL, 0);
+        char msg[256] = "invalid JSON";
+        if (m) {
+            size_t n = strcspn((const char *)m, "\n");
+            snprintf(msg, sizeof msg, "%.*s", (int)n, (const char *)m);
+            yajl_free_error(p->h, m);
+        }
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu:%llu: %s", p->name,
+                             (unsigned long long)line, (unsigned long long)col, msg);
+    }
+}
+
+int llmm_cli_vllm_feed(llmm_cli_vllm *p, const char *buf, size_t len, llmm_cli_error *err)
+{
+    yajl_status st;
+    p->chunk = buf;
+    st = yajl_parse(p->h, (const unsigned char *)buf, len);
+    if (st != yajl_status_ok) {
+        size_t consumed = yajl_get_bytes_consumed(p->h);
+        return report(p, st, consumed > len ? len : consumed, err);
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (buf[i] == '\n') {
+            p->line++;
+            p->line_start = p->chunk_offset + i + 1;
+        }
+    }
+    p->chunk_offset += len;
+    p->chunk = NULL;
+    return LLMM_CLI_OK;
+}
+
+int llmm_cli_vllm_finish(llmm_cli_vllm *p, llmm_cli_error *err)
+{
+    yajl_status st;
+    p->chunk = NULL;
+    st = yajl_complete_parse(p->h);
+    if (st != yajl_status_ok)
+        return report(p, st, 0, err);
+    if (p->replay)
+        return LLMM_CLI_OK;
+    if (p->info.runs == 0)
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s: empty input: no vLLM result document",
+                             p->name);
+    return LLMM_CLI_OK;
+}
+
+int llmm_cli_vllm_needs_replay(const llmm_cli_vllm *p)
+{
+    return p->needs_replay;
+}
+
+const uint8_t *llmm_cli_vllm_failed_flags(const llmm_cli_vllm *p, size_t *n)
+{
+    *n = p->nfailed;
+    return p->failed;
+}
+
+void llmm_cli_vllm_info(const llmm_cli_vllm *p, llmm_cli_input_info *info)
+{
+    *info = p->info;
+}
+
+void llmm_cli_vllm_free(llmm_cli_vllm *p)
+{
+    if (!p)
+        return;
+    yajl_free(p->h);
+    free(p->req);
+    free(p->failed);
+    free(p);
+}
+
+static int parse_pass(const char *buf, size_t len, const char *name, const llmm_cli_sink *sink,
+                      const uint8_t *replay, size_t replay_n, llmm_cli_vllm **out,
+                      llmm_cli_error *err)
+{
+    int rc = llmm_cli_vllm_new(name, sink, replay, replay_n, out, err);
+    if (rc == LLMM_CLI_OK)
+        rc = llmm_cli_vllm_feed(*out, buf, len, err);
+    if (rc == LLMM_CLI_OK)
+        rc = llmm_cli_vllm_finish(*out, err);
+    return rc;
+}
+
+int llmm_cli_parse_vllm(const char *buf, size_t len, const char *name, const llmm_cli_sink *sink,
+                        llmm_cli_input_info *info, llmm_cli_error *err)
+{
+    llmm_cli_vllm *p = NULL, *q = NULL;
+    int rc = parse_pass(buf, len, name, sink, NULL, 0, &p, err);
+    if (rc == LLMM_CLI_OK && llmm_cli_vllm_needs_replay(p)) {
+        size_t n;
+        const uint8_t *flags = llmm_cli_vllm_failed_flags(p, &n);
+        if (sink && sink->itl_reset)
+            rc = sink->itl_reset(sink->user);
+        if (rc == LLMM_CLI_OK)
+            rc = parse_pass(buf, len, name, sink, flags, n, &q, err);
+        p->info.replayed = 1;
+    }
+    if (rc == LLMM_CLI_OK && info)
+        llmm_cli_vllm_info(p, info);
+    llmm_cli_vllm_free(q);
+    llmm_cli_vllm_free(p);
+    return rc;
+}

@@ -1,0 +1,221 @@
+/* render_text.c: the human-readable report. */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+
+static void heading(FILE *o, const char *title)
+{
+    fprintf(o, "\n%s\n", title);
+}
+
+/* A latency in milliseconds in a 10-character column; "-" when not measured. */
+static void ms_cell(FILE *o, double seconds)
+{
+    if (isnan(seconds))
+        fprintf(o, " %10s", "-");
+    else
+        fprintf(o, " %10.3f", seconds * 1e3);
+}
+
+static void rate(FILE *o, double v, const char *unit)
+{
+    if (isnan(v))
+        fprintf(o, "n/a %s", unit);
+    else
+        fprintf(o, "%.2f %s", v, unit);
+}
+
+static void inputs(const llmm_cli_report *r, FILE *o)
+{
+    fprintf(o, "llmm report: %zu input%s, %llu requests (libllmmetrics %s)\n", r->ninputs,
+            r->ninputs == 1 ? "" : "s", (unsigned long long)r->sum.total, llmm_version_string());
+    for (size_t i = 0; i < r->ninputs; i++) {
+        const llmm_cli_input *in = &r->inputs[i];
+        fprintf(o, "  %s  [%s] %llu requests", in->path, llmm_cli_format_name(in->fmt),
+                (unsigned long long)in->info.requests);
+        if (in->info.runs > 1)
+            fprintf(o, " in %llu runs", (unsigned long long)in->info.runs);
+        fprintf(o, "%s%s", in->info.has_start_times ? ", start times" : ", no start times",
+                in->info.has_itls ? ", ITLs" : "");
+        if (in->fmt == LLMM_CLI_FORMAT_VLLM) {
+            if (in->info.e2e_from_itls == 0)
+                fputs("; E2E from 'latencies'", o);
+            else if (in->info.e2e_from_latencies == 0)
+                fputs("; E2E = TTFT + sum(ITL) (no 'latencies')", o);
+            else
+                fprintf(o, "; E2E from 'latencies' (%llu) or TTFT + sum(ITL) (%llu)",
+                        (unsigned long long)in->info.e2e_from_latencies,
+                        (unsigned long long)in->info.e2e_from_itls);
+            if (in->info.replayed)
+                fputs("; second pass dropped ITLs of failed requests", o);
+        }
+        fputc('\n', o);
+    }
+}
+
+static void requests(const llmm_cli_report *r, FILE *o)
+{
+    const llmm_cli_summary *s = &r->sum;
+    heading(o, "Requests");
+    fprintf(o, "  %llu total, %llu completed, %llu failed", (unsigned long long)s->total,
+            (unsigned long long)s->completed, (unsigned long long)s->failed);
+    if (isnan(s->error_rate))
+        fputs(" (error rate n/a)\n", o);
+    else
+        fprintf(o, " (error rate %.3f %%)\n", 100.0 * s->error_rate);
+    heading(o, "Throughput");
+    fputs("  ", o);
+    rate(o, s->req_per_s, "req/s, ");
+    rate(o, s->tok_per_s, "output tok/s, ");
+    rate(o, s->total_tok_per_s, "total tok/s\n");
+    fprintf(o, "  %llu output and %llu input tokens", (unsigned long long)s->out_tokens,
+            (unsigned long long)s->in_tokens);
+    if (s->out_unknown)
+        fprintf(o, " (%llu completed requests without a token count)",
+                (unsigned long long)s->out_unknown);
+    if (isnan(s->duration_s))
+        fprintf(o, "; duration %s\n", s->duration_source);
+    else
+        fprintf(o, " over %.3f s (%s)\n", s->duration_s, s->duration_source);
+}
+
+static void table(const llmm_cli_summary *s, int exact, FILE *o)
+{
+    fprintf(o, "  %-5s %9s", "ms", "count");
+    if (!exact)
+        fprintf(o, " %10s %10s", "mean", "min");
+    for (int k = 0; k < LLMM_CLI_NQ; k++)
+        fprintf(o, " %10s", llmm_cli_q_label[k]);
+    if (!exact)
+        fprintf(o, " %10s", "max");
+    fputc('\n', o);
+    for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
+        const llmm_cli_msum *ms = &s->m[m];
+        fprintf(o, "  %-5s %9llu", llmm_cli_metric_label[m], (unsigned long long)ms->count);
+        if (!exact) {
+            ms_cell(o, ms->mean);
+            ms_cell(o, ms->min);
+        }
+        for (int k = 0; k < LLMM_CLI_NQ; k++)
+            ms_cell(o, exact ? ms->lin[k] : ms->q[k]);
+        if (!exact)
+            ms_cell(o, ms->max);
+        fputc('\n', o);
+    }
+}
+
+static void latency(const llmm_cli_report *r, FILE *o)
+{
+    const llmm_cli_summary *s = &r->sum;
+    heading(o, "Latency percentiles (milliseconds)");
+    table(s, 0, o);
+    fprintf(o,
+            "  Percentile rule: nearest rank, rank = max(1, ceil(q*n)), read from llmm sketches\n"
+            "  (scale %d, relative error <= %.3f %%); count, mean, min and max are exact.\n",
+            (int)s->scale, 100.0 * s->rel_error);
+    fputs("  Definitions (vLLM's): TTFT = time to first token; ITL = every gap between\n"
+          "  streamed chunks; E2E = the request's client-measured latency, or TTFT + sum(ITL)\n"
+          "  where a vLLM file has no 'latencies'; TPOT = (E2E - TTFT) / (output tokens - 1),\n"
+          "  over requests with more than one output token. Failed requests are left out.\n",
+          o);
+    if (s->m[LLMM_CLI_M_ITL].count == 0)
+        fputs("  ITL: none in the input (CSV and JSONL rows without \"itls\" carry no per-token "
+              "times).\n",
+              o);
+    if (r->exact) {
+        heading(o, "Exact percentiles (milliseconds), numpy 'linear' interpolation (--exact)");
+        table(s, 1, o);
+        fputs("  As numpy.percentile(values, p) with its default method: position (n-1)*p/100,\n"
+              "  interpolated between the two nearest values; the numbers vLLM's benchmark "
+              "prints.\n",
+              o);
+    }
+}
+
+static void goodput(const llmm_cli_report *r, FILE *o)
+{
+    const llmm_cli_summary *s = &r->sum;
+    static const char *const names[3] = {"TTFT", "TPOT", "E2E"};
+    int first = 1;
+    if (!s->has_goodput)
+        return;
+    heading(o, "Goodput");
+    fputs("  SLOs:", o);
+    for (int i = 0; i < 3; i++) {
+        if (isnan(r->slo[i]))
+            continue;
+        fprintf(o, "%s %s <= %.3f ms", first ? "" : ",", names[i], r->slo[i] * 1e3);
+        first = 0;
+    }
+    fprintf(o, "\n  %llu of %llu requests met every SLO: goodput fraction %.3f %%",
+            (unsigned long long)s->good, (unsigned long long)s->total,
+            isnan(s->good_fraction) ? NAN : 100.0 * s->good_fraction);
+    fputs(", rate ", o);
+    rate(o, s->good_per_s, "good req/s\n");
+    fputs("  vLLM's definition: a completed request is good when it meets every given SLO\n"
+          "  (TPOT counts as 0 for requests with one output token); the fraction is over all\n"
+          "  requests, failed ones included; the rate is good requests per second of benchmark.\n",
+          o);
+}
+
+static void scorecard(const llmm_cli_report *r, FILE *o)
+{
+    const llmm_cli_score *sc = &r->score;
+    const llmm_score_result *res = &sc->result;
+    if (!sc->enabled || !sc->evaluated)
+        return;
+    heading(o, "Four-layer score");
+    fprintf(o, "  scenario %s: weights", sc->scenario_name);
+    for (int l = 0; l < LLMM_LAYER_COUNT; l++)
+        fprintf(o, " %s %.2f", llmm_cli_layer_name((llmm_layer)l), res->layer_weight[l]);
+    fputc('\n', o);
+    for (int l = 0; l < LLMM_LAYER_COUNT; l++) {
+        fprintf(o, "  %-12s ", llmm_cli_layer_name((llmm_layer)l));
+        if (!res->layer_present[l]) {
+            fputs("missing (no observed metric)\n", o);
+        } else {
+            fprintf(o, "score %.3f, effective weight %.3f, contribution %.3f\n",
+                    res->layer_score[l], res->layer_effective_weight[l],
+                    res->layer_contribution[l]);
+        }
+        for (size_t i = 0; i < sc->n; i++) {
+            const llmm_cli_score_metric *m = &sc->metrics[i];
+            if ((int)m->layer != l)
+                continue;
+            fprintf(o, "    %-22s ", m->name);
+            if (isnan(m->value))
+                fputs("not measured", o);
+            else
+                fprintf(o, "%.6g", m->value);
+            fprintf(o, " (target %.6g, worst %.6g, %s is better%s)", m->target, m->worst,
+                    m->dir == LLMM_LOWER_IS_BETTER ? "lower" : "higher",
+                    m->is_default ? ", default" : m->from_trace ? ", from the trace" : "");
+            if (!isnan(m->score))
+                fprintf(o, " -> %.3f", m->score);
+            fputc('\n', o);
+        }
+    }
+    if (sc->status == LLMM_OK) {
+        fprintf(o, "  overall %.3f", res->overall);
+        if (res->renormalized)
+            fprintf(o, " (renormalised over the %u present layers)",
+                    (unsigned)(LLMM_LAYER_COUNT - res->layers_missing));
+        fputc('\n', o);
+    } else {
+        fprintf(o, "  overall: not computed (%s)\n",
+                sc->status == LLMM_E_EMPTY ? "no metric could be scored" : llmm_strerror(sc->status));
+    }
+    fputs("  Each metric scores clamp((value - worst) / (target - worst), 0, 1); a layer is the\n"
+          "  mean of its metrics; add the layers a trace cannot measure with --metric.\n",
+          o);
+}
+
+void llmm_cli_render_text(const llmm_cli_report *r, FILE *o)
+{
+    inputs(r, o);
+    requests(r, o);
+    latency(r, o);
+    goodput(r, o);
+    scorecard(r, o);
+}

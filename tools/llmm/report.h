@@ -1,0 +1,77 @@
+/* report.h: the model of one `llmm report` run, built by report.c and the section files,
+ * printed by render_text.c or render_json.c. */
+#ifndef LLMM_CLI_REPORT_H
+#define LLMM_CLI_REPORT_H
+
+#include "trace.h"
+
+/* ---- scorecard section (section_score.c) -------------------------------------------------- */
+
+#define LLMM_CLI_SCORE_MAX_METRICS 64
+
+typedef struct llmm_cli_score_metric {
+    llmm_layer layer;
+    char name[96];
+    int from_trace;  /* the value comes from the report (NAME is a trace metric) */
+    int is_default;  /* added by the report, not by --metric */
+    double value, target, worst;
+    llmm_direction dir;
+    double score;    /* NaN until evaluated */
+} llmm_cli_score_metric;
+
+typedef struct llmm_cli_score {
+    int enabled;     /* --scenario given */
+    llmm_scenario scenario;
+    const char *scenario_name;
+    llmm_cli_score_metric metrics[LLMM_CLI_SCORE_MAX_METRICS];
+    size_t n;
+    /* result */
+    int evaluated;
+    llmm_status status;
+    llmm_score_result result;
+} llmm_cli_score;
+
+int llmm_cli_score_scenario(llmm_cli_score *sc, const char *name, llmm_cli_error *err);
+int llmm_cli_score_metric_option(llmm_cli_score *sc, const char *arg, llmm_cli_error *err);
+const char *llmm_cli_layer_name(llmm_layer l);
+/* Trace metric names a --metric may use with the value '-' (from the report). */
+void llmm_cli_score_trace_names(FILE *f);
+
+/* ---- the report --------------------------------------------------------------------------- */
+
+typedef struct llmm_cli_input {
+    const char *path;
+    llmm_cli_format fmt;
+    llmm_cli_input_info info;
+} llmm_cli_input;
+
+typedef struct llmm_cli_report {
+    /* options */
+    int json, exact;
+    llmm_cli_format fmt;
+    double slo[3];        /* ttft, tpot, e2e in seconds; NaN = not given */
+    double err_max;       /* SLO error-rate bound; NaN = not given */
+    const char *slo_text; /* --slo as given */
+    double duration_override;
+    llmm_cli_score score;
+    /* results */
+    llmm_cli_input *inputs;
+    size_t ninputs;
+    llmm_cli_trace trace;
+    llmm_cli_summary sum;
+} llmm_cli_report;
+
+/* Evaluate the scorecard from the summary (section_score.c). */
+int llmm_cli_score_eval(llmm_cli_report *r, llmm_cli_error *err);
+
+/* Run the report on files (also used by `llmm demo`); prints to out. Returns the exit
+ * status: 0 ok, 1 input or computation error (message on stderr). */
+int llmm_cli_report_run(llmm_cli_report *r, char **files, size_t nfiles, FILE *out);
+void llmm_cli_report_init(llmm_cli_report *r);
+void llmm_cli_report_free(llmm_cli_report *r);
+/* Parse one report option (shared by report and demo); returns 1 if consumed. */
+
+void llmm_cli_render_text(const llmm_cli_report *r, FILE *out);
+int llmm_cli_render_json(const llmm_cli_report *r, FILE *out);
+
+#endif /* LLMM_CLI_REPORT_H */

@@ -1,0 +1,31 @@
+/* report_opts.h: the options `llmm report` and `llmm demo` share (getopt_long). */
+#ifndef LLMM_CLI_REPORT_OPTS_H
+#define LLMM_CLI_REPORT_OPTS_H
+
+#include <getopt.h>
+
+#include "report.h"
+
+enum {
+    OPT_JSON = 1000,
+    OPT_EXACT,
+    OPT_FORMAT,
+    OPT_SLO,
+    OPT_DURATION,
+    OPT_SCENARIO,
+    OPT_METRIC,
+    OPT_LAST_REPORT_OPTION
+};
+
+#define LLMM_CLI_REPORT_LONGOPTS                                                             \
+    {"json", no_argument, NULL, OPT_JSON}, {"exact", no_argument, NULL, OPT_EXACT},          \
+        {"format", required_argument, NULL, OPT_FORMAT},                                     \
+        {"slo", required_argument, NULL, OPT_SLO},                                           \
+        {"duration", required_argument, NULL, OPT_DURATION},                                 \
+        {"scenario", required_argument, NULL, OPT_SCENARIO},                                 \
+        {"metric", required_argument, NULL, OPT_METRIC}
+
+/* Apply one report option; LLMM_CLI_EUSAGE with a message on a bad value. */
+int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cli_error *err);
+
+#endif /* LLMM_CLI_REPORT_OPTS_H */

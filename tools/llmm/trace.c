@@ -1,0 +1,271 @@
+/* trace.c: the accumulator behind `llmm report` (trace.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+const double llmm_cli_q[LLMM_CLI_NQ] = {0.5, 0.9, 0.95, 0.99, 0.999, 0.9999};
+const char *const llmm_cli_q_label[LLMM_CLI_NQ] = {"P50", "P90", "P95", "P99", "P99.9", "P99.99"};
+const char *const llmm_cli_q_key[LLMM_CLI_NQ] = {"p50", "p90", "p95", "p99", "p99_9", "p99_99"};
+const char *const llmm_cli_metric_label[LLMM_CLI_M_COUNT] = {"TTFT", "TPOT", "ITL", "E2E"};
+const char *const llmm_cli_metric_key[LLMM_CLI_M_COUNT] = {"ttft_s", "tpot_s", "itl_s", "e2e_s"};
+
+static int from_status(llmm_status st)
+{
+    return st == LLMM_OK ? LLMM_CLI_OK : st == LLMM_E_NOMEM ? LLMM_CLI_ENOMEM : LLMM_CLI_EPARSE;
+}
+
+int llmm_cli_trace_init(llmm_cli_trace *t, int exact, const double slo[3])
+{
+    memset(t, 0, sizeof *t);
+    t->exact = exact;
+    for (int i = 0; i < 3; i++) {
+        t->slo[i] = slo ? slo[i] : NAN;
+        if (!isnan(t->slo[i]))
+            t->slo_set = 1;
+    }
+    t->run_min_start = INFINITY;
+    t->run_max_end = -INFINITY;
+    for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
+        if (llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &t->sk[m]) != LLMM_OK)
+            return LLMM_CLI_ENOMEM;
+    }
+    if (llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &t->itl_input) != LLMM_OK)
+        return LLMM_CLI_ENOMEM;
+    return LLMM_CLI_OK;
+}
+
+void llmm_cli_trace_free(llmm_cli_trace *t)
+{
+    for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
+        llmm_sketch_free(t->sk[m]);
+        llmm_cli_vec_free(&t->ex[m]);
+    }
+    llmm_sketch_free(t->itl_input);
+    free(t->pts);
+    memset(t, 0, sizeof *t);
+}
+
+static int add(llmm_cli_trace *t, int m, double v)
+{
+    int rc = from_status(llmm_sketch_add(t->sk[m], v));
+    if (rc == LLMM_CLI_OK && t->exact)
+        rc = llmm_cli_vec_push(&t->ex[m], v);
+    return rc;
+}
+
+static int push_point(llmm_cli_trace *t, const llmm_cli_point *p)
+{
+    if (t->npts == t->cappts) {
+        size_t cap = t->cappts ? t->cappts * 2 : 1024;
+        llmm_cli_point *v = realloc(t->pts, cap * sizeof *v);
+        if (!v)
+            return LLMM_CLI_ENOMEM;
+        t->pts = v;
+        t->cappts = cap;
+    }
+    t->pts[t->npts++] = *p;
+    return LLMM_CLI_OK;
+}
+
+static int on_record(void *user, const llmm_cli_record *r)
+{
+    llmm_cli_trace *t = user;
+    double tpot = NAN;
+    int rc;
+    if (!isnan(r->start_s)) {
+        double end = r->failed ? r->start_s : r->start_s + r->e2e_s;
+        if (r->start_s < t->run_min_start)
+            t->run_min_start = r->start_s;
+        if (end > t->run_max_end)
+            t->run_max_end = end;
+    }
+    if (r->failed) {
+        t->failed++;
+        return LLMM_CLI_OK;
+    }
+    t->completed++;
+    if (r->output_tokens >= 0)
+        t->out_tokens += (uint64_t)r->output_tokens;
+    else
+        t->out_unknown++;
+    if (r->input_tokens >= 0)
+        t->in_tokens += (uint64_t)r->input_tokens;
+    else
+        t->in_unknown++;
+    if ((rc = add(t, LLMM_CLI_M_TTFT, r->ttft_s)) != LLMM_CLI_OK ||
+        (rc = add(t, LLMM_CLI_M_E2E, r->e2e_s)) != LLMM_CLI_OK)
+        return rc;
+    if (r->output_tokens > 1) {
+        tpot = (r->e2e_s - r->ttft_s) / (double)(r->output_tokens - 1);
+        if ((rc = add(t, LLMM_CLI_M_TPOT, tpot)) != LLMM_CLI_OK)
+            return rc;
+    }
+    if (t->slo_set) {
+        /* vLLM: a request with at most one output token counts as TPOT 0 for goodput */
+        double v[3] = {r->ttft_s, isnan(tpot) ? 0.0 : tpot, r->e2e_s};
+        int good = 1;
+        for (int i = 0; i < 3; i++)
+            good &= isnan(t->slo[i]) || v[i] <= t->slo[i];
+        t->good += (uint64_t)good;
+    }
+    if (!isnan(r->start_s)) {
+        llmm_cli_point p = {r->start_s, r->ttft_s, tpot, r->e2e_s};
+        return push_point(t, &p);
+    }
+    return LLMM_CLI_OK;
+}
+
+static int on_itl(void *user, double v)
+{
+    llmm_cli_trace *t = user;
+    int rc = from_status(llmm_sketch_add(t->itl_input, v));
+    if (rc == LLMM_CLI_OK && t->exact)
+        rc = llmm_cli_vec_push(&t->ex[LLMM_CLI_M_ITL], v);
+    return rc;
+}
+
+static int on_itl_reset(void *user)
+{
+    llmm_cli_trace *t = user;
+    t->ex[LLMM_CLI_M_ITL].n = t->itl_exact_mark;
+    return from_status(llmm_sketch_reset(t->itl_input));
+}
+
+static int on_run_end(void *user, double duration_s)
+{
+    llmm_cli_trace *t = user;
+    double span = NAN, advance = 0, offset;
+    t->runs++;
+    if (isfinite(t->run_min_start))
+        span = t->run_max_end - t->run_min_start;
+    if (!isnan(duration_s)) {
+        t->duration_sum += duration_s;
+        t->runs_stated++;
+    } else if (!isnan(span)) {
+        t->duration_sum += span;
+        t->runs_spanned++;
+    } else {
+        t->runs_unknown++;
+    }
+    /* this run's points move onto the shared time line */
+    offset = isfinite(t->run_min_start) ? t->timeline_end - t->run_min_start : 0;
+    for (size_t i = t->run_first_pt; i < t->npts; i++)
+        t->pts[i].t += offset;
+    if (!isnan(span))
+        advance = span;
+    if (!isnan(duration_s) && duration_s > advance)
+        advance = duration_s;
+    t->timeline_end += advance;
+    t->run_first_pt = t->npts;
+    t->run_min_start = INFINITY;
+    t->run_max_end = -INFINITY;
+    return LLMM_CLI_OK;
+}
+
+static void on_note(void *user, const char *msg)
+{
+    llmm_cli_trace *t = user;
+    t->notes++;
+    fprintf(stderr, "llmm: note: %s\n", msg);
+}
+
+void llmm_cli_trace_sink(llmm_cli_trace *t, llmm_cli_sink *sink)
+{
+    sink->user = t;
+    sink->record = on_record;
+    sink->itl = on_itl;
+    sink->itl_reset = on_itl_reset;
+    sink->run_end = on_run_end;
+    sink->note = on_note;
+}
+
+void llmm_cli_trace_input_begin(llmm_cli_trace *t)
+{
+    t->itl_exact_mark = t->ex[LLMM_CLI_M_ITL].n;
+    llmm_sketch_reset(t->itl_input);
+}
+
+int llmm_cli_trace_input_end(llmm_cli_trace *t)
+{
+    int rc = LLMM_CLI_OK;
+    if (llmm_sketch_count(t->itl_input) > 0)
+        rc = from_status(llmm_sketch_merge(t->sk[LLMM_CLI_M_ITL], t->itl_input));
+    llmm_sketch_reset(t->itl_input);
+    return rc;
+}
+
+static int summarize_metric(llmm_cli_trace *t, int m, llmm_cli_msum *s)
+{
+    const llmm_sketch *sk = t->sk[m];
+    for (int k = 0; k < LLMM_CLI_NQ; k++)
+        s->q[k] = s->lin[k] = NAN;
+    s->mean = s->min = s->max = NAN;
+    s->count = llmm_sketch_count(sk);
+    s->has_exact = t->exact;
+    if (s->count == 0)
+        return LLMM_CLI_OK;
+    if (llmm_sketch_mean(sk, &s->mean) != LLMM_OK || llmm_sketch_min(sk, &s->min) != LLMM_OK ||
+        llmm_sketch_max(sk, &s->max) != LLMM_OK ||
+        llmm_sketch_quantiles(sk, llmm_cli_q, LLMM_CLI_NQ, s->q) != LLMM_OK)
+        return LLMM_CLI_EPARSE;
+    if (t->exact) {
+        llmm_cli_vec *v = &t->ex[m];
+        llmm_cli_sort(v->v, v->n);
+        for (int k = 0; k < LLMM_CLI_NQ; k++)
+            s->lin[k] = llmm_cli_linear_percentile(v->v, v->n, llmm_cli_q[k] * 100.0);
+    }
+    return LLMM_CLI_OK;
+}
+
+int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_cli_summary *s,
+                             llmm_cli_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->completed = t->completed;
+    s->failed = t->failed;
+    s->total = t->completed + t->failed;
+    s->error_rate = s->total ? (double)s->failed / (double)s->total : NAN;
+    s->out_tokens = t->out_tokens;
+    s->in_tokens = t->in_tokens;
+    s->out_unknown = t->out_unknown;
+    s->in_unknown = t->in_unknown;
+    s->scale = LLMM_SCALE_DEFAULT;
+    {
+        double base = pow(2.0, pow(2.0, -(double)s->scale));
+        s->rel_error = (base - 1.0) / (base + 1.0);
+    }
+    if (!isnan(duration_override)) {
+        s->duration_s = duration_override;
+        s->duration_source = "--duration";
+    } else if (t->runs_unknown == 0 && t->runs > 0) {
+        s->duration_s = t->duration_sum;
+        s->duration_source = t->runs_spanned == 0 ? "the benchmark's own 'duration'"
+                             : t->runs_stated == 0 ? "first send to last completion"
+                                                   : "'duration' where stated, else send-to-completion span";
+    } else {
+        s->duration_s = NAN;
+        s->duration_source = "unknown (no start times or duration; pass --duration)";
+    }
+    s->req_per_s = s->tok_per_s = s->total_tok_per_s = NAN;
+    if (s->duration_s > 0) {
+        s->req_per_s = (double)s->completed / s->duration_s;
+        if (s->out_unknown == 0)
+            s->tok_per_s = (double)s->out_tokens / s->duration_s;
+        if (s->out_unknown == 0 && s->in_unknown == 0)
+            s->total_tok_per_s = (double)(s->out_tokens + s->in_tokens) / s->duration_s;
+    }
+    for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
+        if (summarize_metric(t, m, &s->m[m]) != LLMM_CLI_OK)
+            return llmm_cli_fail(err, LLMM_CLI_EPARSE, "cannot summarise %s",
+                                 llmm_cli_metric_label[m]);
+    }
+    if (t->slo_set) {
+        s->has_goodput = 1;
+        s->good = t->good;
+        s->good_fraction = s->total ? (double)t->good / (double)s->total : NAN;
+        s->good_per_s = s->duration_s > 0 ? (double)t->good / s->duration_s : NAN;
+    }
+    return LLMM_CLI_OK;
+}
