@@ -26,9 +26,9 @@ void llmm_cli_gen_defaults(llmm_cli_gen_opts *o)
     o->seed = 42;
     o->requests = 3600;
     o->rate = 20.0;
-    o->switch_at = 110.0;
-    o->spike_at[0] = 70.0;
-    o->spike_at[1] = 150.0;
+    o->switch_at = 95.0;
+    o->spike_at[0] = 60.0;
+    o->spike_at[1] = 160.0;
     o->spike_len = 3.0;
     o->fail_share = 0.006;
 }

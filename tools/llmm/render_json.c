@@ -199,6 +199,75 @@ static void goodput(jw *w, const llmm_cli_report *r)
     close_map(w);
 }
 
+static void spikes(jw *w, const llmm_cli_report *r)
+{
+    const llmm_cli_spikes *sp = &r->spikes;
+    key(w, "spikes");
+    open_map(w);
+    key(w, "metric");
+    str(w, llmm_cli_metric_key[sp->metric]);
+    key(w, "available");
+    check(w, yajl_gen_bool(w->g, sp->available));
+    if (!sp->available) {
+        key(w, "reason");
+        str(w, sp->why_not ? sp->why_not : "no data");
+        close_map(w);
+        return;
+    }
+    key(w, "samples");
+    u64(w, sp->samples);
+    key(w, "classified");
+    u64(w, sp->classified);
+    key(w, "level1");
+    u64(w, sp->level1);
+    key(w, "level2");
+    u64(w, sp->level2);
+    key(w, "rate");
+    num(w, sp->rate);
+    key(w, "detector");
+    open_map(w);
+    key(w, "slot_s");
+    num(w, (double)sp->slot_ns / 1e9);
+    key(w, "slots");
+    u64(w, sp->slots);
+    key(w, "warmup");
+    u64(w, sp->warmup_used);
+    key(w, "base_quantile");
+    num(w, sp->base_q);
+    key(w, "severe_quantile");
+    num(w, sp->severe_q);
+    key(w, "severe_factor");
+    num(w, sp->factor);
+    close_map(w);
+    key(w, "interval_s");
+    num(w, sp->interval_used);
+    key(w, "intervals");
+    check(w, yajl_gen_array_open(w->g));
+    for (size_t i = 0; i < sp->nrows; i++) {
+        const llmm_cli_spike_row *row = &sp->rows[i];
+        open_map(w);
+        key(w, "start_s");
+        num(w, row->t0);
+        key(w, "end_s");
+        num(w, row->t1);
+        key(w, "samples");
+        u64(w, row->samples);
+        key(w, "classified");
+        u64(w, row->classified);
+        key(w, "level1");
+        u64(w, row->level1);
+        key(w, "level2");
+        u64(w, row->level2);
+        key(w, "base_threshold_s");
+        num(w, row->base_threshold);
+        key(w, "max_s");
+        num(w, row->max);
+        close_map(w);
+    }
+    check(w, yajl_gen_array_close(w->g));
+    close_map(w);
+}
+
 static void layer_array(jw *w, const char *k, const double *v)
 {
     key(w, k);
@@ -269,6 +338,7 @@ int llmm_cli_render_json(const llmm_cli_report *r, FILE *out)
     basics(&w, &r->sum);
     metrics(&w, &r->sum);
     goodput(&w, r);
+    spikes(&w, r);
     scorecard(&w, r);
     close_map(&w);
     if (!w.bad && yajl_gen_get_buf(w.g, &buf, &len) == yajl_gen_status_ok)

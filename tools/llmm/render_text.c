@@ -159,6 +159,53 @@ static void goodput(const llmm_cli_report *r, FILE *o)
           o);
 }
 
+static void spikes(const llmm_cli_report *r, FILE *o)
+{
+    const llmm_cli_spikes *sp = &r->spikes;
+    char title[160];
+    snprintf(title, sizeof title, "Latency spikes (%s)", llmm_cli_metric_label[sp->metric]);
+    heading(o, title);
+    if (!sp->available) {
+        fprintf(o, "  not computed: %s\n", sp->why_not ? sp->why_not : "no data");
+        return;
+    }
+    fprintf(o,
+            "  llmm_spike: baselines P%g and %g x P%g of a sliding window of %llu x %g s,\n"
+            "  classifying once %llu samples are in the window; each request counts when its\n"
+            "  %s is known, on the runs' merged time line.\n",
+            100.0 * sp->base_q, sp->factor, 100.0 * sp->severe_q, (unsigned long long)sp->slots,
+            (double)sp->slot_ns / 1e9, (unsigned long long)sp->warmup_used,
+            sp->metric == LLMM_CLI_M_TTFT ? "first token" : "last token");
+    fprintf(o, "  %llu samples, %llu classified: level 1 %llu, level 2 (severe) %llu; ",
+            (unsigned long long)sp->samples, (unsigned long long)sp->classified,
+            (unsigned long long)sp->level1, (unsigned long long)sp->level2);
+    if (isnan(sp->rate))
+        fputs("spike rate n/a (still warming up at the end)\n", o);
+    else
+        fprintf(o, "spike rate %.3f %%\n", 100.0 * sp->rate);
+    fprintf(o, "  %15s %8s %10s %8s %8s %8s %12s %10s\n", "time (s)", "samples", "classified",
+            "level 1", "level 2", "rate", "P99 (ms)", "max (ms)");
+    for (size_t i = 0; i < sp->nrows; i++) {
+        const llmm_cli_spike_row *row = &sp->rows[i];
+        char span[32], rate_s[16], thr[16];
+        snprintf(span, sizeof span, "%g - %g", row->t0, row->t1);
+        if (row->classified)
+            snprintf(rate_s, sizeof rate_s, "%.2f%%",
+                     100.0 * (double)(row->level1 + row->level2) / (double)row->classified);
+        else
+            snprintf(rate_s, sizeof rate_s, "-");
+        if (isnan(row->base_threshold))
+            snprintf(thr, sizeof thr, "-");
+        else
+            snprintf(thr, sizeof thr, "%.3f", row->base_threshold * 1e3);
+        fprintf(o, "  %15s %8llu %10llu %8llu %8llu %8s %12s", span,
+                (unsigned long long)row->samples, (unsigned long long)row->classified,
+                (unsigned long long)row->level1, (unsigned long long)row->level2, rate_s, thr);
+        ms_cell(o, row->max);
+        fputc('\n', o);
+    }
+}
+
 static void scorecard(const llmm_cli_report *r, FILE *o)
 {
     const llmm_cli_score *sc = &r->score;
@@ -217,5 +264,6 @@ void llmm_cli_render_text(const llmm_cli_report *r, FILE *o)
     requests(r, o);
     latency(r, o);
     goodput(r, o);
+    spikes(r, o);
     scorecard(r, o);
 }

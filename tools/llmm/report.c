@@ -46,6 +46,12 @@ void llmm_cli_report_usage(FILE *f)
           "  --metric SPEC          a scorecard metric, LAYER:NAME=VALUE:TARGET:WORST[:lower]\n"
           "                         (LAYER capability|performance|engineering|business;\n"
           "                         VALUE '-' takes a number the report measured, see below)\n"
+          "  --spike-metric M       metric the spike section watches: ttft (default), tpot\n"
+          "                         or e2e\n"
+          "  --spike-interval S     seconds per row of the spikes-over-time table (default:\n"
+          "                         a round value giving at most 12 rows)\n"
+          "  --spike-warmup N       samples the baselines need before classifying (default\n"
+          "                         1000, the library's)\n"
           "  -h, --help             this text\n"
           "\n",
           f);
@@ -66,6 +72,7 @@ void llmm_cli_report_init(llmm_cli_report *r)
 void llmm_cli_report_free(llmm_cli_report *r)
 {
     llmm_cli_trace_free(&r->trace);
+    llmm_cli_spikes_free(&r->spikes);
     free(r->inputs);
     r->inputs = NULL;
 }
@@ -146,6 +153,22 @@ int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cl
         return llmm_cli_score_scenario(&r->score, arg, err);
     case OPT_METRIC:
         return llmm_cli_score_metric_option(&r->score, arg, err);
+    case OPT_SPIKE_METRIC:
+        return llmm_cli_spike_metric_option(&r->spikes, arg, err);
+    case OPT_SPIKE_INTERVAL:
+        r->spikes.interval = strtod(arg, &end);
+        if (*end != '\0' || !(r->spikes.interval > 0) || !isfinite(r->spikes.interval))
+            return llmm_cli_fail(err, LLMM_CLI_EUSAGE,
+                                 "--spike-interval: '%s' is not seconds > 0", arg);
+        return LLMM_CLI_OK;
+    case OPT_SPIKE_WARMUP: {
+        unsigned long long v = strtoull(arg, &end, 10);
+        if (*end != '\0' || arg[0] == '-' || v < 1 || v > 4294967295ull)
+            return llmm_cli_fail(err, LLMM_CLI_EUSAGE,
+                                 "--spike-warmup: '%s' is not 1 ... 4294967295", arg);
+        r->spikes.warmup = v;
+        return LLMM_CLI_OK;
+    }
     default:
         return llmm_cli_fail(err, LLMM_CLI_EUSAGE, "unknown option");
     }
@@ -185,6 +208,8 @@ int llmm_cli_report_run(llmm_cli_report *r, char **files, size_t nfiles, FILE *o
     rc = read_inputs(r, files, nfiles, &err);
     if (rc == LLMM_CLI_OK)
         rc = llmm_cli_trace_summarize(&r->trace, r->duration_override, &r->sum, &err);
+    if (rc == LLMM_CLI_OK)
+        rc = llmm_cli_spikes_eval(r, &err);
     if (rc == LLMM_CLI_OK && r->score.enabled)
         rc = llmm_cli_score_eval(r, &err);
     if (rc != LLMM_CLI_OK) {

@@ -37,6 +37,32 @@ const char *llmm_cli_layer_name(llmm_layer l);
 /* Trace metric names a --metric may use with the value '-' (from the report). */
 void llmm_cli_score_trace_names(FILE *f);
 
+/* ---- spike section (section_spikes.c) ------------------------------------------------------ */
+
+typedef struct llmm_cli_spike_row {
+    double t0, t1;          /* seconds on the merged time line */
+    uint64_t samples, classified, level1, level2;
+    double base_threshold;  /* P99 in force at the row's last classified sample; NaN if none */
+    double max;
+} llmm_cli_spike_row;
+
+typedef struct llmm_cli_spikes {
+    /* options */
+    int metric, metric_set;  /* LLMM_CLI_M_TTFT (default), _TPOT or _E2E */
+    double interval;         /* seconds per row; 0 = automatic */
+    uint64_t warmup;         /* 0 = the library's default */
+    /* result */
+    int available;
+    const char *why_not;
+    uint64_t samples, classified, level1, level2;
+    double rate;
+    double interval_used;
+    uint64_t warmup_used, slots, slot_ns;
+    double base_q, severe_q, factor;
+    llmm_cli_spike_row *rows;
+    size_t nrows;
+} llmm_cli_spikes;
+
 /* ---- the report --------------------------------------------------------------------------- */
 
 typedef struct llmm_cli_input {
@@ -54,6 +80,7 @@ typedef struct llmm_cli_report {
     const char *slo_text; /* --slo as given */
     double duration_override;
     llmm_cli_score score;
+    llmm_cli_spikes spikes;
     /* results */
     llmm_cli_input *inputs;
     size_t ninputs;
@@ -63,13 +90,16 @@ typedef struct llmm_cli_report {
 
 /* Evaluate the scorecard from the summary (section_score.c). */
 int llmm_cli_score_eval(llmm_cli_report *r, llmm_cli_error *err);
+/* Replay the time line into a spike detector (section_spikes.c). */
+int llmm_cli_spike_metric_option(llmm_cli_spikes *sp, const char *arg, llmm_cli_error *err);
+int llmm_cli_spikes_eval(llmm_cli_report *r, llmm_cli_error *err);
+void llmm_cli_spikes_free(llmm_cli_spikes *sp);
 
 /* Run the report on files (also used by `llmm demo`); prints to out. Returns the exit
  * status: 0 ok, 1 input or computation error (message on stderr). */
 int llmm_cli_report_run(llmm_cli_report *r, char **files, size_t nfiles, FILE *out);
 void llmm_cli_report_init(llmm_cli_report *r);
 void llmm_cli_report_free(llmm_cli_report *r);
-/* Parse one report option (shared by report and demo); returns 1 if consumed. */
 
 void llmm_cli_render_text(const llmm_cli_report *r, FILE *out);
 int llmm_cli_render_json(const llmm_cli_report *r, FILE *out);

@@ -14,6 +14,9 @@ enum {
     OPT_DURATION,
     OPT_SCENARIO,
     OPT_METRIC,
+    OPT_SPIKE_METRIC,
+    OPT_SPIKE_INTERVAL,
+    OPT_SPIKE_WARMUP,
     OPT_LAST_REPORT_OPTION
 };
 
@@ -23,7 +26,10 @@ enum {
         {"slo", required_argument, NULL, OPT_SLO},                                           \
         {"duration", required_argument, NULL, OPT_DURATION},                                 \
         {"scenario", required_argument, NULL, OPT_SCENARIO},                                 \
-        {"metric", required_argument, NULL, OPT_METRIC}
+        {"metric", required_argument, NULL, OPT_METRIC},                                     \
+        {"spike-metric", required_argument, NULL, OPT_SPIKE_METRIC},                         \
+        {"spike-interval", required_argument, NULL, OPT_SPIKE_INTERVAL},                     \
+        {"spike-warmup", required_argument, NULL, OPT_SPIKE_WARMUP}
 
 /* Apply one report option; LLMM_CLI_EUSAGE with a message on a bad value. */
 int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cli_error *err);
