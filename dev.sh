@@ -5,10 +5,10 @@ set -euo pipefail
 
 # The program `./dev.sh demo` builds and runs (path relative to the repository root; the first
 # word must be a target of the `build` directory).
-MAIN_JOB=(build/examples/quickstart)
+MAIN_JOB=(build/tools/llmm/llmm demo)
 
 # Debian packages needed to configure and build the library, the examples and the demo.
-BUILD_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev)
+BUILD_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev libyajl-dev)
 
 # Debian packages any test suite needs: with all of them installed no suite is skipped.
 TEST_PACKAGES=(meson ninja-build pkg-config gcc g++ clang libcmocka-dev doxygen abigail-tools

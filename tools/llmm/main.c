@@ -40,8 +40,18 @@ int main(int argc, char **argv)
         return llmm_cli_cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "demo") == 0)
         return llmm_cli_cmd_demo(argc - 1, argv + 1);
-    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0)
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+            puts("usage: llmm version\n\nPrint the tool's version and that of the "
+                 "libllmmetrics it loaded.");
+            return 0;
+        }
+        if (argc > 2) {
+            fprintf(stderr, "llmm version: unexpected argument '%s'\n", argv[2]);
+            return 2;
+        }
         return version();
+    }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         const char *sub = argc > 2 ? argv[2] : NULL;
         if (sub && strcmp(sub, "report") == 0)

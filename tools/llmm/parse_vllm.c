@@ -88,6 +88,7 @@ struct llmm_cli_vllm {
     const uint8_t *replay;
     size_t replay_n, replay_base;
     int needs_replay;
+    int saw_value; /* any JSON token at all */
     llmm_cli_input_info info;
 };
 
@@ -331,6 +332,7 @@ static int column_element(llmm_cli_vllm *p, int kind, double v, size_t slen)
 
 static int scalar(llmm_cli_vllm *p, int kind, double v, size_t slen)
 {
+    p->saw_value = 1;
     if (p->skip)
         return 1;
     switch (p->depth) {
@@ -433,6 +435,7 @@ static int on_map_key(void *ctx, const unsigned char *key, size_t len)
 static int on_start_map(void *ctx)
 {
     llmm_cli_vllm *p = ctx;
+    p->saw_value = 1;
     if (p->skip) {
         p->skip++;
         return 1;
@@ -460,6 +463,7 @@ static int on_start_map(void *ctx)
 static int on_start_array(void *ctx)
 {
     llmm_cli_vllm *p = ctx;
+    p->saw_value = 1;
     if (p->skip) {
         p->skip++;
         return 1;
@@ -618,6 +622,9 @@ int llmm_cli_vllm_finish(llmm_cli_vllm *p, llmm_cli_error *err)
     yajl_status st;
     p->chunk = NULL;
     st = yajl_complete_parse(p->h);
+    if (!p->saw_value && !p->replay)
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s: empty input: no vLLM result document",
+                             p->name);
     if (st != yajl_status_ok)
         return report(p, st, 0, err);
     if (p->replay)
