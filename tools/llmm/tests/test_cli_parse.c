@@ -307,6 +307,57 @@ static void vllm_noise(void **state)
     }
 }
 
+/* Random edits of valid inputs reach deeper parser states than noise does. */
+static void mutations(void **state)
+{
+    static const char *const seeds[] = {
+        NULL, /* VLLM_DOC */
+        "start_s,ttft_s,e2e_s,output_tokens,status\n0.5,0.1,1.1,11,ok\n1,\"0.2\",0.3,2,503\n",
+        "{\"start_s\": 1, \"ttft_s\": 0.1, \"e2e_s\": 0.4, \"itls\": [0.1, 0.2]}\n"
+        "{\"ttft_s\": 0.2, \"e2e_s\": 0.5, \"status\": \"error\"}\n"};
+    static const char alphabet[] = "{}[],:\"0123456789.eE-+nul \\\n\r\x80";
+    llmm_cli_rng r;
+    char buf[1024];
+    (void)state;
+    llmm_cli_rng_seed(&r, 11);
+    for (int iter = 0; iter < 6000; iter++) {
+        const char *seed = seeds[iter % 3] ? seeds[iter % 3] : VLLM_DOC;
+        size_t len = strlen(seed), edits = 1 + llmm_cli_rng_next(&r) % 4;
+        cap c;
+        llmm_cli_error err;
+        llmm_cli_sink s = cap_sink(&c);
+        int rc;
+        memcpy(buf, seed, len);
+        for (size_t e = 0; e < edits && len > 1; e++) {
+            size_t at = llmm_cli_rng_next(&r) % len;
+            switch (llmm_cli_rng_next(&r) % 3) {
+            case 0: /* replace */
+                buf[at] = alphabet[llmm_cli_rng_next(&r) % (sizeof alphabet - 1)];
+                break;
+            case 1: /* delete */
+                memmove(buf + at, buf + at + 1, len - at - 1);
+                len--;
+                break;
+            default: /* insert */
+                if (len + 1 < sizeof buf) {
+                    memmove(buf + at + 1, buf + at, len - at);
+                    buf[at] = alphabet[llmm_cli_rng_next(&r) % (sizeof alphabet - 1)];
+                    len++;
+                }
+            }
+        }
+        err.msg[0] = '\0';
+        if (iter % 3 == 0)
+            rc = llmm_cli_parse_vllm(buf, len, "m", &s, NULL, &err);
+        else if (iter % 3 == 1)
+            rc = llmm_cli_parse_csv(buf, len, "m", &s, NULL, &err);
+        else
+            rc = llmm_cli_parse_jsonl(buf, len, "m", &s, NULL, &err);
+        if (rc != LLMM_CLI_OK)
+            assert_true(rc == LLMM_CLI_EPARSE && strncmp(err.msg, "m:", 2) == 0);
+    }
+}
+
 /* ---- CSV ----------------------------------------------------------------------------------- */
 
 static void csv_values(void **state)
@@ -498,6 +549,7 @@ int main(void)
         cmocka_unit_test(vllm_failed_count_note),
         cmocka_unit_test(vllm_malformed),    cmocka_unit_test(vllm_error_position),
         cmocka_unit_test(vllm_truncated),    cmocka_unit_test(vllm_noise),
+        cmocka_unit_test(mutations),
         cmocka_unit_test(csv_values),        cmocka_unit_test(csv_malformed),
         cmocka_unit_test(jsonl_values),      cmocka_unit_test(jsonl_malformed),
         cmocka_unit_test(percentiles),       cmocka_unit_test(helpers),
