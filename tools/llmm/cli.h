@@ -166,6 +166,9 @@ int llmm_cli_read_file(const char *path, llmm_cli_format fmt, const llmm_cli_sin
 
 /* ---- numbers ----------------------------------------------------------------------------- */
 
+/* A JSON-grammar decimal (s, len, no NUL needed) to the correctly rounded double, as strtod;
+ * LLMM_CLI_EPARSE if it is not one number or not finite. */
+int llmm_cli_number(const char *s, size_t len, double *out);
 /* Sort ascending (doubles, no NaN). */
 void llmm_cli_sort(double *v, size_t n);
 /* numpy.percentile(v, p) with the default 'linear' method, v sorted, n > 0, p in [0, 100]. */

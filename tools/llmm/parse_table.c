@@ -1,6 +1,5 @@
 /* parse_table.c: the line assembler and what CSV and JSONL share (see table.h). */
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,27 +106,17 @@ void llmm_cli_lines_free(llmm_cli_lines *l)
 
 int llmm_cli_parse_number(const char *s, size_t len, double *out)
 {
-    char buf[128];
-    char *end;
-    double v;
     while (len > 0 && isspace((unsigned char)*s))
         s++, len--;
     while (len > 0 && isspace((unsigned char)s[len - 1]))
         len--;
-    if (len == 0 || len >= sizeof buf)
+    if (len == 0)
         return LLMM_CLI_EPARSE;
     for (size_t i = 0; i < len; i++) {
         if (!strchr("0123456789+-.eE", s[i]) || s[i] == '\0')
             return LLMM_CLI_EPARSE;
     }
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    errno = 0;
-    v = strtod(buf, &end);
-    if (end != buf + len || !isfinite(v))
-        return LLMM_CLI_EPARSE;
-    *out = v;
-    return LLMM_CLI_OK;
+    return llmm_cli_number(s, len, out);
 }
 
 int llmm_cli_status_failed(const char *s, size_t len)

@@ -20,7 +20,6 @@
  * for a second pass (llmm_cli_vllm_needs_replay()) that delivers only the ITLs of successful
  * requests. Unknown keys are skipped whatever they hold.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -392,19 +391,16 @@ static int on_boolean(void *ctx, int b)
 static int on_number(void *ctx, const char *s, size_t len)
 {
     llmm_cli_vllm *p = ctx;
-    char buf[128];
-    char *end;
     double v;
     if (p->skip)
         return 1;
-    if (len >= sizeof buf)
-        return cb_fail(p, LLMM_CLI_EPARSE, "number with %zu characters", len);
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    errno = 0;
-    v = strtod(buf, &end);
-    if (*end != '\0' || !isfinite(v))
-        return cb_fail(p, LLMM_CLI_EPARSE, "number %s is out of range", buf);
+    if (p->replay && p->depth < 3) { /* the second pass reads ITLs only */
+        p->saw_value = 1;
+        return p->depth == 2 ? (p->idx++, 1) : (p->field = F_NONE, 1);
+    }
+    if (llmm_cli_number(s, len, &v) != LLMM_CLI_OK)
+        return cb_fail(p, LLMM_CLI_EPARSE, "number %.*s is out of range", len > 40 ? 40 : (int)len,
+                       s);
     return scalar(p, K_NUMBER, v, 0);
 }
 
@@ -606,11 +602,9 @@ int llmm_cli_vllm_feed(llmm_cli_vllm *p, const char *buf, size_t len, llmm_cli_e
         size_t consumed = yajl_get_bytes_consumed(p->h);
         return report(p, st, consumed > len ? len : consumed, err);
     }
-    for (size_t i = 0; i < len; i++) {
-        if (buf[i] == '\n') {
-            p->line++;
-            p->line_start = p->chunk_offset + i + 1;
-        }
+    for (const char *nl = memchr(buf, '\n', len); nl; nl = memchr(nl + 1, '\n', len - (size_t)(nl + 1 - buf))) {
+        p->line++;
+        p->line_start = p->chunk_offset + (size_t)(nl - buf) + 1;
     }
     p->chunk_offset += len;
     p->chunk = NULL;

@@ -1,5 +1,6 @@
 /* util.c: errors, growable arrays, sorting, exact percentiles, the demo's random numbers. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -144,6 +145,90 @@ double llmm_cli_rng_normal(llmm_cli_rng *r)
 double llmm_cli_rng_exp(llmm_cli_rng *r, double mean)
 {
     return -mean * log(llmm_cli_rng_uniform(r));
+}
+
+/* ---- decimal numbers ----------------------------------------------------------------------- */
+
+/* Clinger's fast path: a decimal with at most 19 significant digits whose integer mantissa m
+ * is at most 2^53 and whose power of ten 10^e has |e| <= 22 is m * 10^e or m / 10^-e, one
+ * correctly rounded IEEE operation on two exactly representable doubles, so the result is the
+ * correctly rounded value strtod() returns. Everything else goes to strtod(). On a build that
+ * evaluates doubles in extended precision the fast path would round twice: it is off there. */
+int llmm_cli_number(const char *s, size_t len, double *out)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    size_t i = 0;
+    int neg = 0, sig = 0, any = 0;
+    long exp10 = 0;
+    uint64_t m = 0;
+    double v;
+    if (i < len && s[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, any = 1) {
+        if (m || s[i] != '0') {
+            if (++sig > 19)
+                goto slow;
+            m = m * 10 + (uint64_t)(s[i] - '0');
+        }
+    }
+    if (i < len && s[i] == '.') {
+        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, any = 1) {
+            if (m || s[i] != '0') {
+                if (++sig > 19)
+                    goto slow;
+                m = m * 10 + (uint64_t)(s[i] - '0');
+            }
+            exp10--;
+        }
+    }
+    if (!any)
+        goto slow;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        int eneg = 0;
+        long e = 0;
+        size_t start;
+        i++;
+        if (i < len && (s[i] == '+' || s[i] == '-'))
+            eneg = s[i++] == '-';
+        start = i;
+        for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+            if (e > 100000)
+                goto slow;
+            e = e * 10 + (s[i] - '0');
+        }
+        if (i == start)
+            goto slow;
+        exp10 += eneg ? -e : e;
+    }
+    if (i != len || m > ((uint64_t)1 << 53))
+        goto slow;
+    if (m == 0)
+        v = 0.0;
+    else if (exp10 >= 0 && exp10 <= 22)
+        v = (double)m * p10[exp10];
+    else if (exp10 < 0 && exp10 >= -22)
+        v = (double)m / p10[-exp10];
+    else
+        goto slow;
+    *out = neg ? -v : v;
+    return isfinite(*out) ? LLMM_CLI_OK : LLMM_CLI_EPARSE;
+slow:
+#endif
+    {
+        char buf[128];
+        char *end;
+        if (len == 0 || len >= sizeof buf)
+            return LLMM_CLI_EPARSE;
+        memcpy(buf, s, len);
+        buf[len] = '\0';
+        *out = strtod(buf, &end);
+        return end == buf + len && isfinite(*out) ? LLMM_CLI_OK : LLMM_CLI_EPARSE;
+    }
 }
 
 /* ---- parsing helpers --------------------------------------------------------------------- */

@@ -507,6 +507,52 @@ static void percentiles(void **state)
     assert_true(llmm_cli_nearest_rank(w, 100, 0.501) == 51);
 }
 
+/* The fast decimal path returns exactly what strtod returns. */
+static void numbers_as_strtod(void **state)
+{
+    static const char *const fixed[] = {
+        "0", "-0", "0.0", "1", "-1", "0.1", "0.021345", "123456789012345678", "9007199254740993",
+        "1234567890123456789", "12345678901234567890", "0.30000000000000004", "1e22", "1e23",
+        "1e-22", "1e-23", "4.9e-324", "1.7976931348623157e308", "2.2250738585072014e-308",
+        "00012", "1E5", "1e+05", "1.5e-7", "000.000001", "123.456e-2", "-7.25E+3"};
+    llmm_cli_rng r;
+    char buf[64];
+    (void)state;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        double a, b = strtod(fixed[i], NULL);
+        assert_int_equal(llmm_cli_number(fixed[i], strlen(fixed[i]), &a), LLMM_CLI_OK);
+        if (memcmp(&a, &b, sizeof a) != 0) {
+            print_error("%s: %.17g != strtod %.17g\n", fixed[i], a, b);
+            fail();
+        }
+    }
+    llmm_cli_rng_seed(&r, 3);
+    for (int i = 0; i < 200000; i++) {
+        double x = ldexp(llmm_cli_rng_uniform(&r), (int)(llmm_cli_rng_next(&r) % 80) - 60);
+        double a, b;
+        int prec = 1 + (int)(llmm_cli_rng_next(&r) % 19);
+        switch (i % 3) {
+        case 0:
+            snprintf(buf, sizeof buf, "%.*g", prec, x);
+            break;
+        case 1:
+            snprintf(buf, sizeof buf, "%.*f", prec, x);
+            break;
+        default:
+            snprintf(buf, sizeof buf, "%.*e", prec, x);
+        }
+        b = strtod(buf, NULL);
+        assert_int_equal(llmm_cli_number(buf, strlen(buf), &a), LLMM_CLI_OK);
+        if (memcmp(&a, &b, sizeof a) != 0) {
+            print_error("%s: %.17g != strtod %.17g\n", buf, a, b);
+            fail();
+        }
+    }
+    assert_int_equal(llmm_cli_number("1e400", 5, &(double){0}), LLMM_CLI_EPARSE);
+    assert_int_equal(llmm_cli_number("", 0, &(double){0}), LLMM_CLI_EPARSE);
+    assert_int_equal(llmm_cli_number("1x", 2, &(double){0}), LLMM_CLI_EPARSE);
+}
+
 static void helpers(void **state)
 {
     double s;
@@ -552,7 +598,8 @@ int main(void)
         cmocka_unit_test(mutations),
         cmocka_unit_test(csv_values),        cmocka_unit_test(csv_malformed),
         cmocka_unit_test(jsonl_values),      cmocka_unit_test(jsonl_malformed),
-        cmocka_unit_test(percentiles),       cmocka_unit_test(helpers),
+        cmocka_unit_test(percentiles),       cmocka_unit_test(numbers_as_strtod),
+        cmocka_unit_test(helpers),
     };
     return cmocka_run_group_tests_name("cli_parse", tests, NULL, NULL);
 }
