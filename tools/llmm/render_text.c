@@ -38,7 +38,8 @@ static void inputs(const llmm_cli_report *r, FILE *o)
             fprintf(o, " in %llu runs", (unsigned long long)in->info.runs);
         fprintf(o, "%s%s", in->info.has_start_times ? ", start times" : ", no start times",
                 in->info.has_itls ? ", ITLs" : "");
-        if (in->fmt == LLMM_CLI_FORMAT_VLLM) {
+        if (in->fmt == LLMM_CLI_FORMAT_VLLM &&
+            in->info.e2e_from_itls + in->info.e2e_from_latencies > 0) {
             if (in->info.e2e_from_itls == 0)
                 fputs("; E2E from 'latencies'", o);
             else if (in->info.e2e_from_latencies == 0)
@@ -47,9 +48,9 @@ static void inputs(const llmm_cli_report *r, FILE *o)
                 fprintf(o, "; E2E from 'latencies' (%llu) or TTFT + sum(ITL) (%llu)",
                         (unsigned long long)in->info.e2e_from_latencies,
                         (unsigned long long)in->info.e2e_from_itls);
-            if (in->info.replayed)
-                fputs("; second pass dropped ITLs of failed requests", o);
         }
+        if (in->info.replayed)
+            fputs("; second pass dropped ITLs of failed requests", o);
         fputc('\n', o);
     }
 }
@@ -119,10 +120,15 @@ static void latency(const llmm_cli_report *r, FILE *o)
           "  where a vLLM file has no 'latencies'; TPOT = (E2E - TTFT) / (output tokens - 1),\n"
           "  over requests with more than one output token. Failed requests are left out.\n",
           o);
-    if (s->m[LLMM_CLI_M_ITL].count == 0)
-        fputs("  ITL: none in the input (CSV and JSONL rows without \"itls\" carry no per-token "
-              "times).\n",
+    if (s->m[LLMM_CLI_M_ITL].count == 0) {
+        int any = 0;
+        for (size_t i = 0; i < r->ninputs; i++)
+            any |= r->inputs[i].info.has_itls;
+        fputs(any ? "  ITL: no successful request streamed more than one chunk.\n"
+                  : "  ITL: the inputs carry no per-token times (CSV, or JSONL without "
+                    "\"itls\").\n",
               o);
+    }
     if (r->exact) {
         heading(o, "Exact percentiles (milliseconds), numpy 'linear' interpolation (--exact)");
         table(s, 1, o);
