@@ -199,6 +199,42 @@ static void goodput(jw *w, const llmm_cli_report *r)
     close_map(w);
 }
 
+static void slo_verdict(jw *w, const llmm_cli_report *r)
+{
+    const llmm_cli_slo *v = &r->slo_verdict;
+    if (!v->enabled)
+        return;
+    key(w, "slo");
+    open_map(w);
+    key(w, "quantile");
+    num(w, v->quantile);
+    key(w, "checks");
+    check(w, yajl_gen_array_open(w->g));
+    for (size_t i = 0; i < v->nchecks; i++) {
+        const llmm_cli_slo_check *c = &v->checks[i];
+        open_map(w);
+        key(w, "metric");
+        str(w, llmm_cli_metric_key[c->metric]);
+        key(w, "bound");
+        num(w, c->bound);
+        key(w, "latency");
+        num(w, c->latency);
+        key(w, "latency_ok");
+        check(w, yajl_gen_bool(w->g, c->latency_ok));
+        close_map(w);
+    }
+    check(w, yajl_gen_array_close(w->g));
+    key(w, "error_rate");
+    num(w, v->error_rate);
+    key(w, "err_max");
+    num(w, v->err_max);
+    key(w, "errors_ok");
+    check(w, yajl_gen_bool(w->g, v->errors_ok));
+    key(w, "satisfied");
+    check(w, yajl_gen_bool(w->g, v->satisfied));
+    close_map(w);
+}
+
 static void spikes(jw *w, const llmm_cli_report *r)
 {
     const llmm_cli_spikes *sp = &r->spikes;
@@ -338,6 +374,7 @@ int llmm_cli_render_json(const llmm_cli_report *r, FILE *out)
     basics(&w, &r->sum);
     metrics(&w, &r->sum);
     goodput(&w, r);
+    slo_verdict(&w, r);
     spikes(&w, r);
     scorecard(&w, r);
     close_map(&w);

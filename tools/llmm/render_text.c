@@ -165,6 +165,32 @@ static void goodput(const llmm_cli_report *r, FILE *o)
           o);
 }
 
+static void slo_verdict(const llmm_cli_report *r, FILE *o)
+{
+    const llmm_cli_slo *v = &r->slo_verdict;
+    char q[32];
+    if (!v->enabled)
+        return;
+    snprintf(q, sizeof q, "P%g", 100.0 * v->quantile);
+    heading(o, "SLO verdict");
+    for (size_t i = 0; i < v->nchecks; i++) {
+        const llmm_cli_slo_check *c = &v->checks[i];
+        fprintf(o, "  %-4s %-7s <= %10.3f ms: ", llmm_cli_metric_label[c->metric], q,
+                c->bound * 1e3);
+        if (isinf(c->latency))
+            fputs("no successful request", o);
+        else
+            fprintf(o, "%10.3f ms", c->latency * 1e3);
+        fprintf(o, "  %s\n", c->latency_ok ? "met" : "VIOLATED");
+    }
+    fprintf(o, "  error rate <= %.3f %%: %.3f %%  %s\n", 100.0 * v->err_max,
+            100.0 * v->error_rate, v->errors_ok ? "met" : "VIOLATED");
+    fprintf(o, "  verdict: %s\n", v->satisfied ? "SLO met" : "SLO VIOLATED");
+    fprintf(o, "  llmm_slo_check: the %s (nearest rank, from the sketch) of successful requests\n"
+               "  against each bound, failed requests / all requests against the error bound.\n",
+            q);
+}
+
 static void spikes(const llmm_cli_report *r, FILE *o)
 {
     const llmm_cli_spikes *sp = &r->spikes;
@@ -270,6 +296,7 @@ void llmm_cli_render_text(const llmm_cli_report *r, FILE *o)
     requests(r, o);
     latency(r, o);
     goodput(r, o);
+    slo_verdict(r, o);
     spikes(r, o);
     scorecard(r, o);
 }

@@ -38,7 +38,11 @@ void llmm_cli_report_usage(FILE *f)
           "  --format F             auto (default), vllm, csv or jsonl for every FILE\n"
           "  --slo LIST             per-request SLOs for goodput, e.g. ttft=500ms,tpot=50ms,\n"
           "                         e2e=10s (bare numbers are milliseconds, as vLLM's\n"
-          "                         --goodput), and err=1% for the error-rate bound\n"
+          "                         --goodput), and err=1% for the error-rate bound; gives\n"
+          "                         goodput (vLLM's definition) and the SLO verdict: P95 of\n"
+          "                         each metric <= its bound and error rate <= err (default\n"
+          "                         1 %)\n"
+          "  --slo-quantile Q       the quantile the SLO verdict checks (default 0.95)\n"
           "  --duration SECONDS     benchmark duration for throughput when the inputs carry\n"
           "                         neither 'duration' nor start times\n"
           "  --scenario NAME        four-layer score: customer-service, code-assistant or\n"
@@ -66,6 +70,7 @@ void llmm_cli_report_init(llmm_cli_report *r)
     for (int i = 0; i < 3; i++)
         r->slo[i] = NAN;
     r->err_max = NAN;
+    r->slo_quantile = NAN;
     r->duration_override = NAN;
 }
 
@@ -153,6 +158,12 @@ int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cl
         return llmm_cli_score_scenario(&r->score, arg, err);
     case OPT_METRIC:
         return llmm_cli_score_metric_option(&r->score, arg, err);
+    case OPT_SLO_QUANTILE:
+        r->slo_quantile = strtod(arg, &end);
+        if (*end != '\0' || !(r->slo_quantile >= 0 && r->slo_quantile <= 1))
+            return llmm_cli_fail(err, LLMM_CLI_EUSAGE,
+                                 "--slo-quantile: '%s' is not a quantile in [0, 1]", arg);
+        return LLMM_CLI_OK;
     case OPT_SPIKE_METRIC:
         return llmm_cli_spike_metric_option(&r->spikes, arg, err);
     case OPT_SPIKE_INTERVAL:
@@ -208,6 +219,8 @@ int llmm_cli_report_run(llmm_cli_report *r, char **files, size_t nfiles, FILE *o
     rc = read_inputs(r, files, nfiles, &err);
     if (rc == LLMM_CLI_OK)
         rc = llmm_cli_trace_summarize(&r->trace, r->duration_override, &r->sum, &err);
+    if (rc == LLMM_CLI_OK)
+        rc = llmm_cli_slo_eval(r, &err);
     if (rc == LLMM_CLI_OK)
         rc = llmm_cli_spikes_eval(r, &err);
     if (rc == LLMM_CLI_OK && r->score.enabled)

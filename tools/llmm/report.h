@@ -63,6 +63,23 @@ typedef struct llmm_cli_spikes {
     size_t nrows;
 } llmm_cli_spikes;
 
+/* ---- SLO verdict (section_slo.c) ----------------------------------------------------------- */
+
+typedef struct llmm_cli_slo_check {
+    int metric;        /* LLMM_CLI_M_TTFT, _TPOT or _E2E */
+    double bound;      /* seconds */
+    double latency;    /* the quantile checked; +Inf with no success */
+    int32_t latency_ok;
+} llmm_cli_slo_check;
+
+typedef struct llmm_cli_slo {
+    int enabled;
+    double quantile, err_max, error_rate;
+    int32_t errors_ok, satisfied;
+    llmm_cli_slo_check checks[3];
+    size_t nchecks;
+} llmm_cli_slo;
+
 /* ---- the report --------------------------------------------------------------------------- */
 
 typedef struct llmm_cli_input {
@@ -77,10 +94,12 @@ typedef struct llmm_cli_report {
     llmm_cli_format fmt;
     double slo[3];        /* ttft, tpot, e2e in seconds; NaN = not given */
     double err_max;       /* SLO error-rate bound; NaN = not given */
+    double slo_quantile;  /* quantile the SLO verdict checks; NaN = 0.95 */
     const char *slo_text; /* --slo as given */
     double duration_override;
     llmm_cli_score score;
     llmm_cli_spikes spikes;
+    llmm_cli_slo slo_verdict;
     /* results */
     llmm_cli_input *inputs;
     size_t ninputs;
@@ -90,6 +109,8 @@ typedef struct llmm_cli_report {
 
 /* Evaluate the scorecard from the summary (section_score.c). */
 int llmm_cli_score_eval(llmm_cli_report *r, llmm_cli_error *err);
+/* The SLO verdict (section_slo.c). */
+int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err);
 /* Replay the time line into a spike detector (section_spikes.c). */
 int llmm_cli_spike_metric_option(llmm_cli_spikes *sp, const char *arg, llmm_cli_error *err);
 int llmm_cli_spikes_eval(llmm_cli_report *r, llmm_cli_error *err);

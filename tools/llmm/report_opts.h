@@ -17,6 +17,7 @@ enum {
     OPT_SPIKE_METRIC,
     OPT_SPIKE_INTERVAL,
     OPT_SPIKE_WARMUP,
+    OPT_SLO_QUANTILE,
     OPT_LAST_REPORT_OPTION
 };
 
@@ -29,7 +30,8 @@ enum {
         {"metric", required_argument, NULL, OPT_METRIC},                                     \
         {"spike-metric", required_argument, NULL, OPT_SPIKE_METRIC},                         \
         {"spike-interval", required_argument, NULL, OPT_SPIKE_INTERVAL},                     \
-        {"spike-warmup", required_argument, NULL, OPT_SPIKE_WARMUP}
+        {"spike-warmup", required_argument, NULL, OPT_SPIKE_WARMUP},                         \
+        {"slo-quantile", required_argument, NULL, OPT_SLO_QUANTILE}
 
 /* Apply one report option; LLMM_CLI_EUSAGE with a message on a bad value. */
 int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cli_error *err);

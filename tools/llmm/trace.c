@@ -33,6 +33,16 @@ int llmm_cli_trace_init(llmm_cli_trace *t, int exact, const double slo[3])
     }
     if (llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &t->itl_input) != LLMM_OK)
         return LLMM_CLI_ENOMEM;
+    if (t->slo_set) {
+        static const llmm_goodput_option opt[3] = {LLMM_GOODPUT_TTFT_MAX, LLMM_GOODPUT_TPOT_MAX,
+                                                   LLMM_GOODPUT_E2E_MAX};
+        if (llmm_goodput_new(NULL, &t->goodput) != LLMM_OK)
+            return LLMM_CLI_ENOMEM;
+        for (int i = 0; i < 3; i++) {
+            if (!isnan(t->slo[i]) && llmm_goodput_set_f64(t->goodput, opt[i], t->slo[i]) != LLMM_OK)
+                return LLMM_CLI_EUSAGE;
+        }
+    }
     return LLMM_CLI_OK;
 }
 
@@ -43,6 +53,7 @@ void llmm_cli_trace_free(llmm_cli_trace *t)
         llmm_cli_vec_free(&t->ex[m]);
     }
     llmm_sketch_free(t->itl_input);
+    llmm_goodput_free(t->goodput);
     free(t->pts);
     memset(t, 0, sizeof *t);
 }
@@ -83,7 +94,7 @@ static int on_record(void *user, const llmm_cli_record *r)
     }
     if (r->failed) {
         t->failed++;
-        return LLMM_CLI_OK;
+        return t->goodput ? from_status(llmm_goodput_add_failures(t->goodput, 1)) : LLMM_CLI_OK;
     }
     t->completed++;
     if (r->output_tokens >= 0)
@@ -102,13 +113,17 @@ static int on_record(void *user, const llmm_cli_record *r)
         if ((rc = add(t, LLMM_CLI_M_TPOT, tpot)) != LLMM_CLI_OK)
             return rc;
     }
-    if (t->slo_set) {
-        /* vLLM: a request with at most one output token counts as TPOT 0 for goodput */
-        double v[3] = {r->ttft_s, isnan(tpot) ? 0.0 : tpot, r->e2e_s};
-        int good = 1;
-        for (int i = 0; i < 3; i++)
-            good &= isnan(t->slo[i]) || v[i] <= t->slo[i];
-        t->good += (uint64_t)good;
+    if (t->goodput) {
+        /* vLLM's per-request TPOT: 0 with at most one output token (also when the count is
+         * unknown) */
+        double g_tpot;
+        llmm_status st = llmm_goodput_tpot(r->e2e_s, r->ttft_s,
+                                           r->output_tokens > 0 ? (uint64_t)r->output_tokens : 0,
+                                           &g_tpot);
+        if (st == LLMM_OK)
+            st = llmm_goodput_observe(t->goodput, r->ttft_s, g_tpot, r->e2e_s, NULL);
+        if ((rc = from_status(st)) != LLMM_CLI_OK)
+            return rc;
     }
     if (!isnan(r->start_s)) {
         llmm_cli_point p = {r->start_s, r->ttft_s, tpot, r->e2e_s};
@@ -261,11 +276,22 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
             return llmm_cli_fail(err, LLMM_CLI_EPARSE, "cannot summarise %s",
                                  llmm_cli_metric_label[m]);
     }
-    if (t->slo_set) {
+    if (t->goodput) {
+        llmm_goodput_result g;
+        int known = s->duration_s > 0 && s->duration_s < 1.8e10;
+        uint64_t ns = known ? (uint64_t)llround(s->duration_s * 1e9) : 1000000000u;
+        llmm_status st;
+        llmm_goodput_result_init(&g);
         s->has_goodput = 1;
-        s->good = t->good;
-        s->good_fraction = s->total ? (double)t->good / (double)s->total : NAN;
-        s->good_per_s = s->duration_s > 0 ? (double)t->good / s->duration_s : NAN;
+        s->good_fraction = s->good_per_s = NAN;
+        st = llmm_goodput_read(t->goodput, ns ? ns : 1, &g);
+        if (st == LLMM_OK) {
+            s->good = g.good;
+            s->good_fraction = g.fraction;
+            s->good_per_s = known ? g.rate_per_s : NAN;
+        } else if (st != LLMM_E_EMPTY) {
+            return llmm_cli_fail(err, LLMM_CLI_EPARSE, "goodput: %s", llmm_strerror(st));
+        }
     }
     return LLMM_CLI_OK;
 }

@@ -35,10 +35,10 @@ typedef struct llmm_cli_trace {
     size_t itl_exact_mark;
     uint64_t completed, failed;
     uint64_t out_tokens, in_tokens, out_unknown, in_unknown;
-    /* goodput as vLLM defines it: thresholds in seconds, NaN = not set */
+    /* goodput as vLLM defines it (llmm_goodput): thresholds in seconds, NaN = not set */
     double slo[3]; /* ttft, tpot, e2e */
     int slo_set;
-    uint64_t good;
+    llmm_goodput *goodput;
     /* runs */
     uint64_t runs, runs_stated, runs_spanned, runs_unknown;
     double duration_sum;

@@ -174,6 +174,7 @@ class Help(Base):
                      ["report", "--metric", "performance:nope=-:1:2", f],
                      ["report", "--duration", "0", f], ["report", "--spike-metric", "itl", f],
                      ["report", "--exact"], ["demo", "--requests", "0"], ["demo", "extra"],
+                     ["report", "--slo-quantile", "1.5", f],
                      ["report", "--slo"]):
             p = run(*args)
             self.assertEqual(p.returncode, 2, (args, p.stdout, p.stderr))
@@ -266,6 +267,36 @@ class VllmReport(Base):
         self.assertEqual(rep["goodput"]["good_requests"], good)
         self.assertEqual(rep["goodput"]["fraction"], good / len(reqs))
         self.assertEqual(rep["goodput"]["req_per_s"], good / 32.0)
+
+    def test_slo_verdict(self):
+        reqs = make_requests(18, 1200)
+        path = self.write("v.json", json.dumps(vllm_doc(reqs, 48.0)))
+        want = expected(reqs)
+        ttft95 = nearest_rank(want["ttft_s"], 0.95)
+        e2e95 = nearest_rank(want["e2e_s"], 0.95)
+        failed = sum(1 for r in reqs if r["error"])
+        # TTFT bound far below its P95 (violated), E2E bound far above (met)
+        slo = "ttft=%rs,e2e=%rs,err=0.05" % (0.5 * ttft95, 2.0 * e2e95)
+        rep = self.report_json("--slo", slo, path)
+        v = rep["slo"]
+        self.assertEqual(v["quantile"], 0.95)
+        self.assertEqual([c["metric"] for c in v["checks"]], ["ttft_s", "e2e_s"])
+        self.assertEqual(v["checks"][0]["latency"], rep["ttft_s"]["p95"])
+        self.assertEqual(v["checks"][1]["latency"], rep["e2e_s"]["p95"])
+        self.assertFalse(v["checks"][0]["latency_ok"])
+        self.assertTrue(v["checks"][1]["latency_ok"])
+        self.assertEqual(v["error_rate"], failed / len(reqs))
+        self.assertEqual(v["errors_ok"], failed / len(reqs) <= 0.05)
+        self.assertFalse(v["satisfied"])
+        rep = self.report_json("--slo", "e2e=%rs" % (2.0 * e2e95), "--slo-quantile", "0.99", path)
+        v = rep["slo"]
+        self.assertEqual(v["checks"][0]["latency"], rep["e2e_s"]["p99"])
+        self.assertEqual(v["err_max"], 0.01)  # the seed's default
+        self.assertEqual(v["satisfied"], failed / len(reqs) <= 0.01 and
+                         rep["e2e_s"]["p99"] <= 2.0 * e2e95)
+        text = run("report", "--slo", slo, path).stdout
+        self.assertIn("SLO verdict", text)
+        self.assertIn("SLO VIOLATED", text)
 
     def test_scorecard(self):
         reqs = make_requests(15, 300)
@@ -403,7 +434,7 @@ class Malformed(Base):
 
 class Demo(Base):
     SECTIONS = ("Requests", "Throughput", "Latency percentiles (milliseconds)",
-                "Percentile rule: nearest rank", "Goodput", "Latency spikes (TTFT)",
+                "Percentile rule: nearest rank", "Goodput", "SLO verdict", "Latency spikes (TTFT)",
                 "Four-layer score", "SYNTHETIC")
 
     def test_demo_prints_the_report(self):
