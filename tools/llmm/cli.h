@@ -71,6 +71,10 @@ typedef struct llmm_cli_sink {
     int (*run_end)(void *user, double duration_s);
     /* A remark about the input that is not an error (printed to stderr by the tool). */
     void (*note)(void *user, const char *msg);
+    /* An event the input records (vLLM: the "llmm_events" list), t_s on the run's clock (the
+     * clock of its start times), type an event attribute name such as "model.weight_switch";
+     * delivered before the run's records. */
+    int (*event)(void *user, double t_s, const char *type, double value);
 } llmm_cli_sink;
 
 /* ---- input formats ----------------------------------------------------------------------- */
@@ -163,6 +167,15 @@ int llmm_cli_record_check(llmm_cli_record *r, const char *name, uint64_t line,
  * vLLM pass when needed and a progress line on a terminal for large inputs. */
 int llmm_cli_read_file(const char *path, llmm_cli_format fmt, const llmm_cli_sink *sink,
                        llmm_cli_input_info *info, llmm_cli_format *used, llmm_cli_error *err);
+
+/* ---- events ------------------------------------------------------------------------------ */
+
+/* Event types the report knows, by their attribute names (detect.h's table): returns the
+ * llmm_event_type value, or 0 for an unknown name. */
+int32_t llmm_cli_event_type(const char *name);
+const char *llmm_cli_event_name(int32_t type);
+/* The known names, comma-separated, for messages. */
+const char *llmm_cli_event_names(void);
 
 /* ---- numbers ----------------------------------------------------------------------------- */
 

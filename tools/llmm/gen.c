@@ -11,7 +11,9 @@
  *     token, and one stream that breaks half-way (its partial ITLs are in the file, as vLLM
  *     writes them, and must not reach the ITL percentiles).
  * The file has vLLM's keys and order (input_lens, output_lens, ttfts, itls, latencies,
- * start_times, generated_texts, errors) plus "llmm_synthetic", which says what it is.
+ * start_times, generated_texts, errors) plus two keys vLLM's tools ignore: "llmm_synthetic",
+ * which says what the file is, and "llmm_events", which records the weight switch on the clock
+ * of start_times.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -184,6 +186,9 @@ int llmm_cli_gen_vllm(FILE *out, const llmm_cli_gen_opts *o, llmm_cli_gen_facts 
     fputc(']', out);
     list_f64(out, "latencies", q, n, 1);
     list_f64(out, "start_times", q, n, 2);
+    fprintf(out, ", \"llmm_events\": [{\"t\": %.6f, \"type\": \"model.weight_switch\", "
+                 "\"value\": 0}]",
+            5000.0 + o->switch_at);
     fputs(", \"generated_texts\": [", out);
     for (size_t i = 0; i < n; i++)
         fprintf(out, "%s\"%s\"", i ? ", " : "", q[i].failed == 1 ? "" : "(synthetic text)");

@@ -19,85 +19,26 @@
  * failed half-way have already been delivered when its error is seen: the parser then asks
  * for a second pass (llmm_cli_vllm_needs_replay()) that delivers only the ITLs of successful
  * requests. Unknown keys are skipped whatever they hold.
+ *
+ * One extension, ignored by vLLM's own tools: "llmm_events", a list of {"t": seconds on the
+ * clock of start_times, "type": an event name such as "model.weight_switch", "value": number}
+ * (vllm_events.c); `llmm demo` writes its weight switch there.
  */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <yajl/yajl_parse.h>
+#include "vllm.h"
 
-#include "cli.h"
-
-enum field {
-    F_NONE = 0,
-    F_SKIP,
-    F_TTFTS,
-    F_ITLS,
-    F_LAT,
-    F_START,
-    F_IN,
-    F_OUT,
-    F_ERR,
-    F_DURATION,
-    F_FAILED,
-    F_COUNT
-};
-
-static const char *const field_name[F_COUNT] = {
+const char *const llmm_cli_vllm_field_name[F_COUNT] = {
     "", "", "ttfts", "itls", "latencies", "start_times", "input_lens", "output_lens",
-    "errors", "duration", "failed"};
+    "errors", "duration", "failed", "llmm_events"};
 
-enum { SEEN_TTFT = 1, SEEN_LAT = 2, SEEN_START = 4, SEEN_ERR = 8, SEEN_ITL = 16 };
+#define field_name llmm_cli_vllm_field_name
+#define cb_fail llmm_cli_vllm_fail
 
-typedef struct vreq {
-    double ttft, lat, start, itl_sum;
-    int64_t in_len, out_len;
-    uint32_t itl_n;
-    uint8_t failed;
-    uint8_t tentative; /* ITLs delivered before the error entry was known */
-    uint8_t seen;
-} vreq;
-
-struct llmm_cli_vllm {
-    const char *name;
-    llmm_cli_sink sink;
-    yajl_handle h;
-    /* the error a callback raised (reported with its position after yajl returns) */
-    int cb_code;
-    char cb_msg[LLMM_CLI_ERR_MAX / 2];
-    /* position of the chunk being parsed */
-    const char *chunk;
-    uint64_t chunk_offset; /* bytes before the chunk */
-    uint64_t line;         /* 1-based line at the start of the chunk */
-    uint64_t line_start;   /* absolute offset where that line starts */
-    /* structure */
-    size_t depth, skip;
-    enum field field;
-    size_t idx;
-    int seen_field[F_COUNT];
-    size_t col_len[F_COUNT];
-    /* the current document */
-    vreq *req;
-    size_t nreq, capreq;
-    double duration, file_failed;
-    /* the whole input */
-    uint8_t *failed;
-    size_t nfailed, capfailed;
-    const uint8_t *replay;
-    size_t replay_n, replay_base;
-    int needs_replay;
-    int saw_value; /* any JSON token at all */
-    llmm_cli_input_info info;
-};
-
-static int cb_fail(llmm_cli_vllm *p, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static int cb_fail(llmm_cli_vllm *p, int code, const char *fmt, ...)
+int llmm_cli_vllm_fail(llmm_cli_vllm *p, int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -262,10 +203,9 @@ static int deliver_itl(llmm_cli_vllm *p, vreq *q, size_t idx, double v)
     return deliver ? sink_status(p, p->sink.itl(p->sink.user, v)) : 1;
 }
 
-/* kinds of scalar */
-enum { K_NULL, K_BOOL, K_NUMBER, K_STRING };
+#define kind_name llmm_cli_vllm_kind_name
 
-static const char *kind_name(int kind)
+const char *llmm_cli_vllm_kind_name(int kind)
 {
     static const char *const n[] = {"null", "a boolean", "a number", "a string"};
     return n[kind];
@@ -329,7 +269,7 @@ static int column_element(llmm_cli_vllm *p, int kind, double v, size_t slen)
     return 1;
 }
 
-static int scalar(llmm_cli_vllm *p, int kind, double v, size_t slen)
+static int scalar(llmm_cli_vllm *p, int kind, double v, const unsigned char *s, size_t slen)
 {
     p->saw_value = 1;
     if (p->skip)
@@ -357,8 +297,17 @@ static int scalar(llmm_cli_vllm *p, int kind, double v, size_t slen)
         p->field = F_NONE;
         return 1;
     case 2:
+        if (p->field == F_EVENTS) {
+            if (kind != K_NULL)
+                return cb_fail(p, LLMM_CLI_EPARSE, "llmm_events[%zu] is %s, expected an object",
+                               p->idx, kind_name(kind));
+            p->idx++;
+            return 1;
+        }
         return column_element(p, kind, v, slen);
     default: {
+        if (p->field == F_EVENTS)
+            return llmm_cli_vllm_event_scalar(p, kind, v, s, slen);
         vreq *q = get_req(p, p->idx);
         if (!q)
             return cb_fail(p, LLMM_CLI_ENOMEM, "out of memory");
@@ -379,13 +328,13 @@ static int scalar(llmm_cli_vllm *p, int kind, double v, size_t slen)
 
 static int on_null(void *ctx)
 {
-    return scalar(ctx, K_NULL, 0, 0);
+    return scalar(ctx, K_NULL, 0, NULL, 0);
 }
 
 static int on_boolean(void *ctx, int b)
 {
     (void)b;
-    return scalar(ctx, K_BOOL, 0, 0);
+    return scalar(ctx, K_BOOL, 0, NULL, 0);
 }
 
 static int on_number(void *ctx, const char *s, size_t len)
@@ -401,19 +350,22 @@ static int on_number(void *ctx, const char *s, size_t len)
     if (llmm_cli_number(s, len, &v) != LLMM_CLI_OK)
         return cb_fail(p, LLMM_CLI_EPARSE, "number %.*s is out of range", len > 40 ? 40 : (int)len,
                        s);
-    return scalar(p, K_NUMBER, v, 0);
+    return scalar(p, K_NUMBER, v, NULL, 0);
 }
 
 static int on_string(void *ctx, const unsigned char *s, size_t len)
 {
-    (void)s;
-    return scalar(ctx, K_STRING, 0, len);
+    return scalar(ctx, K_STRING, 0, s, len);
 }
 
 static int on_map_key(void *ctx, const unsigned char *key, size_t len)
 {
     llmm_cli_vllm *p = ctx;
-    if (p->skip || p->depth != 1)
+    if (p->skip)
+        return 1;
+    if (p->depth == 3 && p->field == F_EVENTS)
+        return llmm_cli_vllm_event_key(p, key, len);
+    if (p->depth != 1)
         return 1;
     p->field = F_SKIP;
     for (int f = F_TTFTS; f < F_COUNT; f++) {
@@ -450,9 +402,16 @@ static int on_start_map(void *ctx)
         p->skip = 1;
         return 1;
     case 2:
+        if (p->field == F_EVENTS)
+            return llmm_cli_vllm_event_start(p);
         return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is an object", field_name[p->field], p->idx);
     default:
-        return cb_fail(p, LLMM_CLI_EPARSE, "itls[%zu] holds an object", p->idx);
+        if (p->field == F_EVENTS && p->ev_key == 0) { /* an unknown key's value */
+            p->skip = 1;
+            return 1;
+        }
+        return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] holds an object", field_name[p->field],
+                       p->idx);
     }
 }
 
@@ -483,14 +442,31 @@ static int on_start_array(void *ctx)
         if (p->field != F_ITLS)
             return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is a list, expected %s",
                            field_name[p->field], p->idx,
-                           p->field == F_ERR ? "a string" : "a number");
+                           p->field == F_ERR      ? "a string"
+                           : p->field == F_EVENTS ? "an object"
+                                                  : "a number");
         if (!get_req(p, p->idx))
             return cb_fail(p, LLMM_CLI_ENOMEM, "out of memory");
         p->req[p->idx].seen |= SEEN_ITL;
         p->depth = 3;
         return 1;
     default:
-        return cb_fail(p, LLMM_CLI_EPARSE, "itls[%zu] holds a nested list", p->idx);
+        if (p->field == F_EVENTS && p->ev_key == 0) { /* an unknown key's value */
+            p->skip = 1;
+            return 1;
+        }
+        return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] holds a nested list", field_name[p->field],
+                       p->idx);
+    }
+}
+
+/* The value of an unknown key ended: back to the object that holds it. */
+static void end_skip(llmm_cli_vllm *p)
+{
+    if (--p->skip == 0) {
+        if (p->depth == 1)
+            p->field = F_NONE;
+        p->ev_key = 0;
     }
 }
 
@@ -498,8 +474,7 @@ static int on_end_array(void *ctx)
 {
     llmm_cli_vllm *p = ctx;
     if (p->skip) {
-        if (--p->skip == 0)
-            p->field = F_NONE;
+        end_skip(p);
         return 1;
     }
     if (p->depth == 3) {
@@ -517,173 +492,16 @@ static int on_end_map(void *ctx)
 {
     llmm_cli_vllm *p = ctx;
     if (p->skip) {
-        if (--p->skip == 0)
-            p->field = F_NONE;
+        end_skip(p);
         return 1;
     }
+    if (p->depth == 3)
+        return llmm_cli_vllm_event_end(p);
     p->depth = 0;
     return end_document(p);
 }
 
-static const yajl_callbacks callbacks = {
+const yajl_callbacks llmm_cli_vllm_callbacks = {
     on_null, on_boolean, NULL, NULL, on_number, on_string, on_start_map, on_map_key,
     on_end_map, on_start_array, on_end_array};
 
-/* ---- driver ------------------------------------------------------------------------------ */
-
-int llmm_cli_vllm_new(const char *name, const llmm_cli_sink *sink, const uint8_t *replay_failed,
-                      size_t replay_n, llmm_cli_vllm **out, llmm_cli_error *err)
-{
-    llmm_cli_vllm *p = calloc(1, sizeof *p);
-    *out = NULL;
-    if (!p)
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
-    p->name = name;
-    if (sink)
-        p->sink = *sink;
-    p->replay = replay_failed;
-    p->replay_n = replay_n;
-    p->line = 1;
-    if (replay_failed) { /* the second pass delivers ITLs and nothing else */
-        p->sink.record = NULL;
-        p->sink.run_end = NULL;
-        p->sink.note = NULL;
-    }
-    p->h = yajl_alloc(&callbacks, NULL, p);
-    if (!p->h) {
-        free(p);
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
-    }
-    yajl_config(p->h, yajl_allow_multiple_values, 1);
-    *out = p;
-    return LLMM_CLI_OK;
-}
-
-/* Line and column of byte `consumed` of the current chunk (chunk may be NULL at the end). */
-static void position(const llmm_cli_vllm *p, size_t consumed, uint64_t *line, uint64_t *col)
-{
-    uint64_t l = p->line, start = p->line_start;
-    for (size_t i = 0; p->chunk && i < consumed; i++) {
-        if (p->chunk[i] == '\n') {
-            l++;
-            start = p->chunk_offset + i + 1;
-        }
-    }
-    *line = l;
-    *col = p->chunk_offset + consumed - start + 1;
-}
-
-static int report(llmm_cli_vllm *p, yajl_status st, size_t consumed, llmm_cli_error *err)
-{
-    uint64_t line, col;
-    position(p, consumed, &line, &col);
-    if (st == yajl_status_client_canceled) {
-        return llmm_cli_fail(err, p->cb_code, "%s:%llu:%llu: %s", p->name,
-                             (unsigned long long)line, (unsigned long long)col, p->cb_msg);
-    } else {
-        unsigned char *m = yajl_get_error(p->h, 0, NULL, 0);
-        char msg[256] = "invalid JSON";
-        if (m) {
-            size_t n = strcspn((const char *)m, "\n");
-            snprintf(msg, sizeof msg, "%.*s", (int)n, (const char *)m);
-            yajl_free_error(p->h, m);
-        }
-        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu:%llu: %s", p->name,
-                             (unsigned long long)line, (unsigned long long)col, msg);
-    }
-}
-
-int llmm_cli_vllm_feed(llmm_cli_vllm *p, const char *buf, size_t len, llmm_cli_error *err)
-{
-    yajl_status st;
-    p->chunk = buf;
-    st = yajl_parse(p->h, (const unsigned char *)buf, len);
-    if (st != yajl_status_ok) {
-        size_t consumed = yajl_get_bytes_consumed(p->h);
-        return report(p, st, consumed > len ? len : consumed, err);
-    }
-    for (const char *nl = memchr(buf, '\n', len); nl; nl = memchr(nl + 1, '\n', len - (size_t)(nl + 1 - buf))) {
-        p->line++;
-        p->line_start = p->chunk_offset + (size_t)(nl - buf) + 1;
-    }
-    p->chunk_offset += len;
-    p->chunk = NULL;
-    return LLMM_CLI_OK;
-}
-
-int llmm_cli_vllm_finish(llmm_cli_vllm *p, llmm_cli_error *err)
-{
-    yajl_status st;
-    p->chunk = NULL;
-    st = yajl_complete_parse(p->h);
-    if (!p->saw_value && !p->replay)
-        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s: empty input: no vLLM result document",
-                             p->name);
-    if (st != yajl_status_ok)
-        return report(p, st, 0, err);
-    if (p->replay)
-        return LLMM_CLI_OK;
-    if (p->info.runs == 0)
-        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s: empty input: no vLLM result document",
-                             p->name);
-    return LLMM_CLI_OK;
-}
-
-int llmm_cli_vllm_needs_replay(const llmm_cli_vllm *p)
-{
-    return p->needs_replay;
-}
-
-const uint8_t *llmm_cli_vllm_failed_flags(const llmm_cli_vllm *p, size_t *n)
-{
-    *n = p->nfailed;
-    return p->failed;
-}
-
-void llmm_cli_vllm_info(const llmm_cli_vllm *p, llmm_cli_input_info *info)
-{
-    *info = p->info;
-}
-
-void llmm_cli_vllm_free(llmm_cli_vllm *p)
-{
-    if (!p)
-        return;
-    yajl_free(p->h);
-    free(p->req);
-    free(p->failed);
-    free(p);
-}
-
-static int parse_pass(const char *buf, size_t len, const char *name, const llmm_cli_sink *sink,
-                      const uint8_t *replay, size_t replay_n, llmm_cli_vllm **out,
-                      llmm_cli_error *err)
-{
-    int rc = llmm_cli_vllm_new(name, sink, replay, replay_n, out, err);
-    if (rc == LLMM_CLI_OK)
-        rc = llmm_cli_vllm_feed(*out, buf, len, err);
-    if (rc == LLMM_CLI_OK)
-        rc = llmm_cli_vllm_finish(*out, err);
-    return rc;
-}
-
-int llmm_cli_parse_vllm(const char *buf, size_t len, const char *name, const llmm_cli_sink *sink,
-                        llmm_cli_input_info *info, llmm_cli_error *err)
-{
-    llmm_cli_vllm *p = NULL, *q = NULL;
-    int rc = parse_pass(buf, len, name, sink, NULL, 0, &p, err);
-    if (rc == LLMM_CLI_OK && llmm_cli_vllm_needs_replay(p)) {
-        size_t n;
-        const uint8_t *flags = llmm_cli_vllm_failed_flags(p, &n);
-        if (sink && sink->itl_reset)
-            rc = sink->itl_reset(sink->user);
-        if (rc == LLMM_CLI_OK)
-            rc = parse_pass(buf, len, name, sink, flags, n, &q, err);
-        p->info.replayed = 1;
-    }
-    if (rc == LLMM_CLI_OK && info)
-        llmm_cli_vllm_info(p, info);
-    llmm_cli_vllm_free(q);
-    llmm_cli_vllm_free(p);
-    return rc;
-}

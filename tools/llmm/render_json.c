@@ -199,6 +199,24 @@ static void goodput(jw *w, const llmm_cli_report *r)
     close_map(w);
 }
 
+static void events(jw *w, const llmm_cli_report *r)
+{
+    const llmm_cli_trace *t = &r->trace;
+    key(w, "events");
+    check(w, yajl_gen_array_open(w->g));
+    for (size_t i = 0; i < t->nev; i++) {
+        open_map(w);
+        key(w, "t_s");
+        num(w, t->ev[i].t);
+        key(w, "type");
+        str(w, llmm_cli_event_name(t->ev[i].type));
+        key(w, "value");
+        num(w, t->ev[i].value);
+        close_map(w);
+    }
+    check(w, yajl_gen_array_close(w->g));
+}
+
 static void slo_verdict(jw *w, const llmm_cli_report *r)
 {
     const llmm_cli_slo *v = &r->slo_verdict;
@@ -375,6 +393,7 @@ int llmm_cli_render_json(const llmm_cli_report *r, FILE *out)
     metrics(&w, &r->sum);
     goodput(&w, r);
     slo_verdict(&w, r);
+    events(&w, r);
     spikes(&w, r);
     scorecard(&w, r);
     close_map(&w);

@@ -165,6 +165,22 @@ static void goodput(const llmm_cli_report *r, FILE *o)
           o);
 }
 
+static void events(const llmm_cli_report *r, FILE *o)
+{
+    const llmm_cli_trace *t = &r->trace;
+    if (t->nev == 0 && t->events_dropped == 0)
+        return;
+    heading(o, "Events (seconds after the first request was sent)");
+    for (size_t i = 0; i < t->nev && i < 20; i++)
+        fprintf(o, "  %10.3f s  %s (value %g)\n", t->ev[i].t,
+                llmm_cli_event_name(t->ev[i].type), t->ev[i].value);
+    if (t->nev > 20)
+        fprintf(o, "  ... and %zu more\n", t->nev - 20);
+    if (t->events_dropped)
+        fprintf(o, "  %llu events of runs without start times could not be placed\n",
+                (unsigned long long)t->events_dropped);
+}
+
 static void slo_verdict(const llmm_cli_report *r, FILE *o)
 {
     const llmm_cli_slo *v = &r->slo_verdict;
@@ -297,6 +313,7 @@ void llmm_cli_render_text(const llmm_cli_report *r, FILE *o)
     latency(r, o);
     goodput(r, o);
     slo_verdict(r, o);
+    events(r, o);
     spikes(r, o);
     scorecard(r, o);
 }

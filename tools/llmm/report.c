@@ -56,6 +56,11 @@ void llmm_cli_report_usage(FILE *f)
           "                         a round value giving at most 12 rows)\n"
           "  --spike-warmup N       samples the baselines need before classifying (default\n"
           "                         1000, the library's)\n"
+          "  --event NAME@SECONDS   an event at SECONDS after the first request was sent, e.g.\n"
+          "                         model.weight_switch@95 (vLLM files may list their own in\n"
+          "                         \"llmm_events\"); names: net.tcp.retrans, mem.major_fault,\n"
+          "                         sched.jitter, mem.numa_migration, model.weight_switch,\n"
+          "                         runtime.gc_pause\n"
           "  -h, --help             this text\n"
           "\n",
           f);
@@ -164,6 +169,29 @@ int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cl
             return llmm_cli_fail(err, LLMM_CLI_EUSAGE,
                                  "--slo-quantile: '%s' is not a quantile in [0, 1]", arg);
         return LLMM_CLI_OK;
+    case OPT_EVENT: {
+        const char *at = strrchr(arg, '@');
+        char name[64];
+        llmm_cli_event *e = &r->cli_events[r->ncli_events];
+        if (r->ncli_events == sizeof r->cli_events / sizeof r->cli_events[0])
+            return llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--event: at most %zu events",
+                                 sizeof r->cli_events / sizeof r->cli_events[0]);
+        if (!at || at == arg || (size_t)(at - arg) >= sizeof name)
+            return llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--event '%s': expected NAME@SECONDS", arg);
+        memcpy(name, arg, (size_t)(at - arg));
+        name[at - arg] = '\0';
+        e->type = llmm_cli_event_type(name);
+        if (e->type == 0)
+            return llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--event: unknown event '%s' (%s)", name,
+                                 llmm_cli_event_names());
+        e->t = strtod(at + 1, &end);
+        e->value = 0;
+        if (end == at + 1 || *end != '\0' || !isfinite(e->t) || e->t < 0)
+            return llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--event '%s': '%s' is not seconds >= 0",
+                                 arg, at + 1);
+        r->ncli_events++;
+        return LLMM_CLI_OK;
+    }
     case OPT_SPIKE_METRIC:
         return llmm_cli_spike_metric_option(&r->spikes, arg, err);
     case OPT_SPIKE_INTERVAL:
@@ -204,6 +232,12 @@ static int read_inputs(llmm_cli_report *r, char **files, size_t nfiles, llmm_cli
             return rc;
         r->ninputs++;
     }
+    for (size_t i = 0; i < r->ncli_events; i++) {
+        const llmm_cli_event *e = &r->cli_events[i];
+        if (llmm_cli_trace_add_event(&r->trace, e->t, e->type, e->value) != LLMM_CLI_OK)
+            return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
+    }
+    llmm_cli_trace_events_done(&r->trace);
     return LLMM_CLI_OK;
 }
 

@@ -97,6 +97,8 @@ typedef struct llmm_cli_report {
     double slo_quantile;  /* quantile the SLO verdict checks; NaN = 0.95 */
     const char *slo_text; /* --slo as given */
     double duration_override;
+    llmm_cli_event cli_events[64]; /* --event, on the merged time line */
+    size_t ncli_events;
     llmm_cli_score score;
     llmm_cli_spikes spikes;
     llmm_cli_slo slo_verdict;

@@ -18,6 +18,7 @@ enum {
     OPT_SPIKE_INTERVAL,
     OPT_SPIKE_WARMUP,
     OPT_SLO_QUANTILE,
+    OPT_EVENT,
     OPT_LAST_REPORT_OPTION
 };
 
@@ -31,7 +32,8 @@ enum {
         {"spike-metric", required_argument, NULL, OPT_SPIKE_METRIC},                         \
         {"spike-interval", required_argument, NULL, OPT_SPIKE_INTERVAL},                     \
         {"spike-warmup", required_argument, NULL, OPT_SPIKE_WARMUP},                         \
-        {"slo-quantile", required_argument, NULL, OPT_SLO_QUANTILE}
+        {"slo-quantile", required_argument, NULL, OPT_SLO_QUANTILE},                         \
+        {"event", required_argument, NULL, OPT_EVENT}
 
 /* Apply one report option; LLMM_CLI_EUSAGE with a message on a bad value. */
 int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cli_error *err);

@@ -55,6 +55,7 @@ void llmm_cli_trace_free(llmm_cli_trace *t)
     llmm_sketch_free(t->itl_input);
     llmm_goodput_free(t->goodput);
     free(t->pts);
+    free(t->ev);
     memset(t, 0, sizeof *t);
 }
 
@@ -132,6 +133,44 @@ static int on_record(void *user, const llmm_cli_record *r)
     return LLMM_CLI_OK;
 }
 
+int llmm_cli_trace_add_event(llmm_cli_trace *t, double t_s, int32_t type, double value)
+{
+    if (t->nev == t->capev) {
+        size_t cap = t->capev ? t->capev * 2 : 16;
+        llmm_cli_event *v = realloc(t->ev, cap * sizeof *v);
+        if (!v)
+            return LLMM_CLI_ENOMEM;
+        t->ev = v;
+        t->capev = cap;
+    }
+    t->ev[t->nev].t = t_s;
+    t->ev[t->nev].type = type;
+    t->ev[t->nev].value = value;
+    t->nev++;
+    return LLMM_CLI_OK;
+}
+
+static int cmp_event(const void *pa, const void *pb)
+{
+    const llmm_cli_event *a = pa, *b = pb;
+    return (a->t > b->t) - (a->t < b->t);
+}
+
+void llmm_cli_trace_events_done(llmm_cli_trace *t)
+{
+    if (t->nev > 1)
+        qsort(t->ev, t->nev, sizeof *t->ev, cmp_event);
+}
+
+static int on_event(void *user, double t_s, const char *name, double value)
+{
+    llmm_cli_trace *t = user;
+    int32_t type = llmm_cli_event_type(name);
+    if (type == 0)
+        return LLMM_CLI_EPARSE;
+    return llmm_cli_trace_add_event(t, t_s, type, value);
+}
+
 static int on_itl(void *user, double v)
 {
     llmm_cli_trace *t = user;
@@ -168,6 +207,14 @@ static int on_run_end(void *user, double duration_s)
     offset = isfinite(t->run_min_start) ? t->timeline_end - t->run_min_start : 0;
     for (size_t i = t->run_first_pt; i < t->npts; i++)
         t->pts[i].t += offset;
+    if (isfinite(t->run_min_start)) {
+        for (size_t i = t->run_first_ev; i < t->nev; i++)
+            t->ev[i].t += offset;
+    } else { /* no start times: the run's events cannot be placed */
+        t->events_dropped += t->nev - t->run_first_ev;
+        t->nev = t->run_first_ev;
+    }
+    t->run_first_ev = t->nev;
     if (!isnan(span))
         advance = span;
     if (!isnan(duration_s) && duration_s > advance)
@@ -194,6 +241,7 @@ void llmm_cli_trace_sink(llmm_cli_trace *t, llmm_cli_sink *sink)
     sink->itl_reset = on_itl_reset;
     sink->run_end = on_run_end;
     sink->note = on_note;
+    sink->event = on_event;
 }
 
 void llmm_cli_trace_input_begin(llmm_cli_trace *t)

@@ -27,6 +27,13 @@ typedef struct llmm_cli_point {
     double ttft, tpot, e2e; /* tpot NaN when output tokens <= 1 or unknown */
 } llmm_cli_point;
 
+/* An event on the merged time line. */
+typedef struct llmm_cli_event {
+    double t;
+    int32_t type; /* llmm_event_type */
+    double value;
+} llmm_cli_event;
+
 typedef struct llmm_cli_trace {
     int exact;
     llmm_sketch *sk[LLMM_CLI_M_COUNT];
@@ -48,6 +55,10 @@ typedef struct llmm_cli_trace {
     /* time line */
     llmm_cli_point *pts;
     size_t npts, cappts;
+    /* events (vLLM "llmm_events", --event), sorted by time after llmm_cli_trace_events_done */
+    llmm_cli_event *ev;
+    size_t nev, capev, run_first_ev;
+    uint64_t events_dropped; /* in runs without start times: nowhere to place them */
     /* notes from the parsers */
     uint64_t notes;
 } llmm_cli_trace;
@@ -60,6 +71,11 @@ void llmm_cli_trace_sink(llmm_cli_trace *t, llmm_cli_sink *sink);
  * pass can replace them. */
 void llmm_cli_trace_input_begin(llmm_cli_trace *t);
 int llmm_cli_trace_input_end(llmm_cli_trace *t);
+
+/* Add an event at t seconds on the merged time line (--event). */
+int llmm_cli_trace_add_event(llmm_cli_trace *t, double t_s, int32_t type, double value);
+/* Sort the events by time (call once every input and --event is in). */
+void llmm_cli_trace_events_done(llmm_cli_trace *t);
 
 /* One metric's summary. */
 typedef struct llmm_cli_msum {

@@ -298,6 +298,27 @@ class VllmReport(Base):
         self.assertIn("SLO verdict", text)
         self.assertIn("SLO VIOLATED", text)
 
+    def test_events_on_the_time_line(self):
+        # two runs laid end to end: the second starts where the first ended (its duration, or
+        # its send-to-completion span when longer); events move with their run
+        def doc(t0, duration, ev_t):
+            return {"duration": duration, "ttfts": [0.5, 0.5], "latencies": [1.0, 1.0],
+                    "start_times": [t0, t0 + 2.0], "errors": ["", ""],
+                    "llmm_events": [{"t": ev_t, "type": "model.weight_switch"}]}
+        a = self.write("a.json", json.dumps(doc(1000.0, 10.0, 1004.0)))
+        b = self.write("b.json", json.dumps(doc(50.0, 3.0, 51.0)))
+        rep = self.report_json("--event", "sched.jitter@2.5", a, b)
+        evs = [(e["t_s"], e["type"]) for e in rep["events"]]
+        self.assertEqual(evs, [(2.5, "sched.jitter"), (4.0, "model.weight_switch"),
+                               (11.0, "model.weight_switch")])
+        bad = self.write("bad.json", json.dumps(dict(doc(0.0, 1.0, 0.5), llmm_events=[
+            {"t": 0.5, "type": "model.hot_swap"}])))
+        p = run("report", bad)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("unknown event type 'model.hot_swap'", p.stderr)
+        for arg in ("nope@1", "model.weight_switch@", "@3", "model.weight_switch@-1"):
+            self.assertEqual(run("report", "--event", arg, a).returncode, 2, arg)
+
     def test_scorecard(self):
         reqs = make_requests(15, 300)
         path = self.write("s.json", json.dumps(vllm_doc(reqs, 12.0)))

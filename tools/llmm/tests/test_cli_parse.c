@@ -23,6 +23,9 @@ typedef struct cap {
     double dur[8];
     size_t nrun;
     int resets, notes;
+    double ev_t[8], ev_v[8];
+    char ev_type[8][64];
+    size_t nev;
 } cap;
 
 static int cap_record(void *u, const llmm_cli_record *r)
@@ -67,9 +70,23 @@ static void cap_note(void *u, const char *msg)
     c->notes++;
 }
 
+static int cap_event(void *u, double t, const char *type, double value)
+{
+    cap *c = u;
+    if (strcmp(type, "no.such.event") == 0)
+        return LLMM_CLI_EPARSE;
+    if (c->nev < 8) {
+        c->ev_t[c->nev] = t;
+        c->ev_v[c->nev] = value;
+        snprintf(c->ev_type[c->nev], sizeof c->ev_type[0], "%s", type);
+    }
+    c->nev++;
+    return LLMM_CLI_OK;
+}
+
 static llmm_cli_sink cap_sink(cap *c)
 {
-    llmm_cli_sink s = {c, cap_record, cap_itl, cap_reset, cap_run_end, cap_note};
+    llmm_cli_sink s = {c, cap_record, cap_itl, cap_reset, cap_run_end, cap_note, cap_event};
     memset(c, 0, sizeof *c);
     return s;
 }
@@ -185,6 +202,25 @@ static void vllm_errors_first_and_multi(void **state)
     assert_true(c.rec[2].output_tokens == -1);
 }
 
+/* The llmm_events extension: events in any key order, unknown keys skipped. */
+static void vllm_events(void **state)
+{
+    cap c;
+    llmm_cli_error err;
+    const char *doc = "{\"ttfts\": [0.1], \"latencies\": [0.2], \"start_times\": [10],"
+                      " \"llmm_events\": [{\"type\": \"model.weight_switch\", \"x\": [1, {}],"
+                      " \"t\": 12.5}, null, {\"t\": 11, \"value\": 3, \"type\": \"sched.jitter\","
+                      " \"y\": {\"z\": [2]}}]}";
+    (void)state;
+    assert_int_equal(vllm(doc, &c, &err), LLMM_CLI_OK);
+    assert_int_equal(c.nev, 2);
+    assert_string_equal(c.ev_type[0], "model.weight_switch");
+    assert_true(c.ev_t[0] == 12.5 && c.ev_v[0] == 0);
+    assert_string_equal(c.ev_type[1], "sched.jitter");
+    assert_true(c.ev_t[1] == 11 && c.ev_v[1] == 3);
+    assert_int_equal(c.nrec, 1);
+}
+
 static void vllm_failed_count_note(void **state)
 {
     cap c;
@@ -231,6 +267,14 @@ static void vllm_malformed(void **state)
         {"{\"duration\": [1]}", "'duration' is a list"},
         {"{\"ttfts\": []}\n{\"ttfts\": []} x", "t.json:2:"},
         {"\x01\x02\x03", "t.json:1:"},
+        {"{\"llmm_events\": 3}", "'llmm_events' is a number, expected a list"},
+        {"{\"llmm_events\": [3]}", "llmm_events[0] is a number, expected an object"},
+        {"{\"llmm_events\": [[]]}", "llmm_events[0] is a list, expected an object"},
+        {"{\"llmm_events\": [{\"t\": 1}]}", "llmm_events[0] needs \"t\" and \"type\""},
+        {"{\"llmm_events\": [{\"t\": \"a\", \"type\": \"x\"}]}", "llmm_events[0].t is a string"},
+        {"{\"llmm_events\": [{\"t\": 1, \"type\": 5}]}", "llmm_events[0].type must be a name"},
+        {"{\"llmm_events\": [{\"t\": 1, \"type\": [\"x\"]}]}", "llmm_events[0] holds a nested list"},
+        {"{\"llmm_events\": [{\"t\": 1, \"type\": \"no.such.event\"}]}", "unknown event type"},
         {"{\"a\": \"\xff\xfe\"}", "t.json:1:"},
     };
     (void)state;
@@ -592,7 +636,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vllm_values),       cmocka_unit_test(vllm_bytewise),
         cmocka_unit_test(vllm_errors_first_and_multi),
-        cmocka_unit_test(vllm_failed_count_note),
+        cmocka_unit_test(vllm_failed_count_note), cmocka_unit_test(vllm_events),
         cmocka_unit_test(vllm_malformed),    cmocka_unit_test(vllm_error_position),
         cmocka_unit_test(vllm_truncated),    cmocka_unit_test(vllm_noise),
         cmocka_unit_test(mutations),
