@@ -1,17 +1,18 @@
-/* events.c: event names the report understands (the attribute names of detect.h's event
- * table), for the "llmm_events" list of vLLM files and --event. */
+/* events.c: event names the report understands: the attribute names of the library's event
+ * table (llmm_event_attr_name(), detect.h), for the "llmm_events" list of vLLM files and
+ * --event. */
 #include <string.h>
 
 #include "cli.h"
 
-static const char *const names[] = {
-    NULL, "net.tcp.retrans", "mem.major_fault", "sched.jitter", "mem.numa_migration",
-    "model.weight_switch", "runtime.gc_pause"};
+/* Known types are 1 … LLMM_EVENT_USER − 1; a later library may name more of them. */
+#define TYPE_SCAN_MAX 256
 
 int32_t llmm_cli_event_type(const char *name)
 {
-    for (int32_t t = 1; t < (int32_t)(sizeof names / sizeof names[0]); t++) {
-        if (strcmp(names[t], name) == 0)
+    for (int32_t t = 1; t < TYPE_SCAN_MAX; t++) {
+        const char *n = llmm_event_attr_name(t);
+        if (n && strcmp(n, name) == 0)
             return t;
     }
     return 0;
@@ -19,11 +20,24 @@ int32_t llmm_cli_event_type(const char *name)
 
 const char *llmm_cli_event_name(int32_t type)
 {
-    return type > 0 && type < (int32_t)(sizeof names / sizeof names[0]) ? names[type] : "?";
+    const char *n = llmm_event_attr_name(type);
+    return n ? n : "?";
 }
 
 const char *llmm_cli_event_names(void)
 {
-    return "net.tcp.retrans, mem.major_fault, sched.jitter, mem.numa_migration, "
-           "model.weight_switch, runtime.gc_pause";
+    static char buf[1024]; /* the tool is single-threaded */
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int32_t t = 1; t < TYPE_SCAN_MAX; t++) {
+        const char *n = llmm_event_attr_name(t);
+        int w;
+        if (!n)
+            continue;
+        w = snprintf(buf + len, sizeof buf - len, "%s%s", len ? ", " : "", n);
+        if (w < 0 || (size_t)w >= sizeof buf - len)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
 }

@@ -293,6 +293,24 @@ static void spikes(jw *w, const llmm_cli_report *r)
     key(w, "severe_factor");
     num(w, sp->factor);
     close_map(w);
+    if (sp->attributed) {
+        key(w, "attribution");
+        open_map(w);
+        key(w, "lookback_s");
+        num(w, sp->lookback);
+        key(w, "with_event");
+        u64(w, sp->with_event);
+        key(w, "without_event");
+        u64(w, sp->without_event);
+        key(w, "by_type");
+        open_map(w);
+        for (size_t k = 0; k < sp->ncause; k++) {
+            key(w, llmm_cli_event_name(sp->cause_type[k]));
+            u64(w, sp->cause_count[k]);
+        }
+        close_map(w);
+        close_map(w);
+    }
     key(w, "interval_s");
     num(w, sp->interval_used);
     key(w, "intervals");
@@ -316,6 +334,64 @@ static void spikes(jw *w, const llmm_cli_report *r)
         num(w, row->base_threshold);
         key(w, "max_s");
         num(w, row->max);
+        close_map(w);
+    }
+    check(w, yajl_gen_array_close(w->g));
+    close_map(w);
+}
+
+static void collapse(jw *w, const llmm_cli_report *r)
+{
+    const llmm_cli_collapse *c = &r->collapse;
+    key(w, "collapse");
+    open_map(w);
+    key(w, "metric");
+    str(w, llmm_cli_metric_key[c->metric]);
+    key(w, "available");
+    check(w, yajl_gen_bool(w->g, c->available));
+    if (!c->available) {
+        key(w, "reason");
+        str(w, c->why_not ? c->why_not : "no data");
+        close_map(w);
+        return;
+    }
+    key(w, "window_after_switch_s");
+    num(w, c->window);
+    key(w, "baseline_latencies");
+    u64(w, c->w);
+    key(w, "k");
+    num(w, c->k);
+    key(w, "sigma_floor");
+    num(w, c->floor);
+    key(w, "samples");
+    u64(w, c->samples);
+    key(w, "collapsed");
+    u64(w, c->collapsed);
+    key(w, "switches");
+    check(w, yajl_gen_array_open(w->g));
+    for (size_t i = 0; i < c->nsw; i++) {
+        open_map(w);
+        key(w, "t_s");
+        num(w, c->sw[i].t);
+        key(w, "latencies");
+        u64(w, c->sw[i].latencies);
+        key(w, "flagged");
+        u64(w, c->sw[i].flagged);
+        close_map(w);
+    }
+    check(w, yajl_gen_array_close(w->g));
+    key(w, "flagged");
+    check(w, yajl_gen_array_open(w->g));
+    for (size_t i = 0; i < c->nflags; i++) {
+        open_map(w);
+        key(w, "t_s");
+        num(w, c->flags[i].t);
+        key(w, "value_s");
+        num(w, c->flags[i].v);
+        key(w, "threshold_s");
+        num(w, c->flags[i].threshold);
+        key(w, "baseline_mean_s");
+        num(w, c->flags[i].mean);
         close_map(w);
     }
     check(w, yajl_gen_array_close(w->g));
@@ -395,6 +471,7 @@ int llmm_cli_render_json(const llmm_cli_report *r, FILE *out)
     slo_verdict(&w, r);
     events(&w, r);
     spikes(&w, r);
+    collapse(&w, r);
     scorecard(&w, r);
     close_map(&w);
     if (!w.bad && yajl_gen_get_buf(w.g, &buf, &len) == yajl_gen_status_ok)

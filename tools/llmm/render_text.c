@@ -207,6 +207,17 @@ static void slo_verdict(const llmm_cli_report *r, FILE *o)
             q);
 }
 
+static void attribution(const llmm_cli_spikes *sp, FILE *o)
+{
+    if (!sp->attributed)
+        return;
+    fprintf(o, "  Causes (the nearest event at most %g s before each spike): ", sp->lookback);
+    for (size_t k = 0; k < sp->ncause; k++)
+        fprintf(o, "%s %llu, ", llmm_cli_event_name(sp->cause_type[k]),
+                (unsigned long long)sp->cause_count[k]);
+    fprintf(o, "no event %llu\n", (unsigned long long)sp->without_event);
+}
+
 static void spikes(const llmm_cli_report *r, FILE *o)
 {
     const llmm_cli_spikes *sp = &r->spikes;
@@ -231,6 +242,7 @@ static void spikes(const llmm_cli_report *r, FILE *o)
         fputs("spike rate n/a (still warming up at the end)\n", o);
     else
         fprintf(o, "spike rate %.3f %%\n", 100.0 * sp->rate);
+    attribution(sp, o);
     fprintf(o, "  %15s %8s %10s %8s %8s %8s %12s %10s\n", "time (s)", "samples", "classified",
             "level 1", "level 2", "rate", "P99 (ms)", "max (ms)");
     for (size_t i = 0; i < sp->nrows; i++) {
@@ -251,6 +263,38 @@ static void spikes(const llmm_cli_report *r, FILE *o)
                 (unsigned long long)row->level1, (unsigned long long)row->level2, rate_s, thr);
         ms_cell(o, row->max);
         fputc('\n', o);
+    }
+}
+
+static void collapse(const llmm_cli_report *r, FILE *o)
+{
+    const llmm_cli_collapse *c = &r->collapse;
+    char title[160];
+    snprintf(title, sizeof title, "Collapses around weight switches (%s)",
+             llmm_cli_metric_label[c->metric]);
+    heading(o, title);
+    if (!c->available) {
+        fprintf(o, "  not computed: %s\n", c->why_not ? c->why_not : "no data");
+        return;
+    }
+    fprintf(o,
+            "  llmm_collapse: a latency is flagged when it exceeds mean + %g sigma of the %llu\n"
+            "  before it (sigma >= %g x mean) and becomes known at most %g s after a switch.\n",
+            c->k, (unsigned long long)c->w, c->floor, c->window);
+    fprintf(o, "  %llu samples, %llu switches, %llu flagged\n", (unsigned long long)c->samples,
+            (unsigned long long)c->switches, (unsigned long long)c->collapsed);
+    for (size_t i = 0; i < c->nsw; i++)
+        fprintf(o, "  switch at %10.3f s: %llu latencies in the next %g s, %llu flagged%s\n",
+                c->sw[i].t, (unsigned long long)c->sw[i].latencies, c->window,
+                (unsigned long long)c->sw[i].flagged, c->sw[i].flagged ? ": COLLAPSE" : "");
+    if (c->nflags) {
+        fprintf(o, "  %12s %12s %14s %14s\n", "time (s)", "value (ms)", "threshold (ms)",
+                "baseline (ms)");
+        for (size_t i = 0; i < c->nflags; i++)
+            fprintf(o, "  %12.3f %12.3f %14.3f %14.3f\n", c->flags[i].t, c->flags[i].v * 1e3,
+                    c->flags[i].threshold * 1e3, c->flags[i].mean * 1e3);
+        if (c->collapsed > c->nflags)
+            fprintf(o, "  ... and %llu more\n", (unsigned long long)(c->collapsed - c->nflags));
     }
 }
 
@@ -315,5 +359,6 @@ void llmm_cli_render_text(const llmm_cli_report *r, FILE *o)
     slo_verdict(r, o);
     events(r, o);
     spikes(r, o);
+    collapse(r, o);
     scorecard(r, o);
 }

@@ -50,8 +50,8 @@ void llmm_cli_report_usage(FILE *f)
           "  --metric SPEC          a scorecard metric, LAYER:NAME=VALUE:TARGET:WORST[:lower]\n"
           "                         (LAYER capability|performance|engineering|business;\n"
           "                         VALUE '-' takes a number the report measured, see below)\n"
-          "  --spike-metric M       metric the spike section watches: ttft (default), tpot\n"
-          "                         or e2e\n"
+          "  --watch M              metric the time-ordered sections (spikes, collapses)\n"
+          "                         watch: ttft (default), tpot or e2e\n"
           "  --spike-interval S     seconds per row of the spikes-over-time table (default:\n"
           "                         a round value giving at most 12 rows)\n"
           "  --spike-warmup N       samples the baselines need before classifying (default\n"
@@ -61,6 +61,12 @@ void llmm_cli_report_usage(FILE *f)
           "                         \"llmm_events\"); names: net.tcp.retrans, mem.major_fault,\n"
           "                         sched.jitter, mem.numa_migration, model.weight_switch,\n"
           "                         runtime.gc_pause\n"
+          "  --lookback DUR         spikes are attributed to the nearest event at most DUR\n"
+          "                         before them (default 2s)\n"
+          "  --collapse-window DUR  a latency is matched to a weight switch at most DUR after\n"
+          "                         it (default 2s: a request trace sees a switch only as its\n"
+          "                         requests complete; the library's default, 10 ms, is meant\n"
+          "                         for per-batch latencies)\n"
           "  -h, --help             this text\n"
           "\n",
           f);
@@ -77,12 +83,15 @@ void llmm_cli_report_init(llmm_cli_report *r)
     r->err_max = NAN;
     r->slo_quantile = NAN;
     r->duration_override = NAN;
+    r->lookback = NAN;
+    r->collapse_window = NAN;
 }
 
 void llmm_cli_report_free(llmm_cli_report *r)
 {
     llmm_cli_trace_free(&r->trace);
     llmm_cli_spikes_free(&r->spikes);
+    llmm_cli_collapse_free(&r->collapse);
     free(r->inputs);
     r->inputs = NULL;
 }
@@ -192,8 +201,16 @@ int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cl
         r->ncli_events++;
         return LLMM_CLI_OK;
     }
-    case OPT_SPIKE_METRIC:
-        return llmm_cli_spike_metric_option(&r->spikes, arg, err);
+    case OPT_WATCH:
+        return llmm_cli_watch_option(&r->watch, arg, err);
+    case OPT_LOOKBACK:
+    case OPT_COLLAPSE_WINDOW: {
+        double *v = opt == OPT_LOOKBACK ? &r->lookback : &r->collapse_window;
+        if (llmm_cli_parse_duration(arg, v) != LLMM_CLI_OK)
+            return llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--%s: '%s' is not a duration (e.g. 2s)",
+                                 opt == OPT_LOOKBACK ? "lookback" : "collapse-window", arg);
+        return LLMM_CLI_OK;
+    }
     case OPT_SPIKE_INTERVAL:
         r->spikes.interval = strtod(arg, &end);
         if (*end != '\0' || !(r->spikes.interval > 0) || !isfinite(r->spikes.interval))
@@ -257,6 +274,8 @@ int llmm_cli_report_run(llmm_cli_report *r, char **files, size_t nfiles, FILE *o
         rc = llmm_cli_slo_eval(r, &err);
     if (rc == LLMM_CLI_OK)
         rc = llmm_cli_spikes_eval(r, &err);
+    if (rc == LLMM_CLI_OK)
+        rc = llmm_cli_collapse_eval(r, &err);
     if (rc == LLMM_CLI_OK && r->score.enabled)
         rc = llmm_cli_score_eval(r, &err);
     if (rc != LLMM_CLI_OK) {

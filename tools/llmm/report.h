@@ -48,10 +48,10 @@ typedef struct llmm_cli_spike_row {
 
 typedef struct llmm_cli_spikes {
     /* options */
-    int metric, metric_set;  /* LLMM_CLI_M_TTFT (default), _TPOT or _E2E */
     double interval;         /* seconds per row; 0 = automatic */
     uint64_t warmup;         /* 0 = the library's default */
     /* result */
+    int metric;              /* the watched metric */
     int available;
     const char *why_not;
     uint64_t samples, classified, level1, level2;
@@ -61,7 +61,55 @@ typedef struct llmm_cli_spikes {
     double base_q, severe_q, factor;
     llmm_cli_spike_row *rows;
     size_t nrows;
+    /* attribution to events */
+    int attributed;          /* the inputs had events */
+    double lookback;         /* seconds */
+    uint64_t with_event, without_event;
+    int32_t cause_type[16];
+    uint64_t cause_count[16];
+    size_t ncause;
 } llmm_cli_spikes;
+
+/* ---- the time line the time-ordered sections watch (timeline.c) ---------------------------- */
+
+typedef struct llmm_cli_obs {
+    double t, v; /* when the value became known (seconds on the time line), the value */
+} llmm_cli_obs;
+
+int llmm_cli_watch_option(int *metric, const char *arg, llmm_cli_error *err);
+/* The watched metric of every request with a send time, sorted by time; *out is malloc'ed
+ * (NULL when n is 0). */
+int llmm_cli_timeline(const llmm_cli_trace *t, int metric, llmm_cli_obs **out, size_t *n,
+                      llmm_cli_error *err);
+/* Seconds on the time line to the detectors' nanoseconds (negative → 0). */
+uint64_t llmm_cli_ns(double seconds);
+
+/* ---- collapse section (section_collapse.c) ------------------------------------------------- */
+
+typedef struct llmm_cli_collapse_switch {
+    double t;
+    uint64_t latencies, flagged;
+} llmm_cli_collapse_switch;
+
+typedef struct llmm_cli_collapse_flag {
+    double t, v, threshold, mean;
+} llmm_cli_collapse_flag;
+
+#define LLMM_CLI_COLLAPSE_LIST 20
+
+typedef struct llmm_cli_collapse {
+    int available;
+    const char *why_not;
+    int metric;
+    double window;          /* seconds after a switch (LLMM_COLLAPSE_SWITCH_NS) */
+    uint64_t w;
+    double k, floor;
+    uint64_t samples, collapsed, switches;
+    llmm_cli_collapse_switch *sw; /* one per weight switch */
+    size_t nsw;
+    llmm_cli_collapse_flag flags[LLMM_CLI_COLLAPSE_LIST]; /* the first flagged samples */
+    size_t nflags;
+} llmm_cli_collapse;
 
 /* ---- SLO verdict (section_slo.c) ----------------------------------------------------------- */
 
@@ -97,11 +145,15 @@ typedef struct llmm_cli_report {
     double slo_quantile;  /* quantile the SLO verdict checks; NaN = 0.95 */
     const char *slo_text; /* --slo as given */
     double duration_override;
+    int watch;            /* metric of the time-ordered sections, LLMM_CLI_M_TTFT by default */
+    double lookback;      /* spike attribution look-back, seconds; NaN = 2 s */
+    double collapse_window; /* seconds after a switch; NaN = 2 s */
     llmm_cli_event cli_events[64]; /* --event, on the merged time line */
     size_t ncli_events;
     llmm_cli_score score;
     llmm_cli_spikes spikes;
     llmm_cli_slo slo_verdict;
+    llmm_cli_collapse collapse;
     /* results */
     llmm_cli_input *inputs;
     size_t ninputs;
@@ -114,8 +166,10 @@ int llmm_cli_score_eval(llmm_cli_report *r, llmm_cli_error *err);
 /* The SLO verdict (section_slo.c). */
 int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err);
 /* Replay the time line into a spike detector (section_spikes.c). */
-int llmm_cli_spike_metric_option(llmm_cli_spikes *sp, const char *arg, llmm_cli_error *err);
 int llmm_cli_spikes_eval(llmm_cli_report *r, llmm_cli_error *err);
+/* Replay it with the weight switches into a collapse detector (section_collapse.c). */
+int llmm_cli_collapse_eval(llmm_cli_report *r, llmm_cli_error *err);
+void llmm_cli_collapse_free(llmm_cli_collapse *c);
 void llmm_cli_spikes_free(llmm_cli_spikes *sp);
 
 /* Run the report on files (also used by `llmm demo`); prints to out. Returns the exit

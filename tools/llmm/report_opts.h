@@ -14,7 +14,9 @@ enum {
     OPT_DURATION,
     OPT_SCENARIO,
     OPT_METRIC,
-    OPT_SPIKE_METRIC,
+    OPT_WATCH,
+    OPT_LOOKBACK,
+    OPT_COLLAPSE_WINDOW,
     OPT_SPIKE_INTERVAL,
     OPT_SPIKE_WARMUP,
     OPT_SLO_QUANTILE,
@@ -29,7 +31,9 @@ enum {
         {"duration", required_argument, NULL, OPT_DURATION},                                 \
         {"scenario", required_argument, NULL, OPT_SCENARIO},                                 \
         {"metric", required_argument, NULL, OPT_METRIC},                                     \
-        {"spike-metric", required_argument, NULL, OPT_SPIKE_METRIC},                         \
+        {"watch", required_argument, NULL, OPT_WATCH},                                       \
+        {"lookback", required_argument, NULL, OPT_LOOKBACK},                                 \
+        {"collapse-window", required_argument, NULL, OPT_COLLAPSE_WINDOW},                   \
         {"spike-interval", required_argument, NULL, OPT_SPIKE_INTERVAL},                     \
         {"spike-warmup", required_argument, NULL, OPT_SPIKE_WARMUP},                         \
         {"slo-quantile", required_argument, NULL, OPT_SLO_QUANTILE},                         \

@@ -172,7 +172,8 @@ class Help(Base):
                      ["report", "--scenario", "nope", f], ["report", "--metric", "bad", f],
                      ["report", "--metric", "capability:x=1:0.5:1", f],
                      ["report", "--metric", "performance:nope=-:1:2", f],
-                     ["report", "--duration", "0", f], ["report", "--spike-metric", "itl", f],
+                     ["report", "--duration", "0", f], ["report", "--watch", "itl", f],
+                     ["report", "--lookback", "soon", f], ["report", "--collapse-window", "-1s", f],
                      ["report", "--exact"], ["demo", "--requests", "0"], ["demo", "extra"],
                      ["report", "--slo-quantile", "1.5", f],
                      ["report", "--slo"]):
@@ -410,11 +411,57 @@ class GenericFormats(Base):
         self.assertEqual(sp["level2"], 50)
         self.assertEqual(sp["level1"], 0)
         self.assertEqual(sp["rate"], 50 / sp["classified"])
+        self.assertNotIn("attribution", sp)  # no events, no attribution
+        # attribution: the nearest event at most --lookback before each spike
+        rep = self.report_json("--event", "sched.jitter@30.2", "--lookback", "0.425s", f)
+        at = rep["spikes"]["attribution"]
+        ns = lambda x: round(x * 1e9)
+        spikes_t = [s + 1.0 for s in (i / 100.0 for i in range(6000)) if 29.5 <= s < 30.0]
+        near = sum(1 for t in spikes_t if 0 <= ns(t) - ns(30.2) <= ns(0.425))
+        self.assertGreater(near, 0)
+        self.assertLess(near, 50)
+        self.assertEqual(at["with_event"], near)
+        self.assertEqual(at["by_type"], {"sched.jitter": near})
+        self.assertEqual(at["without_event"], 50 - near)
         rows = [r for r in sp["intervals"] if r["level2"]]
         self.assertEqual(len(rows), 1)
         self.assertLessEqual(rows[0]["start_s"], 30.5)
         self.assertGreaterEqual(rows[0]["end_s"], 31.0)
         self.assertEqual(sum(r["samples"] for r in sp["intervals"]), 6000)
+
+
+    def test_collapse_after_a_switch(self):
+        # TTFT alternating 100 / 102 ms (baseline mean 101 ms, sigma floored at 1.01 ms, so the
+        # threshold is 103.525 ms); one 550 ms TTFT right after the switch at 50 s (collapsed)
+        # and one at 55 s, outside the 2 s window (an outlier, not a collapse)
+        lines = ["start_s,ttft_s,e2e_s,output_tokens,status"]
+        obs = []
+        for i in range(1000):
+            s = i / 10.0
+            ttft = 0.100 if i % 2 == 0 else 0.102
+            if i in (500, 550):
+                ttft = 0.550
+            lines.append("%r,%r,%r,5,ok" % (s, ttft, ttft + 0.4))
+            obs.append(s + ttft)
+        f = self.write("switch.csv", "\n".join(lines) + "\n")
+        rep = self.report_json(f)
+        self.assertFalse(rep["collapse"]["available"])
+        self.assertIn("no weight switch", rep["collapse"]["reason"])
+        rep = self.report_json("--event", "model.weight_switch@50", f)
+        c = rep["collapse"]
+        ns = lambda x: round(x * 1e9)
+        matched = sum(1 for t in obs if 0 <= ns(t) - ns(50.0) <= ns(2.0))
+        self.assertTrue(c["available"])
+        self.assertEqual(c["samples"], 1000)
+        self.assertEqual(c["collapsed"], 1)
+        self.assertEqual(c["switches"], [{"t_s": 50.0, "latencies": matched, "flagged": 1}])
+        flag = c["flagged"][0]
+        self.assertEqual(flag["value_s"], 0.55)
+        self.assertAlmostEqual(flag["t_s"], 50.55, places=9)
+        self.assertAlmostEqual(flag["baseline_mean_s"], 0.101, places=12)
+        self.assertAlmostEqual(flag["threshold_s"], 0.101 + 2.5 * 0.00101, places=12)
+        text = run("report", "--event", "model.weight_switch@50", f).stdout
+        self.assertIn("COLLAPSE", text)
 
 
 class Malformed(Base):
@@ -456,6 +503,7 @@ class Malformed(Base):
 class Demo(Base):
     SECTIONS = ("Requests", "Throughput", "Latency percentiles (milliseconds)",
                 "Percentile rule: nearest rank", "Goodput", "SLO verdict", "Latency spikes (TTFT)",
+                "Collapses around weight switches", "COLLAPSE", "model.weight_switch",
                 "Four-layer score", "SYNTHETIC")
 
     def test_demo_prints_the_report(self):
