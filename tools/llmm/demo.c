@@ -21,9 +21,10 @@ void llmm_cli_demo_usage(FILE *f)
           "Write a synthetic vLLM benchmark result (`vllm bench serve --save-result\n"
           "--save-detailed` format) and print `llmm report` on it. The trace is generated\n"
           "from a fixed seed by a toy serving model: Poisson arrivals, an FP16 -> INT8 weight\n"
-          "switch at 95 s that stalls the engine for 1.5 s, TTFT storms injected at 60 s and\n"
-          "160 s, 0.6 % rejected requests and one stream broken half-way. It is synthetic\n"
-          "data, not a measurement of any system.\n"
+          "switch halfway (95 s of 180) that stalls the engine for 1.5 s, recorded in the\n"
+          "file's \"llmm_events\" list, TTFT storms injected at a third and near the end\n"
+          "(60 s and 160 s), 0.6 % rejected requests and one stream broken half-way. It is\n"
+          "synthetic data, not a measurement of any system.\n"
           "\n"
           "Options:\n"
           "  --dir DIR        write " TRACE_NAME " into DIR and keep it (default: a\n"
@@ -115,6 +116,7 @@ int llmm_cli_cmd_demo(int argc, char **argv)
                 return 2;
             }
             go.requests = (uint32_t)v;
+            llmm_cli_gen_place(&go);
             break;
         case '?':
         case ':':
@@ -165,7 +167,7 @@ int llmm_cli_cmd_demo(int argc, char **argv)
     }
     if (!r.json)
         printf("llmm demo: a SYNTHETIC vLLM benchmark trace (seed %llu, %u requests over "
-               "%.1f s; FP16 -> INT8 weight switch at %.0f s, TTFT storms at %.0f s and %.0f s)\n"
+               "%.1f s; FP16 -> INT8 weight switch at %.1f s, TTFT storms at %.1f s and %.1f s)\n"
                "written to %s%s\n\n",
                (unsigned long long)go.seed, facts.requests, facts.duration, go.switch_at,
                go.spike_at[0], go.spike_at[1], path, made_tmp ? " (removed afterwards)" : "");

@@ -28,11 +28,20 @@ void llmm_cli_gen_defaults(llmm_cli_gen_opts *o)
     o->seed = 42;
     o->requests = 3600;
     o->rate = 20.0;
-    o->switch_at = 95.0;
-    o->spike_at[0] = 60.0;
-    o->spike_at[1] = 160.0;
     o->spike_len = 3.0;
     o->fail_share = 0.006;
+    llmm_cli_gen_place(o);
+}
+
+/* Events at fixed shares of the expected length (requests / rate): with the defaults, 180 s,
+ * the storms come at 60 s and 160 s, once the spike detector has warmed up (1000 samples) and
+ * far enough from the switch that its stall has left the 60 s baseline window. */
+void llmm_cli_gen_place(llmm_cli_gen_opts *o)
+{
+    double len = (double)o->requests / o->rate;
+    o->switch_at = 0.528 * len;
+    o->spike_at[0] = len / 3.0;
+    o->spike_at[1] = 0.889 * len;
 }
 
 typedef struct greq {
@@ -87,24 +96,24 @@ static void make_requests(const llmm_cli_gen_opts *o, greq *q, llmm_cli_gen_fact
         greq *g = &q[i];
         int int8, storm = 0;
         double queue, prefill;
+        g->start = t; /* the first request at 0: the report's time line starts there too */
         t += llmm_cli_rng_exp(&r, 1.0 / o->rate);
-        g->start = t;
         g->in_len = clamp_len(lognormal(&r, 600, 0.6), 16, 4000);
         g->out_len = clamp_len(lognormal(&r, 120, 0.7), 1, 1024);
         g->itl_seed = llmm_cli_rng_next(&r);
         g->failed = llmm_cli_rng_uniform(&r) < o->fail_share ? 1 : 0;
         if (i == broken && !g->failed)
             g->failed = 2;
-        int8 = t >= o->switch_at;
+        int8 = g->start >= o->switch_at;
         queue = llmm_cli_rng_exp(&r, 0.030);
         prefill = (double)g->in_len * (int8 ? 0.000045 : 0.00006);
         g->ttft = (queue + prefill) * lognormal(&r, 1.0, 0.1);
         for (int k = 0; k < 2; k++)
-            storm |= t >= o->spike_at[k] && t < o->spike_at[k] + o->spike_len;
+            storm |= g->start >= o->spike_at[k] && g->start < o->spike_at[k] + o->spike_len;
         if (storm)
             g->ttft = g->ttft * 6.0 + 0.4;
-        if (t >= o->switch_at - 0.5 && t < o->switch_at + STALL)
-            g->ttft += o->switch_at + STALL - t;
+        if (g->start >= o->switch_at - 0.5 && g->start < o->switch_at + STALL)
+            g->ttft += o->switch_at + STALL - g->start;
         g->ngaps = (uint32_t)(g->out_len - 1);
         g->lat = 0;
         if (g->failed == 1) {

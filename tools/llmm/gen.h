@@ -15,6 +15,8 @@ typedef struct llmm_cli_gen_opts {
 } llmm_cli_gen_opts;
 
 void llmm_cli_gen_defaults(llmm_cli_gen_opts *o);
+/* Place the switch and the storms for o->requests and o->rate. */
+void llmm_cli_gen_place(llmm_cli_gen_opts *o);
 
 /* What was generated, for the demo's header and for tests. */
 typedef struct llmm_cli_gen_facts {

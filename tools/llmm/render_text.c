@@ -281,8 +281,9 @@ static void collapse(const llmm_cli_report *r, FILE *o)
             "  llmm_collapse: a latency is flagged when it exceeds mean + %g sigma of the %llu\n"
             "  before it (sigma >= %g x mean) and becomes known at most %g s after a switch.\n",
             c->k, (unsigned long long)c->w, c->floor, c->window);
-    fprintf(o, "  %llu samples, %llu switches, %llu flagged\n", (unsigned long long)c->samples,
-            (unsigned long long)c->switches, (unsigned long long)c->collapsed);
+    fprintf(o, "  samples %llu, weight switches %llu, flagged %llu\n",
+            (unsigned long long)c->samples, (unsigned long long)c->switches,
+            (unsigned long long)c->collapsed);
     for (size_t i = 0; i < c->nsw; i++)
         fprintf(o, "  switch at %10.3f s: %llu latencies in the next %g s, %llu flagged%s\n",
                 c->sw[i].t, (unsigned long long)c->sw[i].latencies, c->window,
