@@ -1,0 +1,72 @@
+"""llmmetrics: Python binding of libllmmetrics (pure ctypes, no compile step).
+
+Streaming latency sketches, detectors and capacity formulas for LLM inference::
+
+    import llmmetrics
+    with llmmetrics.Sketch() as s:
+        s.add_many(latencies)          # numpy float64 arrays are read in place
+        p50, p99 = s.quantiles([0.5, 0.99])
+
+Layers:
+
+* ``llmmetrics._lib``: every C function under its C name, ``argtypes``/``restype`` declared,
+  returning raw statuses (see that module for the library loading order);
+* the classes and functions exported here: Pythonic, raising :class:`LlmmError` subclasses;
+* :data:`cffi_cdef`: the public API as a cffi ``cdef`` for cffi users.
+"""
+
+from __future__ import annotations
+
+from . import _lib
+from ._cdef import render_cdef
+from .context import Context
+from .errors import (AbiMismatch, BufferTooSmall, Corrupt, Empty, InvalidArgument,
+                     InvalidState, LlmmError, NotConverged, OutOfMemory, OutOfRange, Status,
+                     UnknownOption, UnsupportedVersion)
+from .sketch import (SCALE_DEFAULT, SCALE_MAX, SCALE_MIN, Bucket, Sketch, SpecialCounts,
+                     bucket_bounds, bucket_index, relative_error)
+
+__all__ = [
+    "__version__", "library_version", "library_version_string", "library_path", "now_ns",
+    "status_name", "strerror", "cffi_cdef",
+    "Context", "Sketch", "Bucket", "SpecialCounts", "bucket_index", "bucket_bounds",
+    "relative_error", "SCALE_DEFAULT", "SCALE_MIN", "SCALE_MAX",
+    "Status", "LlmmError", "InvalidArgument", "OutOfMemory", "OutOfRange", "Empty", "Corrupt",
+    "UnsupportedVersion", "BufferTooSmall", "UnknownOption", "InvalidState", "NotConverged",
+    "AbiMismatch",
+]
+
+#: version of this binding (the library version it was written for)
+__version__ = "1.0.0"
+
+#: where the shared library was loaded from (the path, soname or find_library result used)
+library_path: str = _lib.library_path
+
+#: the public C API as a cffi ``cdef`` (ABI mode): ``ffi.cdef(llmmetrics.cffi_cdef)``, then
+#: ``ffi.dlopen(llmmetrics.library_path)``
+cffi_cdef: str = render_cdef(_lib.DECLS)
+
+
+def library_version() -> int:
+    """Version of the loaded C library as major·10000 + minor·100 + patch."""
+    return int(_lib.llmm_version())
+
+
+def library_version_string() -> str:
+    """Version of the loaded C library, e.g. ``"1.0.0"``."""
+    return str(_lib.llmm_version_string().decode("ascii"))
+
+
+def now_ns() -> int:
+    """The library's monotonic clock (CLOCK_MONOTONIC) in nanoseconds."""
+    return int(_lib.llmm_now_ns())
+
+
+def status_name(status: int) -> str:
+    """Symbolic name of a status code, e.g. ``"LLMM_E_INVALID"``."""
+    return str(_lib.llmm_status_name(int(status)).decode("ascii", "replace"))
+
+
+def strerror(status: int) -> str:
+    """The library's message for a status code, e.g. ``"invalid argument"``."""
+    return str(_lib.llmm_strerror(int(status)).decode("utf-8", "replace"))

@@ -1,0 +1,122 @@
+"""Turn Python buffers and sequences into ``const double *`` arguments, copying only when needed.
+
+Zero-copy cases (the C library reads the caller's memory directly):
+
+* any object exposing ``__array_interface__`` (numpy arrays, also read-only ones) that is
+  C-contiguous native-endian float64;
+* any writable buffer-protocol object of C-contiguous doubles (``array.array('d')``,
+  ``memoryview(...).cast('d')``, ctypes ``c_double`` arrays, ``bytearray`` views cast to 'd').
+
+Everything else is converted once: other numpy dtypes / layouts through numpy itself (numpy is
+never imported here; it is used only if the caller already has it loaded), other buffer formats
+and any iterable of numbers (list, tuple, range, generator) through ``array.array('d')``.
+"""
+
+from __future__ import annotations
+
+import array
+import ctypes
+import sys
+from typing import Any, Iterable, Optional, Tuple, Union
+
+from . import _lib
+
+__all__ = ["DoubleBuffer", "as_doubles"]
+
+_NATIVE_F8 = ("<f8" if sys.byteorder == "little" else ">f8", "=f8")
+_DOUBLE_FORMATS = ("d", "@d", "=d", "<d" if sys.byteorder == "little" else ">d")
+_NUMERIC_FORMATS = frozenset("bBhHiIlLqQnNfde")
+
+#: what ``Sketch.add_many`` and friends accept
+DoubleBuffer = Union[Iterable[float], memoryview, "array.array[float]", Any]
+
+
+def _from_array_interface(obj: Any) -> Optional[Tuple[Any, int, Any]]:
+    """Zero-copy pointer for a C-contiguous float64 ``__array_interface__``, else a converted
+    copy through numpy, else None (caller falls back to the buffer protocol)."""
+    try:
+        ai = obj.__array_interface__
+    except AttributeError:
+        return None
+    shape = tuple(ai.get("shape", ()))
+    n = 1
+    for dim in shape:
+        n *= int(dim)
+    strides = ai.get("strides")
+    contiguous = strides is None or strides == _c_strides(shape, 8)
+    data = ai.get("data")
+    if ai.get("typestr") in _NATIVE_F8 and contiguous and isinstance(data, tuple):
+        if n == 0:
+            return None, 0, obj
+        return _lib.as_double_ptr(int(data[0])), n, obj
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(obj, np.ndarray):
+        converted = np.ascontiguousarray(obj, dtype=np.float64)
+        return _from_array_interface(converted)
+    return None
+
+
+def _c_strides(shape: Tuple[int, ...], itemsize: int) -> Tuple[int, ...]:
+    strides = []
+    step = itemsize
+    for dim in reversed(shape):
+        strides.append(step)
+        step *= int(dim)
+    return tuple(reversed(strides))
+
+
+def _from_buffer(mv: memoryview) -> Tuple[Any, int, Any]:
+    if mv.format in _DOUBLE_FORMATS and mv.c_contiguous:
+        n = mv.nbytes // 8
+        if n == 0:
+            return None, 0, mv
+        if not mv.readonly:
+            arr = (ctypes.c_double * n).from_buffer(mv)
+        else:
+            arr = (ctypes.c_double * n).from_buffer_copy(mv)
+        return arr, n, (arr, mv)
+    if mv.format.lstrip("@=<>!") not in _NUMERIC_FORMATS:
+        raise TypeError("llmmetrics: a buffer of format %r is not a buffer of numbers"
+                        % mv.format)
+    if mv.ndim != 1:
+        if not mv.c_contiguous:
+            raise TypeError("llmmetrics: non-contiguous multi-dimensional buffer")
+        mv = mv.cast("B").cast(mv.format.lstrip("@"))
+    return _from_array(array.array("d", mv.tolist()))
+
+
+def _from_array(arr: "array.array[float]") -> Tuple[Any, int, Any]:
+    n = len(arr)
+    if n == 0:
+        return None, 0, arr
+    return (ctypes.c_double * n).from_buffer(arr), n, arr
+
+
+def as_doubles(values: DoubleBuffer) -> Tuple[Any, int, Any]:
+    """Adapt ``values`` for a ``const double *v, size_t n`` pair.
+
+    :param values: a numpy array, any buffer-protocol object of numbers, or an iterable of
+                   real numbers
+    :return: ``(pointer, n, keepalive)``: pass ``pointer`` and ``n`` to C and keep
+             ``keepalive`` referenced until the call returns; ``pointer`` is None when n is 0
+    :raises TypeError: for text, raw bytes, or items that are not real numbers
+    """
+    if isinstance(values, (str, bytes, bytearray)):
+        raise TypeError("llmmetrics: expected numbers, got %s (for raw doubles pass "
+                        "memoryview(data).cast('d'))" % type(values).__name__)
+    if isinstance(values, array.array) and values.typecode == "d":
+        return _from_array(values)
+    got = _from_array_interface(values)
+    if got is not None:
+        return got
+    try:
+        mv = memoryview(values)  # type: ignore[arg-type]
+    except TypeError:
+        pass
+    else:
+        return _from_buffer(mv)
+    try:
+        return _from_array(array.array("d", values))  # type: ignore[arg-type]
+    except TypeError as e:
+        raise TypeError("llmmetrics: expected a buffer or an iterable of real numbers: %s"
+                        % e) from None
