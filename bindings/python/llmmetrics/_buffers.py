@@ -25,7 +25,8 @@ __all__ = ["DoubleBuffer", "as_doubles"]
 
 _NATIVE_F8 = ("<f8" if sys.byteorder == "little" else ">f8", "=f8")
 _DOUBLE_FORMATS = ("d", "@d", "=d", "<d" if sys.byteorder == "little" else ">d")
-_NUMERIC_FORMATS = frozenset("bBhHiIlLqQnNfde")
+# byte formats (b, B, c) are left out: a byte buffer is far more often raw data than numbers
+_NUMERIC_FORMATS = frozenset("hHiIlLqQnNfde")
 
 #: what ``Sketch.add_many`` and friends accept
 DoubleBuffer = Union[Iterable[float], memoryview, "array.array[float]", Any]
@@ -76,8 +77,8 @@ def _from_buffer(mv: memoryview) -> Tuple[Any, int, Any]:
             arr = (ctypes.c_double * n).from_buffer_copy(mv)
         return arr, n, (arr, mv)
     if mv.format.lstrip("@=<>!") not in _NUMERIC_FORMATS:
-        raise TypeError("llmmetrics: a buffer of format %r is not a buffer of numbers"
-                        % mv.format)
+        raise TypeError("llmmetrics: a buffer of format %r is not taken as numbers (for raw "
+                        "doubles pass memoryview(data).cast('d'))" % mv.format)
     if mv.ndim != 1:
         if not mv.c_contiguous:
             raise TypeError("llmmetrics: non-contiguous multi-dimensional buffer")
