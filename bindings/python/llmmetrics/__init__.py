@@ -23,6 +23,12 @@ from .context import Context
 from .errors import (AbiMismatch, BufferTooSmall, Corrupt, Empty, InvalidArgument,
                      InvalidState, LlmmError, NotConverged, OutOfMemory, OutOfRange, Status,
                      UnknownOption, UnsupportedVersion)
+from .recorder import Recorder, Shard
+from .resource import (KvOccupancy, LiiMonitor, LiiOption, LiiReading, LiiTier, TlbPreset,
+                       TlbWorkload, kv_evict_threshold, kv_fragmentation, kv_occupancy, kv_ttl,
+                       lii, page_walk_ns, tlb_preset)
+from .score import (Direction, Layer, LayerScore, Metric, MissingPolicy, Scenario,
+                    ScorecardOption, Scorecard, ScoreResult, scenario_weights, score_normalize)
 from .sketch import (SCALE_DEFAULT, SCALE_MAX, SCALE_MIN, Bucket, Sketch, SpecialCounts,
                      bucket_bounds, bucket_index, relative_error)
 
@@ -31,6 +37,12 @@ __all__ = [
     "status_name", "strerror", "cffi_cdef",
     "Context", "Sketch", "Bucket", "SpecialCounts", "bucket_index", "bucket_bounds",
     "relative_error", "SCALE_DEFAULT", "SCALE_MIN", "SCALE_MAX",
+    "Recorder", "Shard",
+    "LiiMonitor", "LiiOption", "LiiReading", "LiiTier", "lii", "kv_fragmentation",
+    "kv_evict_threshold", "kv_ttl", "KvOccupancy", "kv_occupancy", "TlbWorkload", "TlbPreset",
+    "tlb_preset", "page_walk_ns",
+    "Scorecard", "ScoreResult", "LayerScore", "Metric", "Layer", "Scenario", "Direction",
+    "MissingPolicy", "ScorecardOption", "scenario_weights", "score_normalize",
     "Status", "LlmmError", "InvalidArgument", "OutOfMemory", "OutOfRange", "Empty", "Corrupt",
     "UnsupportedVersion", "BufferTooSmall", "UnknownOption", "InvalidState", "NotConverged",
     "AbiMismatch",

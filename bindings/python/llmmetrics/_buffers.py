@@ -28,6 +28,9 @@ _DOUBLE_FORMATS = ("d", "@d", "=d", "<d" if sys.byteorder == "little" else ">d")
 # byte formats (b, B, c) are left out: a byte buffer is far more often raw data than numbers
 _NUMERIC_FORMATS = frozenset("hHiIlLqQnNfde")
 
+# passed for empty inputs: some calls reject a NULL pointer even when the count is 0
+_EMPTY = (ctypes.c_double * 1)()
+
 #: what ``Sketch.add_many`` and friends accept
 DoubleBuffer = Union[Iterable[float], memoryview, "array.array[float]", Any]
 
@@ -48,7 +51,7 @@ def _from_array_interface(obj: Any) -> Optional[Tuple[Any, int, Any]]:
     data = ai.get("data")
     if ai.get("typestr") in _NATIVE_F8 and contiguous and isinstance(data, tuple):
         if n == 0:
-            return None, 0, obj
+            return _EMPTY, 0, obj
         return _lib.as_double_ptr(int(data[0])), n, obj
     np = sys.modules.get("numpy")
     if np is not None and isinstance(obj, np.ndarray):
@@ -70,7 +73,7 @@ def _from_buffer(mv: memoryview) -> Tuple[Any, int, Any]:
     if mv.format in _DOUBLE_FORMATS and mv.c_contiguous:
         n = mv.nbytes // 8
         if n == 0:
-            return None, 0, mv
+            return _EMPTY, 0, mv
         if not mv.readonly:
             arr = (ctypes.c_double * n).from_buffer(mv)
         else:
@@ -89,7 +92,7 @@ def _from_buffer(mv: memoryview) -> Tuple[Any, int, Any]:
 def _from_array(arr: "array.array[float]") -> Tuple[Any, int, Any]:
     n = len(arr)
     if n == 0:
-        return None, 0, arr
+        return _EMPTY, 0, arr
     return (ctypes.c_double * n).from_buffer(arr), n, arr
 
 
@@ -99,7 +102,8 @@ def as_doubles(values: DoubleBuffer) -> Tuple[Any, int, Any]:
     :param values: a numpy array, any buffer-protocol object of numbers, or an iterable of
                    real numbers
     :return: ``(pointer, n, keepalive)``: pass ``pointer`` and ``n`` to C and keep
-             ``keepalive`` referenced until the call returns; ``pointer`` is None when n is 0
+             ``keepalive`` referenced until the call returns; for n = 0 ``pointer`` is a
+             valid pointer to nothing the callee may read
     :raises TypeError: for text, raw bytes, or items that are not real numbers
     """
     if isinstance(values, (str, bytes, bytearray)):

@@ -7,6 +7,7 @@ constants only); they are attributes of ``llmmetrics._lib`` instead.
 
 from __future__ import annotations
 
+import re
 from typing import List
 
 from ._cparse import Decls, Param
@@ -14,8 +15,14 @@ from ._cparse import Decls, Param
 __all__ = ["render_cdef", "declarator"]
 
 
-def declarator(p: Param) -> str:
-    """C text declaring ``p.name`` with type ``p.type`` (handles function pointers)."""
+def declarator(p: Param, decls: Decls) -> str:
+    """C text declaring ``p.name`` with type ``p.type`` (function pointers; arrays get their
+    dimension as a number, which cffi needs)."""
+    m = re.match(r"^(.*) \[(\w+)\]$", p.type)
+    if m:
+        dim = m.group(2)
+        n = int(dim) if dim.isdigit() else decls.defines[dim]
+        return "%s[%d]" % (declarator(Param(m.group(1), p.name), decls), n)
     if "(*)" in p.type:
         return p.type.replace("(*)", "(*%s)" % p.name, 1)
     if not p.name:
@@ -38,11 +45,11 @@ def render_cdef(decls: Decls) -> str:
             if fields is None:
                 out.append("typedef struct %s %s;" % (name, name))
             else:
-                body = "".join("    %s;\n" % declarator(f) for f in fields)
+                body = "".join("    %s;\n" % declarator(f, decls) for f in fields)
                 out.append("typedef struct %s {\n%s} %s;" % (name, body, name))
         else:
-            out.append("typedef %s;" % declarator(Param(decls.typedefs[name].type, name)))
+            out.append("typedef %s;" % declarator(Param(decls.typedefs[name].type, name), decls))
     for fn in decls.functions.values():
-        args = ", ".join(declarator(p) for p in fn.params) or "void"
-        out.append("%s;" % declarator(Param("%s" % fn.restype, "%s(%s)" % (fn.name, args))))
+        args = ", ".join(declarator(p, decls) for p in fn.params) or "void"
+        out.append("%s;" % declarator(Param(fn.restype, "%s(%s)" % (fn.name, args)), decls))
     return "\n".join(out) + "\n"

@@ -10,7 +10,7 @@ that text, and the real headers, into one simple model, so that
   type by type.
 
 Supported: ``#define NAME <number>``, ``typedef struct X X;`` (opaque handles),
-``typedef struct X { ... } X;`` (members may be function pointers), ``typedef enum X { ... } X;``
+``typedef struct X { ... } X;`` (members may be function pointers or one-dimensional arrays), ``typedef enum X { ... } X;``
 (integer literals, implicit increments), ``typedef RET (*NAME)(ARGS);``, plain
 ``typedef T NAME;``, and function prototypes, optionally prefixed with ``LLMM_API``.
 ``#ifdef __cplusplus`` blocks are skipped. Anything else raises :class:`CParseError`, so that a
@@ -200,10 +200,14 @@ _FUNCPTR_RE = re.compile(r"^(.*?)\(\s*\*\s*(%s)?\s*\)\s*\((.*)\)$" % _IDENT, re.
 
 
 def _param(text: str) -> Param:
-    """Parse ``const T *name``, ``T name``, ``T`` or ``R (*name)(A)`` into a Param."""
+    """Parse ``const T *name``, ``T name``, ``T``, ``T name[N]`` (type ``T [N]``, N a number
+    or a #define'd name) or ``R (*name)(A)`` into a Param."""
     t = " ".join(text.split())
     if "[" in t:
-        raise CParseError("array declarators are not supported: %r" % t)
+        m = re.match(r"^(.*?)(%s)\s*\[\s*(\w+)\s*\]$" % _IDENT, t)
+        if not m or not m.group(1).strip():
+            raise CParseError("unsupported array declarator %r" % t)
+        return Param("%s [%s]" % (normalize_type(m.group(1)), m.group(3)), m.group(2))
     m = _FUNCPTR_RE.match(t)
     if m:
         ret, name, args = m.group(1), m.group(2) or "", m.group(3)

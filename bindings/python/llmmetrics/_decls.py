@@ -85,10 +85,160 @@ llmm_status llmm_sketch_reset(llmm_sketch *s);
 llmm_status llmm_sketch_clone(const llmm_sketch *s, llmm_sketch **out);
 llmm_status llmm_sketch_downscale(llmm_sketch *s, int32_t new_scale);
 llmm_status llmm_sketch_copy(llmm_sketch *dst, const llmm_sketch *src);
+
+typedef struct llmm_recorder llmm_recorder;
+typedef struct llmm_shard llmm_shard;
+llmm_status llmm_recorder_new(llmm_ctx *ctx, int32_t scale, llmm_recorder **out);
+llmm_status llmm_recorder_set_range(llmm_recorder *r, double lo, double hi);
+llmm_status llmm_recorder_shard(llmm_recorder *r, llmm_shard **out);
+llmm_status llmm_shard_add(llmm_shard *sh, double v);
+llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n);
+void llmm_shard_release(llmm_shard *sh);
+llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into);
+void llmm_recorder_free(llmm_recorder *r);
+"""
+
+RESOURCE = r"""
+#define LLMM_LII_WINDOW_DEFAULT 64u
+#define LLMM_LII_WINDOW_MAX 1048576u
+
+typedef enum llmm_lii_tier {
+    LLMM_LII_KEEP = 0,
+    LLMM_LII_PREFETCH = 1,
+    LLMM_LII_ADAPT = 2
+} llmm_lii_tier;
+
+typedef enum llmm_lii_option {
+    LLMM_LII_PREFETCH_AT = 0,
+    LLMM_LII_ADAPT_AT = 1,
+    LLMM_LII_SCALE_AT = 2
+} llmm_lii_option;
+
+typedef struct llmm_lii_reading {
+    uint32_t struct_size;
+    llmm_lii_tier tier;
+    int32_t scale;
+    uint32_t samples;
+    double lii;
+    double mean_cpu;
+    double mean_gpu;
+} llmm_lii_reading;
+
+typedef struct llmm_lii_monitor llmm_lii_monitor;
+
+llmm_status llmm_lii(const double *cpu, const double *gpu, size_t n, double *lii);
+llmm_status llmm_lii_reading_init(llmm_lii_reading *r);
+llmm_status llmm_lii_monitor_new(llmm_ctx *ctx, uint32_t window, llmm_lii_monitor **out);
+void llmm_lii_monitor_free(llmm_lii_monitor *m);
+llmm_status llmm_lii_monitor_set_f64(llmm_lii_monitor *m, llmm_lii_option opt, double value);
+llmm_status llmm_lii_monitor_get_f64(const llmm_lii_monitor *m, llmm_lii_option opt,
+                                     double *value);
+llmm_status llmm_lii_monitor_add(llmm_lii_monitor *m, double cpu, double gpu);
+llmm_status llmm_lii_monitor_read(const llmm_lii_monitor *m, llmm_lii_reading *r);
+llmm_status llmm_lii_monitor_reset(llmm_lii_monitor *m);
+
+llmm_status llmm_kv_fragmentation(const uint64_t *free_extents, size_t n, double *f);
+llmm_status llmm_kv_evict_threshold(double fragmentation, double *threshold);
+llmm_status llmm_kv_ttl(double avg_hit_rate, int64_t *ttl);
+
+typedef struct llmm_kv_occupancy_result {
+    uint32_t struct_size;
+    uint32_t reserved_;
+    uint64_t wasted_slots;
+    double block_occupancy;
+    double token_occupancy;
+    double gap;
+    double internal_fragmentation;
+} llmm_kv_occupancy_result;
+
+llmm_status llmm_kv_occupancy_result_init(llmm_kv_occupancy_result *r);
+llmm_status llmm_kv_occupancy(uint64_t block_size, uint64_t blocks_total, uint64_t blocks_used,
+                              uint64_t tokens_stored, llmm_kv_occupancy_result *r);
+
+typedef enum llmm_tlb_workload {
+    LLMM_TLB_OLTP_DATABASE = 0,
+    LLMM_TLB_JAVA_MICROSERVICE = 1
+} llmm_tlb_workload;
+
+llmm_status llmm_tlb_preset(llmm_tlb_workload workload, double *max_miss_rate,
+                            uint64_t *window_ns);
+llmm_status llmm_page_walk_ns(double cycles, double cpu_hz, double *ns);
+"""
+
+SCORE = r"""
+#define LLMM_LAYER_COUNT 4
+#define LLMM_SCORE_NAME_MAX 255
+
+typedef enum llmm_layer {
+    LLMM_LAYER_CAPABILITY = 0,
+    LLMM_LAYER_PERFORMANCE = 1,
+    LLMM_LAYER_ENGINEERING = 2,
+    LLMM_LAYER_BUSINESS = 3
+} llmm_layer;
+
+typedef enum llmm_scenario {
+    LLMM_SCENARIO_CUSTOMER_SERVICE = 0,
+    LLMM_SCENARIO_CODE_ASSISTANT = 1,
+    LLMM_SCENARIO_CONTENT_GENERATION = 2,
+    LLMM_SCENARIO_CUSTOM = 3
+} llmm_scenario;
+
+typedef enum llmm_direction {
+    LLMM_HIGHER_IS_BETTER = 0,
+    LLMM_LOWER_IS_BETTER = 1
+} llmm_direction;
+
+typedef enum llmm_missing_policy {
+    LLMM_MISSING_REFUSE = 0,
+    LLMM_MISSING_RENORMALIZE = 1
+} llmm_missing_policy;
+
+typedef enum llmm_scorecard_option {
+    LLMM_SCORECARD_MISSING = 0
+} llmm_scorecard_option;
+
+typedef struct llmm_score_result {
+    uint32_t struct_size;
+    llmm_scenario scenario;
+    uint32_t layers_missing;
+    int32_t renormalized;
+    double overall;
+    double layer_score[LLMM_LAYER_COUNT];
+    double layer_weight[LLMM_LAYER_COUNT];
+    double layer_effective_weight[LLMM_LAYER_COUNT];
+    double layer_contribution[LLMM_LAYER_COUNT];
+    int32_t layer_present[LLMM_LAYER_COUNT];
+    uint32_t layer_metrics[LLMM_LAYER_COUNT];
+    uint32_t layer_observed[LLMM_LAYER_COUNT];
+} llmm_score_result;
+
+typedef struct llmm_scorecard llmm_scorecard;
+
+llmm_status llmm_score_result_init(llmm_score_result *r);
+llmm_status llmm_scenario_weights(llmm_scenario preset, double *weights, size_t n);
+llmm_status llmm_score_normalize(llmm_direction dir, double target, double worst, double value,
+                                 double *score);
+llmm_status llmm_scorecard_new(llmm_ctx *ctx, llmm_scenario preset, llmm_scorecard **out);
+void llmm_scorecard_free(llmm_scorecard *sc);
+llmm_status llmm_scorecard_set_weights(llmm_scorecard *sc, const double *weights, size_t n);
+llmm_status llmm_scorecard_weights(const llmm_scorecard *sc, double *weights, size_t n);
+llmm_status llmm_scorecard_set_i32(llmm_scorecard *sc, llmm_scorecard_option opt, int32_t value);
+llmm_status llmm_scorecard_get_i32(const llmm_scorecard *sc, llmm_scorecard_option opt,
+                                   int32_t *value);
+llmm_status llmm_scorecard_add_metric(llmm_scorecard *sc, llmm_layer layer, const char *name,
+                                      llmm_direction dir, double target, double worst,
+                                      double weight, uint32_t *id);
+llmm_status llmm_scorecard_observe(llmm_scorecard *sc, const char *name, double value);
+llmm_status llmm_scorecard_observe_id(llmm_scorecard *sc, uint32_t id, double value);
+llmm_status llmm_scorecard_clear(llmm_scorecard *sc);
+llmm_status llmm_scorecard_metric_score(const llmm_scorecard *sc, uint32_t id, double *score);
+llmm_status llmm_scorecard_evaluate(const llmm_scorecard *sc, llmm_score_result *r);
 """
 
 #: module name -> C text, in dependency order (a text may use the types of the ones before it)
 MODULES: Dict[str, str] = {
     "core": CORE,
     "sketch": SKETCH,
+    "resource": RESOURCE,
+    "score": SCORE,
 }

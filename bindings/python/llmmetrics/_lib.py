@@ -97,6 +97,7 @@ _BASE: Dict[str, Any] = {
     "float": ctypes.c_float,
 }
 _TYPES: Dict[str, Any] = dict(_BASE)
+_ARRAY_RE = re.compile(r"^(.*) \[(\w+)\]$")
 _FUNCPTR_RE = re.compile(r"^(.*?)\s*\(\*\)\((.*)\)$")
 
 
@@ -104,8 +105,16 @@ def ctype_of(ctype: str) -> Any:
     """The ctypes type for a normalised C type string such as ``const llmm_sketch *``.
 
     ``char *`` (const or not) maps to ``c_char_p`` and ``void *`` to ``c_void_p``; every enum is
-    a C ``int``; function-pointer types become ``CFUNCTYPE`` prototypes.
+    a C ``int``; function-pointer types become ``CFUNCTYPE`` prototypes; ``T [N]`` (a struct
+    member array) becomes ``T * N``.
     """
+    m = _ARRAY_RE.match(ctype)
+    if m:
+        dim = m.group(2)
+        n = int(dim) if dim.isdigit() else DECLS.defines.get(dim)
+        if not isinstance(n, int):
+            raise TypeError("llmmetrics: array dimension %r is not an integer constant" % dim)
+        return ctype_of(m.group(1)) * n
     t = _cparse.normalize_type(re.sub(r"\bconst\b", "", ctype))
     m = _FUNCPTR_RE.match(t)
     if m:

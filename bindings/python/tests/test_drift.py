@@ -15,6 +15,7 @@ import re
 import unittest
 from typing import Dict, Set
 
+import llmmetrics
 from llmmetrics import _cparse, _lib
 
 from support import SOURCE_ROOT
@@ -133,6 +134,31 @@ class Drift(unittest.TestCase):
             self.assertIn(name, self.bound.defines, "#define %s is not declared" % name)
             self.assertEqual(self.bound.defines[name], value, name)
             self.assertEqual(type(self.bound.defines[name]), type(value), name)
+
+
+#: C enum -> (Python IntEnum of the Pythonic layer, prefix of the C enumerator names)
+PY_ENUMS = {
+    "llmm_status": (llmmetrics.Status, "LLMM_"),
+    "llmm_lii_tier": (llmmetrics.LiiTier, "LLMM_LII_"),
+    "llmm_lii_option": (llmmetrics.LiiOption, "LLMM_LII_"),
+    "llmm_tlb_workload": (llmmetrics.TlbWorkload, "LLMM_TLB_"),
+    "llmm_layer": (llmmetrics.Layer, "LLMM_LAYER_"),
+    "llmm_scenario": (llmmetrics.Scenario, "LLMM_SCENARIO_"),
+    "llmm_direction": (llmmetrics.Direction, "LLMM_"),
+    "llmm_missing_policy": (llmmetrics.MissingPolicy, "LLMM_MISSING_"),
+    "llmm_scorecard_option": (llmmetrics.ScorecardOption, "LLMM_SCORECARD_"),
+}
+
+
+class PythonicLayer(unittest.TestCase):
+    def test_every_c_enum_has_a_matching_int_enum(self) -> None:
+        self.assertEqual(sorted(_lib.DECLS.enums), sorted(PY_ENUMS),
+                         "C enums without an IntEnum in the Pythonic layer (or stale entries)")
+        for cname, (py, prefix) in PY_ENUMS.items():
+            want = dict(_lib.DECLS.enums[cname].values)
+            got = {prefix + m.name: int(m) for m in py}
+            self.assertEqual(got, want, cname)
+            self.assertIn(py.__name__, llmmetrics.__all__)
 
 
 class Parser(unittest.TestCase):
