@@ -19,10 +19,17 @@ from __future__ import annotations
 
 from . import _lib
 from ._cdef import render_cdef
+from .capacity import (arithmetic_intensity, comm_share, decay_rate, littles_law_tps,
+                       roofline, roofline_critical_intensity, scaling_decay,
+                       scaling_decay_devices, seqlen_decay)
 from .context import Context
+from .detect import SpikeDetector, SpikeLevel, SpikeOption, SpikeStats
 from .errors import (AbiMismatch, BufferTooSmall, Corrupt, Empty, InvalidArgument,
                      InvalidState, LlmmError, NotConverged, OutOfMemory, OutOfRange, Status,
                      UnknownOption, UnsupportedVersion)
+from .fit import (FitStats, Knee, KneeQuality, KneeReport, PolyFit, Usl, knee_collapse,
+                  knee_inflection, knee_inflection_value, knee_kneedle, knee_report, poly_deriv,
+                  poly_eval, poly_residuals, poly_roots, polyfit, usl_fit)
 from .recorder import Recorder, Shard
 from .resource import (KvOccupancy, LiiMonitor, LiiOption, LiiReading, LiiTier, TlbPreset,
                        TlbWorkload, kv_evict_threshold, kv_fragmentation, kv_occupancy, kv_ttl,
@@ -31,13 +38,20 @@ from .score import (Direction, Layer, LayerScore, Metric, MissingPolicy, Scenari
                     ScorecardOption, Scorecard, ScoreResult, scenario_weights, score_normalize)
 from .sketch import (SCALE_DEFAULT, SCALE_MAX, SCALE_MIN, Bucket, Sketch, SpecialCounts,
                      bucket_bounds, bucket_index, relative_error)
+from .window import RatioWindow, Window
 
 __all__ = [
     "__version__", "library_version", "library_version_string", "library_path", "now_ns",
     "status_name", "strerror", "cffi_cdef",
     "Context", "Sketch", "Bucket", "SpecialCounts", "bucket_index", "bucket_bounds",
     "relative_error", "SCALE_DEFAULT", "SCALE_MIN", "SCALE_MAX",
-    "Recorder", "Shard",
+    "Recorder", "Shard", "Window", "RatioWindow",
+    "SpikeDetector", "SpikeLevel", "SpikeOption", "SpikeStats",
+    "polyfit", "poly_eval", "poly_residuals", "poly_deriv", "poly_roots", "PolyFit", "FitStats",
+    "knee_inflection", "knee_inflection_value", "knee_collapse", "knee_kneedle", "knee_report",
+    "Knee", "KneeQuality", "KneeReport", "Usl", "usl_fit",
+    "decay_rate", "roofline", "roofline_critical_intensity", "arithmetic_intensity",
+    "scaling_decay", "scaling_decay_devices", "comm_share", "seqlen_decay", "littles_law_tps",
     "LiiMonitor", "LiiOption", "LiiReading", "LiiTier", "lii", "kv_fragmentation",
     "kv_evict_threshold", "kv_ttl", "KvOccupancy", "kv_occupancy", "TlbWorkload", "TlbPreset",
     "tlb_preset", "page_walk_ns",

@@ -98,6 +98,177 @@ llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into);
 void llmm_recorder_free(llmm_recorder *r);
 """
 
+WINDOW = r"""
+#define LLMM_WINDOW_SLOT_NS_DEFAULT 1000000000
+#define LLMM_WINDOW_SLOTS_DEFAULT 60
+#define LLMM_WINDOW_SLOTS_MAX 100000
+typedef struct llmm_window llmm_window;
+typedef struct llmm_ratio_window llmm_ratio_window;
+llmm_status llmm_window_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots, int32_t scale,
+                            llmm_window **out);
+void llmm_window_free(llmm_window *w);
+llmm_status llmm_window_geometry(const llmm_window *w, uint64_t *slot_ns, uint32_t *slots);
+llmm_status llmm_window_add(llmm_window *w, uint64_t now_ns, double v);
+llmm_status llmm_window_add_many(llmm_window *w, uint64_t now_ns, const double *v, size_t n);
+llmm_status llmm_window_count(llmm_window *w, uint64_t now_ns, uint64_t span_ns, uint64_t *count);
+llmm_status llmm_window_quantile(llmm_window *w, uint64_t now_ns, uint64_t span_ns, double q,
+                                 double *out);
+llmm_status llmm_window_quantiles(llmm_window *w, uint64_t now_ns, uint64_t span_ns,
+                                  const double *q, size_t n, double *out);
+llmm_status llmm_window_snapshot(llmm_window *w, uint64_t now_ns, uint64_t span_ns,
+                                 llmm_sketch *into);
+llmm_status llmm_window_reset(llmm_window *w);
+llmm_status llmm_ratio_window_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots,
+                                  llmm_ratio_window **out);
+void llmm_ratio_window_free(llmm_ratio_window *rw);
+llmm_status llmm_ratio_window_add(llmm_ratio_window *rw, uint64_t now_ns, uint64_t events,
+                                  uint64_t total);
+llmm_status llmm_ratio_window_counts(llmm_ratio_window *rw, uint64_t now_ns, uint64_t span_ns,
+                                     uint64_t *events, uint64_t *total);
+llmm_status llmm_ratio_window_ratio(llmm_ratio_window *rw, uint64_t now_ns, uint64_t span_ns,
+                                    double *ratio);
+llmm_status llmm_ratio_window_reset(llmm_ratio_window *rw);
+"""
+
+DETECT = r"""
+typedef enum llmm_spike_level {
+    LLMM_SPIKE_NONE = 0,
+    LLMM_SPIKE_LEVEL1 = 1,
+    LLMM_SPIKE_LEVEL2 = 2
+} llmm_spike_level;
+typedef enum llmm_spike_option {
+    LLMM_SPIKE_BASE_QUANTILE = 1,
+    LLMM_SPIKE_SEVERE_QUANTILE = 2,
+    LLMM_SPIKE_SEVERE_FACTOR = 3,
+    LLMM_SPIKE_WARMUP = 4,
+    LLMM_SPIKE_SLOT_NS = 5,
+    LLMM_SPIKE_SLOTS = 6,
+    LLMM_SPIKE_SCALE = 7
+} llmm_spike_option;
+typedef struct llmm_spike_stats {
+    uint32_t struct_size;
+    int32_t ready;
+    double base_threshold;
+    double severe_threshold;
+    uint64_t baseline_samples;
+    uint64_t window_samples;
+    uint64_t window_classified;
+    uint64_t window_level1;
+    uint64_t window_level2;
+    uint64_t total_samples;
+    uint64_t total_classified;
+    uint64_t total_level1;
+    uint64_t total_level2;
+} llmm_spike_stats;
+typedef struct llmm_spike llmm_spike;
+llmm_status llmm_spike_new(llmm_ctx *ctx, llmm_spike **out);
+void llmm_spike_free(llmm_spike *d);
+llmm_status llmm_spike_set_f64(llmm_spike *d, llmm_spike_option key, double value);
+llmm_status llmm_spike_get_f64(const llmm_spike *d, llmm_spike_option key, double *value);
+llmm_status llmm_spike_set_u64(llmm_spike *d, llmm_spike_option key, uint64_t value);
+llmm_status llmm_spike_get_u64(const llmm_spike *d, llmm_spike_option key, uint64_t *value);
+llmm_status llmm_spike_observe(llmm_spike *d, uint64_t now_ns, double latency,
+                               llmm_spike_level *level);
+llmm_status llmm_spike_rate(llmm_spike *d, uint64_t now_ns, double *rate);
+llmm_status llmm_spike_stats_init(llmm_spike_stats *s);
+llmm_status llmm_spike_get_stats(llmm_spike *d, uint64_t now_ns, llmm_spike_stats *s);
+llmm_status llmm_spike_reset(llmm_spike *d);
+"""
+
+FIT = r"""
+#define LLMM_POLY_MAX_DEGREE 16
+typedef struct llmm_fit_stats {
+    uint32_t struct_size;
+    uint32_t rank;
+    uint64_t n;
+    double r2;
+    double rss;
+    double tss;
+    double residual_std;
+    double condition;
+    double centre;
+    double scale;
+} llmm_fit_stats;
+typedef enum llmm_knee_quality {
+    LLMM_KNEE_NONE = 0,
+    LLMM_KNEE_WEAK = 1,
+    LLMM_KNEE_OK = 2
+} llmm_knee_quality;
+typedef struct llmm_knee {
+    uint32_t struct_size;
+    llmm_knee_quality quality;
+    double knee;
+    double qps;
+    double strength;
+} llmm_knee;
+typedef struct llmm_usl {
+    uint32_t struct_size;
+    llmm_knee_quality quality;
+    uint32_t iterations;
+    int32_t kappa_at_bound;
+    double lambda;
+    double sigma;
+    double kappa;
+    double n_max;
+    double x_max;
+    double r2;
+    double rss;
+} llmm_usl;
+typedef struct llmm_knee_options {
+    uint32_t struct_size;
+    uint32_t smooth;
+    double trim;
+    double collapse_fraction;
+    double kneedle_sensitivity;
+} llmm_knee_options;
+llmm_status llmm_fit_stats_init(llmm_fit_stats *st);
+llmm_status llmm_polyfit(const double *x, const double *y, size_t n, uint32_t degree,
+                         double *coeffs, llmm_fit_stats *st);
+llmm_status llmm_polyfit_weighted(const double *x, const double *y, const double *w, size_t n,
+                                  uint32_t degree, double *coeffs, llmm_fit_stats *st);
+llmm_status llmm_poly_eval(const double *coeffs, uint32_t degree, double x, double *y);
+llmm_status llmm_poly_residuals(const double *coeffs, uint32_t degree, const double *x,
+                                const double *y, size_t n, double *residuals, double *rss);
+llmm_status llmm_poly_deriv(const double *coeffs, uint32_t degree, uint32_t order, double *out,
+                            uint32_t *out_degree);
+llmm_status llmm_poly_roots(const double *coeffs, uint32_t degree, double *roots, size_t cap,
+                            size_t *nroots);
+llmm_status llmm_knee_init(llmm_knee *k);
+llmm_status llmm_knee_inflection(const double *conc, const double *qps, size_t n, double trim,
+                                 double *knee);
+llmm_status llmm_knee_inflection_ex(const double *conc, const double *qps, size_t n, double trim,
+                                    llmm_knee *out);
+llmm_status llmm_knee_collapse(const double *conc, const double *qps, size_t n, double fraction,
+                               uint32_t smooth, llmm_knee *out);
+llmm_status llmm_knee_kneedle(const double *conc, const double *qps, size_t n, double sensitivity,
+                              llmm_knee *out);
+llmm_status llmm_usl_init(llmm_usl *m);
+llmm_status llmm_usl_fit(const double *conc, const double *qps, size_t n, llmm_usl *model);
+llmm_status llmm_usl_throughput(const llmm_usl *model, double n, double *x);
+llmm_status llmm_usl_latency(const llmm_usl *model, double n, double *latency);
+llmm_status llmm_usl_slo_concurrency(const llmm_usl *model, double max_latency, double *n);
+llmm_status llmm_knee_options_init(llmm_knee_options *o);
+llmm_status llmm_knee_report(const double *conc, const double *qps, size_t n,
+                             const llmm_knee_options *opt, llmm_knee *inflection,
+                             llmm_knee *collapse, llmm_knee *kneedle, llmm_usl *usl);
+"""
+
+CAPACITY = r"""
+#define LLMM_LITTLES_LAW_SAFETY_DEFAULT 0.85
+llmm_status llmm_decay_rate(double actual, double peak, double *eta);
+llmm_status llmm_roofline(double peak_flops, double bandwidth_bytes, double intensity,
+                          double *attainable);
+llmm_status llmm_roofline_critical_intensity(double peak_flops, double bandwidth_bytes,
+                                             double *intensity);
+llmm_status llmm_arithmetic_intensity(double flops, double bytes, double *intensity);
+llmm_status llmm_scaling_decay(double ideal, double measured, double *decay);
+llmm_status llmm_scaling_decay_devices(double single, uint32_t devices, double measured,
+                                       double *decay);
+llmm_status llmm_comm_share(double comm_time, double step_time, double *share);
+llmm_status llmm_seqlen_decay(double tps_short, double tps_long, double *decay);
+llmm_status llmm_littles_law_tps(double p999_ms, double concurrency, double safety, double *tps);
+"""
+
 RESOURCE = r"""
 #define LLMM_LII_WINDOW_DEFAULT 64u
 #define LLMM_LII_WINDOW_MAX 1048576u
@@ -239,6 +410,10 @@ llmm_status llmm_scorecard_evaluate(const llmm_scorecard *sc, llmm_score_result 
 MODULES: Dict[str, str] = {
     "core": CORE,
     "sketch": SKETCH,
+    "window": WINDOW,
+    "detect": DETECT,
+    "fit": FIT,
+    "capacity": CAPACITY,
     "resource": RESOURCE,
     "score": SCORE,
 }

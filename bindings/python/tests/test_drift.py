@@ -147,6 +147,9 @@ PY_ENUMS = {
     "llmm_direction": (llmmetrics.Direction, "LLMM_"),
     "llmm_missing_policy": (llmmetrics.MissingPolicy, "LLMM_MISSING_"),
     "llmm_scorecard_option": (llmmetrics.ScorecardOption, "LLMM_SCORECARD_"),
+    "llmm_spike_level": (llmmetrics.SpikeLevel, "LLMM_SPIKE_"),
+    "llmm_spike_option": (llmmetrics.SpikeOption, "LLMM_SPIKE_"),
+    "llmm_knee_quality": (llmmetrics.KneeQuality, "LLMM_KNEE_"),
 }
 
 
