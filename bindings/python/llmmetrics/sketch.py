@@ -21,6 +21,8 @@ from .errors import check, error_for
 __all__ = ["Sketch", "Bucket", "SpecialCounts", "bucket_index", "bucket_bounds",
            "relative_error", "SCALE_DEFAULT", "SCALE_MIN", "SCALE_MAX"]
 
+_c_add = _lib.llmm_sketch_add
+
 SCALE_DEFAULT: int = _lib.LLMM_SCALE_DEFAULT
 SCALE_MIN: int = _lib.LLMM_SCALE_MIN
 SCALE_MAX: int = _lib.LLMM_SCALE_MAX
@@ -148,9 +150,12 @@ class Sketch(Handle):
         :raises OutOfRange: the total count would overflow 2^64 − 1
         """
         v = value if type(value) is float else real(value)
-        if count == 1:
+        if count == 1:  # the hot path: one lock, one C call, no helper calls
             with self._lock:
-                st = _lib.llmm_sketch_add(self._live(), v)
+                ptr = self._ptr
+                if not ptr:
+                    raise ValueError("llmmetrics.Sketch is closed")
+                st = _c_add(ptr, v)
         else:
             n = uint64(count, "count", "llmm_sketch_add_n")
             with self._lock:
