@@ -8,7 +8,7 @@ explicitly and raise the same ``LlmmError`` subclasses the C library would.
 from __future__ import annotations
 
 import operator
-from typing import Any, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 from . import _lib
 from .errors import error_for

@@ -10,7 +10,8 @@ that text, and the real headers, into one simple model, so that
   type by type.
 
 Supported: ``#define NAME <number>``, ``typedef struct X X;`` (opaque handles),
-``typedef struct X { ... } X;`` (members may be function pointers or one-dimensional arrays), ``typedef enum X { ... } X;``
+``typedef struct X { ... } X;`` (members may be function pointers or one-dimensional arrays),
+``typedef enum X { ... } X;``
 (integer literals, implicit increments), ``typedef RET (*NAME)(ARGS);``, plain
 ``typedef T NAME;``, and function prototypes, optionally prefixed with ``LLMM_API``.
 ``#ifdef __cplusplus`` blocks are skipped. Anything else raises :class:`CParseError`, so that a
@@ -163,7 +164,7 @@ def _preprocess(text: str, defines: Dict[str, Number]) -> str:
                 elif d.startswith("endif"):
                     skip_depth -= 1
                 continue
-            if re.match(r"^ifdef\s+__cplusplus\b", d) or re.match(r"^if\s+defined\s*\(?\s*__cplusplus", d):
+            if re.match(r"^(ifdef\s+|if\s+defined\s*\(?\s*)__cplusplus\b", d):
                 skip_depth = 1
                 continue
             m = re.match(r"^define\s+(%s)\s+(.+)$" % _IDENT, d)

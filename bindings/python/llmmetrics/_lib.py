@@ -25,7 +25,7 @@ import ctypes.util
 import os
 import re
 import warnings
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 from . import _cparse
 from ._decls import MODULES

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
-from typing import Any, Dict, NamedTuple, Optional, Union
+from typing import Any, NamedTuple, Optional, Union
 
 from . import _lib
 from ._args import int32, real, uint64
@@ -124,27 +124,68 @@ class SpikeDetector(Handle):
         check(st, "llmm_spike_get", _name(option))
         return value
 
-    base_quantile = property(lambda self: self.get(SpikeOption.BASE_QUANTILE),
-                             lambda self, v: self.set(SpikeOption.BASE_QUANTILE, v),
-                             doc="Quantile of the base threshold (default 0.99).")
-    severe_quantile = property(lambda self: self.get(SpikeOption.SEVERE_QUANTILE),
-                               lambda self, v: self.set(SpikeOption.SEVERE_QUANTILE, v),
-                               doc="Quantile of the severe threshold (default 0.999).")
-    severe_factor = property(lambda self: self.get(SpikeOption.SEVERE_FACTOR),
-                             lambda self, v: self.set(SpikeOption.SEVERE_FACTOR, v),
-                             doc="Level 2 needs latency > factor × severe threshold (1.2).")
-    warmup = property(lambda self: self.get(SpikeOption.WARMUP),
-                      lambda self, v: self.set(SpikeOption.WARMUP, v),
-                      doc="Baseline samples needed before classifying (default 1000).")
-    slot_ns = property(lambda self: self.get(SpikeOption.SLOT_NS),
-                       lambda self, v: self.set(SpikeOption.SLOT_NS, v),
-                       doc="Slot length in ns (default 1 s); settable before the first sample.")
-    slots = property(lambda self: self.get(SpikeOption.SLOTS),
-                     lambda self, v: self.set(SpikeOption.SLOTS, v),
-                     doc="Slots in the window (default 60); settable before the first sample.")
-    scale = property(lambda self: self.get(SpikeOption.SCALE),
-                     lambda self, v: self.set(SpikeOption.SCALE, v),
-                     doc="Sketch scale (default 6); settable before the first sample.")
+    @property
+    def base_quantile(self) -> float:
+        """Quantile of the base threshold (default 0.99)."""
+        return self.get(SpikeOption.BASE_QUANTILE)  # type: ignore[return-value]
+
+    @base_quantile.setter
+    def base_quantile(self, value: float) -> None:
+        self.set(SpikeOption.BASE_QUANTILE, value)
+
+    @property
+    def severe_quantile(self) -> float:
+        """Quantile of the severe threshold (default 0.999)."""
+        return self.get(SpikeOption.SEVERE_QUANTILE)  # type: ignore[return-value]
+
+    @severe_quantile.setter
+    def severe_quantile(self, value: float) -> None:
+        self.set(SpikeOption.SEVERE_QUANTILE, value)
+
+    @property
+    def severe_factor(self) -> float:
+        """Level 2 needs latency > factor × severe threshold (default 1.2)."""
+        return self.get(SpikeOption.SEVERE_FACTOR)  # type: ignore[return-value]
+
+    @severe_factor.setter
+    def severe_factor(self, value: float) -> None:
+        self.set(SpikeOption.SEVERE_FACTOR, value)
+
+    @property
+    def warmup(self) -> int:
+        """Baseline samples needed before classifying (default 1000)."""
+        return self.get(SpikeOption.WARMUP)  # type: ignore[return-value]
+
+    @warmup.setter
+    def warmup(self, value: int) -> None:
+        self.set(SpikeOption.WARMUP, value)
+
+    @property
+    def slot_ns(self) -> int:
+        """Slot length in ns (default 1 s); settable before the first time stamp."""
+        return self.get(SpikeOption.SLOT_NS)  # type: ignore[return-value]
+
+    @slot_ns.setter
+    def slot_ns(self, value: int) -> None:
+        self.set(SpikeOption.SLOT_NS, value)
+
+    @property
+    def slots(self) -> int:
+        """Slots in the window (default 60); settable before the first time stamp."""
+        return self.get(SpikeOption.SLOTS)  # type: ignore[return-value]
+
+    @slots.setter
+    def slots(self, value: int) -> None:
+        self.set(SpikeOption.SLOTS, value)
+
+    @property
+    def scale(self) -> int:
+        """Sketch scale (default 6); settable before the first time stamp."""
+        return self.get(SpikeOption.SCALE)  # type: ignore[return-value]
+
+    @scale.setter
+    def scale(self, value: int) -> None:
+        self.set(SpikeOption.SCALE, value)
 
     def observe(self, latency: float, now_ns: Optional[int] = None) -> SpikeLevel:
         """Record one latency and classify it against the baselines in force.

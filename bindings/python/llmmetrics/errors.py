@@ -82,7 +82,8 @@ class LlmmError(Exception):
 
 
 class InvalidArgument(LlmmError, ValueError):
-    """``LLMM_E_INVALID``: bad argument (NaN, infinity, negative latency, time going backwards, ...)."""
+    """``LLMM_E_INVALID``: bad argument (NaN, infinity, negative latency, time going
+    backwards, ...)."""
 
     STATUS = _lib.LLMM_E_INVALID
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
-from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, List, NamedTuple, Optional, Tuple
 
 from . import _lib
 from ._args import real, uint32
@@ -222,18 +222,55 @@ class Usl:
         obj._m = m
         return obj
 
-    lam = property(lambda self: getattr(self._m, "lambda"), doc="λ, throughput at N = 1.")
-    sigma = property(lambda self: self._m.sigma, doc="σ, contention share.")
-    kappa = property(lambda self: self._m.kappa, doc="κ, coherency cost.")
-    n_max = property(lambda self: self._m.n_max,
-                     doc="floor(sqrt((1 − σ)/κ)) ≥ 1, the concurrency of peak throughput.")
-    x_max = property(lambda self: self._m.x_max, doc="Throughput at n_max.")
-    r2 = property(lambda self: self._m.r2, doc="R² of the fit.")
-    rss = property(lambda self: self._m.rss, doc="Residual sum of squares of the fit.")
-    iterations = property(lambda self: self._m.iterations, doc="Levenberg–Marquardt steps.")
-    kappa_at_bound = property(lambda self: bool(self._m.kappa_at_bound),
-                              doc="κ held at its bound 0.")
-    quality = property(lambda self: KneeQuality(self._m.quality), doc="Fit quality.")
+    @property
+    def lam(self) -> float:
+        """λ > 0, throughput at N = 1 before contention."""
+        return getattr(self._m, "lambda")
+
+    @property
+    def sigma(self) -> float:
+        """σ, the contention share (may be slightly negative)."""
+        return self._m.sigma
+
+    @property
+    def kappa(self) -> float:
+        """κ ≥ 0, the coherency cost."""
+        return self._m.kappa
+
+    @property
+    def n_max(self) -> float:
+        """floor(sqrt((1 − σ)/κ)) ≥ 1, the concurrency of peak throughput (+inf: no peak)."""
+        return self._m.n_max
+
+    @property
+    def x_max(self) -> float:
+        """Throughput at n_max."""
+        return self._m.x_max
+
+    @property
+    def r2(self) -> float:
+        """R² of the fit on the throughput values."""
+        return self._m.r2
+
+    @property
+    def rss(self) -> float:
+        """Residual sum of squares of the fit."""
+        return self._m.rss
+
+    @property
+    def iterations(self) -> int:
+        """Levenberg–Marquardt iterations used."""
+        return self._m.iterations
+
+    @property
+    def kappa_at_bound(self) -> bool:
+        """True when κ was held at its bound 0."""
+        return bool(self._m.kappa_at_bound)
+
+    @property
+    def quality(self) -> KneeQuality:
+        """How well the fit is supported (OK, WEAK, NONE)."""
+        return KneeQuality(self._m.quality)
 
     def throughput(self, n: float) -> float:
         """X(n).

@@ -144,15 +144,32 @@ class LiiMonitor(Handle):
         check(st, "llmm_lii_monitor_get_f64", _opt_name(LiiOption, option))
         return out.value
 
-    prefetch_at = property(lambda self: self.get(LiiOption.PREFETCH_AT),
-                           lambda self, v: self.set(LiiOption.PREFETCH_AT, v),
-                           doc="Lower bound of the prefetch tier.")
-    adapt_at = property(lambda self: self.get(LiiOption.ADAPT_AT),
-                        lambda self, v: self.set(LiiOption.ADAPT_AT, v),
-                        doc="Lower bound of the adapt tier.")
-    scale_at = property(lambda self: self.get(LiiOption.SCALE_AT),
-                        lambda self, v: self.set(LiiOption.SCALE_AT, v),
-                        doc="The scaling decision is taken when LII ≥ this.")
+    @property
+    def prefetch_at(self) -> float:
+        """Lower bound of the prefetch tier (default 0.2)."""
+        return self.get(LiiOption.PREFETCH_AT)
+
+    @prefetch_at.setter
+    def prefetch_at(self, value: float) -> None:
+        self.set(LiiOption.PREFETCH_AT, value)
+
+    @property
+    def adapt_at(self) -> float:
+        """Lower bound of the adapt tier (default 0.4)."""
+        return self.get(LiiOption.ADAPT_AT)
+
+    @adapt_at.setter
+    def adapt_at(self, value: float) -> None:
+        self.set(LiiOption.ADAPT_AT, value)
+
+    @property
+    def scale_at(self) -> float:
+        """The scaling decision is taken when LII ≥ this (default 0.3)."""
+        return self.get(LiiOption.SCALE_AT)
+
+    @scale_at.setter
+    def scale_at(self, value: float) -> None:
+        self.set(LiiOption.SCALE_AT, value)
 
     def add(self, cpu: float, gpu: float) -> None:
         """Add one (CPU, GPU) utilisation sample, each in [0, 1].
@@ -259,7 +276,8 @@ def kv_occupancy(block_size: int, blocks_total: int, blocks_used: int,
 def tlb_preset(workload: Union[TlbWorkload, int]) -> TlbPreset:
     """Miss-rate threshold (a fraction) and window of a TLB preset."""
     rate, window = ctypes.c_double(), ctypes.c_uint64()
-    check(_lib.llmm_tlb_preset(int32(workload, "workload"), ctypes.byref(rate), ctypes.byref(window)),
+    check(_lib.llmm_tlb_preset(int32(workload, "workload"), ctypes.byref(rate),
+                               ctypes.byref(window)),
           "llmm_tlb_preset", "workload=%r" % (workload,))
     return TlbPreset(rate.value, window.value)
 

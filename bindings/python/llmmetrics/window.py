@@ -10,7 +10,7 @@ whole ring.
 from __future__ import annotations
 
 import ctypes
-from typing import Any, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 from . import _lib
 from ._args import int32, real, uint32, uint64

@@ -9,8 +9,8 @@ import random
 from typing import Dict, List, Optional, Sequence
 
 try:
-    import numpy  # noqa: F401  (optional: numpy-specific tests are skipped without it)
-    HAVE_NUMPY = True
+    import numpy
+    HAVE_NUMPY = numpy is not None  # optional: numpy-specific tests are skipped without it
 except ImportError:  # pragma: no cover - depends on the interpreter
     HAVE_NUMPY = False
 
