@@ -27,6 +27,9 @@ from .detect import SpikeDetector, SpikeLevel, SpikeOption, SpikeStats
 from .errors import (AbiMismatch, BufferTooSmall, Corrupt, Empty, InvalidArgument,
                      InvalidState, LlmmError, NotConverged, OutOfMemory, OutOfRange, Status,
                      UnknownOption, UnsupportedVersion)
+from .export import (BucketList, OtlpTemporality, PromFormat, PromType, PromWriter,
+                     format_labels, label_escape, otlp_json, otlp_json_point, prom_buckets,
+                     prom_content_type, prom_negotiate, prometheus_text)
 from .fit import (FitStats, Knee, KneeQuality, KneeReport, PolyFit, Usl, knee_collapse,
                   knee_inflection, knee_inflection_value, knee_kneedle, knee_report, poly_deriv,
                   poly_eval, poly_residuals, poly_roots, polyfit, usl_fit)
@@ -52,6 +55,9 @@ __all__ = [
     "Knee", "KneeQuality", "KneeReport", "Usl", "usl_fit",
     "decay_rate", "roofline", "roofline_critical_intensity", "arithmetic_intensity",
     "scaling_decay", "scaling_decay_devices", "comm_share", "seqlen_decay", "littles_law_tps",
+    "prometheus_text", "label_escape", "format_labels", "PromWriter", "PromFormat", "PromType",
+    "BucketList", "OtlpTemporality", "prom_negotiate", "prom_content_type", "prom_buckets",
+    "otlp_json_point", "otlp_json",
     "LiiMonitor", "LiiOption", "LiiReading", "LiiTier", "lii", "kv_fragmentation",
     "kv_evict_threshold", "kv_ttl", "KvOccupancy", "kv_occupancy", "TlbWorkload", "TlbPreset",
     "tlb_preset", "page_walk_ns",

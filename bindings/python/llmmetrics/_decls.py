@@ -406,6 +406,71 @@ llmm_status llmm_scorecard_metric_score(const llmm_scorecard *sc, uint32_t id, d
 llmm_status llmm_scorecard_evaluate(const llmm_scorecard *sc, llmm_score_result *r);
 """
 
+EXPORT = r"""
+typedef enum llmm_prom_format {
+    LLMM_PROM_TEXT = 0,
+    LLMM_PROM_PROTOBUF = 1
+} llmm_prom_format;
+typedef enum llmm_prom_type {
+    LLMM_PROM_COUNTER = 0,
+    LLMM_PROM_GAUGE = 1,
+    LLMM_PROM_SUMMARY = 2,
+    LLMM_PROM_HISTOGRAM = 3,
+    LLMM_PROM_NATIVE_HISTOGRAM = 4
+} llmm_prom_type;
+typedef struct llmm_prom_writer llmm_prom_writer;
+typedef enum llmm_bucket_list {
+    LLMM_BUCKETS_VLLM_TTFT = 0,
+    LLMM_BUCKETS_VLLM_INTER_TOKEN = 1,
+    LLMM_BUCKETS_VLLM_REQUEST_LATENCY = 2,
+    LLMM_BUCKETS_OTEL_GENAI_DURATION = 3,
+    LLMM_BUCKETS_OTEL_GENAI_TTFT = 4,
+    LLMM_BUCKETS_OTEL_GENAI_TPOT = 5,
+    LLMM_BUCKETS_OTEL_GENAI_TOKENS = 6
+} llmm_bucket_list;
+typedef enum llmm_otlp_temporality {
+    LLMM_OTLP_DELTA = 1,
+    LLMM_OTLP_CUMULATIVE = 2
+} llmm_otlp_temporality;
+typedef struct llmm_otlp_options {
+    uint32_t struct_size;
+    uint64_t start_time_unix_nano;
+    uint64_t time_unix_nano;
+    double unit_to_seconds;
+    uint32_t max_buckets;
+    llmm_otlp_temporality temporality;
+    const char *attributes;
+    const char *description;
+    const char *unit;
+    const char *resource_attributes;
+} llmm_otlp_options;
+llmm_status llmm_export_prometheus_text(const llmm_sketch *s, const char *name, const char *labels,
+                                        double unit_to_seconds, uint8_t *buf, size_t cap,
+                                        size_t *len);
+llmm_status llmm_prom_label_escape(const char *value, uint8_t *buf, size_t cap, size_t *len);
+llmm_status llmm_prom_writer_new(llmm_ctx *ctx, llmm_prom_format format, llmm_prom_writer **out);
+void llmm_prom_writer_free(llmm_prom_writer *w);
+llmm_status llmm_prom_writer_reset(llmm_prom_writer *w, llmm_prom_format format);
+llmm_status llmm_prom_writer_family(llmm_prom_writer *w, const char *name, const char *help,
+                                    llmm_prom_type type, const double *points, size_t npoints);
+llmm_status llmm_prom_writer_value(llmm_prom_writer *w, const char *labels, double value);
+llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *labels, const llmm_sketch *s,
+                                    double unit_to_seconds);
+llmm_status llmm_prom_writer_finish(llmm_prom_writer *w, uint8_t *buf, size_t cap, size_t *len);
+llmm_status llmm_prom_writer_data(llmm_prom_writer *w, const uint8_t **data, size_t *len);
+llmm_status llmm_prom_negotiate(const char *accept, llmm_prom_format *format,
+                                const char **content_type);
+const char *llmm_prom_content_type(llmm_prom_format format);
+llmm_status llmm_prom_buckets(llmm_bucket_list which, double *out, size_t cap, size_t *n);
+llmm_status llmm_otlp_options_init(llmm_otlp_options *o);
+llmm_status llmm_export_otlp_json_point(const llmm_sketch *s, const llmm_sketch *earlier,
+                                        const llmm_otlp_options *o, uint8_t *buf, size_t cap,
+                                        size_t *len);
+llmm_status llmm_export_otlp_json(const llmm_sketch *s, const llmm_sketch *earlier,
+                                  const char *name, const llmm_otlp_options *o, uint8_t *buf,
+                                  size_t cap, size_t *len);
+"""
+
 #: module name -> C text, in dependency order (a text may use the types of the ones before it)
 MODULES: Dict[str, str] = {
     "core": CORE,
@@ -416,4 +481,5 @@ MODULES: Dict[str, str] = {
     "capacity": CAPACITY,
     "resource": RESOURCE,
     "score": SCORE,
+    "export": EXPORT,
 }
