@@ -114,12 +114,17 @@ class LiiMonitor(Handle):
                        lambda ctx, out: _lib.llmm_lii_monitor_new(ctx, w, out),
                        "window=%r" % (window,))
         try:
-            # the adapt threshold first, so that moving both up is accepted
-            for opt, value in ((LiiOption.ADAPT_AT, adapt_at), (LiiOption.PREFETCH_AT,
-                                                                prefetch_at),
-                               (LiiOption.SCALE_AT, scale_at)):
-                if value is not None:
-                    self.set(opt, value)
+            # prefetch ≤ adapt must hold after each step: lower the prefetch threshold first
+            # when it stays at or below the current adapt threshold, else raise adapt first
+            if prefetch_at is not None and real(prefetch_at) <= self.adapt_at:
+                order = (LiiOption.PREFETCH_AT, LiiOption.ADAPT_AT, LiiOption.SCALE_AT)
+            else:
+                order = (LiiOption.ADAPT_AT, LiiOption.PREFETCH_AT, LiiOption.SCALE_AT)
+            values = {LiiOption.PREFETCH_AT: prefetch_at, LiiOption.ADAPT_AT: adapt_at,
+                      LiiOption.SCALE_AT: scale_at}
+            for opt in order:
+                if values[opt] is not None:
+                    self.set(opt, values[opt])  # type: ignore[arg-type]
         except BaseException:
             self.close()
             raise

@@ -79,8 +79,12 @@ class Lii(unittest.TestCase):
                 m.set(7, 0.5)  # type: ignore[arg-type]
             m.add(0.1, 0.6)
             self.assertEqual(m.read().tier, LiiTier.PREFETCH)  # lii 0.8333
-        with LiiMonitor(prefetch_at=0.5, adapt_at=0.7, scale_at=0.1) as m:
+        with LiiMonitor(prefetch_at=0.5, adapt_at=0.7, scale_at=0.1) as m:  # both up
             self.assertEqual((m.prefetch_at, m.adapt_at, m.scale_at), (0.5, 0.7, 0.1))
+        with LiiMonitor(prefetch_at=0.05, adapt_at=0.1) as m:  # both down
+            self.assertEqual((m.prefetch_at, m.adapt_at), (0.05, 0.1))
+        with self.assertRaises(OutOfRange):
+            LiiMonitor(prefetch_at=0.6, adapt_at=0.5)
         with self.assertRaises(OutOfRange):
             LiiMonitor(llmmetrics.resource.LII_WINDOW_MAX + 1)
         with LiiMonitor(0) as m:  # 0 = the default window of 64
