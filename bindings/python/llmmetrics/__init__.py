@@ -34,11 +34,16 @@ from .fit import (FitStats, Knee, KneeQuality, KneeReport, PolyFit, Usl, knee_co
                   knee_inflection, knee_inflection_value, knee_kneedle, knee_report, poly_deriv,
                   poly_eval, poly_residuals, poly_roots, polyfit, usl_fit)
 from .recorder import Recorder, Shard
-from .resource import (KvOccupancy, LiiMonitor, LiiOption, LiiReading, LiiTier, TlbPreset,
+from .resource import (KvHitReading, KvHitTracker, TlbMonitor, TlbReading, KvOccupancy,
+                       LiiMonitor, LiiOption, LiiReading, LiiTier, TlbPreset,
                        TlbWorkload, kv_evict_threshold, kv_fragmentation, kv_occupancy, kv_ttl,
                        lii, page_walk_ns, tlb_preset)
 from .score import (Direction, Layer, LayerScore, Metric, MissingPolicy, Scenario,
                     ScorecardOption, Scorecard, ScoreResult, scenario_weights, score_normalize)
+from .slo import (BurnAlerter, BurnOption, BurnResult, BurnWindow, BurnWindowResult,
+                  ErrorTrigger, ErrorTriggerOption, ErrorTriggerReading, Goodput, GoodputOption,
+                  GoodputResult, SloResult, SloWindow, burn_budget_spent, burn_rate,
+                  goodput_tpot, slo_check, slo_check_quantile)
 from .sketch import (SCALE_DEFAULT, SCALE_MAX, SCALE_MIN, Bucket, Sketch, SpecialCounts,
                      bucket_bounds, bucket_index, relative_error)
 from .window import RatioWindow, Window
@@ -60,7 +65,11 @@ __all__ = [
     "otlp_json_point", "otlp_json",
     "LiiMonitor", "LiiOption", "LiiReading", "LiiTier", "lii", "kv_fragmentation",
     "kv_evict_threshold", "kv_ttl", "KvOccupancy", "kv_occupancy", "TlbWorkload", "TlbPreset",
-    "tlb_preset", "page_walk_ns",
+    "tlb_preset", "page_walk_ns", "KvHitTracker", "KvHitReading", "TlbMonitor", "TlbReading",
+    "SloResult", "slo_check", "slo_check_quantile", "SloWindow", "Goodput", "GoodputOption",
+    "GoodputResult", "goodput_tpot", "BurnAlerter", "BurnOption", "BurnWindow", "BurnResult",
+    "BurnWindowResult", "burn_rate", "burn_budget_spent", "ErrorTrigger", "ErrorTriggerOption",
+    "ErrorTriggerReading",
     "Scorecard", "ScoreResult", "LayerScore", "Metric", "Layer", "Scenario", "Direction",
     "MissingPolicy", "ScorecardOption", "scenario_weights", "score_normalize",
     "Status", "LlmmError", "InvalidArgument", "OutOfMemory", "OutOfRange", "Empty", "Corrupt",

@@ -121,7 +121,12 @@ _NUMBER_RE = re.compile(
 
 
 def _number(text: str) -> Optional[Number]:
-    """The value of a C integer or floating literal (optionally parenthesised), else None."""
+    """The value of a C integer or floating literal (optionally parenthesised or wrapped in
+    ``UINT64_C(...)`` and its kin), else None."""
+    text = text.strip()
+    m = re.match(r"^U?INT(8|16|32|64|MAX)_C\((.*)\)$", text)
+    if m:
+        text = m.group(2)
     m = _NUMBER_RE.match(text.strip())
     if not m:
         return None

@@ -270,21 +270,20 @@ llmm_status llmm_littles_law_tps(double p999_ms, double concurrency, double safe
 """
 
 RESOURCE = r"""
-#define LLMM_LII_WINDOW_DEFAULT 64u
-#define LLMM_LII_WINDOW_MAX 1048576u
-
+#define LLMM_LII_WINDOW_DEFAULT 64
+#define LLMM_LII_WINDOW_MAX 1048576
+#define LLMM_KV_HIT_WINDOW_NS_DEFAULT 60000000000
+#define LLMM_RESOURCE_WINDOW_SLOTS 60
 typedef enum llmm_lii_tier {
     LLMM_LII_KEEP = 0,
     LLMM_LII_PREFETCH = 1,
     LLMM_LII_ADAPT = 2
 } llmm_lii_tier;
-
 typedef enum llmm_lii_option {
     LLMM_LII_PREFETCH_AT = 0,
     LLMM_LII_ADAPT_AT = 1,
     LLMM_LII_SCALE_AT = 2
 } llmm_lii_option;
-
 typedef struct llmm_lii_reading {
     uint32_t struct_size;
     llmm_lii_tier tier;
@@ -294,9 +293,39 @@ typedef struct llmm_lii_reading {
     double mean_cpu;
     double mean_gpu;
 } llmm_lii_reading;
-
 typedef struct llmm_lii_monitor llmm_lii_monitor;
-
+typedef struct llmm_kv_occupancy_result {
+    uint32_t struct_size;
+    uint32_t reserved_;
+    uint64_t wasted_slots;
+    double block_occupancy;
+    double token_occupancy;
+    double gap;
+    double internal_fragmentation;
+} llmm_kv_occupancy_result;
+typedef struct llmm_kv_hit_reading {
+    uint32_t struct_size;
+    uint32_t reserved_;
+    uint64_t hits;
+    uint64_t lookups;
+    double hit_rate;
+    int64_t ttl;
+} llmm_kv_hit_reading;
+typedef struct llmm_kv_hit_tracker llmm_kv_hit_tracker;
+typedef enum llmm_tlb_workload {
+    LLMM_TLB_OLTP_DATABASE = 0,
+    LLMM_TLB_JAVA_MICROSERVICE = 1
+} llmm_tlb_workload;
+typedef struct llmm_tlb_reading {
+    uint32_t struct_size;
+    int32_t alert;
+    uint64_t misses;
+    uint64_t accesses;
+    uint64_t window_ns;
+    double miss_rate;
+    double max_miss_rate;
+} llmm_tlb_reading;
+typedef struct llmm_tlb_monitor llmm_tlb_monitor;
 llmm_status llmm_lii(const double *cpu, const double *gpu, size_t n, double *lii);
 llmm_status llmm_lii_reading_init(llmm_lii_reading *r);
 llmm_status llmm_lii_monitor_new(llmm_ctx *ctx, uint32_t window, llmm_lii_monitor **out);
@@ -307,33 +336,161 @@ llmm_status llmm_lii_monitor_get_f64(const llmm_lii_monitor *m, llmm_lii_option 
 llmm_status llmm_lii_monitor_add(llmm_lii_monitor *m, double cpu, double gpu);
 llmm_status llmm_lii_monitor_read(const llmm_lii_monitor *m, llmm_lii_reading *r);
 llmm_status llmm_lii_monitor_reset(llmm_lii_monitor *m);
-
 llmm_status llmm_kv_fragmentation(const uint64_t *free_extents, size_t n, double *f);
 llmm_status llmm_kv_evict_threshold(double fragmentation, double *threshold);
 llmm_status llmm_kv_ttl(double avg_hit_rate, int64_t *ttl);
-
-typedef struct llmm_kv_occupancy_result {
-    uint32_t struct_size;
-    uint32_t reserved_;
-    uint64_t wasted_slots;
-    double block_occupancy;
-    double token_occupancy;
-    double gap;
-    double internal_fragmentation;
-} llmm_kv_occupancy_result;
-
 llmm_status llmm_kv_occupancy_result_init(llmm_kv_occupancy_result *r);
 llmm_status llmm_kv_occupancy(uint64_t block_size, uint64_t blocks_total, uint64_t blocks_used,
                               uint64_t tokens_stored, llmm_kv_occupancy_result *r);
-
-typedef enum llmm_tlb_workload {
-    LLMM_TLB_OLTP_DATABASE = 0,
-    LLMM_TLB_JAVA_MICROSERVICE = 1
-} llmm_tlb_workload;
-
+llmm_status llmm_kv_hit_reading_init(llmm_kv_hit_reading *r);
+llmm_status llmm_kv_hit_tracker_new(llmm_ctx *ctx, uint64_t window_ns, llmm_kv_hit_tracker **out);
+void llmm_kv_hit_tracker_free(llmm_kv_hit_tracker *t);
+llmm_status llmm_kv_hit_tracker_add(llmm_kv_hit_tracker *t, uint64_t now_ns, uint64_t hits,
+                                    uint64_t lookups);
+llmm_status llmm_kv_hit_tracker_read(llmm_kv_hit_tracker *t, uint64_t now_ns,
+                                     llmm_kv_hit_reading *r);
+llmm_status llmm_kv_hit_tracker_reset(llmm_kv_hit_tracker *t);
 llmm_status llmm_tlb_preset(llmm_tlb_workload workload, double *max_miss_rate,
                             uint64_t *window_ns);
 llmm_status llmm_page_walk_ns(double cycles, double cpu_hz, double *ns);
+llmm_status llmm_tlb_reading_init(llmm_tlb_reading *r);
+llmm_status llmm_tlb_monitor_new(llmm_ctx *ctx, llmm_tlb_workload workload,
+                                 llmm_tlb_monitor **out);
+llmm_status llmm_tlb_monitor_new_custom(llmm_ctx *ctx, double max_miss_rate, uint64_t window_ns,
+                                        llmm_tlb_monitor **out);
+void llmm_tlb_monitor_free(llmm_tlb_monitor *m);
+llmm_status llmm_tlb_monitor_add(llmm_tlb_monitor *m, uint64_t now_ns, uint64_t misses,
+                                 uint64_t accesses);
+llmm_status llmm_tlb_monitor_read(llmm_tlb_monitor *m, uint64_t now_ns, llmm_tlb_reading *r);
+llmm_status llmm_tlb_monitor_reset(llmm_tlb_monitor *m);
+"""
+
+SLO = r"""
+#define LLMM_BURN_SLOT_NS_DEFAULT 10000000000
+#define LLMM_BURN_WINDOWS 4
+#define LLMM_ERROR_TRIGGER_WINDOW_NS_DEFAULT 300000000000
+#define LLMM_ERROR_TRIGGER_MAX_SHARE_DEFAULT 0.05
+#define LLMM_ERROR_TRIGGER_SLOTS 60
+typedef struct llmm_slo_result {
+    uint32_t struct_size;
+    int32_t satisfied;
+    int32_t latency_ok;
+    int32_t errors_ok;
+    uint64_t successes;
+    uint64_t errors;
+    double quantile;
+    double latency;
+    double error_rate;
+} llmm_slo_result;
+typedef struct llmm_slo_window llmm_slo_window;
+typedef enum llmm_goodput_option {
+    LLMM_GOODPUT_TTFT_MAX = 1,
+    LLMM_GOODPUT_TPOT_MAX = 2,
+    LLMM_GOODPUT_E2E_MAX = 3
+} llmm_goodput_option;
+typedef struct llmm_goodput_result {
+    uint32_t struct_size;
+    uint32_t reserved_;
+    uint64_t requests;
+    uint64_t completed;
+    uint64_t good;
+    double fraction;
+    double rate_per_s;
+    double throughput_per_s;
+} llmm_goodput_result;
+typedef struct llmm_goodput llmm_goodput;
+typedef enum llmm_burn_window {
+    LLMM_BURN_FAST_LONG = 0,
+    LLMM_BURN_FAST_SHORT = 1,
+    LLMM_BURN_SLOW_LONG = 2,
+    LLMM_BURN_SLOW_SHORT = 3
+} llmm_burn_window;
+typedef enum llmm_burn_option {
+    LLMM_BURN_SLO_TARGET = 1,
+    LLMM_BURN_FAST_FACTOR = 2,
+    LLMM_BURN_SLOW_FACTOR = 3,
+    LLMM_BURN_FAST_LONG_NS = 4,
+    LLMM_BURN_FAST_SHORT_NS = 5,
+    LLMM_BURN_SLOW_LONG_NS = 6,
+    LLMM_BURN_SLOW_SHORT_NS = 7
+} llmm_burn_option;
+typedef struct llmm_burn_result {
+    uint32_t struct_size;
+    int32_t fast_alert;
+    int32_t slow_alert;
+    uint32_t reserved_;
+    uint64_t requests[LLMM_BURN_WINDOWS];
+    uint64_t errors[LLMM_BURN_WINDOWS];
+    double error_rate[LLMM_BURN_WINDOWS];
+    double burn_rate[LLMM_BURN_WINDOWS];
+} llmm_burn_result;
+typedef struct llmm_burn llmm_burn;
+typedef enum llmm_error_trigger_option {
+    LLMM_ERROR_TRIGGER_MAX_SHARE = 1,
+    LLMM_ERROR_TRIGGER_MIN_REQUESTS = 2
+} llmm_error_trigger_option;
+typedef struct llmm_error_trigger_reading {
+    uint32_t struct_size;
+    int32_t fired;
+    uint64_t errors;
+    uint64_t requests;
+    double share;
+} llmm_error_trigger_reading;
+typedef struct llmm_error_trigger llmm_error_trigger;
+llmm_status llmm_slo_result_init(llmm_slo_result *r);
+llmm_status llmm_slo_check(const llmm_sketch *ok_latencies, uint64_t errors, double p95_max,
+                           double err_max, llmm_slo_result *r);
+llmm_status llmm_slo_check_quantile(const llmm_sketch *ok_latencies, uint64_t errors, double q,
+                                    double latency_max, double err_max, llmm_slo_result *r);
+llmm_status llmm_slo_window_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots, int32_t scale,
+                                llmm_slo_window **out);
+void llmm_slo_window_free(llmm_slo_window *w);
+llmm_status llmm_slo_window_add(llmm_slo_window *w, uint64_t now_ns, double latency);
+llmm_status llmm_slo_window_add_errors(llmm_slo_window *w, uint64_t now_ns, uint64_t errors);
+llmm_status llmm_slo_window_check(llmm_slo_window *w, uint64_t now_ns, uint64_t span_ns, double q,
+                                  double latency_max, double err_max, llmm_slo_result *r);
+llmm_status llmm_slo_window_reset(llmm_slo_window *w);
+llmm_status llmm_goodput_result_init(llmm_goodput_result *r);
+llmm_status llmm_goodput_tpot(double e2e, double ttft, uint64_t output_tokens, double *tpot);
+llmm_status llmm_goodput_new(llmm_ctx *ctx, llmm_goodput **out);
+void llmm_goodput_free(llmm_goodput *g);
+llmm_status llmm_goodput_set_f64(llmm_goodput *g, llmm_goodput_option opt, double value);
+llmm_status llmm_goodput_get_f64(const llmm_goodput *g, llmm_goodput_option opt, double *value);
+llmm_status llmm_goodput_observe(llmm_goodput *g, double ttft, double tpot, double e2e,
+                                 int32_t *good);
+llmm_status llmm_goodput_add_failures(llmm_goodput *g, uint64_t n);
+llmm_status llmm_goodput_read(const llmm_goodput *g, uint64_t duration_ns, llmm_goodput_result *r);
+llmm_status llmm_goodput_reset(llmm_goodput *g);
+llmm_status llmm_burn_result_init(llmm_burn_result *r);
+llmm_status llmm_burn_rate(double error_rate, double slo_target, double *burn);
+llmm_status llmm_burn_budget_spent(double burn_rate, uint64_t window_ns, uint64_t period_ns,
+                                   double *spent);
+llmm_status llmm_burn_new(llmm_ctx *ctx, double slo_target, uint64_t slot_ns, uint32_t slots,
+                          llmm_burn **out);
+void llmm_burn_free(llmm_burn *b);
+llmm_status llmm_burn_set_f64(llmm_burn *b, llmm_burn_option opt, double value);
+llmm_status llmm_burn_get_f64(const llmm_burn *b, llmm_burn_option opt, double *value);
+llmm_status llmm_burn_set_u64(llmm_burn *b, llmm_burn_option opt, uint64_t value);
+llmm_status llmm_burn_get_u64(const llmm_burn *b, llmm_burn_option opt, uint64_t *value);
+llmm_status llmm_burn_add(llmm_burn *b, uint64_t now_ns, uint64_t errors, uint64_t requests);
+llmm_status llmm_burn_evaluate(llmm_burn *b, uint64_t now_ns, llmm_burn_result *r);
+llmm_status llmm_burn_reset(llmm_burn *b);
+llmm_status llmm_error_trigger_reading_init(llmm_error_trigger_reading *r);
+llmm_status llmm_error_trigger_new(llmm_ctx *ctx, uint64_t window_ns, llmm_error_trigger **out);
+void llmm_error_trigger_free(llmm_error_trigger *t);
+llmm_status llmm_error_trigger_set_f64(llmm_error_trigger *t, llmm_error_trigger_option opt,
+                                       double value);
+llmm_status llmm_error_trigger_get_f64(const llmm_error_trigger *t, llmm_error_trigger_option opt,
+                                       double *value);
+llmm_status llmm_error_trigger_set_u64(llmm_error_trigger *t, llmm_error_trigger_option opt,
+                                       uint64_t value);
+llmm_status llmm_error_trigger_get_u64(const llmm_error_trigger *t, llmm_error_trigger_option opt,
+                                       uint64_t *value);
+llmm_status llmm_error_trigger_add(llmm_error_trigger *t, uint64_t now_ns, uint64_t errors,
+                                   uint64_t requests);
+llmm_status llmm_error_trigger_check(llmm_error_trigger *t, uint64_t now_ns,
+                                     llmm_error_trigger_reading *r);
+llmm_status llmm_error_trigger_reset(llmm_error_trigger *t);
 """
 
 SCORE = r"""
@@ -480,6 +637,7 @@ MODULES: Dict[str, str] = {
     "fit": FIT,
     "capacity": CAPACITY,
     "resource": RESOURCE,
+    "slo": SLO,
     "score": SCORE,
     "export": EXPORT,
 }

@@ -15,10 +15,13 @@ from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
 from .context import Context, Handle
 from .errors import Empty, check, error_for
+from .window import time_arg
 
 __all__ = ["LiiTier", "LiiOption", "LiiReading", "LiiMonitor", "lii", "kv_fragmentation",
            "kv_evict_threshold", "kv_ttl", "KvOccupancy", "kv_occupancy", "TlbWorkload",
-           "TlbPreset", "tlb_preset", "page_walk_ns", "LII_WINDOW_DEFAULT", "LII_WINDOW_MAX"]
+           "TlbPreset", "tlb_preset", "page_walk_ns", "LII_WINDOW_DEFAULT", "LII_WINDOW_MAX",
+           "KvHitReading", "KvHitTracker", "TlbReading", "TlbMonitor",
+           "KV_HIT_WINDOW_NS_DEFAULT", "RESOURCE_WINDOW_SLOTS"]
 
 LII_WINDOW_DEFAULT: int = _lib.LLMM_LII_WINDOW_DEFAULT
 LII_WINDOW_MAX: int = _lib.LLMM_LII_WINDOW_MAX
@@ -293,3 +296,129 @@ def page_walk_ns(cycles: float, cpu_hz: float) -> float:
     check(_lib.llmm_page_walk_ns(real(cycles, "cycles"), real(cpu_hz, "cpu_hz"),
                                  ctypes.byref(out)), "llmm_page_walk_ns")
     return out.value
+
+
+KV_HIT_WINDOW_NS_DEFAULT: int = _lib.LLMM_KV_HIT_WINDOW_NS_DEFAULT
+RESOURCE_WINDOW_SLOTS: int = _lib.LLMM_RESOURCE_WINDOW_SLOTS
+
+
+class KvHitReading(NamedTuple):
+    """The KV-cache hit rate over a window and the TTL it gives (``llmm_kv_hit_reading``)."""
+
+    hits: int
+    lookups: int
+    hit_rate: float
+    ttl: int
+
+
+class KvHitTracker(Handle):
+    """KV-cache hits and lookups over a time window (``llmm_kv_hit_tracker``).
+
+    :param window_ns: the window (0: 1 min), in ``RESOURCE_WINDOW_SLOTS`` slots
+    :param context: allocation context (None: libc)
+    """
+
+    _c_free = staticmethod(_lib.llmm_kv_hit_tracker_free)
+
+    def __init__(self, window_ns: int = 0, *, context: Optional[Context] = None) -> None:
+        w = uint64(window_ns, "window_ns", "llmm_kv_hit_tracker_new")
+        self._init_new(context, _lib.llmm_kv_hit_tracker, "llmm_kv_hit_tracker_new",
+                       lambda ctx, out: _lib.llmm_kv_hit_tracker_new(ctx, w, out),
+                       "window_ns=%r" % (window_ns,))
+
+    def add(self, hits: int, lookups: int, now_ns: Optional[int] = None) -> None:
+        """Count ``hits`` hits out of ``lookups`` lookups."""
+        call = "llmm_kv_hit_tracker_add"
+        t = time_arg(now_ns, call)
+        h, n = uint64(hits, "hits", call), uint64(lookups, "lookups", call)
+        with self._lock:
+            st = _lib.llmm_kv_hit_tracker_add(self._live(), t, h, n)
+        check(st, call, "hits=%r lookups=%r now_ns=%r" % (hits, lookups, t))
+
+    def read(self, now_ns: Optional[int] = None) -> KvHitReading:
+        """The hit rate over the window and its TTL.
+
+        :raises Empty: no lookup in the window
+        """
+        t = time_arg(now_ns, "llmm_kv_hit_tracker_read")
+        r = _lib.llmm_kv_hit_reading()
+        check(_lib.llmm_kv_hit_reading_init(ctypes.byref(r)), "llmm_kv_hit_reading_init")
+        with self._lock:
+            st = _lib.llmm_kv_hit_tracker_read(self._live(), t, ctypes.byref(r))
+        check(st, "llmm_kv_hit_tracker_read", "now_ns=%r" % t)
+        return KvHitReading(r.hits, r.lookups, r.hit_rate, r.ttl)
+
+    def reset(self) -> None:
+        """Forget every count and the clock."""
+        with self._lock:
+            check(_lib.llmm_kv_hit_tracker_reset(self._live()), "llmm_kv_hit_tracker_reset")
+
+
+class TlbReading(NamedTuple):
+    """What a :class:`TlbMonitor` reads (``llmm_tlb_reading``)."""
+
+    alert: bool
+    misses: int
+    accesses: int
+    window_ns: int
+    miss_rate: float
+    max_miss_rate: float
+
+
+class TlbMonitor(Handle):
+    """TLB miss rate over a time window against a threshold (``llmm_tlb_monitor``).
+
+    Give a preset (``TlbMonitor(TlbWorkload.OLTP_DATABASE)``) or a custom threshold and window
+    (``TlbMonitor(max_miss_rate=0.1, window_ns=10**9)``).
+    """
+
+    _c_free = staticmethod(_lib.llmm_tlb_monitor_free)
+
+    def __init__(self, workload: Optional[Union[TlbWorkload, int]] = None, *,
+                 max_miss_rate: Optional[float] = None, window_ns: Optional[int] = None,
+                 context: Optional[Context] = None) -> None:
+        if workload is not None:
+            if max_miss_rate is not None or window_ns is not None:
+                raise TypeError("llmmetrics.TlbMonitor: a preset or a custom threshold and "
+                                "window, not both")
+            wl = int32(workload, "workload", "llmm_tlb_monitor_new")
+            self._init_new(context, _lib.llmm_tlb_monitor, "llmm_tlb_monitor_new",
+                           lambda ctx, out: _lib.llmm_tlb_monitor_new(ctx, wl, out),
+                           "workload=%r" % (workload,))
+            return
+        if max_miss_rate is None or window_ns is None:
+            raise TypeError("llmmetrics.TlbMonitor: give a preset, or max_miss_rate and "
+                            "window_ns")
+        call = "llmm_tlb_monitor_new_custom"
+        rate, w = real(max_miss_rate, "max_miss_rate"), uint64(window_ns, "window_ns", call)
+        self._init_new(context, _lib.llmm_tlb_monitor, call,
+                       lambda ctx, out: _lib.llmm_tlb_monitor_new_custom(ctx, rate, w, out),
+                       "max_miss_rate=%r window_ns=%r" % (max_miss_rate, window_ns))
+
+    def add(self, misses: int, accesses: int, now_ns: Optional[int] = None) -> None:
+        """Count ``misses`` TLB misses out of ``accesses`` accesses (counter deltas)."""
+        call = "llmm_tlb_monitor_add"
+        t = time_arg(now_ns, call)
+        m, n = uint64(misses, "misses", call), uint64(accesses, "accesses", call)
+        with self._lock:
+            st = _lib.llmm_tlb_monitor_add(self._live(), t, m, n)
+        check(st, call, "misses=%r accesses=%r now_ns=%r" % (misses, accesses, t))
+
+    def read(self, now_ns: Optional[int] = None) -> TlbReading:
+        """The miss rate over the window and whether it exceeds the threshold.
+
+        :raises Empty: no access in the window
+        """
+        t = time_arg(now_ns, "llmm_tlb_monitor_read")
+        r = _lib.llmm_tlb_reading()
+        check(_lib.llmm_tlb_reading_init(ctypes.byref(r)), "llmm_tlb_reading_init")
+        with self._lock:
+            st = _lib.llmm_tlb_monitor_read(self._live(), t, ctypes.byref(r))
+        check(st, "llmm_tlb_monitor_read", "now_ns=%r" % t)
+        return TlbReading(bool(r.alert), r.misses, r.accesses, r.window_ns, r.miss_rate,
+                          r.max_miss_rate)
+
+    def reset(self) -> None:
+        """Forget every count and the clock; threshold and window stay."""
+        with self._lock:
+            check(_lib.llmm_tlb_monitor_reset(self._live()), "llmm_tlb_monitor_reset")

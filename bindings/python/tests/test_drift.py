@@ -154,6 +154,10 @@ PY_ENUMS = {
     "llmm_prom_type": (llmmetrics.PromType, "LLMM_PROM_"),
     "llmm_bucket_list": (llmmetrics.BucketList, "LLMM_BUCKETS_"),
     "llmm_otlp_temporality": (llmmetrics.OtlpTemporality, "LLMM_OTLP_"),
+    "llmm_goodput_option": (llmmetrics.GoodputOption, "LLMM_GOODPUT_"),
+    "llmm_burn_window": (llmmetrics.BurnWindow, "LLMM_BURN_"),
+    "llmm_burn_option": (llmmetrics.BurnOption, "LLMM_BURN_"),
+    "llmm_error_trigger_option": (llmmetrics.ErrorTriggerOption, "LLMM_ERROR_TRIGGER_"),
 }
 
 
