@@ -23,7 +23,11 @@ from .capacity import (arithmetic_intensity, comm_share, decay_rate, littles_law
                        roofline, roofline_critical_intensity, scaling_decay,
                        scaling_decay_devices, seqlen_decay)
 from .context import Context
-from .detect import SpikeDetector, SpikeLevel, SpikeOption, SpikeStats
+from .detect import (CollapseCounts, CollapseDetector, CollapseOption, CollapseReport,
+                     CollapseVerdict, CorrelationMethod, Event, EventLog, EventLogCounts,
+                     EventType, SaturationOption, SaturationReading, SaturationSignal,
+                     SpikeDetector, SpikeLevel, SpikeOption, SpikeStats, StabilityGate,
+                     StabilityOption, StabilityReading, correlation, event_attr_name)
 from .errors import (AbiMismatch, BufferTooSmall, Corrupt, Empty, InvalidArgument,
                      InvalidState, LlmmError, NotConverged, OutOfMemory, OutOfRange, Status,
                      UnknownOption, UnsupportedVersion)
@@ -55,6 +59,10 @@ __all__ = [
     "relative_error", "SCALE_DEFAULT", "SCALE_MIN", "SCALE_MAX",
     "Recorder", "Shard", "Window", "RatioWindow",
     "SpikeDetector", "SpikeLevel", "SpikeOption", "SpikeStats",
+    "CollapseDetector", "CollapseOption", "CollapseVerdict", "CollapseReport", "CollapseCounts",
+    "EventLog", "EventType", "Event", "EventLogCounts", "event_attr_name", "correlation",
+    "CorrelationMethod", "StabilityGate", "StabilityOption", "StabilityReading",
+    "SaturationSignal", "SaturationOption", "SaturationReading",
     "polyfit", "poly_eval", "poly_residuals", "poly_deriv", "poly_roots", "PolyFit", "FitStats",
     "knee_inflection", "knee_inflection_value", "knee_collapse", "knee_kneedle", "knee_report",
     "Knee", "KneeQuality", "KneeReport", "Usl", "usl_fit",

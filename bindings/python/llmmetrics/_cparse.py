@@ -9,7 +9,7 @@ that text, and the real headers, into one simple model, so that
 * the drift test can compare the binding's declarations with the headers symbol by symbol,
   type by type.
 
-Supported: ``#define NAME <number>``, ``typedef struct X X;`` (opaque handles),
+Supported: ``#define NAME <number>`` and ``#define NAME "text"``, ``typedef struct X X;`` (opaque handles),
 ``typedef struct X { ... } X;`` (members may be function pointers or one-dimensional arrays),
 ``typedef enum X { ... } X;``
 (integer literals, implicit increments), ``typedef RET (*NAME)(ARGS);``, plain
@@ -38,6 +38,8 @@ __all__ = [
 ]
 
 Number = Union[int, float]
+#: the value of a ``#define`` the parser keeps: a number or a plain string literal
+Define = Union[int, float, str]
 
 
 class CParseError(ValueError):
@@ -94,7 +96,7 @@ class Typedef:
 class Decls:
     """Everything parsed from one or more C texts, in declaration order."""
 
-    defines: Dict[str, Number] = field(default_factory=dict)
+    defines: Dict[str, Define] = field(default_factory=dict)
     structs: Dict[str, Struct] = field(default_factory=dict)
     enums: Dict[str, Enum] = field(default_factory=dict)
     typedefs: Dict[str, Typedef] = field(default_factory=dict)
@@ -154,8 +156,9 @@ def _strip_comments(text: str) -> str:
     return re.sub(r"//[^\n]*", " ", text)
 
 
-def _preprocess(text: str, defines: Dict[str, Number]) -> str:
-    """Drop preprocessor lines (collecting numeric #defines) and ``__cplusplus`` blocks."""
+def _preprocess(text: str, defines: Dict[str, Define]) -> str:
+    """Drop preprocessor lines (collecting numeric and string #defines) and ``__cplusplus``
+    blocks."""
     text = text.replace("\\\n", " ")
     out: List[str] = []
     skip_depth = 0  # > 0 while inside an #ifdef __cplusplus block
@@ -174,7 +177,10 @@ def _preprocess(text: str, defines: Dict[str, Number]) -> str:
                 continue
             m = re.match(r"^define\s+(%s)\s+(.+)$" % _IDENT, d)
             if m:
-                value = _number(m.group(2))
+                value: Optional[Define] = _number(m.group(2))
+                if value is None:
+                    s = re.match(r'^"([^"\\]*)"$', m.group(2).strip())
+                    value = s.group(1) if s else None
                 if value is not None:
                     defines[m.group(1)] = value
             continue

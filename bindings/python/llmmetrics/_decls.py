@@ -3,7 +3,8 @@
 ``_lib.py`` derives every ctypes ``argtypes`` / ``restype`` and every structure layout from
 these texts, ``llmmetrics.cffi_cdef`` is generated from them, and the drift test
 (``tests/test_drift.py``) checks that they match ``include/llmmetrics/*.h`` declaration for
-declaration (names, parameter types, struct members, enum values, numeric ``#define``\\ s).
+declaration (names, parameter types, struct members, enum values, numeric and string
+``#define``\\ s).
 When a header changes, change the text here the same way; the drift test says where.
 """
 
@@ -96,6 +97,11 @@ llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n);
 void llmm_shard_release(llmm_shard *sh);
 llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into);
 void llmm_recorder_free(llmm_recorder *r);
+
+#define LLMM_SKETCH_FORMAT_VERSION 1
+llmm_status llmm_sketch_serialize(const llmm_sketch *s, uint8_t *buf, size_t cap, size_t *len);
+llmm_status llmm_sketch_deserialize(llmm_ctx *ctx, const uint8_t *buf, size_t len,
+                                    llmm_sketch **out);
 """
 
 WINDOW = r"""
@@ -131,6 +137,21 @@ llmm_status llmm_ratio_window_reset(llmm_ratio_window *rw);
 """
 
 DETECT = r"""
+#define LLMM_COLLAPSE_WINDOW_DEFAULT 8
+#define LLMM_COLLAPSE_WINDOW_MAX 4096
+#define LLMM_DETECT_VALUE_MAX 1e100
+#define LLMM_EVENT_LOG_CAPACITY_DEFAULT 1024
+#define LLMM_EVENT_LOG_CAPACITY_MAX 16777216
+#define LLMM_EVENT_ATTR_TCP_RETRANSMIT "net.tcp.retrans"
+#define LLMM_EVENT_ATTR_MAJOR_FAULT "mem.major_fault"
+#define LLMM_EVENT_ATTR_SCHED_JITTER "sched.jitter"
+#define LLMM_EVENT_ATTR_NUMA_MIGRATION "mem.numa_migration"
+#define LLMM_EVENT_ATTR_WEIGHT_SWITCH "model.weight_switch"
+#define LLMM_EVENT_ATTR_GC_PAUSE "runtime.gc_pause"
+#define LLMM_STABILITY_WINDOWS_DEFAULT 5
+#define LLMM_STABILITY_WINDOWS_MAX 64
+#define LLMM_SATURATION_WINDOW_DEFAULT 64
+#define LLMM_SATURATION_WINDOW_MAX 1048576
 typedef enum llmm_spike_level {
     LLMM_SPIKE_NONE = 0,
     LLMM_SPIKE_LEVEL1 = 1,
@@ -161,6 +182,101 @@ typedef struct llmm_spike_stats {
     uint64_t total_level2;
 } llmm_spike_stats;
 typedef struct llmm_spike llmm_spike;
+typedef enum llmm_collapse_option {
+    LLMM_COLLAPSE_WINDOW = 1,
+    LLMM_COLLAPSE_K = 2,
+    LLMM_COLLAPSE_SIGMA_FLOOR = 3,
+    LLMM_COLLAPSE_SWITCH_NS = 4,
+    LLMM_COLLAPSE_REQUIRE_SWITCH = 5,
+    LLMM_COLLAPSE_TPS_DROP = 6,
+    LLMM_COLLAPSE_MEMBW_BELOW = 7,
+    LLMM_COLLAPSE_CONFIRM_NS = 8
+} llmm_collapse_option;
+typedef struct llmm_collapse_verdict {
+    uint32_t struct_size;
+    int32_t collapsed;
+    int32_t ready;
+    int32_t outlier;
+    int32_t after_switch;
+    int32_t floored;
+    double mean;
+    double sigma;
+    double threshold;
+    uint64_t since_switch_ns;
+    uint64_t samples;
+} llmm_collapse_verdict;
+typedef struct llmm_collapse_report {
+    uint32_t struct_size;
+    int32_t signals;
+    int32_t latency_confirmed;
+    int32_t tps_known;
+    int32_t tps_confirmed;
+    int32_t membw_known;
+    int32_t membw_confirmed;
+    int32_t open;
+    uint64_t switch_ns;
+    uint64_t latencies;
+    uint64_t flagged;
+    double tps_before;
+    double tps_after;
+    double tps_drop;
+    double membw;
+} llmm_collapse_report;
+typedef struct llmm_collapse llmm_collapse;
+typedef enum llmm_event_type {
+    LLMM_EVENT_TCP_RETRANSMIT = 1,
+    LLMM_EVENT_MAJOR_FAULT = 2,
+    LLMM_EVENT_SCHED_JITTER = 3,
+    LLMM_EVENT_NUMA_MIGRATION = 4,
+    LLMM_EVENT_WEIGHT_SWITCH = 5,
+    LLMM_EVENT_GC_PAUSE = 6,
+    LLMM_EVENT_USER = 65536
+} llmm_event_type;
+typedef struct llmm_event {
+    uint64_t time_ns;
+    uint64_t before_ns;
+    double value;
+    int32_t type;
+    uint32_t reserved;
+} llmm_event;
+typedef struct llmm_event_log llmm_event_log;
+typedef enum llmm_correlation_method {
+    LLMM_CORRELATION_PEARSON = 1,
+    LLMM_CORRELATION_SPEARMAN = 2
+} llmm_correlation_method;
+typedef enum llmm_stability_option {
+    LLMM_STABILITY_WINDOWS = 1,
+    LLMM_STABILITY_EPSILON = 2
+} llmm_stability_option;
+typedef struct llmm_stability_reading {
+    uint32_t struct_size;
+    int32_t stable;
+    uint32_t held;
+    uint32_t windows;
+    double min;
+    double max;
+    double ratio;
+    uint64_t total;
+} llmm_stability_reading;
+typedef struct llmm_stability llmm_stability;
+typedef enum llmm_saturation_option {
+    LLMM_SATURATION_WINDOW = 1,
+    LLMM_SATURATION_CONFIDENCE = 2
+} llmm_saturation_option;
+typedef struct llmm_saturation_reading {
+    uint32_t struct_size;
+    int32_t saturated;
+    int32_t ready;
+    int32_t latency_rising;
+    int32_t inflight_rising;
+    uint32_t samples;
+    double latency_slope;
+    double latency_slope_se;
+    double inflight_slope;
+    double inflight_slope_se;
+    uint64_t total;
+} llmm_saturation_reading;
+typedef struct llmm_saturation llmm_saturation;
 llmm_status llmm_spike_new(llmm_ctx *ctx, llmm_spike **out);
 void llmm_spike_free(llmm_spike *d);
 llmm_status llmm_spike_set_f64(llmm_spike *d, llmm_spike_option key, double value);
@@ -173,6 +289,66 @@ llmm_status llmm_spike_rate(llmm_spike *d, uint64_t now_ns, double *rate);
 llmm_status llmm_spike_stats_init(llmm_spike_stats *s);
 llmm_status llmm_spike_get_stats(llmm_spike *d, uint64_t now_ns, llmm_spike_stats *s);
 llmm_status llmm_spike_reset(llmm_spike *d);
+llmm_status llmm_collapse_new(llmm_ctx *ctx, llmm_collapse **out);
+void llmm_collapse_free(llmm_collapse *c);
+llmm_status llmm_collapse_set_f64(llmm_collapse *c, llmm_collapse_option key, double value);
+llmm_status llmm_collapse_get_f64(const llmm_collapse *c, llmm_collapse_option key, double *value);
+llmm_status llmm_collapse_set_u64(llmm_collapse *c, llmm_collapse_option key, uint64_t value);
+llmm_status llmm_collapse_get_u64(const llmm_collapse *c, llmm_collapse_option key,
+                                  uint64_t *value);
+llmm_status llmm_collapse_mark_switch(llmm_collapse *c, uint64_t now_ns);
+llmm_status llmm_collapse_observe(llmm_collapse *c, uint64_t now_ns, double latency,
+                                  int32_t *collapsed);
+llmm_status llmm_collapse_verdict_init(llmm_collapse_verdict *v);
+llmm_status llmm_collapse_observe_ex(llmm_collapse *c, uint64_t now_ns, double latency,
+                                     llmm_collapse_verdict *v);
+llmm_status llmm_collapse_observe_tps(llmm_collapse *c, uint64_t now_ns, double tps);
+llmm_status llmm_collapse_observe_membw(llmm_collapse *c, uint64_t now_ns, double utilisation);
+llmm_status llmm_collapse_report_init(llmm_collapse_report *r);
+llmm_status llmm_collapse_switch_report(const llmm_collapse *c, llmm_collapse_report *r);
+llmm_status llmm_collapse_counts(const llmm_collapse *c, uint64_t *samples, uint64_t *collapsed,
+                                 uint64_t *switches);
+llmm_status llmm_collapse_reset(llmm_collapse *c);
+const char *llmm_event_attr_name(int32_t type);
+llmm_status llmm_event_log_new(llmm_ctx *ctx, uint32_t capacity, llmm_event_log **out);
+void llmm_event_log_free(llmm_event_log *log);
+llmm_status llmm_event_log_add(llmm_event_log *log, uint64_t now_ns, int32_t type, double value);
+llmm_status llmm_event_log_lookback(const llmm_event_log *log, uint64_t at_ns,
+                                    uint64_t lookback_ns, llmm_event *out, size_t cap,
+                                    size_t *len);
+llmm_status llmm_event_log_count(const llmm_event_log *log, int32_t type, uint64_t from_ns,
+                                 uint64_t to_ns, uint64_t *count);
+llmm_status llmm_event_log_counts(const llmm_event_log *log, uint64_t *held, uint64_t *total,
+                                  uint64_t *dropped);
+llmm_status llmm_event_log_reset(llmm_event_log *log);
+llmm_status llmm_correlation(llmm_ctx *ctx, const double *x, const double *y, size_t n,
+                             llmm_correlation_method method, double *r);
+llmm_status llmm_stability_new(llmm_ctx *ctx, llmm_stability **out);
+void llmm_stability_free(llmm_stability *s);
+llmm_status llmm_stability_set_f64(llmm_stability *s, llmm_stability_option key, double value);
+llmm_status llmm_stability_get_f64(const llmm_stability *s, llmm_stability_option key,
+                                   double *value);
+llmm_status llmm_stability_set_u64(llmm_stability *s, llmm_stability_option key, uint64_t value);
+llmm_status llmm_stability_get_u64(const llmm_stability *s, llmm_stability_option key,
+                                   uint64_t *value);
+llmm_status llmm_stability_add(llmm_stability *s, double mean, int32_t *stable);
+llmm_status llmm_stability_reading_init(llmm_stability_reading *r);
+llmm_status llmm_stability_read(const llmm_stability *s, llmm_stability_reading *r);
+llmm_status llmm_stability_reset(llmm_stability *s);
+llmm_status llmm_saturation_new(llmm_ctx *ctx, llmm_saturation **out);
+void llmm_saturation_free(llmm_saturation *s);
+llmm_status llmm_saturation_set_f64(llmm_saturation *s, llmm_saturation_option key, double value);
+llmm_status llmm_saturation_get_f64(const llmm_saturation *s, llmm_saturation_option key,
+                                    double *value);
+llmm_status llmm_saturation_set_u64(llmm_saturation *s, llmm_saturation_option key,
+                                    uint64_t value);
+llmm_status llmm_saturation_get_u64(const llmm_saturation *s, llmm_saturation_option key,
+                                    uint64_t *value);
+llmm_status llmm_saturation_observe(llmm_saturation *s, uint64_t now_ns, double latency,
+                                    double in_flight, int32_t *saturated);
+llmm_status llmm_saturation_reading_init(llmm_saturation_reading *r);
+llmm_status llmm_saturation_read(const llmm_saturation *s, llmm_saturation_reading *r);
+llmm_status llmm_saturation_reset(llmm_saturation *s);
 """
 
 FIT = r"""

@@ -28,6 +28,7 @@ SCALE_MIN: int = _lib.LLMM_SCALE_MIN
 SCALE_MAX: int = _lib.LLMM_SCALE_MAX
 RANGE_MIN_DEFAULT: float = _lib.LLMM_SKETCH_RANGE_MIN_DEFAULT
 RANGE_MAX_DEFAULT: float = _lib.LLMM_SKETCH_RANGE_MAX_DEFAULT
+FORMAT_VERSION: int = _lib.LLMM_SKETCH_FORMAT_VERSION
 
 
 class Bucket(NamedTuple):
@@ -115,7 +116,8 @@ class Sketch(Handle):
 
     ``len(sketch)`` is the number of values recorded. Sketches add: ``a + b`` is a new sketch
     holding both, ``a += b`` merges in place, ``sum(sketches)`` works. A sketch is a context
-    manager and frees its C memory on :meth:`close` (or when garbage-collected). All calls on one
+    manager and frees its C memory on :meth:`close` (or when garbage-collected); it pickles
+    and round-trips through :meth:`to_bytes` / :meth:`from_bytes`. All calls on one
     sketch are serialised by a lock, so sharing one between threads is safe (but serial); for
     many writer threads use a recorder.
     """
@@ -462,6 +464,54 @@ class Sketch(Handle):
         self.subtract(other)
         return self
 
+    # -- binary form -----------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The sketch in the library's binary format (versioned, checksummed, host
+        independent): everything it knows, the sum bit for bit."""
+        n = ctypes.c_size_t()
+        with self._lock:
+            ptr = self._live()
+            st = _lib.llmm_sketch_serialize(ptr, None, 0, ctypes.byref(n))
+            if st != _lib.LLMM_E_BUFFER:
+                check(st, "llmm_sketch_serialize")
+            buf = (ctypes.c_uint8 * n.value)()
+            check(_lib.llmm_sketch_serialize(ptr, buf, n.value, ctypes.byref(n)),
+                  "llmm_sketch_serialize")
+        return bytes(buf[:n.value])
+
+    __bytes__ = to_bytes
+
+    @classmethod
+    def from_bytes(cls, data: Any, *, context: Optional[Context] = None) -> "Sketch":
+        """Decode :meth:`to_bytes` output (any bytes-like object; read in place).
+
+        :raises Corrupt: truncated, extended or damaged input
+        :raises UnsupportedVersion: an intact encoding of an unknown format version
+        """
+        if isinstance(data, bytes):
+            keep: Any = data
+            ptr = _lib.as_u8_ptr(data)
+            n = len(data)
+        else:
+            mv = memoryview(data).cast("B")
+            n = mv.nbytes
+            if mv.readonly:
+                keep = bytes(mv)
+                ptr = _lib.as_u8_ptr(keep)
+            else:
+                keep = (ctypes.c_uint8 * max(n, 1)).from_buffer(mv) if n else b""
+                ptr = keep if n else _lib.as_u8_ptr(b"")
+        obj = cls._new_from(context, _lib.llmm_sketch, "llmm_sketch_deserialize",
+                            lambda ctx, out: _lib.llmm_sketch_deserialize(ctx, ptr, n, out),
+                            "%d bytes" % n)
+        del keep
+        return obj
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # pickles through the binary format; the context is not pickled (libc on load)
+        return (_from_pickle, (self.to_bytes(),))
+
     # -- comparison and display ------------------------------------------------------------
 
     def _state(self) -> Tuple[Any, ...]:
@@ -498,3 +548,7 @@ class Sketch(Handle):
         return sketch_html(self.scale, self.summary(), list(self.buckets()),
                            self.special_counts)
 
+
+def _from_pickle(data: bytes) -> Sketch:
+    """Unpickle a :class:`Sketch` (module-level so that pickle can find it)."""
+    return Sketch.from_bytes(data)

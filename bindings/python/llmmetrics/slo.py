@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import ctypes
 import enum
-from typing import Any, Callable, Dict, FrozenSet, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, NamedTuple, Optional, Tuple, Union
 
 from . import _lib
 from ._args import int32, real, uint32, uint64
+from ._options import check_kwargs, get_typed, set_typed
 from .context import Context, Handle
 from .errors import check
 from .sketch import SCALE_DEFAULT, Sketch
@@ -31,34 +32,6 @@ BURN_WINDOWS: int = _lib.LLMM_BURN_WINDOWS
 ERROR_TRIGGER_WINDOW_NS_DEFAULT: int = _lib.LLMM_ERROR_TRIGGER_WINDOW_NS_DEFAULT
 ERROR_TRIGGER_MAX_SHARE_DEFAULT: float = _lib.LLMM_ERROR_TRIGGER_MAX_SHARE_DEFAULT
 ERROR_TRIGGER_SLOTS: int = _lib.LLMM_ERROR_TRIGGER_SLOTS
-
-
-def _set_typed(obj: Handle, key: int, value: Any, f64_keys: FrozenSet[int],
-               set_f64: Callable[..., int], set_u64: Callable[..., int], what: str) -> None:
-    """Set an option through the f64 or the u64 setter, as the key's type says."""
-    k = int32(key, "option")
-    with obj._lock:
-        if k in f64_keys:
-            st = set_f64(obj._live(), k, real(value))
-        else:
-            st = set_u64(obj._live(), k, uint64(value, "value", what))
-    check(st, what, "option %r = %r" % (key, value))
-
-
-def _get_typed(obj: Handle, key: int, f64_keys: FrozenSet[int], get_f64: Callable[..., int],
-               get_u64: Callable[..., int], what: str) -> Union[float, int]:
-    k = int32(key, "option")
-    with obj._lock:
-        if k in f64_keys:
-            f = ctypes.c_double()
-            st = get_f64(obj._live(), k, ctypes.byref(f))
-            value: Union[float, int] = f.value
-        else:
-            u = ctypes.c_uint64()
-            st = get_u64(obj._live(), k, ctypes.byref(u))
-            value = u.value
-    check(st, what, "option %r" % (key,))
-    return value
 
 
 # -- SLO check ---------------------------------------------------------------------------
@@ -381,10 +354,7 @@ class BurnAlerter(Handle):
 
     def __init__(self, slo_target: float, slot_ns: int = 0, slots: int = 0, *,
                  context: Optional[Context] = None, **options: Any) -> None:
-        unknown = set(options) - {o.name.lower() for o in BurnOption}
-        if unknown:
-            raise TypeError("llmmetrics.BurnAlerter: unknown option(s) %s"
-                            % ", ".join(sorted(unknown)))
+        check_kwargs("BurnAlerter", BurnOption, options)
         call = "llmm_burn_new"
         t = real(slo_target, "slo_target")
         a, b = uint64(slot_ns, "slot_ns", call), uint32(slots, "slots", call)
@@ -416,12 +386,12 @@ class BurnAlerter(Handle):
 
     def set(self, option: Union[BurnOption, int], value: Union[float, int]) -> None:
         """Set an option (floats for the target and factors, ns for windows)."""
-        _set_typed(self, option, value, _BURN_F64, _lib.llmm_burn_set_f64,
+        set_typed(self, option, value, _BURN_F64, _lib.llmm_burn_set_f64,
                    _lib.llmm_burn_set_u64, "llmm_burn_set")
 
     def get(self, option: Union[BurnOption, int]) -> Union[float, int]:
         """Read an option."""
-        return _get_typed(self, option, _BURN_F64, _lib.llmm_burn_get_f64,
+        return get_typed(self, option, _BURN_F64, _lib.llmm_burn_get_f64,
                           _lib.llmm_burn_get_u64, "llmm_burn_get")
 
     @property
@@ -508,12 +478,12 @@ class ErrorTrigger(Handle):
 
     def set(self, option: Union[ErrorTriggerOption, int], value: Union[float, int]) -> None:
         """Set an option."""
-        _set_typed(self, option, value, _TRIGGER_F64, _lib.llmm_error_trigger_set_f64,
+        set_typed(self, option, value, _TRIGGER_F64, _lib.llmm_error_trigger_set_f64,
                    _lib.llmm_error_trigger_set_u64, "llmm_error_trigger_set")
 
     def get(self, option: Union[ErrorTriggerOption, int]) -> Union[float, int]:
         """Read an option."""
-        return _get_typed(self, option, _TRIGGER_F64, _lib.llmm_error_trigger_get_f64,
+        return get_typed(self, option, _TRIGGER_F64, _lib.llmm_error_trigger_get_f64,
                           _lib.llmm_error_trigger_get_u64, "llmm_error_trigger_get")
 
     @property

@@ -158,6 +158,11 @@ PY_ENUMS = {
     "llmm_burn_window": (llmmetrics.BurnWindow, "LLMM_BURN_"),
     "llmm_burn_option": (llmmetrics.BurnOption, "LLMM_BURN_"),
     "llmm_error_trigger_option": (llmmetrics.ErrorTriggerOption, "LLMM_ERROR_TRIGGER_"),
+    "llmm_collapse_option": (llmmetrics.CollapseOption, "LLMM_COLLAPSE_"),
+    "llmm_event_type": (llmmetrics.EventType, "LLMM_EVENT_"),
+    "llmm_correlation_method": (llmmetrics.CorrelationMethod, "LLMM_CORRELATION_"),
+    "llmm_stability_option": (llmmetrics.StabilityOption, "LLMM_STABILITY_"),
+    "llmm_saturation_option": (llmmetrics.SaturationOption, "LLMM_SATURATION_"),
 }
 
 
@@ -180,6 +185,7 @@ class Parser(unittest.TestCase):
             #define A_INT 0x10 /* c */
             #define A_FLT (2.5)
             #define A_STR "x"
+            #define A_EXPR (1 << 3)
             #ifdef __cplusplus
             extern "C" {
             #endif
@@ -187,7 +193,7 @@ class Parser(unittest.TestCase):
             typedef struct h h;
             typedef struct s { uint32_t struct_size; double x; } s;
             """)
-        self.assertEqual(d.defines, {"A_INT": 16, "A_FLT": 2.5})
+        self.assertEqual(d.defines, {"A_INT": 16, "A_FLT": 2.5, "A_STR": "x"})
         self.assertEqual(d.enums["e"].values, (("E_A", 0), ("E_B", 5), ("E_C", 6)))
         self.assertIsNone(d.structs["h"].fields)
         self.assertEqual(d.structs["s"].fields,
