@@ -12,6 +12,7 @@ written to one HTML page, so that they can be looked at without Jupyter.
 from __future__ import annotations
 
 import math
+import pickle
 import random
 import sys
 import threading
@@ -40,18 +41,20 @@ print("p99 %.4f s, exact %.4f s, relative error %.3f %%"
          100 * abs(p99 / exact[math.ceil(0.99 * len(exact)) - 1] - 1)))
 
 # %% [markdown]
-# ## 2. Merging replicas is exact
-# Sketches add; `sum()` works, and so does pickling once you need to ship them.
+# ## 2. Merging replicas is exact; sketches travel as bytes
+# Sketches add and `sum()` works. `to_bytes()` (or pickle) ships one in about a kilobyte.
 
 # %%
 replicas = []
 for r in range(4):
     s = lm.Sketch()
     s.add_many(latencies[r::4])
-    replicas.append(s)
+    replicas.append(pickle.loads(pickle.dumps(s)))  # as if it came from another process
+    s.close()
 fleet = sum(replicas)
 print("fleet == one sketch of everything (but the float sum):",
       list(fleet.buckets()) == list(sketch.buckets()))
+print("encoded size of the fleet sketch: %d bytes" % len(fleet.to_bytes()))
 
 # %% [markdown]
 # ## 3. Many writer threads: a recorder
@@ -91,7 +94,21 @@ print("last 10 s p99: %.4f s" % window.quantile(0.99, span_ns=10 * SEC, now_ns=n
 print("spikes:", {k.name: n for k, n in spikes.items()}, "rate %.4f" % detector.rate(now_ns=now))
 
 # %% [markdown]
-# ## 5. Capacity: knee of a load sweep, USL, Little's law
+# ## 5. Collapse right after a precision switch (FP16 -> INT8)
+
+# %%
+collapse = lm.CollapseDetector()
+MS = 10 ** 6
+for i in range(20):
+    collapse.observe(0.050 + 0.001 * (i % 3), now_ns=i * 20 * MS)  # steady 50 ms batches
+collapse.observe_tps(2400.0, now_ns=400 * MS)
+collapse.mark_switch(now_ns=401 * MS)
+print("batch after the switch collapsed:", collapse.observe(0.120, now_ns=405 * MS))
+collapse.observe_tps(700.0, now_ns=406 * MS)
+print("confirmed signals:", collapse.switch_report().signals)
+
+# %% [markdown]
+# ## 6. Capacity: knee of a load sweep, USL, Little's law
 
 # %%
 conc = [float(n) for n in range(1, 129)]
@@ -105,7 +122,7 @@ print("Little's law at P99.9 = %.0f ms, 45 in flight: %.1f req/s"
       % (p999 * 1e3, lm.littles_law_tps(p999 * 1e3, 45)))
 
 # %% [markdown]
-# ## 6. A four-layer scorecard
+# ## 7. A four-layer scorecard
 
 # %%
 card = lm.Scorecard(lm.Scenario.CUSTOMER_SERVICE, missing=lm.MissingPolicy.RENORMALIZE)
@@ -119,7 +136,15 @@ print("overall %.3f (business layer missing: renormalised=%s)"
       % (result.overall, result.renormalized))
 
 # %% [markdown]
-# ## 7. Errors are exceptions with the library's status
+# ## 8. Export: Prometheus text and OTLP JSON
+
+# %%
+print(lm.prometheus_text(sketch, "llm_request_latency_seconds", {"model": "demo"})
+      .splitlines()[2])
+print("OTLP JSON point: %d bytes" % len(lm.otlp_json_point(sketch)))
+
+# %% [markdown]
+# ## 9. Errors are exceptions with the library's status
 
 # %%
 try:
@@ -133,5 +158,5 @@ if "--html" in sys.argv:
         f.write("<html><body>%s<hr>%s</body></html>" % (sketch._repr_html_(), card._repr_html_()))
     print("wrote", path)
 
-for obj in replicas + [fleet, sketch, window, detector, card]:
+for obj in replicas + [fleet, sketch, window, detector, collapse, card]:
     obj.close()

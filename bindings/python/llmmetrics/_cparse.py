@@ -9,9 +9,9 @@ that text, and the real headers, into one simple model, so that
 * the drift test can compare the binding's declarations with the headers symbol by symbol,
   type by type.
 
-Supported: ``#define NAME <number>`` and ``#define NAME "text"``, ``typedef struct X X;`` (opaque handles),
-``typedef struct X { ... } X;`` (members may be function pointers or one-dimensional arrays),
-``typedef enum X { ... } X;``
+Supported: ``#define NAME <number>`` and ``#define NAME "text"``, ``typedef struct X X;``
+(opaque handles), ``typedef struct X { ... } X;`` (members may be function pointers or
+one-dimensional arrays), ``typedef enum X { ... } X;``
 (integer literals, implicit increments), ``typedef RET (*NAME)(ARGS);``, plain
 ``typedef T NAME;``, and function prototypes, optionally prefixed with ``LLMM_API``.
 ``#ifdef __cplusplus`` blocks are skipped. Anything else raises :class:`CParseError`, so that a
