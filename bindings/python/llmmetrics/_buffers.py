@@ -2,10 +2,11 @@
 
 Zero-copy cases (the C library reads the caller's memory directly):
 
-* any object exposing ``__array_interface__`` (numpy arrays, also read-only ones) that is
-  C-contiguous native-endian float64;
-* any writable buffer-protocol object of C-contiguous doubles (``array.array('d')``,
-  ``memoryview(...).cast('d')``, ctypes ``c_double`` arrays, ``bytearray`` views cast to 'd').
+* any writable buffer-protocol object of C-contiguous doubles (numpy float64 arrays,
+  ``array.array('d')``, ``memoryview(...).cast('d')``, ctypes ``c_double`` arrays, ``bytearray``
+  views cast to 'd'), found through the buffer protocol, the cheapest way in;
+* read-only C-contiguous native-endian float64 arrays that expose ``__array_interface__``
+  (numpy arrays with ``writeable=False``), through the address it gives.
 
 Everything else is converted once: other numpy dtypes / layouts through numpy itself (numpy is
 never imported here; it is used only if the caller already has it loaded), other buffer formats
@@ -35,9 +36,19 @@ _EMPTY = (ctypes.c_double * 1)()
 DoubleBuffer = Union[Iterable[float], memoryview, "array.array[float]", Any]
 
 
+def _first(buffer: Any) -> Any:
+    """A ``const double *`` argument pointing at the first double of a writable buffer.
+
+    ``byref`` of one ``c_double`` viewing the buffer: no copy, and, unlike ``c_double * n``,
+    no new ctypes array type per batch length (ctypes caches those forever).
+    """
+    return ctypes.byref(ctypes.c_double.from_buffer(buffer))
+
+
 def _from_array_interface(obj: Any) -> Optional[Tuple[Any, int, Any]]:
-    """Zero-copy pointer for a C-contiguous float64 ``__array_interface__``, else a converted
-    copy through numpy, else None (caller falls back to the buffer protocol)."""
+    """Zero-copy pointer for a C-contiguous float64 ``__array_interface__`` (read-only
+    arrays included), else a converted copy through numpy, else None (caller falls back to
+    the buffer protocol or iteration)."""
     try:
         ai = obj.__array_interface__
     except AttributeError:
@@ -52,7 +63,7 @@ def _from_array_interface(obj: Any) -> Optional[Tuple[Any, int, Any]]:
     if ai.get("typestr") in _NATIVE_F8 and contiguous and isinstance(data, tuple):
         if n == 0:
             return _EMPTY, 0, obj
-        return _lib.as_double_ptr(int(data[0])), n, obj
+        return ctypes.byref(ctypes.c_double.from_address(int(data[0]))), n, obj
     np = sys.modules.get("numpy")
     if np is not None and isinstance(obj, np.ndarray):
         converted = np.ascontiguousarray(obj, dtype=np.float64)
@@ -69,16 +80,20 @@ def _c_strides(shape: Tuple[int, ...], itemsize: int) -> Tuple[int, ...]:
     return tuple(reversed(strides))
 
 
-def _from_buffer(mv: memoryview) -> Tuple[Any, int, Any]:
+def _from_buffer(mv: memoryview, obj: Any) -> Tuple[Any, int, Any]:
     if mv.format in _DOUBLE_FORMATS and mv.c_contiguous:
         n = mv.nbytes // 8
         if n == 0:
             return _EMPTY, 0, mv
         if not mv.readonly:
-            arr = (ctypes.c_double * n).from_buffer(mv)
-        else:
-            arr = (ctypes.c_double * n).from_buffer_copy(mv)
-        return arr, n, (arr, mv)
+            return _first(mv), n, mv
+        got = _from_array_interface(obj)  # read-only numpy arrays: still no copy
+        if got is not None:
+            return got
+        return _from_array(array.array("d", mv.cast("B").cast("d")))
+    got = _from_array_interface(obj)  # other numpy dtypes and layouts: numpy converts
+    if got is not None:
+        return got
     if mv.format.lstrip("@=<>!") not in _NUMERIC_FORMATS:
         raise TypeError("llmmetrics: a buffer of format %r is not taken as numbers (for raw "
                         "doubles pass memoryview(data).cast('d'))" % mv.format)
@@ -93,7 +108,7 @@ def _from_array(arr: "array.array[float]") -> Tuple[Any, int, Any]:
     n = len(arr)
     if n == 0:
         return _EMPTY, 0, arr
-    return (ctypes.c_double * n).from_buffer(arr), n, arr
+    return _first(arr), n, arr
 
 
 def as_doubles(values: DoubleBuffer) -> Tuple[Any, int, Any]:
@@ -109,17 +124,16 @@ def as_doubles(values: DoubleBuffer) -> Tuple[Any, int, Any]:
     if isinstance(values, (str, bytes, bytearray)):
         raise TypeError("llmmetrics: expected numbers, got %s (for raw doubles pass "
                         "memoryview(data).cast('d'))" % type(values).__name__)
-    if isinstance(values, array.array) and values.typecode == "d":
+    if type(values) is array.array and values.typecode == "d":
         return _from_array(values)
-    got = _from_array_interface(values)
-    if got is not None:
-        return got
     try:
         mv = memoryview(values)  # type: ignore[arg-type]
     except TypeError:
-        pass
+        got = _from_array_interface(values)
+        if got is not None:
+            return got
     else:
-        return _from_buffer(mv)
+        return _from_buffer(mv, values)
     try:
         return _from_array(array.array("d", values))  # type: ignore[arg-type]
     except TypeError as e:

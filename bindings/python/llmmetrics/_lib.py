@@ -31,7 +31,7 @@ from . import _cparse
 from ._decls import MODULES
 
 __all__ = ["lib", "library_path", "SONAME", "DECLS", "FUNCTIONS", "MISSING", "ctype_of",
-           "as_double_ptr", "as_u8_ptr"]
+           "as_u8_ptr"]
 
 #: the soname this binding is written for: major version 1
 SONAME = "libllmmetrics.so.1"
@@ -199,11 +199,6 @@ _loaded_major = int(lib.llmm_version()) // 10000
 if _loaded_major != _ABI_MAJOR:
     raise ImportError("llmmetrics: %s is libllmmetrics %s, but this binding needs major version %d"
                       % (library_path, _loaded_version(), _ABI_MAJOR))
-
-
-def as_double_ptr(address: int) -> Any:
-    """A ``const double *`` argument for a raw memory address (used for zero-copy buffers)."""
-    return ctypes.cast(address, ctypes.POINTER(ctypes.c_double))
 
 
 def as_u8_ptr(data: bytes) -> Any:

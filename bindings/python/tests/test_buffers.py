@@ -16,9 +16,11 @@ if HAVE_NUMPY:
     import numpy as np
 
 
-def address_of(ptr) -> int:
-    """Address a ``const double *`` argument points to."""
-    return ctypes.cast(ptr, ctypes.c_void_p).value or 0
+def address_of(arg) -> int:
+    """Address a ``const double *`` argument points to (a pointer, an array or a byref)."""
+    if hasattr(arg, "_obj"):  # ctypes.byref(x, offset)
+        return ctypes.addressof(arg._obj) + getattr(arg, "_offset", 0)
+    return ctypes.cast(arg, ctypes.c_void_p).value or 0
 
 
 class PurePython(unittest.TestCase):
