@@ -20,7 +20,6 @@ import ctypes
 import sys
 from typing import Any, Iterable, Optional, Tuple, Union
 
-from . import _lib
 
 __all__ = ["DoubleBuffer", "as_doubles"]
 
