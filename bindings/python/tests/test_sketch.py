@@ -585,6 +585,29 @@ class Threads(unittest.TestCase):
                 t.join()
             self.assertEqual(s.count, ref.count + 800)
 
+    def test_close_while_other_threads_record(self) -> None:
+        s = Sketch()
+        started = threading.Barrier(4)
+        outcomes = []
+
+        def writer():
+            started.wait()
+            try:
+                while True:
+                    s.add_many([0.5] * 256)
+                    s.add(1.0)
+            except ValueError as e:  # "closed": the only way out
+                outcomes.append(str(e))
+
+        threads = [threading.Thread(target=writer) for _ in range(3)]
+        for t in threads:
+            t.start()
+        started.wait()
+        s.close()  # waits for a call in flight, then frees: never a use after free
+        for t in threads:
+            t.join(30)
+        self.assertEqual(outcomes, ["llmmetrics.Sketch is closed"] * 3)
+
     def test_merge_in_both_directions_does_not_deadlock(self) -> None:
         errors = []
         with sketch_of([1.0]) as a, sketch_of([2.0]) as b:
