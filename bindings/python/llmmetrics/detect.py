@@ -1,0 +1,765 @@
+"""Detectors driven by the caller's clock (``llmmetrics/detect.h``): ``SpikeDetector``,
+``CollapseDetector``, ``EventLog`` (spike attribution), ``correlation``, ``StabilityGate``,
+``SaturationSignal``.
+
+As with windows, every method takes ``now_ns`` (default: the library's monotonic clock), and
+a time stamp earlier than one already accepted raises :class:`InvalidArgument`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+from typing import Any, List, NamedTuple, Optional, Union
+
+from . import _lib
+from ._args import int32, real, uint32, uint64
+from ._buffers import DoubleBuffer, as_doubles
+from ._options import apply_kwargs, check_kwargs, get_typed, set_typed
+from .context import Context, Handle
+from .errors import check, error_for
+from .window import time_arg
+
+__all__ = ["SpikeLevel", "SpikeOption", "SpikeStats", "SpikeDetector", "CollapseOption",
+           "CollapseVerdict", "CollapseReport", "CollapseCounts", "CollapseDetector",
+           "EventType", "Event", "EventLogCounts", "EventLog", "event_attr_name",
+           "CorrelationMethod", "correlation", "StabilityOption", "StabilityReading",
+           "StabilityGate", "SaturationOption", "SaturationReading", "SaturationSignal",
+           "COLLAPSE_WINDOW_DEFAULT", "COLLAPSE_WINDOW_MAX", "DETECT_VALUE_MAX",
+           "EVENT_LOG_CAPACITY_DEFAULT", "EVENT_LOG_CAPACITY_MAX", "STABILITY_WINDOWS_DEFAULT",
+           "STABILITY_WINDOWS_MAX", "SATURATION_WINDOW_DEFAULT", "SATURATION_WINDOW_MAX"]
+
+
+class SpikeLevel(enum.IntEnum):
+    """Classification of one latency (``llmm_spike_level``)."""
+
+    NONE = 0    #: not above the base threshold, or still warming up
+    LEVEL1 = 1  #: above P99, not severe: record, alert
+    LEVEL2 = 2  #: above P99 and above factor × P99.9: check the circuit breaker
+
+
+class SpikeOption(enum.IntEnum):
+    """Options of a :class:`SpikeDetector` (``llmm_spike_option``)."""
+
+    BASE_QUANTILE = 1    #: float, default 0.99
+    SEVERE_QUANTILE = 2  #: float, default 0.999
+    SEVERE_FACTOR = 3    #: float, default 1.2
+    WARMUP = 4           #: int, default 1000
+    SLOT_NS = 5          #: int, default 10^9; only before the first time stamp
+    SLOTS = 6            #: int, default 60; only before the first time stamp
+    SCALE = 7            #: int, default 6; only before the first time stamp
+
+
+_F64_OPTIONS = frozenset({SpikeOption.BASE_QUANTILE, SpikeOption.SEVERE_QUANTILE,
+                          SpikeOption.SEVERE_FACTOR})
+# geometry first: it rebuilds the window, which is only allowed before the first time stamp
+_KWARG_ORDER = (SpikeOption.SLOT_NS, SpikeOption.SLOTS, SpikeOption.SCALE,
+                SpikeOption.BASE_QUANTILE, SpikeOption.SEVERE_QUANTILE,
+                SpikeOption.SEVERE_FACTOR, SpikeOption.WARMUP)
+
+
+class SpikeStats(NamedTuple):
+    """What a :class:`SpikeDetector` knows at a time stamp (``llmm_spike_stats``)."""
+
+    ready: bool
+    base_threshold: float
+    severe_threshold: float
+    baseline_samples: int
+    window_samples: int
+    window_classified: int
+    window_level1: int
+    window_level2: int
+    total_samples: int
+    total_classified: int
+    total_level1: int
+    total_level2: int
+
+
+class SpikeDetector(Handle):
+    """P99 / P99.9 dual-threshold latency-spike detector over a sliding window
+    (``llmm_spike``).
+
+    Keyword options (see :class:`SpikeOption`): ``base_quantile``, ``severe_quantile``,
+    ``severe_factor``, ``warmup``, ``slot_ns``, ``slots``, ``scale``; each is also a property.
+
+    :param context: allocation context (None: libc)
+    :raises OutOfRange: an option outside its bounds
+    """
+
+    _c_free = staticmethod(_lib.llmm_spike_free)
+
+    def __init__(self, *, context: Optional[Context] = None, **options: Any) -> None:
+        check_kwargs("SpikeDetector", SpikeOption, options)
+        self._init_new(context, _lib.llmm_spike, "llmm_spike_new",
+                       lambda ctx, out: _lib.llmm_spike_new(ctx, out))
+        try:
+            apply_kwargs(self.set, SpikeOption, options, _KWARG_ORDER)
+        except BaseException:
+            self.close()
+            raise
+
+    def set(self, option: Union[SpikeOption, int], value: Union[float, int]) -> None:
+        """Set an option (float options take a float, the others an integer).
+
+        :raises OutOfRange: outside the option's bounds
+        :raises InvalidState: a geometry option after the first time stamp
+        :raises UnknownOption: not an option of the detector
+        """
+        set_typed(self, option, value, _F64_OPTIONS, _lib.llmm_spike_set_f64,
+                  _lib.llmm_spike_set_u64, "llmm_spike_set")
+
+    def get(self, option: Union[SpikeOption, int]) -> Union[float, int]:
+        """Read an option."""
+        return get_typed(self, option, _F64_OPTIONS, _lib.llmm_spike_get_f64,
+                         _lib.llmm_spike_get_u64, "llmm_spike_get")
+
+    @property
+    def base_quantile(self) -> float:
+        """Quantile of the base threshold (default 0.99)."""
+        return self.get(SpikeOption.BASE_QUANTILE)  # type: ignore[return-value]
+
+    @base_quantile.setter
+    def base_quantile(self, value: float) -> None:
+        self.set(SpikeOption.BASE_QUANTILE, value)
+
+    @property
+    def severe_quantile(self) -> float:
+        """Quantile of the severe threshold (default 0.999)."""
+        return self.get(SpikeOption.SEVERE_QUANTILE)  # type: ignore[return-value]
+
+    @severe_quantile.setter
+    def severe_quantile(self, value: float) -> None:
+        self.set(SpikeOption.SEVERE_QUANTILE, value)
+
+    @property
+    def severe_factor(self) -> float:
+        """Level 2 needs latency > factor × severe threshold (default 1.2)."""
+        return self.get(SpikeOption.SEVERE_FACTOR)  # type: ignore[return-value]
+
+    @severe_factor.setter
+    def severe_factor(self, value: float) -> None:
+        self.set(SpikeOption.SEVERE_FACTOR, value)
+
+    @property
+    def warmup(self) -> int:
+        """Baseline samples needed before classifying (default 1000)."""
+        return self.get(SpikeOption.WARMUP)  # type: ignore[return-value]
+
+    @warmup.setter
+    def warmup(self, value: int) -> None:
+        self.set(SpikeOption.WARMUP, value)
+
+    @property
+    def slot_ns(self) -> int:
+        """Slot length in ns (default 1 s); settable before the first time stamp."""
+        return self.get(SpikeOption.SLOT_NS)  # type: ignore[return-value]
+
+    @slot_ns.setter
+    def slot_ns(self, value: int) -> None:
+        self.set(SpikeOption.SLOT_NS, value)
+
+    @property
+    def slots(self) -> int:
+        """Slots in the window (default 60); settable before the first time stamp."""
+        return self.get(SpikeOption.SLOTS)  # type: ignore[return-value]
+
+    @slots.setter
+    def slots(self, value: int) -> None:
+        self.set(SpikeOption.SLOTS, value)
+
+    @property
+    def scale(self) -> int:
+        """Sketch scale (default 6); settable before the first time stamp."""
+        return self.get(SpikeOption.SCALE)  # type: ignore[return-value]
+
+    @scale.setter
+    def scale(self, value: int) -> None:
+        self.set(SpikeOption.SCALE, value)
+
+    def observe(self, latency: float, now_ns: Optional[int] = None) -> SpikeLevel:
+        """Record one latency and classify it against the baselines in force.
+
+        :raises InvalidArgument: NaN, infinite or negative latency, or time going backwards
+        """
+        t = time_arg(now_ns, "llmm_spike_observe")
+        v = latency if type(latency) is float else real(latency, "latency")
+        level = ctypes.c_int()
+        with self._lock:
+            st = _lib.llmm_spike_observe(self._live(), t, v, ctypes.byref(level))
+        if st:
+            raise error_for(st, "llmm_spike_observe", "latency=%r now_ns=%r" % (latency, t))
+        return SpikeLevel(level.value)
+
+    def rate(self, now_ns: Optional[int] = None) -> float:
+        """Spike rate over the window: classified samples above the base threshold on arrival
+        over classified samples.
+
+        :raises Empty: no classified sample in the window
+        """
+        t = time_arg(now_ns, "llmm_spike_rate")
+        out = ctypes.c_double()
+        with self._lock:
+            st = _lib.llmm_spike_rate(self._live(), t, ctypes.byref(out))
+        check(st, "llmm_spike_rate", "now_ns=%r" % t)
+        return out.value
+
+    def stats(self, now_ns: Optional[int] = None) -> SpikeStats:
+        """Baselines in force and counts per level at ``now_ns``."""
+        t = time_arg(now_ns, "llmm_spike_get_stats")
+        s = _lib.llmm_spike_stats()
+        check(_lib.llmm_spike_stats_init(ctypes.byref(s)), "llmm_spike_stats_init")
+        with self._lock:
+            st = _lib.llmm_spike_get_stats(self._live(), t, ctypes.byref(s))
+        check(st, "llmm_spike_get_stats", "now_ns=%r" % t)
+        return SpikeStats(bool(s.ready), s.base_threshold, s.severe_threshold,
+                          s.baseline_samples, s.window_samples, s.window_classified,
+                          s.window_level1, s.window_level2, s.total_samples,
+                          s.total_classified, s.total_level1, s.total_level2)
+
+    def reset(self) -> None:
+        """Forget every sample, count, baseline and the clock; options stay."""
+        with self._lock:
+            check(_lib.llmm_spike_reset(self._live()), "llmm_spike_reset")
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<llmmetrics.SpikeDetector closed>"
+        return ("<llmmetrics.SpikeDetector P%g / P%g x %g, warm-up %d>"
+                % (100 * self.base_quantile, 100 * self.severe_quantile, self.severe_factor,
+                   self.warmup))
+
+
+
+# -- collapse detector ---------------------------------------------------------------------
+
+COLLAPSE_WINDOW_DEFAULT: int = _lib.LLMM_COLLAPSE_WINDOW_DEFAULT
+COLLAPSE_WINDOW_MAX: int = _lib.LLMM_COLLAPSE_WINDOW_MAX
+DETECT_VALUE_MAX: float = _lib.LLMM_DETECT_VALUE_MAX
+
+
+class CollapseOption(enum.IntEnum):
+    """Options of a :class:`CollapseDetector` (``llmm_collapse_option``)."""
+
+    WINDOW = 1          #: int, default 8: W latencies in the baseline (only while empty)
+    K = 2               #: float, default 2.5: k in mean + k·σ
+    SIGMA_FLOOR = 3     #: float, default 0.01: σ ≥ floor · mean
+    SWITCH_NS = 4       #: int, default 10 ms: a latency this soon after a switch is matched
+    REQUIRE_SWITCH = 5  #: int, default 1: only latencies matched to a switch collapse
+    TPS_DROP = 6        #: float, default 0.65: TPS drop that confirms
+    MEMBW_BELOW = 7     #: float, default 0.30: memory-bandwidth utilisation that confirms
+    CONFIRM_NS = 8      #: int, default 10 ms: readings this soon after a switch are matched
+
+
+_COLLAPSE_F64 = frozenset({CollapseOption.K, CollapseOption.SIGMA_FLOOR,
+                           CollapseOption.TPS_DROP, CollapseOption.MEMBW_BELOW})
+
+
+class CollapseVerdict(NamedTuple):
+    """The verdict on one latency (``llmm_collapse_verdict``)."""
+
+    collapsed: bool
+    ready: bool
+    outlier: bool
+    after_switch: bool
+    floored: bool
+    mean: float
+    sigma: float
+    threshold: float
+    since_switch_ns: int  #: 2^64 − 1 when no switch was marked
+    samples: int
+
+
+class CollapseReport(NamedTuple):
+    """The confirmation matrix of the latest switch (``llmm_collapse_report``)."""
+
+    signals: int
+    latency_confirmed: bool
+    tps_known: bool
+    tps_confirmed: bool
+    membw_known: bool
+    membw_confirmed: bool
+    open: bool
+    switch_ns: int
+    latencies: int
+    flagged: int
+    tps_before: float
+    tps_after: float
+    tps_drop: float
+    membw: float
+
+
+class CollapseCounts(NamedTuple):
+    """Counts of a :class:`CollapseDetector` since creation or reset."""
+
+    samples: int
+    collapsed: int
+    switches: int
+
+
+class CollapseDetector(Handle):
+    """Throughput collapse right after a precision switch, SPEC.md §7 (``llmm_collapse``).
+
+    A latency is an outlier above mean + k·σ of the W before it, and collapsed when it comes
+    at most 10 ms after a switch marked with :meth:`mark_switch`. TPS and memory-bandwidth
+    readings confirm a switch independently (:meth:`switch_report`).
+
+    Keyword options: any :class:`CollapseOption` by lower-case name (``window=16, k=3``).
+    """
+
+    _c_free = staticmethod(_lib.llmm_collapse_free)
+
+    def __init__(self, *, context: Optional[Context] = None, **options: Any) -> None:
+        check_kwargs("CollapseDetector", CollapseOption, options)
+        self._init_new(context, _lib.llmm_collapse, "llmm_collapse_new",
+                       lambda ctx, out: _lib.llmm_collapse_new(ctx, out))
+        try:
+            apply_kwargs(self.set, CollapseOption, options)
+        except BaseException:
+            self.close()
+            raise
+
+    def set(self, option: Union[CollapseOption, int], value: Union[float, int]) -> None:
+        """Set an option (floats for K, SIGMA_FLOOR, TPS_DROP, MEMBW_BELOW; ints otherwise)."""
+        set_typed(self, option, value, _COLLAPSE_F64, _lib.llmm_collapse_set_f64,
+                  _lib.llmm_collapse_set_u64, "llmm_collapse_set")
+
+    def get(self, option: Union[CollapseOption, int]) -> Union[float, int]:
+        """Read an option."""
+        return get_typed(self, option, _COLLAPSE_F64, _lib.llmm_collapse_get_f64,
+                         _lib.llmm_collapse_get_u64, "llmm_collapse_get")
+
+    @property
+    def window(self) -> int:
+        """W, latencies in the baseline."""
+        return int(self.get(CollapseOption.WINDOW))
+
+    @property
+    def k(self) -> float:
+        """k in mean + k·σ."""
+        return float(self.get(CollapseOption.K))
+
+    def mark_switch(self, now_ns: Optional[int] = None) -> None:
+        """Mark a weight (precision) switch; it replaces any earlier one."""
+        t = time_arg(now_ns, "llmm_collapse_mark_switch")
+        with self._lock:
+            st = _lib.llmm_collapse_mark_switch(self._live(), t)
+        check(st, "llmm_collapse_mark_switch", "now_ns=%r" % t)
+
+    def observe(self, latency: float, now_ns: Optional[int] = None) -> bool:
+        """Judge one batch latency against the W before it; True when collapsed."""
+        t = time_arg(now_ns, "llmm_collapse_observe")
+        out = ctypes.c_int32()
+        with self._lock:
+            st = _lib.llmm_collapse_observe(self._live(), t, real(latency, "latency"),
+                                            ctypes.byref(out))
+        check(st, "llmm_collapse_observe", "latency=%r now_ns=%r" % (latency, t))
+        return bool(out.value)
+
+    def observe_ex(self, latency: float, now_ns: Optional[int] = None) -> CollapseVerdict:
+        """:meth:`observe` with the whole verdict (baseline, threshold, switch distance)."""
+        t = time_arg(now_ns, "llmm_collapse_observe_ex")
+        v = _lib.llmm_collapse_verdict()
+        check(_lib.llmm_collapse_verdict_init(ctypes.byref(v)), "llmm_collapse_verdict_init")
+        with self._lock:
+            st = _lib.llmm_collapse_observe_ex(self._live(), t, real(latency, "latency"),
+                                               ctypes.byref(v))
+        check(st, "llmm_collapse_observe_ex", "latency=%r now_ns=%r" % (latency, t))
+        return CollapseVerdict(bool(v.collapsed), bool(v.ready), bool(v.outlier),
+                               bool(v.after_switch), bool(v.floored), v.mean, v.sigma,
+                               v.threshold, v.since_switch_ns, v.samples)
+
+    def observe_tps(self, tps: float, now_ns: Optional[int] = None) -> None:
+        """Give a throughput reading (the last one before a switch is its reference)."""
+        t = time_arg(now_ns, "llmm_collapse_observe_tps")
+        with self._lock:
+            st = _lib.llmm_collapse_observe_tps(self._live(), t, real(tps, "tps"))
+        check(st, "llmm_collapse_observe_tps", "tps=%r now_ns=%r" % (tps, t))
+
+    def observe_membw(self, utilisation: float, now_ns: Optional[int] = None) -> None:
+        """Give a memory-bandwidth utilisation reading in [0, 1]."""
+        t = time_arg(now_ns, "llmm_collapse_observe_membw")
+        with self._lock:
+            st = _lib.llmm_collapse_observe_membw(self._live(), t,
+                                                  real(utilisation, "utilisation"))
+        check(st, "llmm_collapse_observe_membw", "utilisation=%r now_ns=%r" % (utilisation, t))
+
+    def switch_report(self) -> CollapseReport:
+        """The confirmation matrix of the latest switch.
+
+        :raises Empty: no switch was marked
+        """
+        r = _lib.llmm_collapse_report()
+        check(_lib.llmm_collapse_report_init(ctypes.byref(r)), "llmm_collapse_report_init")
+        with self._lock:
+            st = _lib.llmm_collapse_switch_report(self._live(), ctypes.byref(r))
+        check(st, "llmm_collapse_switch_report")
+        return CollapseReport(r.signals, bool(r.latency_confirmed), bool(r.tps_known),
+                              bool(r.tps_confirmed), bool(r.membw_known),
+                              bool(r.membw_confirmed), bool(r.open), r.switch_ns, r.latencies,
+                              r.flagged, r.tps_before, r.tps_after, r.tps_drop, r.membw)
+
+    @property
+    def counts(self) -> CollapseCounts:
+        """Latencies observed, of those collapsed, and switches marked."""
+        a, b, c = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
+        with self._lock:
+            st = _lib.llmm_collapse_counts(self._live(), ctypes.byref(a), ctypes.byref(b),
+                                           ctypes.byref(c))
+        check(st, "llmm_collapse_counts")
+        return CollapseCounts(a.value, b.value, c.value)
+
+    def reset(self) -> None:
+        """Forget every latency, reading, switch, count and the clock; options stay."""
+        with self._lock:
+            check(_lib.llmm_collapse_reset(self._live()), "llmm_collapse_reset")
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<llmmetrics.CollapseDetector closed>"
+        return "<llmmetrics.CollapseDetector W=%d k=%g %s>" % (self.window, self.k,
+                                                              self.counts)
+
+
+# -- event log -------------------------------------------------------------------------------
+
+EVENT_LOG_CAPACITY_DEFAULT: int = _lib.LLMM_EVENT_LOG_CAPACITY_DEFAULT
+EVENT_LOG_CAPACITY_MAX: int = _lib.LLMM_EVENT_LOG_CAPACITY_MAX
+
+
+class EventType(enum.IntEnum):
+    """Known event types (``llmm_event_type``); ``USER`` and above are the caller's own."""
+
+    TCP_RETRANSMIT = 1
+    MAJOR_FAULT = 2
+    SCHED_JITTER = 3
+    NUMA_MIGRATION = 4
+    WEIGHT_SWITCH = 5
+    GC_PAUSE = 6
+    USER = 65536
+
+
+def event_attr_name(type: Union[EventType, int]) -> Optional[str]:
+    """The stable attribute name of a known event type (``"net.tcp.retrans"``, ...), or None
+    for user, reserved and invalid types."""
+    name = _lib.llmm_event_attr_name(int32(type, "type"))
+    return None if name is None else str(name.decode("ascii"))
+
+
+class Event(NamedTuple):
+    """One event returned by :meth:`EventLog.lookback` (``llmm_event``)."""
+
+    time_ns: int
+    before_ns: int  #: how long before the query's time stamp it happened
+    value: float
+    type: int
+
+    @property
+    def attr_name(self) -> Optional[str]:
+        """The type's attribute name (None for user types)."""
+        return event_attr_name(self.type)
+
+
+class EventLogCounts(NamedTuple):
+    """Events held, accepted and dropped by an :class:`EventLog`."""
+
+    held: int
+    total: int
+    dropped: int
+
+
+class EventLog(Handle):
+    """A bounded, time-ordered ring of typed events for spike attribution
+    (``llmm_event_log``).
+
+    :param capacity: events kept (0: 1024); the oldest is dropped when full
+    :param context: allocation context (None: libc)
+    """
+
+    _c_free = staticmethod(_lib.llmm_event_log_free)
+
+    def __init__(self, capacity: int = 0, *, context: Optional[Context] = None) -> None:
+        cap = uint32(capacity, "capacity", "llmm_event_log_new")
+        self._init_new(context, _lib.llmm_event_log, "llmm_event_log_new",
+                       lambda ctx, out: _lib.llmm_event_log_new(ctx, cap, out),
+                       "capacity=%r" % (capacity,))
+
+    def add(self, type: Union[EventType, int], value: float = 0.0,
+            now_ns: Optional[int] = None) -> None:
+        """Record an event of a known type (1 … 6) or a user type (``EventType.USER`` …)."""
+        t = time_arg(now_ns, "llmm_event_log_add")
+        with self._lock:
+            st = _lib.llmm_event_log_add(self._live(), t, int32(type, "type"), real(value))
+        check(st, "llmm_event_log_add", "type=%r value=%r now_ns=%r" % (type, value, t))
+
+    def lookback(self, at_ns: int, lookback_ns: int) -> List[Event]:
+        """The events stamped in [at_ns − lookback_ns, at_ns], nearest first: the candidate
+        causes of a spike at ``at_ns``."""
+        call = "llmm_event_log_lookback"
+        at, back = uint64(at_ns, "at_ns", call), uint64(lookback_ns, "lookback_ns", call)
+        n = ctypes.c_size_t()
+        with self._lock:
+            ptr = self._live()
+            st = _lib.llmm_event_log_lookback(ptr, at, back, None, 0, ctypes.byref(n))
+            if st not in (0, _lib.LLMM_E_BUFFER):
+                check(st, call)
+            out = (_lib.llmm_event * max(n.value, 1))()
+            check(_lib.llmm_event_log_lookback(ptr, at, back, out, n.value, ctypes.byref(n)),
+                  call)
+        return [Event(e.time_ns, e.before_ns, e.value, e.type) for e in out[:n.value]]
+
+    def count(self, type: Union[EventType, int] = 0, from_ns: int = 0,
+              to_ns: int = 2 ** 64 - 1) -> int:
+        """Events of ``type`` (0: every type) stamped in [from_ns, to_ns]."""
+        call = "llmm_event_log_count"
+        out = ctypes.c_uint64()
+        with self._lock:
+            st = _lib.llmm_event_log_count(self._live(), int32(type, "type", call),
+                                           uint64(from_ns, "from_ns", call),
+                                           uint64(to_ns, "to_ns", call), ctypes.byref(out))
+        check(st, call, "type=%r from_ns=%r to_ns=%r" % (type, from_ns, to_ns))
+        return out.value
+
+    @property
+    def counts(self) -> EventLogCounts:
+        """Events held now, accepted and dropped since creation or reset."""
+        a, b, c = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
+        with self._lock:
+            st = _lib.llmm_event_log_counts(self._live(), ctypes.byref(a), ctypes.byref(b),
+                                            ctypes.byref(c))
+        check(st, "llmm_event_log_counts")
+        return EventLogCounts(a.value, b.value, c.value)
+
+    def __len__(self) -> int:
+        """Events held now."""
+        return self.counts.held
+
+    def reset(self) -> None:
+        """Forget every event, the counts and the clock."""
+        with self._lock:
+            check(_lib.llmm_event_log_reset(self._live()), "llmm_event_log_reset")
+
+
+# -- correlation -----------------------------------------------------------------------------
+
+class CorrelationMethod(enum.IntEnum):
+    """Correlation coefficient (``llmm_correlation_method``)."""
+
+    PEARSON = 1
+    SPEARMAN = 2
+
+
+def correlation(x: DoubleBuffer, y: DoubleBuffer,
+                method: Union[CorrelationMethod, int] = CorrelationMethod.PEARSON, *,
+                context: Optional[Context] = None) -> float:
+    """Pearson's r or Spearman's ρ (ties averaged) of paired series.
+
+    :raises Empty: fewer than 2 pairs
+    :raises OutOfRange: a series is constant
+    """
+    px, nx, kx = as_doubles(x)
+    py, ny, ky = as_doubles(y)
+    if nx != ny:
+        raise error_for(_lib.LLMM_E_INVALID, "llmm_correlation", "%d and %d values" % (nx, ny))
+    out = ctypes.c_double()
+    ctx = None if context is None else context._acquire()
+    try:
+        st = _lib.llmm_correlation(ctx, px, py, nx, int32(method, "method"), ctypes.byref(out))
+    finally:
+        if context is not None:
+            context._release()
+    del kx, ky
+    check(st, "llmm_correlation", "method=%r" % (method,))
+    return out.value
+
+
+# -- stability gate --------------------------------------------------------------------------
+
+STABILITY_WINDOWS_DEFAULT: int = _lib.LLMM_STABILITY_WINDOWS_DEFAULT
+STABILITY_WINDOWS_MAX: int = _lib.LLMM_STABILITY_WINDOWS_MAX
+
+
+class StabilityOption(enum.IntEnum):
+    """Options of a :class:`StabilityGate` (``llmm_stability_option``)."""
+
+    WINDOWS = 1  #: int, default 5: k means compared
+    EPSILON = 2  #: float, default 0.05: stable when max / min ≤ 1 + ε
+
+
+_STABILITY_F64 = frozenset({StabilityOption.EPSILON})
+
+
+class StabilityReading(NamedTuple):
+    """A :class:`StabilityGate`'s verdict (``llmm_stability_reading``)."""
+
+    stable: bool
+    held: int
+    windows: int
+    min: float
+    max: float
+    ratio: float
+    total: int
+
+
+class StabilityGate(Handle):
+    """Are the last k window means within 1 + ε of each other? (``llmm_stability``)
+
+    :param windows: k (default 5)
+    :param epsilon: ε (default 0.05)
+    """
+
+    _c_free = staticmethod(_lib.llmm_stability_free)
+
+    def __init__(self, *, windows: Optional[int] = None, epsilon: Optional[float] = None,
+                 context: Optional[Context] = None) -> None:
+        self._init_new(context, _lib.llmm_stability, "llmm_stability_new",
+                       lambda ctx, out: _lib.llmm_stability_new(ctx, out))
+        try:
+            apply_kwargs(self.set, StabilityOption, {"windows": windows, "epsilon": epsilon})
+        except BaseException:
+            self.close()
+            raise
+
+    def set(self, option: Union[StabilityOption, int], value: Union[float, int]) -> None:
+        """Set k (int) or ε (float); applies at once to the means already added."""
+        set_typed(self, option, value, _STABILITY_F64, _lib.llmm_stability_set_f64,
+                  _lib.llmm_stability_set_u64, "llmm_stability_set")
+
+    def get(self, option: Union[StabilityOption, int]) -> Union[float, int]:
+        """Read k or ε."""
+        return get_typed(self, option, _STABILITY_F64, _lib.llmm_stability_get_f64,
+                         _lib.llmm_stability_get_u64, "llmm_stability_get")
+
+    @property
+    def windows(self) -> int:
+        """k, the number of window means compared."""
+        return int(self.get(StabilityOption.WINDOWS))
+
+    @property
+    def epsilon(self) -> float:
+        """ε: stable when max / min ≤ 1 + ε."""
+        return float(self.get(StabilityOption.EPSILON))
+
+    def add(self, mean: float) -> bool:
+        """Add one window's mean (> 0); True when the last k are stable."""
+        out = ctypes.c_int32()
+        with self._lock:
+            st = _lib.llmm_stability_add(self._live(), real(mean, "mean"), ctypes.byref(out))
+        check(st, "llmm_stability_add", "mean=%r" % (mean,))
+        return bool(out.value)
+
+    def read(self) -> StabilityReading:
+        """The verdict and the figures behind it."""
+        r = _lib.llmm_stability_reading()
+        check(_lib.llmm_stability_reading_init(ctypes.byref(r)), "llmm_stability_reading_init")
+        with self._lock:
+            st = _lib.llmm_stability_read(self._live(), ctypes.byref(r))
+        check(st, "llmm_stability_read")
+        return StabilityReading(bool(r.stable), r.held, r.windows, r.min, r.max, r.ratio,
+                                r.total)
+
+    def reset(self) -> None:
+        """Forget every mean and the total; options stay."""
+        with self._lock:
+            check(_lib.llmm_stability_reset(self._live()), "llmm_stability_reset")
+
+
+# -- saturation signal -----------------------------------------------------------------------
+
+SATURATION_WINDOW_DEFAULT: int = _lib.LLMM_SATURATION_WINDOW_DEFAULT
+SATURATION_WINDOW_MAX: int = _lib.LLMM_SATURATION_WINDOW_MAX
+
+
+class SaturationOption(enum.IntEnum):
+    """Options of a :class:`SaturationSignal` (``llmm_saturation_option``)."""
+
+    WINDOW = 1      #: int, default 64: N samples (only while empty)
+    CONFIDENCE = 2  #: float, default 3: z, a slope counts when slope > z·se
+
+
+_SATURATION_F64 = frozenset({SaturationOption.CONFIDENCE})
+
+
+class SaturationReading(NamedTuple):
+    """A :class:`SaturationSignal`'s state (``llmm_saturation_reading``); slopes per second."""
+
+    saturated: bool
+    ready: bool
+    latency_rising: bool
+    inflight_rising: bool
+    samples: int
+    latency_slope: float
+    latency_slope_se: float
+    inflight_slope: float
+    inflight_slope_se: float
+    total: int
+
+
+class SaturationSignal(Handle):
+    """Latency and in-flight requests rising together over the last N samples
+    (``llmm_saturation``).
+
+    :param window: N (default 64)
+    :param confidence: z (default 3)
+    """
+
+    _c_free = staticmethod(_lib.llmm_saturation_free)
+
+    def __init__(self, *, window: Optional[int] = None, confidence: Optional[float] = None,
+                 context: Optional[Context] = None) -> None:
+        self._init_new(context, _lib.llmm_saturation, "llmm_saturation_new",
+                       lambda ctx, out: _lib.llmm_saturation_new(ctx, out))
+        try:
+            apply_kwargs(self.set, SaturationOption, {"window": window,
+                                                      "confidence": confidence})
+        except BaseException:
+            self.close()
+            raise
+
+    def set(self, option: Union[SaturationOption, int], value: Union[float, int]) -> None:
+        """Set N (int, only while empty) or z (float)."""
+        set_typed(self, option, value, _SATURATION_F64, _lib.llmm_saturation_set_f64,
+                  _lib.llmm_saturation_set_u64, "llmm_saturation_set")
+
+    def get(self, option: Union[SaturationOption, int]) -> Union[float, int]:
+        """Read N or z."""
+        return get_typed(self, option, _SATURATION_F64, _lib.llmm_saturation_get_f64,
+                         _lib.llmm_saturation_get_u64, "llmm_saturation_get")
+
+    @property
+    def window(self) -> int:
+        """N, samples in the window."""
+        return int(self.get(SaturationOption.WINDOW))
+
+    @property
+    def confidence(self) -> float:
+        """z: a slope is confidently positive when slope > z·se."""
+        return float(self.get(SaturationOption.CONFIDENCE))
+
+    def observe(self, latency: float, in_flight: float, now_ns: Optional[int] = None) -> bool:
+        """Add one sample; True when saturated after it."""
+        t = time_arg(now_ns, "llmm_saturation_observe")
+        out = ctypes.c_int32()
+        with self._lock:
+            st = _lib.llmm_saturation_observe(self._live(), t, real(latency, "latency"),
+                                              real(in_flight, "in_flight"), ctypes.byref(out))
+        check(st, "llmm_saturation_observe",
+              "latency=%r in_flight=%r now_ns=%r" % (latency, in_flight, t))
+        return bool(out.value)
+
+    def read(self) -> SaturationReading:
+        """Slopes, standard errors and the verdict over the samples held."""
+        r = _lib.llmm_saturation_reading()
+        check(_lib.llmm_saturation_reading_init(ctypes.byref(r)),
+              "llmm_saturation_reading_init")
+        with self._lock:
+            st = _lib.llmm_saturation_read(self._live(), ctypes.byref(r))
+        check(st, "llmm_saturation_read")
+        return SaturationReading(bool(r.saturated), bool(r.ready), bool(r.latency_rising),
+                                 bool(r.inflight_rising), r.samples, r.latency_slope,
+                                 r.latency_slope_se, r.inflight_slope, r.inflight_slope_se,
+                                 r.total)
+
+    def reset(self) -> None:
+        """Forget every sample, the total and the clock; options stay."""
+        with self._lock:
+            check(_lib.llmm_saturation_reset(self._live()), "llmm_saturation_reset")

@@ -1,0 +1,168 @@
+"""add_many / quantiles inputs: zero-copy where promised (checked by address), conversion
+elsewhere, and the numpy paths when numpy is importable."""
+
+from __future__ import annotations
+
+import array
+import ctypes
+import unittest
+
+from llmmetrics import InvalidArgument, Sketch
+from llmmetrics._buffers import as_doubles
+
+from support import HAVE_NUMPY, exact_quantile, lognormal
+
+if HAVE_NUMPY:
+    import numpy as np
+
+
+def address_of(arg) -> int:
+    """Address a ``const double *`` argument points to (a pointer, an array or a byref)."""
+    if hasattr(arg, "_obj"):  # ctypes.byref(x, offset)
+        return ctypes.addressof(arg._obj) + getattr(arg, "_offset", 0)
+    return ctypes.cast(arg, ctypes.c_void_p).value or 0
+
+
+class PurePython(unittest.TestCase):
+    DATA = [0.5, 1.5, 2.5, 4.0, 0.0]
+
+    def reference(self) -> Sketch:
+        s = Sketch()
+        for v in self.DATA:
+            s.add(v)
+        return s
+
+    def test_every_input_kind_gives_the_same_sketch(self) -> None:
+        d = self.DATA
+        inputs = [
+            d, tuple(d), iter(d), (x for x in d), array.array("d", d), array.array("f", d),
+            array.array("i", [1, 2, 3]), memoryview(array.array("d", d)),
+            memoryview(array.array("d", d).tobytes()).cast("d"),
+            memoryview(bytearray(array.array("d", d).tobytes())).cast("d"),
+            (ctypes.c_double * len(d))(*d), range(0, 5),
+        ]
+        with self.reference() as ref:
+            for values in inputs:
+                with Sketch() as s:
+                    s.add_many(values)
+                    if isinstance(values, range) or (isinstance(values, array.array)
+                                                     and values.typecode == "i"):
+                        want = [float(x) for x in (values if isinstance(values, range)
+                                                   else values.tolist())]
+                        self.assertEqual(s.count, len(want))
+                        self.assertEqual(s.sum, sum(want))
+                    else:
+                        self.assertEqual(s, ref, repr(values))
+
+    def test_array_d_is_read_in_place(self) -> None:
+        a = array.array("d", self.DATA)
+        ptr, n, keep = as_doubles(a)
+        self.assertEqual(n, len(a))
+        self.assertEqual(address_of(ptr), a.buffer_info()[0])
+        del keep
+
+    def test_writable_memoryview_is_read_in_place(self) -> None:
+        a = array.array("d", self.DATA)
+        ptr, n, keep = as_doubles(memoryview(a))
+        self.assertEqual(address_of(ptr), a.buffer_info()[0])
+
+    def test_multidimensional_memoryview(self) -> None:
+        a = array.array("d", [1.0, 2.0, 3.0, 4.0])
+        mv = memoryview(a).cast("B").cast("d", (2, 2))
+        with Sketch() as s:
+            s.add_many(mv)
+            self.assertEqual(s.count, 4)
+            self.assertEqual(s.sum, 10.0)
+
+    def test_empty_inputs(self) -> None:
+        with Sketch() as s:
+            for empty in ([], (), array.array("d"), iter([]), memoryview(b"").cast("d")):
+                s.add_many(empty)
+            self.assertEqual(s.count, 0)
+
+    def test_rejected_inputs(self) -> None:
+        with Sketch() as s:
+            for bad in ("abc", b"12345678", bytearray(16), memoryview(b"ab"), [1.0, None],
+                        object(), 5):
+                with self.assertRaises(TypeError, msg=repr(bad)):
+                    s.add_many(bad)
+            with self.assertRaises(InvalidArgument):
+                s.add_many(array.array("d", [1.0, -2.0]))
+            self.assertEqual(s.count, 0)
+
+    def test_values_are_not_modified(self) -> None:
+        a = array.array("d", self.DATA)
+        with Sketch() as s:
+            s.add_many(a)
+        self.assertEqual(a.tolist(), self.DATA)
+        a.append(3.0)  # the buffer export was released: the array can grow again
+
+
+@unittest.skipUnless(HAVE_NUMPY, "numpy is not installed for this interpreter")
+class Numpy(unittest.TestCase):
+    def test_float64_contiguous_is_zero_copy(self) -> None:
+        x = np.asarray(lognormal(1000, seed=31))
+        ptr, n, keep = as_doubles(x)
+        self.assertEqual(n, 1000)
+        self.assertEqual(address_of(ptr), x.ctypes.data)
+        x.setflags(write=False)  # read-only arrays are read in place too
+        ptr, n, keep = as_doubles(x)
+        self.assertEqual(address_of(ptr), x.ctypes.data)
+        y = x.reshape(10, 100)
+        ptr, n, keep = as_doubles(y)
+        self.assertEqual((address_of(ptr), n), (x.ctypes.data, 1000))
+
+    def test_results_match_numpy_reference(self) -> None:
+        x = np.random.default_rng(7).lognormal(np.log(0.2), 1.0, 50000)
+        ref = np.sort(x)
+        with Sketch() as s:
+            s.add_many(x)
+            self.assertEqual(s.count, x.size)
+            self.assertEqual(s.min, ref[0])
+            self.assertEqual(s.max, ref[-1])
+            qs = np.array([0.01, 0.5, 0.9, 0.99, 0.999])
+            got = s.quantiles(qs)
+            # numpy's inverted_cdf method is the nearest-rank rule
+            want = np.quantile(x, qs, method="inverted_cdf")
+            self.assertTrue(np.all(np.abs(np.array(got) - want) <= 0.00542 * want))
+            for q, g in zip(qs, got):
+                self.assertLessEqual(abs(g - exact_quantile(ref, q)), 0.00542 * g)
+
+    def test_other_layouts_and_dtypes_are_converted(self) -> None:
+        base = np.asarray(lognormal(400, seed=32))
+        with Sketch() as ref:
+            ref.add_many(base[::2].copy())
+            for variant in (base[::2], base.astype(np.float32)[::2].astype(np.float64),
+                            np.asfortranarray(base[::2].reshape(20, 10)),
+                            base[::2].astype(">f8")):
+                with Sketch() as s:
+                    s.add_many(variant)
+                    self.assertEqual(list(s.buckets()), list(ref.buckets()), variant.dtype)
+                    self.assertEqual(s.count, 200)
+            with Sketch() as s:
+                s.add_many(np.arange(1, 11, dtype=np.int64))
+                self.assertEqual(s.sum, 55.0)
+            with Sketch() as s:
+                s.add_many(base.astype(np.float32))
+                self.assertEqual(s.count, 400)
+
+    def test_numpy_scalars_and_empty(self) -> None:
+        with Sketch() as s:
+            s.add(np.float32(1.5))
+            s.add(np.float64(2.5))
+            s.add(np.int64(3), np.uint8(2))
+            s.add_many(np.empty(0))
+            self.assertEqual(s.count, 4)
+            self.assertEqual(s.quantile(np.float64(1.0)), 3.0)
+
+    def test_nan_in_array_records_nothing(self) -> None:
+        x = np.ones(1000)
+        x[777] = np.nan
+        with Sketch() as s:
+            with self.assertRaises(InvalidArgument):
+                s.add_many(x)
+            self.assertEqual(s.count, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

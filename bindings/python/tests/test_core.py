@@ -1,0 +1,191 @@
+"""Core: loading, version, status codes and exceptions, clock, low-level layer."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+import unittest
+
+import llmmetrics
+from llmmetrics import _lib, errors
+from llmmetrics import LlmmError, Status
+
+from support import SOURCE_ROOT
+
+PKG_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+
+def run_python(code: str, env_changes: dict) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = PKG_DIR
+    for k, v in env_changes.items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+class Version(unittest.TestCase):
+    def test_version_number_and_string_agree(self) -> None:
+        v = llmmetrics.library_version()
+        self.assertEqual(v // 10000, 1)
+        parts = [int(x) for x in llmmetrics.library_version_string().split(".")]
+        self.assertEqual(v, parts[0] * 10000 + parts[1] * 100 + parts[2])
+
+    def test_binding_version_matches_project(self) -> None:
+        with open(os.path.join(SOURCE_ROOT, "meson.build")) as f:
+            head = f.read(600)
+        self.assertIn("version : '%s'" % llmmetrics.__version__, head)
+
+    def test_nothing_missing(self) -> None:
+        self.assertEqual(_lib.MISSING, frozenset())
+
+    def test_now_ns_is_monotonic(self) -> None:
+        a = llmmetrics.now_ns()
+        b = llmmetrics.now_ns()
+        self.assertGreater(a, 0)
+        self.assertLessEqual(a, b)
+
+
+class StatusCodes(unittest.TestCase):
+    def test_status_enum_matches_c(self) -> None:
+        for st in Status:
+            self.assertEqual(int(st), getattr(_lib, "LLMM_" + st.name))
+            self.assertEqual(llmmetrics.status_name(st), "LLMM_" + st.name)
+        self.assertEqual(llmmetrics.strerror(Status.E_INVALID), "invalid argument")
+        self.assertEqual(llmmetrics.strerror(0), "success")
+        self.assertEqual(llmmetrics.status_name(-12345), "LLMM_E_UNKNOWN_STATUS")
+        self.assertEqual(llmmetrics.strerror(-12345), "unknown status")
+
+    def test_every_error_status_has_its_class(self) -> None:
+        seen = set()
+        for st in Status:
+            if st == Status.OK:
+                errors.check(st)  # no exception
+                continue
+            e = errors.error_for(st, "llmm_x_y", "detail")
+            self.assertIsInstance(e, LlmmError)
+            self.assertIsNot(type(e), LlmmError, st.name)
+            self.assertEqual(type(e).STATUS, int(st))
+            self.assertEqual(e.status, int(st))
+            self.assertEqual(e.name, "LLMM_" + st.name)
+            self.assertEqual(e.message, llmmetrics.strerror(st))
+            self.assertEqual(str(e), "LLMM_%s (%d): %s [llmm_x_y]: detail"
+                             % (st.name, int(st), e.message))
+            seen.add(type(e))
+            with self.assertRaises(type(e)):
+                errors.check(st, "llmm_x_y")
+            back = pickle.loads(pickle.dumps(e))
+            self.assertIs(type(back), type(e))
+            self.assertEqual((back.status, back.call, back.detail, str(back)),
+                             (e.status, e.call, e.detail, str(e)))
+        self.assertEqual(len(seen), len(Status) - 1)
+        for cls in seen:
+            self.assertIn(cls.__name__, llmmetrics.__all__)
+
+    def test_builtin_bases(self) -> None:
+        self.assertIsInstance(errors.error_for(-1), ValueError)
+        self.assertIsInstance(errors.error_for(-2), MemoryError)
+        self.assertIsInstance(errors.error_for(-4), ValueError)
+        self.assertIsInstance(errors.error_for(-9), RuntimeError)
+        self.assertIsInstance(errors.error_for(-10), ArithmeticError)
+
+    def test_unknown_status_is_base_class(self) -> None:
+        e = errors.error_for(-99)
+        self.assertIs(type(e), LlmmError)
+        self.assertEqual(e.name, "LLMM_E_UNKNOWN_STATUS")
+        self.assertEqual(str(e), "LLMM_E_UNKNOWN_STATUS (-99): unknown status")
+
+
+class LowLevel(unittest.TestCase):
+    def test_every_function_has_argtypes_and_restype(self) -> None:
+        self.assertGreater(len(_lib.FUNCTIONS), 30)
+        for name, proto in _lib.FUNCTIONS.items():
+            fn = getattr(_lib, name)
+            self.assertIs(fn, getattr(_lib.lib, name), name)
+            self.assertEqual(len(fn.argtypes), len(proto.params), name)
+            want = _lib.ctype_of(proto.restype)
+            self.assertIs(fn.restype, want, name)
+
+    def test_struct_sizes_match_c(self) -> None:
+        a = _lib.llmm_allocator()
+        self.assertEqual(_lib.llmm_allocator_init(ctypes.byref(a)), 0)
+        self.assertEqual(a.struct_size, ctypes.sizeof(_lib.llmm_allocator))
+        self.assertTrue(a.alloc and a.realloc and a.free)
+
+    def test_raw_statuses(self) -> None:
+        self.assertEqual(_lib.llmm_allocator_init(None), _lib.LLMM_E_INVALID)
+        out = ctypes.POINTER(_lib.llmm_sketch)()
+        self.assertEqual(_lib.llmm_sketch_new(None, 99, ctypes.byref(out)), _lib.LLMM_E_INVALID)
+        self.assertFalse(out)
+        self.assertEqual(_lib.llmm_sketch_count(None), 0)
+        # distinct handle types: a context pointer is not accepted where a sketch is expected
+        ctx = ctypes.POINTER(_lib.llmm_ctx)()
+        self.assertEqual(_lib.llmm_ctx_new(None, ctypes.byref(ctx)), 0)
+        with self.assertRaises(ctypes.ArgumentError):
+            _lib.llmm_sketch_count(ctx)
+        _lib.llmm_ctx_free(ctx)
+
+    def test_ctx_abi_check(self) -> None:
+        a = _lib.llmm_allocator()
+        _lib.llmm_allocator_init(ctypes.byref(a))
+        a.struct_size = 8
+        ctx = ctypes.POINTER(_lib.llmm_ctx)()
+        self.assertEqual(_lib.llmm_ctx_new(ctypes.byref(a), ctypes.byref(ctx)), _lib.LLMM_E_ABI)
+
+
+class Loader(unittest.TestCase):
+    CODE = """
+        import warnings
+        warnings.simplefilter("error" if %r else "ignore")
+        try:
+            import llmmetrics
+        except ImportError as e:
+            print("IMPORTERROR"); print(e)
+        else:
+            print("LOADED", llmmetrics.library_path)
+        """
+
+    def test_env_var_is_used(self) -> None:
+        path = os.environ.get("LLMMETRICS_LIBRARY")
+        if not path:
+            self.skipTest("LLMMETRICS_LIBRARY not set")
+        r = run_python(self.CODE % False, {})
+        self.assertIn("LOADED " + path, r.stdout, r.stderr)
+
+    def test_bad_env_var_falls_through_to_soname_with_a_warning(self) -> None:
+        path = os.environ.get("LLMMETRICS_LIBRARY")
+        if not path:
+            self.skipTest("LLMMETRICS_LIBRARY not set")
+        env = {"LLMMETRICS_LIBRARY": "/nonexistent/libllmmetrics.so",
+               "LD_LIBRARY_PATH": os.path.dirname(path)}
+        r = run_python(self.CODE % False, env)
+        self.assertIn("LOADED %s" % _lib.SONAME, r.stdout, r.stderr)
+        r = run_python(self.CODE % True, env)  # the warning, turned into an error
+        self.assertIn("could not be loaded", r.stdout + r.stderr)
+
+    def test_nothing_found_lists_every_attempt(self) -> None:
+        env = {"LLMMETRICS_LIBRARY": "/nonexistent/libllmmetrics.so", "LD_LIBRARY_PATH": None}
+        r = run_python(self.CODE % False, env)
+        if "LOADED" in r.stdout:
+            self.skipTest("libllmmetrics is installed system-wide: %s" % r.stdout.strip())
+        self.assertIn("IMPORTERROR", r.stdout, r.stderr)
+        self.assertIn("$LLMMETRICS_LIBRARY='/nonexistent/libllmmetrics.so'", r.stdout)
+        self.assertIn("soname 'libllmmetrics.so.1'", r.stdout)
+        self.assertIn("find_library('llmmetrics')", r.stdout)
+
+    def test_unset_env_var_is_reported(self) -> None:
+        r = run_python(self.CODE % False, {"LLMMETRICS_LIBRARY": None, "LD_LIBRARY_PATH": None})
+        if "LOADED" in r.stdout:
+            self.skipTest("libllmmetrics is installed system-wide")
+        self.assertIn("$LLMMETRICS_LIBRARY: not set", r.stdout, r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
