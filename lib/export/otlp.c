@@ -12,10 +12,7 @@
 
 llmm_status llmm_otlp_options_init(llmm_otlp_options *o)
 {
-    if (!o)
-        return LLMM_E_INVALID;
-    memset(o, 0, sizeof *o);
-    o->struct_size = (uint32_t)sizeof *o;
+    LLMM__STRUCT_INIT(o);
     o->unit_to_seconds = 1.0;
     o->temporality = LLMM_OTLP_CUMULATIVE;
     return LLMM_OK;

@@ -11,10 +11,7 @@
 
 llmm_status llmm_knee_init(llmm_knee *k)
 {
-    if (!k)
-        return LLMM_E_INVALID;
-    memset(k, 0, sizeof *k);
-    k->struct_size = (uint32_t)sizeof *k;
+    LLMM__STRUCT_INIT(k);
     k->quality = LLMM_KNEE_NONE;
     k->knee = k->qps = k->strength = NAN;
     return LLMM_OK;
@@ -22,10 +19,7 @@ llmm_status llmm_knee_init(llmm_knee *k)
 
 llmm_status llmm_knee_options_init(llmm_knee_options *o)
 {
-    if (!o)
-        return LLMM_E_INVALID;
-    memset(o, 0, sizeof *o);
-    o->struct_size = (uint32_t)sizeof *o;
+    LLMM__STRUCT_INIT(o);
     o->smooth = 0;
     o->trim = 0.1;
     o->collapse_fraction = 0.5;

@@ -15,10 +15,7 @@
 
 llmm_status llmm_fit_stats_init(llmm_fit_stats *st)
 {
-    if (!st)
-        return LLMM_E_INVALID;
-    memset(st, 0, sizeof *st);
-    st->struct_size = (uint32_t)sizeof *st;
+    LLMM__STRUCT_INIT(st);
     return LLMM_OK;
 }
 

@@ -16,10 +16,7 @@
 
 llmm_status llmm_usl_init(llmm_usl *m)
 {
-    if (!m)
-        return LLMM_E_INVALID;
-    memset(m, 0, sizeof *m);
-    m->struct_size = (uint32_t)sizeof *m;
+    LLMM__STRUCT_INIT(m);
     m->quality = LLMM_KNEE_NONE;
     m->lambda = m->sigma = m->kappa = NAN;
     m->n_max = m->x_max = m->r2 = m->rss = NAN;

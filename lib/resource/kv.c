@@ -81,10 +81,7 @@ llmm_status llmm_kv_ttl(double avg_hit_rate, int64_t *ttl)
 
 llmm_status llmm_kv_occupancy_result_init(llmm_kv_occupancy_result *r)
 {
-    if (!r)
-        return LLMM_E_INVALID;
-    memset(r, 0, sizeof *r);
-    r->struct_size = (uint32_t)sizeof *r;
+    LLMM__STRUCT_INIT(r);
     return LLMM_OK;
 }
 

@@ -15,10 +15,7 @@ struct llmm_kv_hit_tracker {
 
 llmm_status llmm_kv_hit_reading_init(llmm_kv_hit_reading *r)
 {
-    if (!r)
-        return LLMM_E_INVALID;
-    memset(r, 0, sizeof *r);
-    r->struct_size = (uint32_t)sizeof *r;
+    LLMM__STRUCT_INIT(r);
     return LLMM_OK;
 }
 

@@ -54,10 +54,7 @@ llmm_status llmm_lii(const double *cpu, const double *gpu, size_t n, double *lii
 
 llmm_status llmm_lii_reading_init(llmm_lii_reading *r)
 {
-    if (!r)
-        return LLMM_E_INVALID;
-    memset(r, 0, sizeof *r);
-    r->struct_size = (uint32_t)sizeof *r;
+    LLMM__STRUCT_INIT(r);
     return LLMM_OK;
 }
 

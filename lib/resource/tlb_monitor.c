@@ -13,10 +13,7 @@ struct llmm_tlb_monitor {
 
 llmm_status llmm_tlb_reading_init(llmm_tlb_reading *r)
 {
-    if (!r)
-        return LLMM_E_INVALID;
-    memset(r, 0, sizeof *r);
-    r->struct_size = (uint32_t)sizeof *r;
+    LLMM__STRUCT_INIT(r);
     return LLMM_OK;
 }
 

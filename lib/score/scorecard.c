@@ -30,10 +30,7 @@ struct llmm_scorecard {
 
 llmm_status llmm_score_result_init(llmm_score_result *r)
 {
-    if (!r)
-        return LLMM_E_INVALID;
-    memset(r, 0, sizeof *r);
-    r->struct_size = (uint32_t)sizeof *r;
+    LLMM__STRUCT_INIT(r);
     return LLMM_OK;
 }
 

@@ -8,10 +8,7 @@
 
 llmm_status llmm_slo_result_init(llmm_slo_result *r)
 {
-    if (!r)
-        return LLMM_E_INVALID;
-    memset(r, 0, sizeof *r);
-    r->struct_size = (uint32_t)sizeof *r;
+    LLMM__STRUCT_INIT(r);
     return LLMM_OK;
 }
 

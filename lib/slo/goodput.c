@@ -19,10 +19,7 @@ struct llmm_goodput {
 
 llmm_status llmm_goodput_result_init(llmm_goodput_result *r)
 {
-    if (!r)
-        return LLMM_E_INVALID;
-    memset(r, 0, sizeof *r);
-    r->struct_size = (uint32_t)sizeof *r;
+    LLMM__STRUCT_INIT(r);
     return LLMM_OK;
 }
 

@@ -18,10 +18,7 @@ struct llmm_error_trigger {
 
 llmm_status llmm_error_trigger_reading_init(llmm_error_trigger_reading *r)
 {
-    if (!r)
-        return LLMM_E_INVALID;
-    memset(r, 0, sizeof *r);
-    r->struct_size = (uint32_t)sizeof *r;
+    LLMM__STRUCT_INIT(r);
     return LLMM_OK;
 }
 
