@@ -1,0 +1,86 @@
+package llmmetrics
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+func TestContextCountsAndRefusesEarlyClose(t *testing.T) {
+	ctx, err := NewContext()
+	mustOK(t, err)
+	base := ctx.LiveBytes()
+	if base == 0 || ctx.Allocations() == 0 {
+		t.Fatalf("the context itself is allocated through its allocator: %d bytes", base)
+	}
+	s, err := NewSketch(ScaleDefault, WithContext(ctx))
+	mustOK(t, err)
+	mustOK(t, s.AddMany(lognormal(1, 1000, 0.2, 1)))
+	c, err := s.Clone()
+	mustOK(t, err)
+	r, err := NewRecorder(ScaleDefault, WithContext(ctx))
+	mustOK(t, err)
+	sc, err := NewScorecard(ScenarioCodeAssistant, WithContext(ctx))
+	mustOK(t, err)
+	m, err := NewLIIMonitor(0, WithContext(ctx))
+	mustOK(t, err)
+	if ctx.LiveBytes() <= base {
+		t.Fatal("objects allocated nothing through the context")
+	}
+	wantStatus(t, ctx.Close(), ErrState)
+	for _, closer := range []interface{ Close() error }{s, c, r, sc, m} {
+		mustOK(t, closer.Close())
+	}
+	if got := ctx.LiveBytes(); got != base {
+		t.Fatalf("after closing every object %d bytes live, want %d", got, base)
+	}
+	mustOK(t, ctx.Close())
+	mustOK(t, ctx.Close())
+	if ctx.LiveBytes() != 0 {
+		t.Fatal("closed context reports bytes")
+	}
+	_, err = NewSketch(ScaleDefault, WithContext(ctx))
+	wantStatus(t, err, ErrState)
+	// A failed constructor does not keep the context busy.
+	ctx2, err := NewContext()
+	mustOK(t, err)
+	_, err = NewSketch(99, WithContext(ctx2))
+	wantStatus(t, err, ErrInvalid)
+	_, err = NewLIIMonitor(LIIWindowMax+1, WithContext(ctx2))
+	wantStatus(t, err, ErrRange)
+	mustOK(t, ctx2.Close())
+}
+
+// Objects dropped without Close are freed by their finalizers.
+func TestFinalizersFreeForgottenObjects(t *testing.T) {
+	ctx, err := NewContext()
+	mustOK(t, err)
+	base := ctx.LiveBytes()
+	func() {
+		for i := 0; i < 8; i++ {
+			s, err := NewSketch(ScaleDefault, WithContext(ctx))
+			mustOK(t, err)
+			mustOK(t, s.AddMany([]float64{1, 10, 100}))
+			r, err := NewRecorder(ScaleDefault, WithContext(ctx))
+			mustOK(t, err)
+			sh, err := r.Shard()
+			mustOK(t, err)
+			mustOK(t, sh.Add(1))
+			sc, err := NewScorecard(ScenarioCustomerService, WithContext(ctx))
+			mustOK(t, err)
+			_, err = sc.AddMetric(LayerBusiness, "m", HigherIsBetter, 1, 0, 1)
+			mustOK(t, err)
+			_, err = NewLIIMonitor(16, WithContext(ctx))
+			mustOK(t, err)
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for ctx.LiveBytes() != base && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := ctx.LiveBytes(); got != base {
+		t.Fatalf("finalizers left %d bytes live (base %d)", got, base)
+	}
+	mustOK(t, ctx.Close())
+}

@@ -1,0 +1,209 @@
+package llmmetrics_test
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"math"
+	"sync"
+
+	"llmmetrics"
+)
+
+// Record latencies and read percentiles. Quantiles are the representative value of their
+// bucket, within 0.542 % of the exact value; the maximum is exact.
+func ExampleSketch() {
+	s, err := llmmetrics.NewSketch(llmmetrics.ScaleDefault)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+
+	latencies := make([]float64, 1000) // seconds: 1 ms … 1 s
+	for i := range latencies {
+		latencies[i] = float64(i+1) / 1000
+	}
+	if err := s.AddMany(latencies); err != nil { // one call into C for the whole slice
+		log.Fatal(err)
+	}
+	p, err := s.Quantiles([]float64{0.5, 0.99})
+	if err != nil {
+		log.Fatal(err)
+	}
+	max, _ := s.Max()
+	fmt.Printf("n=%d p50=%.3f s p99=%.3f s max=%g s\n", s.Count(), p[0], p[1], max)
+	// Output: n=1000 p50=0.497 s p99=0.995 s max=1 s
+}
+
+// Merge the sketches of two servers exactly.
+func ExampleSketch_Merge() {
+	a, _ := llmmetrics.NewSketch(llmmetrics.ScaleDefault)
+	defer a.Close()
+	b, _ := llmmetrics.NewSketch(llmmetrics.ScaleDefault)
+	defer b.Close()
+	_ = a.AddMany([]float64{0.1, 0.2, 0.3})
+	_ = b.AddMany([]float64{0.4, 0.5})
+	if err := a.Merge(b); err != nil {
+		log.Fatal(err)
+	}
+	min, _ := a.Min()
+	max, _ := a.Max()
+	fmt.Println(a.Count(), min, max)
+	// Output: 5 0.1 0.5
+}
+
+// Many goroutines record into one Recorder, each through its own Shard.
+func ExampleRecorder() {
+	r, err := llmmetrics.NewRecorder(llmmetrics.ScaleDefault)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			sh, err := r.Shard()
+			if err != nil {
+				log.Fatal(err)
+			}
+			defer sh.Release()
+			for i := 0; i < 250; i++ {
+				_ = sh.Add(0.001 * float64(w*250+i+1))
+			}
+		}(w)
+	}
+	wg.Wait()
+
+	snap, err := r.Snapshot() // may also run while the writers are busy
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer snap.Close()
+	fmt.Println(snap.Count(), snap.Sum() > 500)
+	// Output: 1000 true
+}
+
+// A Shard records batches without locks; its counts stay in the Recorder after Release.
+func ExampleShard() {
+	r, _ := llmmetrics.NewRecorder(llmmetrics.ScaleDefault)
+	defer r.Close()
+	sh, _ := r.Shard()
+	_ = sh.AddMany([]float64{0.2, 0.3, 0.4})
+	sh.Release()
+	snap, _ := r.Snapshot()
+	defer snap.Close()
+	fmt.Println(snap.Count())
+	// Output: 3
+}
+
+// Score a code assistant on the four layers.
+func ExampleScorecard() {
+	sc, err := llmmetrics.NewScorecard(llmmetrics.ScenarioCodeAssistant)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sc.Close()
+	_, _ = sc.AddMetric(llmmetrics.LayerCapability, "instruction_following", llmmetrics.HigherIsBetter, 1, 0.5, 1)
+	_, _ = sc.AddMetric(llmmetrics.LayerPerformance, "p95_ms", llmmetrics.LowerIsBetter, 200, 1000, 1)
+	_, _ = sc.AddMetric(llmmetrics.LayerEngineering, "error_rate", llmmetrics.LowerIsBetter, 0, 0.05, 1)
+	_, _ = sc.AddMetric(llmmetrics.LayerBusiness, "review_pass", llmmetrics.HigherIsBetter, 1, 0, 1)
+	_ = sc.Observe("instruction_following", 0.9)
+	_ = sc.Observe("p95_ms", 400)
+	_ = sc.Observe("error_rate", 0.01)
+	_ = sc.Observe("review_pass", 0.7)
+
+	res, err := sc.Evaluate()
+	if err != nil {
+		log.Fatal(err)
+	}
+	for l, lr := range res.Layers {
+		fmt.Printf("%-11s score %.2f contributes %.3f\n", llmmetrics.Layer(l), lr.Score, lr.Contribution)
+	}
+	fmt.Printf("overall %.3f\n", res.Overall)
+	// Output:
+	// capability  score 0.80 contributes 0.360
+	// performance score 0.75 contributes 0.150
+	// engineering score 0.80 contributes 0.120
+	// business    score 0.70 contributes 0.140
+	// overall 0.770
+}
+
+// Watch the CPU-GPU load imbalance over a sliding window.
+func ExampleLIIMonitor() {
+	m, err := llmmetrics.NewLIIMonitor(4)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+	for _, u := range [][2]float64{{0.9, 0.3}, {0.9, 0.4}, {0.8, 0.5}, {0.8, 0.5}} {
+		_ = m.Add(u[0], u[1])
+	}
+	r, _ := m.Read()
+	fmt.Printf("LII %.3f tier %v scale %v\n", r.LII, r.Tier, r.Scale)
+	// Output: LII 0.500 tier adapt scale true
+}
+
+// Measure the memory the library holds for a sketch.
+func ExampleContext() {
+	ctx, err := llmmetrics.NewContext()
+	if err != nil {
+		log.Fatal(err)
+	}
+	base := ctx.LiveBytes()
+	s, _ := llmmetrics.NewSketch(llmmetrics.ScaleDefault, llmmetrics.WithContext(ctx))
+	_ = s.AddMany([]float64{0.1, 0.2, 0.4})
+	fmt.Println("sketch holds memory:", ctx.LiveBytes() > base)
+	fmt.Println("close context early:", errors.Is(ctx.Close(), llmmetrics.ErrState))
+	s.Close()
+	fmt.Println("after Close:", ctx.LiveBytes() == base, ctx.Close())
+	// Output:
+	// sketch holds memory: true
+	// close context early: true
+	// after Close: true <nil>
+}
+
+// Errors carry the library status; compare them with errors.Is.
+func ExampleError() {
+	s, _ := llmmetrics.NewSketch(llmmetrics.ScaleDefault)
+	defer s.Close()
+	err := s.Add(math.NaN())
+	fmt.Println(errors.Is(err, llmmetrics.ErrInvalid))
+	var e *llmmetrics.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Status, e.Op)
+	}
+	_, err = s.Quantile(0.99)
+	fmt.Println(err)
+	// Output:
+	// true
+	// LLMM_E_INVALID llmm_sketch_add
+	// llmmetrics: llmm_sketch_quantile: no data (LLMM_E_EMPTY)
+}
+
+func ExampleStatus() {
+	fmt.Println(int(llmmetrics.StatusEmpty), llmmetrics.StatusEmpty, llmmetrics.StatusEmpty.Message())
+	// Output: -4 LLMM_E_EMPTY no data
+}
+
+func ExampleLII() {
+	lii, _ := llmmetrics.LII([]float64{0.25, 0.75}, []float64{1, 1})
+	fmt.Println(lii)
+	// Output: 0.5
+}
+
+func ExampleKVOccupancyOf() {
+	occ, _ := llmmetrics.KVOccupancyOf(16, 100, 50, 600)
+	fmt.Printf("blocks %.3f tokens %.3f gap %.3f wasted %d\n",
+		occ.BlockOccupancy, occ.TokenOccupancy, occ.Gap, occ.WastedSlots)
+	// Output: blocks 0.500 tokens 0.375 gap 0.125 wasted 200
+}
+
+func ExampleBucketBounds() {
+	i, _ := llmmetrics.BucketIndex(0, 3)
+	lo, hi, _ := llmmetrics.BucketBounds(0, i)
+	fmt.Printf("3 is in bucket %d = (%g, %g]\n", i, lo, hi)
+	// Output: 3 is in bucket 1 = (2, 4]
+}

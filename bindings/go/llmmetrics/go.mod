@@ -1,0 +1,3 @@
+module llmmetrics
+
+go 1.19

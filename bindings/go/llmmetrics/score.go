@@ -1,0 +1,312 @@
+package llmmetrics
+
+/*
+#include <stdlib.h>
+#include <llmmetrics/score.h>
+*/
+import "C"
+
+import (
+	"math"
+	"runtime"
+	"strings"
+	"unsafe"
+)
+
+// LayerCount is the number of evaluation layers; weight arrays have this many entries, in
+// [Layer] order.
+const LayerCount = int(C.LLMM_LAYER_COUNT)
+
+// ScoreNameMax is the longest metric name accepted, in bytes.
+const ScoreNameMax = int(C.LLMM_SCORE_NAME_MAX)
+
+// Layer is one of the four evaluation layers.
+type Layer int32
+
+// The evaluation layers, in the order of every weight array.
+const (
+	LayerCapability  Layer = C.LLMM_LAYER_CAPABILITY  // factual consistency, reasoning robustness, ...
+	LayerPerformance Layer = C.LLMM_LAYER_PERFORMANCE // P95 latency, throughput, peak GPU memory, ...
+	LayerEngineering Layer = C.LLMM_LAYER_ENGINEERING // API error rate, cold-start time, rollback success, ...
+	LayerBusiness    Layer = C.LLMM_LAYER_BUSINESS    // dwell-time uplift, ticket reduction, review pass rate, ...
+)
+
+// String names the layer ("capability", "performance", "engineering", "business").
+func (l Layer) String() string {
+	switch l {
+	case LayerCapability:
+		return "capability"
+	case LayerPerformance:
+		return "performance"
+	case LayerEngineering:
+		return "engineering"
+	case LayerBusiness:
+		return "business"
+	}
+	return "Layer(" + itoa(int64(l)) + ")"
+}
+
+// Scenario is a scenario preset of layer weights.
+type Scenario int32
+
+// The scenario presets (capability / performance / engineering / business weights).
+const (
+	ScenarioCustomerService   Scenario = C.LLMM_SCENARIO_CUSTOMER_SERVICE   // 0.25 / 0.40 / 0.20 / 0.15
+	ScenarioCodeAssistant     Scenario = C.LLMM_SCENARIO_CODE_ASSISTANT     // 0.45 / 0.20 / 0.15 / 0.20
+	ScenarioContentGeneration Scenario = C.LLMM_SCENARIO_CONTENT_GENERATION // 0.35 / 0.10 / 0.25 / 0.30
+	ScenarioCustom            Scenario = C.LLMM_SCENARIO_CUSTOM             // weights set with Scorecard.SetWeights
+)
+
+// Direction states which way a metric improves.
+type Direction int32
+
+// The directions of a metric.
+const (
+	HigherIsBetter Direction = C.LLMM_HIGHER_IS_BETTER // target > worst (throughput, pass rate)
+	LowerIsBetter  Direction = C.LLMM_LOWER_IS_BETTER  // target < worst (P95 latency, error rate)
+)
+
+// MissingPolicy is what the overall score does when a layer with a positive weight has no
+// observed metric.
+type MissingPolicy int32
+
+// The missing-layer policies.
+const (
+	MissingRefuse      MissingPolicy = C.LLMM_MISSING_REFUSE      // Evaluate fails with ErrState (the default)
+	MissingRenormalize MissingPolicy = C.LLMM_MISSING_RENORMALIZE // renormalise over the present layers
+)
+
+// MetricID identifies a metric of a [Scorecard]; ids are 0, 1, 2, ... in the order the
+// metrics were added.
+type MetricID uint32
+
+// ScenarioWeights returns the layer weights of a preset scenario (not [ScenarioCustom]).
+func ScenarioWeights(preset Scenario) ([LayerCount]float64, error) {
+	var w [LayerCount]float64
+	st := C.llmm_scenario_weights(C.llmm_scenario(preset), (*C.double)(unsafe.Pointer(&w[0])), C.size_t(LayerCount))
+	return w, check("llmm_scenario_weights", st)
+}
+
+// Normalize maps an observation to a score in [0, 1]:
+// clamp((value − worst) / (target − worst), 0, 1), exactly 1 at the target and 0 at worst.
+func Normalize(dir Direction, target, worst, value float64) (float64, error) {
+	var out C.double
+	st := C.llmm_score_normalize(C.llmm_direction(dir), C.double(target), C.double(worst), C.double(value), &out)
+	return float64(out), check("llmm_score_normalize", st)
+}
+
+// Scorecard scores a deployment on four weighted layers: metrics are defined per layer with
+// a direction, a target and a worst acceptable bound, observations are normalised to 0..1,
+// averaged per layer and weighted into an overall score.
+//
+// A Scorecard is used by one goroutine at a time. Close it when done; a finalizer closes a
+// forgotten one.
+type Scorecard struct {
+	c   *C.llmm_scorecard
+	ctx *Context
+}
+
+// NewScorecard creates a scorecard with the weights of a scenario. A [ScenarioCustom]
+// scorecard needs [Scorecard.SetWeights] before it can be evaluated.
+func NewScorecard(preset Scenario, opts ...Option) (*Scorecard, error) {
+	o := collect(opts)
+	cctx, err := o.ctx.acquire("llmm_scorecard_new")
+	if err != nil {
+		return nil, err
+	}
+	var c *C.llmm_scorecard
+	if err := check("llmm_scorecard_new", C.llmm_scorecard_new(cctx, C.llmm_scenario(preset), &c)); err != nil {
+		o.ctx.release()
+		return nil, err
+	}
+	sc := &Scorecard{c: c, ctx: o.ctx}
+	runtime.SetFinalizer(sc, (*Scorecard).Close)
+	return sc, nil
+}
+
+// Close frees the scorecard. It is idempotent and always returns nil.
+func (sc *Scorecard) Close() error {
+	if sc.c == nil {
+		return nil
+	}
+	C.llmm_scorecard_free(sc.c)
+	sc.c = nil
+	sc.ctx.release()
+	sc.ctx = nil
+	runtime.SetFinalizer(sc, nil)
+	return nil
+}
+
+// SetWeights sets custom layer weights (finite, ≥ 0, summing to 1 within 1e-9); the
+// scenario becomes [ScenarioCustom].
+func (sc *Scorecard) SetWeights(w [LayerCount]float64) error {
+	if sc.c == nil {
+		return errClosed("llmm_scorecard_set_weights", "scorecard")
+	}
+	st := C.llmm_scorecard_set_weights(sc.c, (*C.double)(unsafe.Pointer(&w[0])), C.size_t(LayerCount))
+	runtime.KeepAlive(sc)
+	return check("llmm_scorecard_set_weights", st)
+}
+
+// Weights returns the layer weights as configured (not renormalised).
+func (sc *Scorecard) Weights() ([LayerCount]float64, error) {
+	var w [LayerCount]float64
+	if sc.c == nil {
+		return w, errClosed("llmm_scorecard_weights", "scorecard")
+	}
+	st := C.llmm_scorecard_weights(sc.c, (*C.double)(unsafe.Pointer(&w[0])), C.size_t(LayerCount))
+	runtime.KeepAlive(sc)
+	return w, check("llmm_scorecard_weights", st)
+}
+
+// SetMissingPolicy chooses what Evaluate does when a weighted layer has no observation.
+func (sc *Scorecard) SetMissingPolicy(p MissingPolicy) error {
+	if sc.c == nil {
+		return errClosed("llmm_scorecard_set_i32", "scorecard")
+	}
+	st := C.llmm_scorecard_set_i32(sc.c, C.LLMM_SCORECARD_MISSING, C.int32_t(p))
+	runtime.KeepAlive(sc)
+	return check("llmm_scorecard_set_i32", st)
+}
+
+// MissingPolicy returns the missing-layer policy in force.
+func (sc *Scorecard) MissingPolicy() (MissingPolicy, error) {
+	if sc.c == nil {
+		return 0, errClosed("llmm_scorecard_get_i32", "scorecard")
+	}
+	var v C.int32_t
+	st := C.llmm_scorecard_get_i32(sc.c, C.LLMM_SCORECARD_MISSING, &v)
+	runtime.KeepAlive(sc)
+	return MissingPolicy(v), check("llmm_scorecard_get_i32", st)
+}
+
+// cString copies a Go string to C memory, refusing strings with an embedded NUL (which C
+// would silently cut short).
+func cString(op, s string) (*C.char, error) {
+	if strings.IndexByte(s, 0) >= 0 {
+		return nil, errArg(op, "name contains a NUL byte")
+	}
+	return C.CString(s), nil
+}
+
+// AddMetric defines a metric in a layer and returns its id. The name (1 to [ScoreNameMax]
+// bytes) must be unique in the scorecard; target scores 1 and worst scores 0; weight (> 0)
+// weighs the metric inside its layer (pass 1 for a plain mean).
+func (sc *Scorecard) AddMetric(layer Layer, name string, dir Direction, target, worst, weight float64) (MetricID, error) {
+	if sc.c == nil {
+		return 0, errClosed("llmm_scorecard_add_metric", "scorecard")
+	}
+	cname, err := cString("llmm_scorecard_add_metric", name)
+	if err != nil {
+		return 0, err
+	}
+	defer C.free(unsafe.Pointer(cname))
+	var id C.uint32_t
+	st := C.llmm_scorecard_add_metric(sc.c, C.llmm_layer(layer), cname, C.llmm_direction(dir),
+		C.double(target), C.double(worst), C.double(weight), &id)
+	runtime.KeepAlive(sc)
+	return MetricID(id), check("llmm_scorecard_add_metric", st)
+}
+
+// Observe records the latest observation of the metric called name, replacing the previous
+// one. [Scorecard.ObserveID] avoids the lookup by name.
+func (sc *Scorecard) Observe(name string, value float64) error {
+	if sc.c == nil {
+		return errClosed("llmm_scorecard_observe", "scorecard")
+	}
+	cname, err := cString("llmm_scorecard_observe", name)
+	if err != nil {
+		return err
+	}
+	defer C.free(unsafe.Pointer(cname))
+	st := C.llmm_scorecard_observe(sc.c, cname, C.double(value))
+	runtime.KeepAlive(sc)
+	return check("llmm_scorecard_observe", st)
+}
+
+// ObserveID records the latest observation of a metric by id.
+func (sc *Scorecard) ObserveID(id MetricID, value float64) error {
+	if sc.c == nil {
+		return errClosed("llmm_scorecard_observe_id", "scorecard")
+	}
+	st := C.llmm_scorecard_observe_id(sc.c, C.uint32_t(id), C.double(value))
+	runtime.KeepAlive(sc)
+	return check("llmm_scorecard_observe_id", st)
+}
+
+// Clear forgets every observation; metrics, weights and options stay.
+func (sc *Scorecard) Clear() error {
+	if sc.c == nil {
+		return errClosed("llmm_scorecard_clear", "scorecard")
+	}
+	st := C.llmm_scorecard_clear(sc.c)
+	runtime.KeepAlive(sc)
+	return check("llmm_scorecard_clear", st)
+}
+
+// MetricScore returns one metric's normalised score (ErrEmpty when it has no observation).
+func (sc *Scorecard) MetricScore(id MetricID) (float64, error) {
+	if sc.c == nil {
+		return 0, errClosed("llmm_scorecard_metric_score", "scorecard")
+	}
+	var out C.double
+	st := C.llmm_scorecard_metric_score(sc.c, C.uint32_t(id), &out)
+	runtime.KeepAlive(sc)
+	return float64(out), check("llmm_scorecard_metric_score", st)
+}
+
+// LayerResult is one layer's part of a [ScoreResult].
+type LayerResult struct {
+	Score           float64 // layer score in [0, 1]; NaN when the layer is missing
+	Weight          float64 // configured weight
+	EffectiveWeight float64 // weight used for the overall score; 0 when missing or on error
+	Contribution    float64 // EffectiveWeight × Score; 0 when missing or on error
+	Present         bool    // the layer has an observed metric
+	Metrics         int     // metrics defined in the layer
+	Observed        int     // metrics of the layer that have an observation
+}
+
+// ScoreResult is the outcome of [Scorecard.Evaluate].
+type ScoreResult struct {
+	Scenario      Scenario                // the scorecard's scenario
+	LayersMissing int                     // layers without an observed metric
+	Renormalized  bool                    // a weighted layer was missing and weights were renormalised
+	Overall       float64                 // overall score in [0, 1]; NaN on error
+	Layers        [LayerCount]LayerResult // indexed by Layer
+}
+
+// Evaluate computes the overall score and each layer's score and contribution. When a
+// weighted layer is missing under [MissingRefuse] (ErrState) or nothing can be scored
+// (ErrEmpty), the error is returned together with a result whose per-layer fields show
+// what is missing.
+func (sc *Scorecard) Evaluate() (ScoreResult, error) {
+	var res ScoreResult
+	if sc.c == nil {
+		return res, errClosed("llmm_scorecard_evaluate", "scorecard")
+	}
+	var r C.llmm_score_result
+	if err := check("llmm_score_result_init", C.llmm_score_result_init(&r)); err != nil {
+		return res, err
+	}
+	st := C.llmm_scorecard_evaluate(sc.c, &r)
+	runtime.KeepAlive(sc)
+	res.Scenario = Scenario(r.scenario)
+	res.LayersMissing = int(r.layers_missing)
+	res.Renormalized = r.renormalized != 0
+	res.Overall = float64(r.overall)
+	for i := range res.Layers {
+		res.Layers[i] = LayerResult{
+			Score:           float64(r.layer_score[i]),
+			Weight:          float64(r.layer_weight[i]),
+			EffectiveWeight: float64(r.layer_effective_weight[i]),
+			Contribution:    float64(r.layer_contribution[i]),
+			Present:         r.layer_present[i] != 0,
+			Metrics:         int(r.layer_metrics[i]),
+			Observed:        int(r.layer_observed[i]),
+		}
+	}
+	if st != C.LLMM_OK {
+		res.Overall = math.NaN()
+	}
+	return res, check("llmm_scorecard_evaluate", st)
+}

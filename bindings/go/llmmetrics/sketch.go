@@ -1,0 +1,434 @@
+package llmmetrics
+
+/*
+#include <llmmetrics/sketch.h>
+
+// cgo turns floating-point macros into badly rounded Go constants: read them as doubles.
+static void llmmgo_range_macros(double out[4]) {
+	out[0] = LLMM_SKETCH_RANGE_MIN_DEFAULT;
+	out[1] = LLMM_SKETCH_RANGE_MAX_DEFAULT;
+	out[2] = LLMM_SKETCH_RANGE_MIN_LIMIT;
+	out[3] = LLMM_SKETCH_RANGE_MAX_LIMIT;
+}
+*/
+import "C"
+
+import (
+	"math"
+	"runtime"
+	"unsafe"
+)
+
+// Scale and range limits of a [Sketch] and a [Recorder].
+const (
+	ScaleDefault    = int(C.LLMM_SCALE_DEFAULT) // 64 buckets per power of two, 0.542 % worst relative error
+	ScaleMin        = int(C.LLMM_SCALE_MIN)     // 1 bucket per power of two
+	ScaleMax        = int(C.LLMM_SCALE_MAX)     // 1024 buckets per power of two
+	RangeMinDefault = 1e-9                      // default lower end of the tracked range (LLMM_SKETCH_RANGE_MIN_DEFAULT)
+	RangeMaxDefault = 1e15                      // default upper end of the tracked range (LLMM_SKETCH_RANGE_MAX_DEFAULT)
+	RangeMinLimit   = 1e-300                    // smallest accepted lower range bound (LLMM_SKETCH_RANGE_MIN_LIMIT)
+	RangeMaxLimit   = 1e300                     // largest accepted upper range bound (LLMM_SKETCH_RANGE_MAX_LIMIT)
+)
+
+// cRangeMacros returns the C values of RangeMinDefault, RangeMaxDefault, RangeMinLimit and
+// RangeMaxLimit, for the test that keeps the Go constants in step with the header.
+func cRangeMacros() [4]float64 {
+	var out [4]C.double
+	C.llmmgo_range_macros(&out[0])
+	return [4]float64{float64(out[0]), float64(out[1]), float64(out[2]), float64(out[3])}
+}
+
+// RelativeError is the worst relative error of every quantile of a sketch of the given scale:
+// (base − 1) / (base + 1) with base = 2^(2^−scale); 0.00542 at [ScaleDefault].
+func RelativeError(scale int) float64 {
+	base := math.Exp2(math.Exp2(-float64(scale)))
+	return (base - 1) / (base + 1)
+}
+
+// Sketch is a streaming, mergeable quantile sketch over non-negative values, answering every
+// quantile within [RelativeError] of the true value (nearest-rank rule; the minimum and the
+// maximum are exact, as are the count and the extremes).
+//
+// A Sketch is used by one goroutine at a time. Close it when done; a finalizer closes a
+// forgotten one. The zero Sketch is closed, except that [Sketch.UnmarshalBinary] fills it.
+type Sketch struct {
+	c   *C.llmm_sketch
+	ctx *Context
+}
+
+func int32Arg(v int) (C.int32_t, bool) {
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return 0, false
+	}
+	return C.int32_t(v), true
+}
+
+// NewSketch creates an empty sketch. scale is [ScaleDefault] or any value in
+// [ScaleMin] … [ScaleMax].
+func NewSketch(scale int, opts ...Option) (*Sketch, error) {
+	o := collect(opts)
+	sc, ok := int32Arg(scale)
+	if !ok {
+		return nil, errArg("llmm_sketch_new", "scale out of bounds")
+	}
+	cctx, err := o.ctx.acquire("llmm_sketch_new")
+	if err != nil {
+		return nil, err
+	}
+	var c *C.llmm_sketch
+	if err := check("llmm_sketch_new", C.llmm_sketch_new(cctx, sc, &c)); err != nil {
+		o.ctx.release()
+		return nil, err
+	}
+	return wrapSketch(c, o.ctx), nil
+}
+
+// wrapSketch owns c, whose context reference was already acquired.
+func wrapSketch(c *C.llmm_sketch, ctx *Context) *Sketch {
+	s := &Sketch{c: c, ctx: ctx}
+	runtime.SetFinalizer(s, (*Sketch).Close)
+	return s
+}
+
+// Close frees the sketch. It is idempotent and always returns nil.
+func (s *Sketch) Close() error {
+	if s.c == nil {
+		return nil
+	}
+	C.llmm_sketch_free(s.c)
+	s.c = nil
+	s.ctx.release()
+	s.ctx = nil
+	runtime.SetFinalizer(s, nil)
+	return nil
+}
+
+// SetRange sets the accurately tracked value range [lo, hi]; allowed only while the sketch
+// is empty. Positive values below lo or above hi are still counted (as underflow / overflow).
+func (s *Sketch) SetRange(lo, hi float64) error {
+	if s.c == nil {
+		return errClosed("llmm_sketch_set_range", "sketch")
+	}
+	err := check("llmm_sketch_set_range", C.llmm_sketch_set_range(s.c, C.double(lo), C.double(hi)))
+	runtime.KeepAlive(s)
+	return err
+}
+
+// Range returns the configured range.
+func (s *Sketch) Range() (lo, hi float64, err error) {
+	if s.c == nil {
+		return 0, 0, errClosed("llmm_sketch_range", "sketch")
+	}
+	var clo, chi C.double
+	err = check("llmm_sketch_range", C.llmm_sketch_range(s.c, &clo, &chi))
+	runtime.KeepAlive(s)
+	return float64(clo), float64(chi), err
+}
+
+// Add records one finite value ≥ 0. An invalid value (NaN, ±Inf, negative) records nothing
+// and returns an error matching ErrInvalid.
+//
+// Each Add is one cgo call; to record many values at once use [Sketch.AddMany].
+func (s *Sketch) Add(v float64) error {
+	if s.c == nil {
+		return errClosed("llmm_sketch_add", "sketch")
+	}
+	st := C.llmm_sketch_add(s.c, C.double(v))
+	runtime.KeepAlive(s)
+	return check("llmm_sketch_add", st)
+}
+
+// AddN records the value v n times.
+func (s *Sketch) AddN(v float64, n uint64) error {
+	if s.c == nil {
+		return errClosed("llmm_sketch_add_n", "sketch")
+	}
+	st := C.llmm_sketch_add_n(s.c, C.double(v), C.uint64_t(n))
+	runtime.KeepAlive(s)
+	return check("llmm_sketch_add_n", st)
+}
+
+// AddMany records a batch in one call into the library, all or nothing: if any value is
+// invalid, none is recorded. The slice is read during the call only.
+func (s *Sketch) AddMany(vs []float64) error {
+	if s.c == nil {
+		return errClosed("llmm_sketch_add_many", "sketch")
+	}
+	st := C.llmm_sketch_add_many(s.c, f64ptr(vs), C.size_t(len(vs)))
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(vs)
+	return check("llmm_sketch_add_many", st)
+}
+
+// f64ptr is the address of the first element of vs, or nil for an empty slice.
+func f64ptr(vs []float64) *C.double {
+	if len(vs) == 0 {
+		return nil
+	}
+	return (*C.double)(unsafe.Pointer(&vs[0]))
+}
+
+// Quantile returns quantile q in [0, 1] by the nearest-rank rule: the value of rank
+// max(1, ceil(q·n)). It returns an error matching ErrEmpty when nothing was recorded.
+func (s *Sketch) Quantile(q float64) (float64, error) {
+	if s.c == nil {
+		return 0, errClosed("llmm_sketch_quantile", "sketch")
+	}
+	var out C.double
+	st := C.llmm_sketch_quantile(s.c, C.double(q), &out)
+	runtime.KeepAlive(s)
+	return float64(out), check("llmm_sketch_quantile", st)
+}
+
+// Quantiles answers many quantiles in one pass; qs may be in any order and the result has
+// one value per element of qs.
+func (s *Sketch) Quantiles(qs []float64) ([]float64, error) {
+	out := make([]float64, len(qs))
+	if err := s.QuantilesInto(out, qs); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// QuantilesInto is [Sketch.Quantiles] writing into dst, which must be as long as qs.
+func (s *Sketch) QuantilesInto(dst, qs []float64) error {
+	if s.c == nil {
+		return errClosed("llmm_sketch_quantiles", "sketch")
+	}
+	if len(dst) != len(qs) {
+		return errArg("llmm_sketch_quantiles", "dst and qs differ in length")
+	}
+	st := C.llmm_sketch_quantiles(s.c, f64ptr(qs), C.size_t(len(qs)), f64ptr(dst))
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(qs)
+	runtime.KeepAlive(dst)
+	return check("llmm_sketch_quantiles", st)
+}
+
+// Rank returns the fraction of recorded values ≤ v: exact below the minimum and at or above
+// the maximum, otherwise within one bucket.
+func (s *Sketch) Rank(v float64) (float64, error) {
+	if s.c == nil {
+		return 0, errClosed("llmm_sketch_rank", "sketch")
+	}
+	var out C.double
+	st := C.llmm_sketch_rank(s.c, C.double(v), &out)
+	runtime.KeepAlive(s)
+	return float64(out), check("llmm_sketch_rank", st)
+}
+
+// Count is the number of recorded values (0 for a closed sketch).
+func (s *Sketch) Count() uint64 {
+	n := uint64(C.llmm_sketch_count(s.c))
+	runtime.KeepAlive(s)
+	return n
+}
+
+// Sum is the sum of the recorded values, accumulated in arrival order (0 when empty or
+// closed).
+func (s *Sketch) Sum() float64 {
+	var out C.double
+	if s.c == nil || C.llmm_sketch_sum(s.c, &out) != C.LLMM_OK {
+		return 0
+	}
+	runtime.KeepAlive(s)
+	return float64(out)
+}
+
+type statFunc func(*C.llmm_sketch, *C.double) C.llmm_status
+
+func (s *Sketch) stat(op string, f statFunc) (float64, error) {
+	if s.c == nil {
+		return 0, errClosed(op, "sketch")
+	}
+	var out C.double
+	st := f(s.c, &out)
+	runtime.KeepAlive(s)
+	return float64(out), check(op, st)
+}
+
+// Min is the exact smallest recorded value (ErrEmpty when nothing was recorded).
+func (s *Sketch) Min() (float64, error) {
+	return s.stat("llmm_sketch_min", func(c *C.llmm_sketch, out *C.double) C.llmm_status {
+		return C.llmm_sketch_min(c, out)
+	})
+}
+
+// Max is the exact largest recorded value (ErrEmpty when nothing was recorded).
+func (s *Sketch) Max() (float64, error) {
+	return s.stat("llmm_sketch_max", func(c *C.llmm_sketch, out *C.double) C.llmm_status {
+		return C.llmm_sketch_max(c, out)
+	})
+}
+
+// Mean is Sum / Count (ErrEmpty when nothing was recorded).
+func (s *Sketch) Mean() (float64, error) {
+	return s.stat("llmm_sketch_mean", func(c *C.llmm_sketch, out *C.double) C.llmm_status {
+		return C.llmm_sketch_mean(c, out)
+	})
+}
+
+// SpecialCounts returns the counts kept outside the buckets: exact zeros, positive values
+// below the range and values above it.
+func (s *Sketch) SpecialCounts() (zero, under, over uint64, err error) {
+	if s.c == nil {
+		return 0, 0, 0, errClosed("llmm_sketch_special_counts", "sketch")
+	}
+	var z, u, o C.uint64_t
+	err = check("llmm_sketch_special_counts", C.llmm_sketch_special_counts(s.c, &z, &u, &o))
+	runtime.KeepAlive(s)
+	return uint64(z), uint64(u), uint64(o), err
+}
+
+// Scale is the sketch's scale (-1 for a closed sketch).
+func (s *Sketch) Scale() int {
+	sc := int(C.llmm_sketch_scale(s.c))
+	runtime.KeepAlive(s)
+	return sc
+}
+
+// BucketSpan returns the lowest and highest non-empty bucket index (OpenTelemetry
+// numbering), or an error matching ErrEmpty when no value lies inside the range.
+func (s *Sketch) BucketSpan() (first, last int, err error) {
+	if s.c == nil {
+		return 0, 0, errClosed("llmm_sketch_bucket_span", "sketch")
+	}
+	var f, l C.int32_t
+	err = check("llmm_sketch_bucket_span", C.llmm_sketch_bucket_span(s.c, &f, &l))
+	runtime.KeepAlive(s)
+	return int(f), int(l), err
+}
+
+// BucketCount is the count of bucket index (0 for an index never touched).
+func (s *Sketch) BucketCount(index int) uint64 {
+	i, ok := int32Arg(index)
+	if !ok {
+		return 0
+	}
+	n := uint64(C.llmm_sketch_bucket_count(s.c, i))
+	runtime.KeepAlive(s)
+	return n
+}
+
+// Buckets returns the index of the lowest non-empty bucket and the counts of the buckets
+// from there to the highest non-empty one (empty ones in between count 0): the layout of an
+// OpenTelemetry exponential histogram's positive buckets. Both are zero when no value lies
+// inside the range.
+func (s *Sketch) Buckets() (offset int, counts []uint64, err error) {
+	first, last, err := s.BucketSpan()
+	if err != nil {
+		if e, ok := err.(*Error); ok && e.Status == StatusEmpty {
+			return 0, nil, nil
+		}
+		return 0, nil, err
+	}
+	counts = make([]uint64, last-first+1)
+	for i := range counts {
+		counts[i] = uint64(C.llmm_sketch_bucket_count(s.c, C.int32_t(first+i)))
+	}
+	runtime.KeepAlive(s)
+	return first, counts, nil
+}
+
+// BucketIndex is the bucket index i of a finite value v > 0 at a scale: base^i < v ≤ base^(i+1).
+func BucketIndex(scale int, v float64) (int, error) {
+	sc, ok := int32Arg(scale)
+	if !ok {
+		return 0, errArg("llmm_sketch_index", "scale out of bounds")
+	}
+	var i C.int32_t
+	err := check("llmm_sketch_index", C.llmm_sketch_index(sc, C.double(v), &i))
+	return int(i), err
+}
+
+// BucketBounds returns the bounds (lower, upper] = (base^index, base^(index+1)] of a bucket.
+func BucketBounds(scale, index int) (lower, upper float64, err error) {
+	sc, ok1 := int32Arg(scale)
+	ix, ok2 := int32Arg(index)
+	if !ok1 || !ok2 {
+		return 0, 0, errArg("llmm_sketch_bucket_bounds", "scale or index out of bounds")
+	}
+	var lo, hi C.double
+	err = check("llmm_sketch_bucket_bounds", C.llmm_sketch_bucket_bounds(sc, ix, &lo, &hi))
+	return float64(lo), float64(hi), err
+}
+
+// Merge adds every value of src into s exactly. With different scales the result takes the
+// coarser one. All or nothing: on error s is unchanged. src may not be s.
+func (s *Sketch) Merge(src *Sketch) error {
+	if s.c == nil || src == nil || src.c == nil {
+		return errClosed("llmm_sketch_merge", "sketch")
+	}
+	st := C.llmm_sketch_merge(s.c, src.c)
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(src)
+	return check("llmm_sketch_merge", st)
+}
+
+// Subtract turns s, a later cumulative snapshot, into the interval since earlier, an
+// earlier snapshot of the same source: s = s − earlier. It returns an error matching
+// ErrState, leaving s unchanged, when earlier is not contained in s.
+func (s *Sketch) Subtract(earlier *Sketch) error {
+	if s.c == nil || earlier == nil || earlier.c == nil {
+		return errClosed("llmm_sketch_subtract", "sketch")
+	}
+	st := C.llmm_sketch_subtract(s.c, earlier.c)
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(earlier)
+	return check("llmm_sketch_subtract", st)
+}
+
+// Reset removes every value; scale, range and memory stay.
+func (s *Sketch) Reset() error {
+	if s.c == nil {
+		return errClosed("llmm_sketch_reset", "sketch")
+	}
+	st := C.llmm_sketch_reset(s.c)
+	runtime.KeepAlive(s)
+	return check("llmm_sketch_reset", st)
+}
+
+// Clone returns a deep copy allocated through the same context.
+func (s *Sketch) Clone() (*Sketch, error) {
+	if s.c == nil {
+		return nil, errClosed("llmm_sketch_clone", "sketch")
+	}
+	if _, err := s.ctx.acquire("llmm_sketch_clone"); err != nil {
+		return nil, err
+	}
+	var c *C.llmm_sketch
+	st := C.llmm_sketch_clone(s.c, &c)
+	runtime.KeepAlive(s)
+	if err := check("llmm_sketch_clone", st); err != nil {
+		s.ctx.release()
+		return nil, err
+	}
+	return wrapSketch(c, s.ctx), nil
+}
+
+// Downscale lowers the scale in place to newScale (0 … current scale) by an exact index
+// shift.
+func (s *Sketch) Downscale(newScale int) error {
+	if s.c == nil {
+		return errClosed("llmm_sketch_downscale", "sketch")
+	}
+	sc, ok := int32Arg(newScale)
+	if !ok {
+		return errArg("llmm_sketch_downscale", "scale out of bounds")
+	}
+	st := C.llmm_sketch_downscale(s.c, sc)
+	runtime.KeepAlive(s)
+	return check("llmm_sketch_downscale", st)
+}
+
+// CopyFrom replaces the contents, scale and range of s with those of src; s keeps its
+// context. On error s is unchanged.
+func (s *Sketch) CopyFrom(src *Sketch) error {
+	if s.c == nil || src == nil || src.c == nil {
+		return errClosed("llmm_sketch_copy", "sketch")
+	}
+	st := C.llmm_sketch_copy(s.c, src.c)
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(src)
+	return check("llmm_sketch_copy", st)
+}
