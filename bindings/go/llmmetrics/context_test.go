@@ -24,11 +24,22 @@ func TestContextCountsAndRefusesEarlyClose(t *testing.T) {
 	mustOK(t, err)
 	m, err := NewLIIMonitor(0, WithContext(ctx))
 	mustOK(t, err)
+	w, err := NewWindow(0, 0, ScaleDefault, WithContext(ctx))
+	mustOK(t, err)
+	mustOK(t, w.Add(1, 0.5))
+	ws, err := w.Snapshot(1, 1)
+	mustOK(t, err)
+	rw, err := NewRatioWindow(0, 0, WithContext(ctx))
+	mustOK(t, err)
+	d, err := NewSpikeDetector(WithContext(ctx))
+	mustOK(t, err)
+	_, err = d.Observe(1, 0.5)
+	mustOK(t, err)
 	if ctx.LiveBytes() <= base {
 		t.Fatal("objects allocated nothing through the context")
 	}
 	wantStatus(t, ctx.Close(), ErrState)
-	for _, closer := range []interface{ Close() error }{s, c, r, sc, m} {
+	for _, closer := range []interface{ Close() error }{s, c, r, sc, m, w, ws, rw, d} {
 		mustOK(t, closer.Close())
 	}
 	if got := ctx.LiveBytes(); got != base {
@@ -71,6 +82,15 @@ func TestFinalizersFreeForgottenObjects(t *testing.T) {
 			_, err = sc.AddMetric(LayerBusiness, "m", HigherIsBetter, 1, 0, 1)
 			mustOK(t, err)
 			_, err = NewLIIMonitor(16, WithContext(ctx))
+			mustOK(t, err)
+			w, err := NewWindow(0, 4, ScaleDefault, WithContext(ctx))
+			mustOK(t, err)
+			mustOK(t, w.Add(1, 2))
+			_, err = NewRatioWindow(0, 4, WithContext(ctx))
+			mustOK(t, err)
+			d, err := NewSpikeDetector(WithContext(ctx))
+			mustOK(t, err)
+			_, err = d.Observe(1, 2)
 			mustOK(t, err)
 		}
 	}()

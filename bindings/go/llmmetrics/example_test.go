@@ -6,6 +6,7 @@ import (
 	"log"
 	"math"
 	"sync"
+	"time"
 
 	"llmmetrics"
 )
@@ -206,4 +207,111 @@ func ExampleBucketBounds() {
 	lo, hi, _ := llmmetrics.BucketBounds(0, i)
 	fmt.Printf("3 is in bucket %d = (%g, %g]\n", i, lo, hi)
 	// Output: 3 is in bucket 1 = (2, 4]
+}
+
+// P99 over the last 10 seconds, on the caller's clock.
+func ExampleWindow() {
+	w, err := llmmetrics.NewWindow(time.Second, 60, llmmetrics.ScaleDefault)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer w.Close()
+	start := uint64(1e12) // any monotonic clock in ns, such as llmmetrics.Now()
+	for s := uint64(0); s < 30; s++ {
+		now := start + s*uint64(time.Second)
+		_ = w.AddMany(now, []float64{0.1, 0.2, 0.3, float64(s)})
+	}
+	now := start + 29*uint64(time.Second)
+	n, _ := w.Count(now, 10*time.Second)
+	max, _ := w.Quantile(now, 10*time.Second, 1)
+	fmt.Println(n, max)
+	// Output: 40 29
+}
+
+// Error rate over the last 5 minutes, as a self-healing trigger.
+func ExampleRatioWindow() {
+	rw, _ := llmmetrics.NewRatioWindow(time.Second, 300)
+	defer rw.Close()
+	for i := uint64(0); i < 1000; i++ {
+		failed := uint64(0)
+		if i%16 == 0 {
+			failed = 1
+		}
+		_ = rw.Add(i*uint64(100*time.Millisecond), failed, 1)
+	}
+	r, _ := rw.Ratio(999*uint64(100*time.Millisecond), 5*time.Minute)
+	fmt.Printf("5xx share %.4f, trigger %v\n", r, r > 0.05)
+	// Output: 5xx share 0.0630, trigger true
+}
+
+// Classify latencies against P99 / P99.9 baselines.
+func ExampleSpikeDetector() {
+	d, err := llmmetrics.NewSpikeDetector()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer d.Close()
+	_ = d.SetUint64(llmmetrics.SpikeWarmup, 100)
+	for i := uint64(0); i < 2000; i++ { // two seconds of ordinary latencies, 1 … 100 ms
+		_, _ = d.Observe(i*uint64(time.Millisecond), float64(i%100+1)/1000)
+	}
+	now := uint64(2 * time.Second)
+	for _, latency := range []float64{0.050, 0.1005, 0.5} {
+		level, _ := d.Observe(now, latency)
+		fmt.Println(latency, level)
+	}
+	// Output:
+	// 0.05 none
+	// 0.1005 level1
+	// 0.5 level2
+}
+
+// Fit a cubic as numpy.polyfit does, then find where its second derivative vanishes.
+func ExamplePolyfit() {
+	x := []float64{0, 1, 2, 3, 4, 5, 6}
+	y := make([]float64, len(x))
+	for i, v := range x {
+		y[i] = v*v*v - 9*v*v + 2 // inflection at x = 3
+	}
+	c, st, _ := llmmetrics.Polyfit(x, y, 3)
+	d2, _ := llmmetrics.PolyDeriv(c, 2)
+	roots, _ := llmmetrics.PolyRoots(d2)
+	fmt.Printf("R²=%.3f inflection at %.3f\n", st.R2, roots[0])
+	// Output: R²=1.000 inflection at 3.000
+}
+
+// Fit the Universal Scalability Law and size the concurrency for a latency SLO.
+func ExampleFitUSL() {
+	var conc, qps []float64
+	for n := 1.0; n <= 48; n++ {
+		conc = append(conc, n)
+		qps = append(qps, 100*n/(1+0.05*(n-1)+0.001*n*(n-1)))
+	}
+	m, err := llmmetrics.FitUSL(conc, qps)
+	if err != nil {
+		log.Fatal(err)
+	}
+	n, _ := m.SLOConcurrency(0.05) // 50 ms
+	fmt.Printf("σ=%.3f κ=%.4f peak at N=%.0f, SLO allows N=%.0f\n", m.Sigma, m.Kappa, m.NMax, n)
+	// Output: σ=0.050 κ=0.0010 peak at N=30, SLO allows N=43
+}
+
+// Every knee estimator side by side.
+func ExampleKnees() {
+	var conc, qps []float64
+	for n := 1.0; n <= 100; n++ {
+		conc = append(conc, n)
+		qps = append(qps, math.Min(10*n, 500+(n-50)))
+	}
+	r, _ := llmmetrics.Knees(conc, qps, nil)
+	fmt.Printf("collapse %.1f (%v), kneedle %.1f (%v)\n", r.Collapse.Knee, r.Collapse.Quality,
+		r.Kneedle.Knee, r.Kneedle.Quality)
+	// Output: collapse 50.3 (ok), kneedle 50.0 (ok)
+}
+
+// Little's law capacity for a P99.9 of 200 ms with 45 requests in flight.
+func ExampleLittlesLawTPS() {
+	tps, _ := llmmetrics.LittlesLawTPS(200, 45, 0)
+	fmt.Println(tps)
+	// Output: 191.25
 }

@@ -8,9 +8,10 @@
 //
 // # Handles and lifetime
 //
-// Types that own C memory ([Sketch], [Recorder], [Scorecard], [LIIMonitor], [Context]) have an
-// idempotent Close method and a finalizer that closes them if they become unreachable; call
-// Close as soon as you are done to return the memory promptly. A method called on a closed
+// Types that own C memory ([Sketch], [Recorder], [Window], [RatioWindow], [SpikeDetector],
+// [Scorecard], [LIIMonitor], [Context]) have an idempotent Close method and a finalizer that
+// closes them if they become unreachable; call Close as soon as you are done to return the
+// memory promptly. A method called on a closed
 // handle returns an error for which errors.Is(err, ErrState) holds.
 //
 // # Errors
@@ -21,10 +22,17 @@
 //
 // # Concurrency
 //
-// The C library's rules apply unchanged: a Sketch, Scorecard or LIIMonitor is used by one
-// goroutine at a time (it may move between goroutines); a [Recorder] hands each writer
+// The C library's rules apply unchanged: every handle except a [Recorder] is used by one
+// goroutine at a time (it may move between goroutines; the queries of a Window or a
+// SpikeDetector advance its clock, so they count as writes); a Recorder hands each writer
 // goroutine its own [Shard] and may be snapshotted concurrently with the writers. The
 // package-level functions are safe for concurrent use.
+//
+// # Time
+//
+// Time-dependent calls take the time stamp as an argument, now, in nanoseconds on any
+// monotonic clock ([Now] reads the library's), so that their results are deterministic;
+// durations (slot lengths, spans) are time.Duration.
 package llmmetrics
 
 /*

@@ -14,8 +14,8 @@ import (
 
 // LII window limits of an [LIIMonitor], in samples.
 const (
-	LIIWindowDefault = int(C.LLMM_LII_WINDOW_DEFAULT) // window used when 0 is passed
-	LIIWindowMax     = int(C.LLMM_LII_WINDOW_MAX)     // largest window
+	LIIWindowDefault = 64      // window used when 0 is passed
+	LIIWindowMax     = 1048576 // largest window
 )
 
 // LIITier is the action tier of a load imbalance index.

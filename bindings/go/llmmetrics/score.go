@@ -15,10 +15,10 @@ import (
 
 // LayerCount is the number of evaluation layers; weight arrays have this many entries, in
 // [Layer] order.
-const LayerCount = int(C.LLMM_LAYER_COUNT)
+const LayerCount = 4
 
 // ScoreNameMax is the longest metric name accepted, in bytes.
-const ScoreNameMax = int(C.LLMM_SCORE_NAME_MAX)
+const ScoreNameMax = 255
 
 // Layer is one of the four evaluation layers.
 type Layer int32

@@ -2,14 +2,6 @@ package llmmetrics
 
 /*
 #include <llmmetrics/sketch.h>
-
-// cgo turns floating-point macros into badly rounded Go constants: read them as doubles.
-static void llmmgo_range_macros(double out[4]) {
-	out[0] = LLMM_SKETCH_RANGE_MIN_DEFAULT;
-	out[1] = LLMM_SKETCH_RANGE_MAX_DEFAULT;
-	out[2] = LLMM_SKETCH_RANGE_MIN_LIMIT;
-	out[3] = LLMM_SKETCH_RANGE_MAX_LIMIT;
-}
 */
 import "C"
 
@@ -21,22 +13,14 @@ import (
 
 // Scale and range limits of a [Sketch] and a [Recorder].
 const (
-	ScaleDefault    = int(C.LLMM_SCALE_DEFAULT) // 64 buckets per power of two, 0.542 % worst relative error
-	ScaleMin        = int(C.LLMM_SCALE_MIN)     // 1 bucket per power of two
-	ScaleMax        = int(C.LLMM_SCALE_MAX)     // 1024 buckets per power of two
-	RangeMinDefault = 1e-9                      // default lower end of the tracked range (LLMM_SKETCH_RANGE_MIN_DEFAULT)
-	RangeMaxDefault = 1e15                      // default upper end of the tracked range (LLMM_SKETCH_RANGE_MAX_DEFAULT)
-	RangeMinLimit   = 1e-300                    // smallest accepted lower range bound (LLMM_SKETCH_RANGE_MIN_LIMIT)
-	RangeMaxLimit   = 1e300                     // largest accepted upper range bound (LLMM_SKETCH_RANGE_MAX_LIMIT)
+	ScaleDefault    = 6      // 64 buckets per power of two, 0.542 % worst relative error
+	ScaleMin        = 0      // 1 bucket per power of two
+	ScaleMax        = 10     // 1024 buckets per power of two
+	RangeMinDefault = 1e-9   // default lower end of the tracked range (LLMM_SKETCH_RANGE_MIN_DEFAULT)
+	RangeMaxDefault = 1e15   // default upper end of the tracked range (LLMM_SKETCH_RANGE_MAX_DEFAULT)
+	RangeMinLimit   = 1e-300 // smallest accepted lower range bound (LLMM_SKETCH_RANGE_MIN_LIMIT)
+	RangeMaxLimit   = 1e300  // largest accepted upper range bound (LLMM_SKETCH_RANGE_MAX_LIMIT)
 )
-
-// cRangeMacros returns the C values of RangeMinDefault, RangeMaxDefault, RangeMinLimit and
-// RangeMaxLimit, for the test that keeps the Go constants in step with the header.
-func cRangeMacros() [4]float64 {
-	var out [4]C.double
-	C.llmmgo_range_macros(&out[0])
-	return [4]float64{float64(out[0]), float64(out[1]), float64(out[2]), float64(out[3])}
-}
 
 // RelativeError is the worst relative error of every quantile of a sketch of the given scale:
 // (base − 1) / (base + 1) with base = 2^(2^−scale); 0.00542 at [ScaleDefault].

@@ -289,12 +289,6 @@ func TestSketchRangeAndSpecialCounts(t *testing.T) {
 	}
 }
 
-func TestRangeConstantsMatchHeader(t *testing.T) {
-	if got, want := cRangeMacros(), [4]float64{RangeMinDefault, RangeMaxDefault, RangeMinLimit, RangeMaxLimit}; got != want {
-		t.Fatalf("header %v, Go %v", got, want)
-	}
-}
-
 func TestSketchBucketMath(t *testing.T) {
 	cases := []struct {
 		scale int

@@ -1,0 +1,34 @@
+package llmmetrics
+
+import "testing"
+
+// The Go constants that restate header macros as literals keep the header's values.
+func TestConstantsMatchHeaderMacros(t *testing.T) {
+	goValues := map[string]float64{
+		"LLMM_SCALE_DEFAULT":              float64(ScaleDefault),
+		"LLMM_SCALE_MIN":                  float64(ScaleMin),
+		"LLMM_SCALE_MAX":                  float64(ScaleMax),
+		"LLMM_SKETCH_RANGE_MIN_DEFAULT":   RangeMinDefault,
+		"LLMM_SKETCH_RANGE_MAX_DEFAULT":   RangeMaxDefault,
+		"LLMM_SKETCH_RANGE_MIN_LIMIT":     RangeMinLimit,
+		"LLMM_SKETCH_RANGE_MAX_LIMIT":     RangeMaxLimit,
+		"LLMM_LITTLES_LAW_SAFETY_DEFAULT": LittlesLawSafetyDefault,
+		"LLMM_LII_WINDOW_DEFAULT":         float64(LIIWindowDefault),
+		"LLMM_LII_WINDOW_MAX":             float64(LIIWindowMax),
+		"LLMM_WINDOW_SLOT_NS_DEFAULT":     float64(WindowSlotDefault),
+		"LLMM_WINDOW_SLOTS_DEFAULT":       float64(WindowSlotsDefault),
+		"LLMM_WINDOW_SLOTS_MAX":           float64(WindowSlotsMax),
+		"LLMM_LAYER_COUNT":                float64(LayerCount),
+		"LLMM_SCORE_NAME_MAX":             float64(ScoreNameMax),
+		"LLMM_POLY_MAX_DEGREE":            float64(PolyMaxDegree),
+	}
+	header := cMacros()
+	if len(header) != len(goValues) {
+		t.Fatalf("%d header macros, %d Go constants", len(header), len(goValues))
+	}
+	for name, want := range header {
+		if got, ok := goValues[name]; !ok || got != want {
+			t.Errorf("%s: Go %v, header %v", name, got, want)
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package llmmetrics
+
+/*
+#include <llmmetrics/detect.h>
+*/
+import "C"
+
+import "runtime"
+
+// SpikeLevel is the classification of one latency by a [SpikeDetector].
+type SpikeLevel int32
+
+// The spike levels.
+const (
+	SpikeNone   SpikeLevel = C.LLMM_SPIKE_NONE   // not above P99, or not classified (warm-up)
+	SpikeLevel1 SpikeLevel = C.LLMM_SPIKE_LEVEL1 // above P99, not severe: record, alert
+	SpikeLevel2 SpikeLevel = C.LLMM_SPIKE_LEVEL2 // above P99 and above factor × P99.9: check the circuit breaker
+)
+
+// String names the level ("none", "level1", "level2").
+func (l SpikeLevel) String() string {
+	switch l {
+	case SpikeNone:
+		return "none"
+	case SpikeLevel1:
+		return "level1"
+	case SpikeLevel2:
+		return "level2"
+	}
+	return "SpikeLevel(" + itoa(int64(l)) + ")"
+}
+
+// SpikeOption is a tunable of a [SpikeDetector]. The float options are set with
+// [SpikeDetector.SetFloat64], the integer ones with [SpikeDetector.SetUint64].
+type SpikeOption int32
+
+// The spike detector options, with their defaults and bounds.
+const (
+	SpikeBaseQuantile   SpikeOption = C.LLMM_SPIKE_BASE_QUANTILE   // float, 0.99, in (0, 1)
+	SpikeSevereQuantile SpikeOption = C.LLMM_SPIKE_SEVERE_QUANTILE // float, 0.999, in (0, 1)
+	SpikeSevereFactor   SpikeOption = C.LLMM_SPIKE_SEVERE_FACTOR   // float, 1.2, 1 … 100
+	SpikeWarmup         SpikeOption = C.LLMM_SPIKE_WARMUP          // integer, 1000 baseline samples
+	SpikeSlotNs         SpikeOption = C.LLMM_SPIKE_SLOT_NS         // integer, 1e9 ns; before the first time stamp only
+	SpikeSlots          SpikeOption = C.LLMM_SPIKE_SLOTS           // integer, 60, 2 … WindowSlotsMax; before the first time stamp only
+	SpikeScale          SpikeOption = C.LLMM_SPIKE_SCALE           // integer, ScaleDefault; before the first time stamp only
+)
+
+// SpikeStats is what a [SpikeDetector] knows at a time stamp. Window counts cover the
+// detector's window at that time; total counts everything since creation or Reset.
+type SpikeStats struct {
+	Ready            bool    // samples are being classified (warm-up done)
+	BaseThreshold    float64 // base quantile (P99) in force; 0 without a baseline
+	SevereThreshold  float64 // severe quantile (P99.9) in force; 0 without a baseline
+	BaselineSamples  uint64  // latencies the baselines were computed from
+	WindowSamples    uint64  // samples observed in the window
+	WindowClassified uint64  // of those, classified
+	WindowLevel1     uint64  // of those, level 1
+	WindowLevel2     uint64  // of those, level 2
+	TotalSamples     uint64  // samples observed since creation or Reset
+	TotalClassified  uint64  // of those, classified
+	TotalLevel1      uint64  // of those, level 1
+	TotalLevel2      uint64  // of those, level 2
+}
+
+// SpikeDetector classifies each latency against P99 / P99.9 baselines computed from a sliding
+// window of per-slot sketches (SPEC §6), on the caller's clock, and reports the spike rate.
+//
+// A SpikeDetector is used by one goroutine at a time. Close it when done; a finalizer closes
+// a forgotten one.
+type SpikeDetector struct {
+	c   *C.llmm_spike
+	ctx *Context
+}
+
+// NewSpikeDetector creates a detector with the defaults: 60 slots of 1 s, P99, P99.9,
+// factor 1.2, warm-up 1000, scale 6.
+func NewSpikeDetector(opts ...Option) (*SpikeDetector, error) {
+	o := collect(opts)
+	cctx, err := o.ctx.acquire("llmm_spike_new")
+	if err != nil {
+		return nil, err
+	}
+	var c *C.llmm_spike
+	if err := check("llmm_spike_new", C.llmm_spike_new(cctx, &c)); err != nil {
+		o.ctx.release()
+		return nil, err
+	}
+	d := &SpikeDetector{c: c, ctx: o.ctx}
+	runtime.SetFinalizer(d, (*SpikeDetector).Close)
+	return d, nil
+}
+
+// Close frees the detector. It is idempotent and always returns nil.
+func (d *SpikeDetector) Close() error {
+	if d.c == nil {
+		return nil
+	}
+	C.llmm_spike_free(d.c)
+	d.c = nil
+	d.ctx.release()
+	d.ctx = nil
+	runtime.SetFinalizer(d, nil)
+	return nil
+}
+
+// SetFloat64 sets a float option (ErrUnknownOption for an integer option, ErrRange outside
+// its bounds).
+func (d *SpikeDetector) SetFloat64(opt SpikeOption, value float64) error {
+	if d.c == nil {
+		return errClosed("llmm_spike_set_f64", "spike detector")
+	}
+	st := C.llmm_spike_set_f64(d.c, C.llmm_spike_option(opt), C.double(value))
+	runtime.KeepAlive(d)
+	return check("llmm_spike_set_f64", st)
+}
+
+// Float64 reads a float option.
+func (d *SpikeDetector) Float64(opt SpikeOption) (float64, error) {
+	if d.c == nil {
+		return 0, errClosed("llmm_spike_get_f64", "spike detector")
+	}
+	var v C.double
+	st := C.llmm_spike_get_f64(d.c, C.llmm_spike_option(opt), &v)
+	runtime.KeepAlive(d)
+	return float64(v), check("llmm_spike_get_f64", st)
+}
+
+// SetUint64 sets an integer option. The geometry options (SpikeSlotNs, SpikeSlots,
+// SpikeScale) are refused with ErrState once the detector has accepted a time stamp.
+func (d *SpikeDetector) SetUint64(opt SpikeOption, value uint64) error {
+	if d.c == nil {
+		return errClosed("llmm_spike_set_u64", "spike detector")
+	}
+	st := C.llmm_spike_set_u64(d.c, C.llmm_spike_option(opt), C.uint64_t(value))
+	runtime.KeepAlive(d)
+	return check("llmm_spike_set_u64", st)
+}
+
+// Uint64 reads an integer option.
+func (d *SpikeDetector) Uint64(opt SpikeOption) (uint64, error) {
+	if d.c == nil {
+		return 0, errClosed("llmm_spike_get_u64", "spike detector")
+	}
+	var v C.uint64_t
+	st := C.llmm_spike_get_u64(d.c, C.llmm_spike_option(opt), &v)
+	runtime.KeepAlive(d)
+	return uint64(v), check("llmm_spike_get_u64", st)
+}
+
+// Observe records one latency at time stamp now (nanoseconds) and classifies it against the
+// baselines in force; [SpikeNone] during warm-up. On error nothing changes.
+func (d *SpikeDetector) Observe(now uint64, latency float64) (SpikeLevel, error) {
+	if d.c == nil {
+		return SpikeNone, errClosed("llmm_spike_observe", "spike detector")
+	}
+	var level C.llmm_spike_level
+	st := C.llmm_spike_observe(d.c, C.uint64_t(now), C.double(latency), &level)
+	runtime.KeepAlive(d)
+	if err := check("llmm_spike_observe", st); err != nil {
+		return SpikeNone, err
+	}
+	return SpikeLevel(level), nil
+}
+
+// Rate returns the spike rate over the window at time now: classified samples above the
+// base threshold on arrival, divided by the classified samples (ErrEmpty when none).
+func (d *SpikeDetector) Rate(now uint64) (float64, error) {
+	if d.c == nil {
+		return 0, errClosed("llmm_spike_rate", "spike detector")
+	}
+	var r C.double
+	st := C.llmm_spike_rate(d.c, C.uint64_t(now), &r)
+	runtime.KeepAlive(d)
+	return float64(r), check("llmm_spike_rate", st)
+}
+
+// Stats returns the baselines in force and the counts per level at time now.
+func (d *SpikeDetector) Stats(now uint64) (SpikeStats, error) {
+	if d.c == nil {
+		return SpikeStats{}, errClosed("llmm_spike_get_stats", "spike detector")
+	}
+	var s C.llmm_spike_stats
+	if err := check("llmm_spike_stats_init", C.llmm_spike_stats_init(&s)); err != nil {
+		return SpikeStats{}, err
+	}
+	st := C.llmm_spike_get_stats(d.c, C.uint64_t(now), &s)
+	runtime.KeepAlive(d)
+	if err := check("llmm_spike_get_stats", st); err != nil {
+		return SpikeStats{}, err
+	}
+	return SpikeStats{
+		Ready:            s.ready != 0,
+		BaseThreshold:    float64(s.base_threshold),
+		SevereThreshold:  float64(s.severe_threshold),
+		BaselineSamples:  uint64(s.baseline_samples),
+		WindowSamples:    uint64(s.window_samples),
+		WindowClassified: uint64(s.window_classified),
+		WindowLevel1:     uint64(s.window_level1),
+		WindowLevel2:     uint64(s.window_level2),
+		TotalSamples:     uint64(s.total_samples),
+		TotalClassified:  uint64(s.total_classified),
+		TotalLevel1:      uint64(s.total_level1),
+		TotalLevel2:      uint64(s.total_level2),
+	}, nil
+}
+
+// Reset forgets every sample, count, baseline and the clock; options stay.
+func (d *SpikeDetector) Reset() error {
+	if d.c == nil {
+		return errClosed("llmm_spike_reset", "spike detector")
+	}
+	st := C.llmm_spike_reset(d.c)
+	runtime.KeepAlive(d)
+	return check("llmm_spike_reset", st)
+}
