@@ -35,11 +35,15 @@ func TestContextCountsAndRefusesEarlyClose(t *testing.T) {
 	mustOK(t, err)
 	_, err = d.Observe(1, 0.5)
 	mustOK(t, err)
+	pw, err := NewPromWriter(PromText, WithContext(ctx))
+	mustOK(t, err)
+	mustOK(t, pw.Family("x", "", PromSummary, []float64{0.5}))
+	mustOK(t, pw.AddSketch("", s, 1))
 	if ctx.LiveBytes() <= base {
 		t.Fatal("objects allocated nothing through the context")
 	}
 	wantStatus(t, ctx.Close(), ErrState)
-	for _, closer := range []interface{ Close() error }{s, c, r, sc, m, w, ws, rw, d} {
+	for _, closer := range []interface{ Close() error }{s, c, r, sc, m, w, ws, rw, d, pw} {
 		mustOK(t, closer.Close())
 	}
 	if got := ctx.LiveBytes(); got != base {
@@ -92,6 +96,10 @@ func TestFinalizersFreeForgottenObjects(t *testing.T) {
 			mustOK(t, err)
 			_, err = d.Observe(1, 2)
 			mustOK(t, err)
+			pw, err := NewPromWriter(PromProtobuf, WithContext(ctx))
+			mustOK(t, err)
+			mustOK(t, pw.Family("x_total", "", PromCounter, nil))
+			mustOK(t, pw.AddValue("", 1))
 		}
 	}()
 	deadline := time.Now().Add(10 * time.Second)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"os"
 	"sync"
 	"time"
 
@@ -314,4 +315,56 @@ func ExampleLittlesLawTPS() {
 	tps, _ := llmmetrics.LittlesLawTPS(200, 45, 0)
 	fmt.Println(tps)
 	// Output: 191.25
+}
+
+// A Prometheus text histogram family whose le bounds are the sketch's own bucket bounds.
+func ExampleSketch_PrometheusText() {
+	s, _ := llmmetrics.NewSketch(llmmetrics.ScaleDefault)
+	defer s.Close()
+	_ = s.AddMany([]float64{0.5, 0.5, 2})
+	out, err := s.PrometheusText("ttft_seconds", `model="llama"`, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(string(out))
+	// Output:
+	// # HELP ttft_seconds libllmmetrics sketch (scale 6) at its own bucket bounds
+	// # TYPE ttft_seconds histogram
+	// ttft_seconds_bucket{model="llama",le="0.49461400659698773"} 0
+	// ttft_seconds_bucket{model="llama",le="0.5"} 2
+	// ttft_seconds_bucket{model="llama",le="1.978456026387951"} 2
+	// ttft_seconds_bucket{model="llama",le="2.0"} 3
+	// ttft_seconds_bucket{model="llama",le="+Inf"} 3
+	// ttft_seconds_sum{model="llama"} 3
+	// ttft_seconds_count{model="llama"} 3
+}
+
+// Serve a scrape: negotiate the format, write the families, send the bytes.
+func ExamplePromWriter() {
+	lat, _ := llmmetrics.NewSketch(llmmetrics.ScaleDefault)
+	defer lat.Close()
+	_ = lat.AddMany([]float64{0.1, 0.2, 0.4})
+
+	format, contentType := llmmetrics.PromNegotiate("text/plain;version=0.0.4")
+	w, err := llmmetrics.NewPromWriter(format)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer w.Close()
+	_ = w.Family("requests_total", "Requests served.", llmmetrics.PromCounter, nil)
+	_ = w.AddValue(`code="200"`, 3)
+	_ = w.Family("latency_seconds", "Request latency.", llmmetrics.PromSummary, []float64{1})
+	_ = w.AddSketch("", lat, 1)
+	fmt.Println(contentType)
+	_, _ = w.WriteTo(os.Stdout) // an http.ResponseWriter in a server
+	// Output:
+	// text/plain; version=0.0.4; charset=utf-8
+	// # HELP requests_total Requests served.
+	// # TYPE requests_total counter
+	// requests_total{code="200"} 3
+	// # HELP latency_seconds Request latency.
+	// # TYPE latency_seconds summary
+	// latency_seconds{quantile="1.0"} 0.4
+	// latency_seconds_sum 0.7000000000000001
+	// latency_seconds_count 3
 }

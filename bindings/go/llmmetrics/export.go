@@ -1,0 +1,459 @@
+package llmmetrics
+
+/*
+#include <stdlib.h>
+#include <llmmetrics/export.h>
+*/
+import "C"
+
+import (
+	"io"
+	"runtime"
+	"unsafe"
+)
+
+// bufferCall runs a C writer that follows the library's buffer protocol (buf, cap, *len;
+// LLMM_E_BUFFER with the size needed), growing a Go buffer until the output fits.
+func bufferCall(op string, f func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status) ([]byte, error) {
+	buf := make([]byte, 4096)
+	for {
+		var n C.size_t
+		st := f((*C.uint8_t)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)), &n)
+		runtime.KeepAlive(buf)
+		if st == C.LLMM_E_BUFFER && int(n) > len(buf) {
+			buf = make([]byte, int(n))
+			continue
+		}
+		if err := check(op, st); err != nil {
+			return nil, err
+		}
+		return buf[:int(n)], nil
+	}
+}
+
+// cStrings holds C copies of Go strings for the duration of one call. The empty string
+// becomes NULL, which the export calls read as "none" (or the default).
+type cStrings []*C.char
+
+func (cs *cStrings) add(op, s string) (*C.char, error) {
+	if s == "" {
+		return nil, nil
+	}
+	p, err := cString(op, s)
+	if err != nil {
+		return nil, err
+	}
+	*cs = append(*cs, p)
+	return p, nil
+}
+
+func (cs cStrings) free() {
+	for _, p := range cs {
+		C.free(unsafe.Pointer(p))
+	}
+}
+
+// PrometheusText writes one complete Prometheus text (0.0.4) histogram family for the
+// sketch: # HELP, # TYPE and one classic-histogram series whose le bounds are the sketch's
+// own bucket bounds (so every cumulative count is exact), then name_sum and name_count.
+//
+// labels is a preformatted label list without braces, such as `model="m",gpu="0"` (escape
+// values with [EscapeLabelValue]), or empty. unitToSeconds turns a recorded value into the
+// exported unit: 1e-3 for a sketch recorded in milliseconds, 1 for seconds or non-times.
+func (s *Sketch) PrometheusText(name, labels string, unitToSeconds float64) ([]byte, error) {
+	const op = "llmm_export_prometheus_text"
+	if s.c == nil {
+		return nil, errClosed(op, "sketch")
+	}
+	var cs cStrings
+	defer cs.free()
+	cname, err := cString(op, name)
+	if err != nil {
+		return nil, err
+	}
+	cs = append(cs, cname)
+	clabels, err := cs.add(op, labels)
+	if err != nil {
+		return nil, err
+	}
+	out, err := bufferCall(op, func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status {
+		return C.llmm_export_prometheus_text(s.c, cname, clabels, C.double(unitToSeconds), buf, cap, n)
+	})
+	runtime.KeepAlive(s)
+	return out, err
+}
+
+// EscapeLabelValue escapes a label value for a preformatted label list: backslash, double
+// quote and newline become \\, \" and \n. The value must be valid UTF-8.
+func EscapeLabelValue(value string) (string, error) {
+	const op = "llmm_prom_label_escape"
+	cvalue, err := cString(op, value)
+	if err != nil {
+		return "", err
+	}
+	defer C.free(unsafe.Pointer(cvalue))
+	out, err := bufferCall(op, func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status {
+		return C.llmm_prom_label_escape(cvalue, buf, cap, n)
+	})
+	return string(out), err
+}
+
+// PromFormat is a Prometheus exposition format.
+type PromFormat int32
+
+// The exposition formats.
+const (
+	PromText     PromFormat = C.LLMM_PROM_TEXT     // text format 0.0.4
+	PromProtobuf PromFormat = C.LLMM_PROM_PROTOBUF // length-delimited MetricFamily protobuf: carries native histograms
+)
+
+// ContentType is the Content-Type to answer a scrape in this format with ("" for an unknown
+// format).
+func (f PromFormat) ContentType() string {
+	p := C.llmm_prom_content_type(C.llmm_prom_format(f))
+	if p == nil {
+		return ""
+	}
+	return C.GoString(p)
+}
+
+// PromNegotiate chooses the exposition format for an HTTP Accept header as Prometheus with
+// native histograms expects: protobuf only when offered at a higher quality than every text
+// type; anything else, an empty header included, gives text. It also returns the exact
+// Content-Type to answer with.
+func PromNegotiate(accept string) (PromFormat, string) {
+	var caccept *C.char
+	if accept != "" {
+		caccept = C.CString(accept)
+		defer C.free(unsafe.Pointer(caccept))
+	}
+	var f C.llmm_prom_format
+	var ct *C.char
+	if C.llmm_prom_negotiate(caccept, &f, &ct) != C.LLMM_OK || ct == nil {
+		return PromText, PromText.ContentType()
+	}
+	return PromFormat(f), C.GoString(ct)
+}
+
+// PromType is the type of a metric family of a [PromWriter].
+type PromType int32
+
+// The family types.
+const (
+	PromCounter         PromType = C.LLMM_PROM_COUNTER          // monotonic counter (AddValue)
+	PromGauge           PromType = C.LLMM_PROM_GAUGE            // gauge (AddValue)
+	PromSummary         PromType = C.LLMM_PROM_SUMMARY          // summary at the family's quantiles (AddSketch)
+	PromHistogram       PromType = C.LLMM_PROM_HISTOGRAM        // classic histogram at the family's bounds, or each sketch's own (AddSketch)
+	PromNativeHistogram PromType = C.LLMM_PROM_NATIVE_HISTOGRAM // native histogram in protobuf, classic in text (AddSketch)
+)
+
+// BucketList names a classic bucket list of a well-known exporter, for histogram families.
+type BucketList int32
+
+// The named bucket lists (upper bounds in seconds unless noted).
+const (
+	BucketsVLLMTTFT           BucketList = C.LLMM_BUCKETS_VLLM_TTFT            // vLLM time to first token: 0.001 … 2560
+	BucketsVLLMInterToken     BucketList = C.LLMM_BUCKETS_VLLM_INTER_TOKEN     // vLLM inter-token latency: 0.01 … 80
+	BucketsVLLMRequestLatency BucketList = C.LLMM_BUCKETS_VLLM_REQUEST_LATENCY // vLLM end-to-end request latency: 0.3 … 7680
+	BucketsOTelGenAIDuration  BucketList = C.LLMM_BUCKETS_OTEL_GENAI_DURATION  // OTel GenAI operation duration: 0.01·2^k, k = 0 … 13
+	BucketsOTelGenAITTFT      BucketList = C.LLMM_BUCKETS_OTEL_GENAI_TTFT      // OTel GenAI time to first token: 0.001 … 10
+	BucketsOTelGenAITPOT      BucketList = C.LLMM_BUCKETS_OTEL_GENAI_TPOT      // OTel GenAI time per output token: 0.01 … 2.5
+	BucketsOTelGenAITokens    BucketList = C.LLMM_BUCKETS_OTEL_GENAI_TOKENS    // OTel GenAI token usage (tokens): 4^k, k = 0 … 13
+)
+
+// PromBuckets returns a named bucket list: ascending upper bounds, without +Inf.
+func PromBuckets(which BucketList) ([]float64, error) {
+	const op = "llmm_prom_buckets"
+	out := make([]float64, 32)
+	for {
+		var n C.size_t
+		st := C.llmm_prom_buckets(C.llmm_bucket_list(which), f64ptr(out), C.size_t(len(out)), &n)
+		runtime.KeepAlive(out)
+		if st == C.LLMM_E_BUFFER && int(n) > len(out) {
+			out = make([]float64, int(n))
+			continue
+		}
+		if err := check(op, st); err != nil {
+			return nil, err
+		}
+		return out[:int(n)], nil
+	}
+}
+
+// PromWriter builds a Prometheus exposition — many families, many labelled series each —
+// in text or protobuf (native histograms). Per scrape: [PromNegotiate], Reset with the
+// chosen format, then for each family Family followed by its series (AddValue or AddSketch),
+// then Finish or WriteTo. The writer keeps its memory between scrapes.
+//
+// A PromWriter is used by one goroutine at a time. Close it when done; a finalizer closes a
+// forgotten one.
+type PromWriter struct {
+	c   *C.llmm_prom_writer
+	ctx *Context
+}
+
+// NewPromWriter creates an empty writer for the given format.
+func NewPromWriter(format PromFormat, opts ...Option) (*PromWriter, error) {
+	const op = "llmm_prom_writer_new"
+	o := collect(opts)
+	cctx, err := o.ctx.acquire(op)
+	if err != nil {
+		return nil, err
+	}
+	var c *C.llmm_prom_writer
+	if err := check(op, C.llmm_prom_writer_new(cctx, C.llmm_prom_format(format), &c)); err != nil {
+		o.ctx.release()
+		return nil, err
+	}
+	w := &PromWriter{c: c, ctx: o.ctx}
+	runtime.SetFinalizer(w, (*PromWriter).Close)
+	return w, nil
+}
+
+// Close frees the writer. It is idempotent and always returns nil.
+func (w *PromWriter) Close() error {
+	if w.c == nil {
+		return nil
+	}
+	C.llmm_prom_writer_free(w.c)
+	w.c = nil
+	w.ctx.release()
+	w.ctx = nil
+	runtime.SetFinalizer(w, nil)
+	return nil
+}
+
+// Reset drops everything written and starts a new exposition in format.
+func (w *PromWriter) Reset(format PromFormat) error {
+	if w.c == nil {
+		return errClosed("llmm_prom_writer_reset", "writer")
+	}
+	st := C.llmm_prom_writer_reset(w.c, C.llmm_prom_format(format))
+	runtime.KeepAlive(w)
+	return check("llmm_prom_writer_reset", st)
+}
+
+// Family starts a new metric family, ending the current one. points are the quantiles of a
+// summary (at least one), the bucket upper bounds of a histogram in the exported unit
+// (strictly increasing, +Inf added; none for each sketch's own bounds), or nothing for a
+// counter or gauge. help may be empty. A name already used since the last Reset is ErrState.
+func (w *PromWriter) Family(name, help string, typ PromType, points []float64) error {
+	const op = "llmm_prom_writer_family"
+	if w.c == nil {
+		return errClosed(op, "writer")
+	}
+	var cs cStrings
+	defer cs.free()
+	cname, err := cString(op, name)
+	if err != nil {
+		return err
+	}
+	cs = append(cs, cname)
+	chelp, err := cs.add(op, help)
+	if err != nil {
+		return err
+	}
+	st := C.llmm_prom_writer_family(w.c, cname, chelp, C.llmm_prom_type(typ), f64ptr(points), C.size_t(len(points)))
+	runtime.KeepAlive(w)
+	runtime.KeepAlive(points)
+	return check(op, st)
+}
+
+// AddValue adds one series to the current counter or gauge family.
+func (w *PromWriter) AddValue(labels string, value float64) error {
+	const op = "llmm_prom_writer_value"
+	if w.c == nil {
+		return errClosed(op, "writer")
+	}
+	var cs cStrings
+	defer cs.free()
+	clabels, err := cs.add(op, labels)
+	if err != nil {
+		return err
+	}
+	st := C.llmm_prom_writer_value(w.c, clabels, C.double(value))
+	runtime.KeepAlive(w)
+	return check(op, st)
+}
+
+// AddSketch adds one series computed from a sketch to the current summary or histogram
+// family; unitToSeconds as in [Sketch.PrometheusText].
+func (w *PromWriter) AddSketch(labels string, s *Sketch, unitToSeconds float64) error {
+	const op = "llmm_prom_writer_sketch"
+	if w.c == nil {
+		return errClosed(op, "writer")
+	}
+	if s == nil || s.c == nil {
+		return errClosed(op, "sketch")
+	}
+	var cs cStrings
+	defer cs.free()
+	clabels, err := cs.add(op, labels)
+	if err != nil {
+		return err
+	}
+	st := C.llmm_prom_writer_sketch(w.c, clabels, s.c, C.double(unitToSeconds))
+	runtime.KeepAlive(w)
+	runtime.KeepAlive(s)
+	return check(op, st)
+}
+
+// Finish ends the current family and returns a copy of the whole exposition. The writer
+// keeps its contents: more families may follow.
+func (w *PromWriter) Finish() ([]byte, error) {
+	const op = "llmm_prom_writer_finish"
+	if w.c == nil {
+		return nil, errClosed(op, "writer")
+	}
+	out, err := bufferCall(op, func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status {
+		return C.llmm_prom_writer_finish(w.c, buf, cap, n)
+	})
+	runtime.KeepAlive(w)
+	return out, err
+}
+
+// WriteTo ends the current family and writes the exposition to dst straight from the
+// writer's memory, without an intermediate copy (io.WriterTo).
+func (w *PromWriter) WriteTo(dst io.Writer) (int64, error) {
+	const op = "llmm_prom_writer_data"
+	if w.c == nil {
+		return 0, errClosed(op, "writer")
+	}
+	var data *C.uint8_t
+	var n C.size_t
+	if err := check(op, C.llmm_prom_writer_data(w.c, &data, &n)); err != nil {
+		return 0, err
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	written, err := dst.Write(unsafe.Slice((*byte)(unsafe.Pointer(data)), int(n)))
+	runtime.KeepAlive(w)
+	return int64(written), err
+}
+
+// OTLPTemporality is an OTLP aggregation temporality.
+type OTLPTemporality int32
+
+// The temporalities (values as in OTLP).
+const (
+	OTLPDelta      OTLPTemporality = C.LLMM_OTLP_DELTA      // each point covers (start, time] only
+	OTLPCumulative OTLPTemporality = C.LLMM_OTLP_CUMULATIVE // each point covers everything since a fixed start
+)
+
+// OTLPOptions are the options of the OTLP JSON exporters; start from [DefaultOTLPOptions].
+// Empty strings mean "none" (for Unit: "s").
+type OTLPOptions struct {
+	StartTimeUnixNano  uint64          // start of the covered interval
+	TimeUnixNano       uint64          // end of the covered interval
+	UnitToSeconds      float64         // factor applied to every value (1)
+	MaxBuckets         int             // largest number of positive buckets, 0 = no limit (OTel SDKs use 160)
+	Temporality        OTLPTemporality // OTLPCumulative (default) or OTLPDelta
+	Attributes         string          // point attributes as a preformatted list (keys may contain . and -)
+	Description        string          // metric description (request form only)
+	Unit               string          // metric unit (request form only; empty gives "s")
+	ResourceAttributes string          // resource attributes (request form only)
+}
+
+// DefaultOTLPOptions returns the library's defaults: times 0, factor 1, no bucket limit,
+// cumulative temporality.
+func DefaultOTLPOptions() OTLPOptions {
+	var o C.llmm_otlp_options
+	C.llmm_otlp_options_init(&o)
+	return OTLPOptions{
+		StartTimeUnixNano: uint64(o.start_time_unix_nano),
+		TimeUnixNano:      uint64(o.time_unix_nano),
+		UnitToSeconds:     float64(o.unit_to_seconds),
+		MaxBuckets:        int(o.max_buckets),
+		Temporality:       OTLPTemporality(o.temporality),
+	}
+}
+
+// toC fills a C options struct; the strings are allocated in cs.
+func (o *OTLPOptions) toC(op string, cs *cStrings) (*C.llmm_otlp_options, error) {
+	var c C.llmm_otlp_options
+	if err := check("llmm_otlp_options_init", C.llmm_otlp_options_init(&c)); err != nil {
+		return nil, err
+	}
+	if o == nil {
+		return &c, nil
+	}
+	if o.MaxBuckets < 0 || uint64(o.MaxBuckets) > 0xffffffff {
+		return nil, errArg(op, "MaxBuckets out of bounds")
+	}
+	c.start_time_unix_nano = C.uint64_t(o.StartTimeUnixNano)
+	c.time_unix_nano = C.uint64_t(o.TimeUnixNano)
+	c.unit_to_seconds = C.double(o.UnitToSeconds)
+	c.max_buckets = C.uint32_t(o.MaxBuckets)
+	c.temporality = C.llmm_otlp_temporality(o.Temporality)
+	var err error
+	if c.attributes, err = cs.add(op, o.Attributes); err != nil {
+		return nil, err
+	}
+	if c.description, err = cs.add(op, o.Description); err != nil {
+		return nil, err
+	}
+	if c.unit, err = cs.add(op, o.Unit); err != nil {
+		return nil, err
+	}
+	if c.resource_attributes, err = cs.add(op, o.ResourceAttributes); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+func sketchOrNil(s *Sketch) *C.llmm_sketch {
+	if s == nil {
+		return nil
+	}
+	return s.c
+}
+
+// OTLPJSONPoint writes one OTLP/JSON ExponentialHistogramDataPoint for the sketch. With
+// earlier (delta temporality only) the point is s − earlier, both snapshots of one series.
+// opts nil means [DefaultOTLPOptions].
+func (s *Sketch) OTLPJSONPoint(earlier *Sketch, opts *OTLPOptions) ([]byte, error) {
+	const op = "llmm_export_otlp_json_point"
+	if s.c == nil || (earlier != nil && earlier.c == nil) {
+		return nil, errClosed(op, "sketch")
+	}
+	var cs cStrings
+	defer cs.free()
+	co, err := opts.toC(op, &cs)
+	if err != nil {
+		return nil, err
+	}
+	out, err := bufferCall(op, func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status {
+		return C.llmm_export_otlp_json_point(s.c, sketchOrNil(earlier), co, buf, cap, n)
+	})
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(earlier)
+	return out, err
+}
+
+// OTLPJSON writes a complete OTLP/JSON ExportMetricsServiceRequest (the body of a POST to
+// /v1/metrics) holding one metric called name with one exponential-histogram point, as
+// [Sketch.OTLPJSONPoint] makes it.
+func (s *Sketch) OTLPJSON(earlier *Sketch, name string, opts *OTLPOptions) ([]byte, error) {
+	const op = "llmm_export_otlp_json"
+	if s.c == nil || (earlier != nil && earlier.c == nil) {
+		return nil, errClosed(op, "sketch")
+	}
+	var cs cStrings
+	defer cs.free()
+	cname, err := cString(op, name)
+	if err != nil {
+		return nil, err
+	}
+	cs = append(cs, cname)
+	co, err := opts.toC(op, &cs)
+	if err != nil {
+		return nil, err
+	}
+	out, err := bufferCall(op, func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status {
+		return C.llmm_export_otlp_json(s.c, sketchOrNil(earlier), cname, co, buf, cap, n)
+	})
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(earlier)
+	return out, err
+}
