@@ -39,11 +39,12 @@ func TestContextCountsAndRefusesEarlyClose(t *testing.T) {
 	mustOK(t, err)
 	mustOK(t, pw.Family("x", "", PromSummary, []float64{0.5}))
 	mustOK(t, pw.AddSketch("", s, 1))
+	more := openMonitors(t, ctx)
 	if ctx.LiveBytes() <= base {
 		t.Fatal("objects allocated nothing through the context")
 	}
 	wantStatus(t, ctx.Close(), ErrState)
-	for _, closer := range []interface{ Close() error }{s, c, r, sc, m, w, ws, rw, d, pw} {
+	for _, closer := range append(more, s, c, r, sc, m, w, ws, rw, d, pw) {
 		mustOK(t, closer.Close())
 	}
 	if got := ctx.LiveBytes(); got != base {
@@ -64,6 +65,28 @@ func TestContextCountsAndRefusesEarlyClose(t *testing.T) {
 	_, err = NewLIIMonitor(LIIWindowMax+1, WithContext(ctx2))
 	wantStatus(t, err, ErrRange)
 	mustOK(t, ctx2.Close())
+}
+
+// openMonitors opens one of each SLO and resource monitor through ctx, with some data.
+func openMonitors(t *testing.T, ctx *Context) []interface{ Close() error } {
+	t.Helper()
+	sw, err := NewSLOWindow(0, 0, ScaleDefault, WithContext(ctx))
+	mustOK(t, err)
+	mustOK(t, sw.Add(1, 0.2))
+	g, err := NewGoodput(WithContext(ctx))
+	mustOK(t, err)
+	b, err := NewBurnAlerter(0.999, 0, 0, WithContext(ctx))
+	mustOK(t, err)
+	mustOK(t, b.Add(1, 1, 10))
+	et, err := NewErrorTrigger(0, WithContext(ctx))
+	mustOK(t, err)
+	kv, err := NewKVHitTracker(0, WithContext(ctx))
+	mustOK(t, err)
+	tlb, err := NewTLBMonitor(TLBJavaMicroservice, WithContext(ctx))
+	mustOK(t, err)
+	tlbc, err := NewTLBMonitorCustom(0.2, time.Second, WithContext(ctx))
+	mustOK(t, err)
+	return []interface{ Close() error }{sw, g, b, et, kv, tlb, tlbc}
 }
 
 // Objects dropped without Close are freed by their finalizers.
@@ -100,6 +123,7 @@ func TestFinalizersFreeForgottenObjects(t *testing.T) {
 			mustOK(t, err)
 			mustOK(t, pw.Family("x_total", "", PromCounter, nil))
 			mustOK(t, pw.AddValue("", 1))
+			openMonitors(t, ctx)
 		}
 	}()
 	deadline := time.Now().Add(10 * time.Second)

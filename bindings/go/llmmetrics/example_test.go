@@ -368,3 +368,94 @@ func ExamplePromWriter() {
 	// latency_seconds_sum 0.7000000000000001
 	// latency_seconds_count 3
 }
+
+// The SLO check of the last minute, request by request.
+func ExampleSLOWindow() {
+	w, err := llmmetrics.NewSLOWindow(time.Second, 60, llmmetrics.ScaleDefault)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer w.Close()
+	for i := uint64(0); i < 100; i++ {
+		now := i * uint64(100*time.Millisecond)
+		if i%50 == 49 {
+			_ = w.AddErrors(now, 1)
+			continue
+		}
+		_ = w.Add(now, 0.2+float64(i%10)/100) // seconds
+	}
+	r, _ := w.Check(99*uint64(100*time.Millisecond), time.Minute, 0.95, 0.8, 0.01)
+	fmt.Printf("p95 %.2f s, error rate %.2f, satisfied %v\n", r.Latency, r.ErrorRate, r.Satisfied)
+	// Output: p95 0.29 s, error rate 0.02, satisfied false
+}
+
+// Goodput under vLLM's rule with TTFT and TPOT bounds.
+func ExampleGoodput() {
+	g, _ := llmmetrics.NewGoodput()
+	defer g.Close()
+	_ = g.SetFloat64(llmmetrics.GoodputTTFTMax, 0.2)
+	_ = g.SetFloat64(llmmetrics.GoodputTPOTMax, 0.05)
+	for _, r := range [][2]float64{{0.1, 0.03}, {0.3, 0.03}, {0.15, 0.04}, {0.1, 0.06}} {
+		_, _ = g.Observe(r[0], r[1], r[0]+100*r[1])
+	}
+	res, _ := g.Read(2 * time.Second)
+	fmt.Printf("%d of %d good: %.2f, %.1f good req/s\n", res.Good, res.Requests, res.Fraction, res.RatePerS)
+	// Output: 2 of 4 good: 0.50, 1.0 good req/s
+}
+
+// Multi-window burn-rate alerts for a 99.9 % SLO.
+func ExampleBurnAlerter() {
+	a, err := llmmetrics.NewBurnAlerter(0.999, 0, 0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer a.Close()
+	var now uint64
+	for i := uint64(0); i < 360; i++ { // one hour of 10 s slots at 2 % errors
+		now = i * uint64(10*time.Second)
+		_ = a.Add(now, 2, 100)
+	}
+	r, _ := a.Evaluate(now)
+	fmt.Printf("1 h burn %.0f, page %v, ticket %v\n", r.Windows[llmmetrics.BurnFastLong].BurnRate, r.FastAlert, r.SlowAlert)
+	// Output: 1 h burn 20, page true, ticket true
+}
+
+// "5xx share over the last 5 min > 5 %" as a restart trigger.
+func ExampleErrorTrigger() {
+	tr, _ := llmmetrics.NewErrorTrigger(0)
+	defer tr.Close()
+	_ = tr.Add(uint64(time.Second), 6, 100)
+	r, _ := tr.Check(uint64(time.Second))
+	fmt.Println(r.Share, r.Fired)
+	// Output: 0.06 true
+}
+
+// KV-cache hit rate over the last minute and the TTL it gives.
+func ExampleKVHitTracker() {
+	kv, _ := llmmetrics.NewKVHitTracker(0)
+	defer kv.Close()
+	_ = kv.Add(uint64(time.Second), 150, 200)
+	r, _ := kv.Read(uint64(time.Second))
+	fmt.Println(r.HitRate, r.TTL)
+	// Output: 0.75 128
+}
+
+// TLB miss rate against the OLTP preset (12.5 % over 1 s).
+func ExampleTLBMonitor() {
+	m, _ := llmmetrics.NewTLBMonitor(llmmetrics.TLBOLTPDatabase)
+	defer m.Close()
+	_ = m.Add(0, 130, 1000)
+	r, _ := m.Read(0)
+	fmt.Println(r.MissRate, r.Alert)
+	// Output: 0.13 true
+}
+
+// The one-shot SLO check of SPEC §2 over ten requests (latencies in ms).
+func ExampleSLOCheck() {
+	s, _ := llmmetrics.NewSketch(llmmetrics.ScaleDefault)
+	defer s.Close()
+	_ = s.AddMany([]float64{120, 180, 200, 250, 300, 310, 400, 520, 640, 790})
+	r, _ := llmmetrics.SLOCheck(s, 0, 800, 0.01)
+	fmt.Println(r.Latency, r.ErrorRate, r.Satisfied)
+	// Output: 790 0 true
+}

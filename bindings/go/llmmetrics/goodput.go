@@ -1,0 +1,158 @@
+package llmmetrics
+
+/*
+#include <llmmetrics/slo.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"time"
+)
+
+// GoodputOption is a per-request SLO bound of a [Goodput] counter, in the caller's latency
+// unit; +Inf (the default) means "not checked".
+type GoodputOption int32
+
+// The per-request bounds.
+const (
+	GoodputTTFTMax GoodputOption = C.LLMM_GOODPUT_TTFT_MAX // bound on the time to first token
+	GoodputTPOTMax GoodputOption = C.LLMM_GOODPUT_TPOT_MAX // bound on the time per output token
+	GoodputE2EMax  GoodputOption = C.LLMM_GOODPUT_E2E_MAX  // bound on the end-to-end latency
+)
+
+// GoodputResult is the goodput of the requests counted.
+type GoodputResult struct {
+	Requests       uint64  // all requests: completed and failed
+	Completed      uint64  // requests that completed successfully
+	Good           uint64  // completed requests meeting every bound set
+	Fraction       float64 // Good / Requests
+	RatePerS       float64 // good requests per second of the duration (vLLM's request_goodput)
+	ThroughputPerS float64 // completed requests per second of the duration (vLLM's request_throughput)
+}
+
+// GoodputTPOT is vLLM's per-request time per output token: (e2e − ttft) / (outputTokens − 1)
+// with at least two output tokens, else 0.
+func GoodputTPOT(e2e, ttft float64, outputTokens uint64) (float64, error) {
+	return f64Call("llmm_goodput_tpot", func(out *C.double) C.llmm_status {
+		return C.llmm_goodput_tpot(C.double(e2e), C.double(ttft), C.uint64_t(outputTokens), out)
+	})
+}
+
+// Goodput counts requests under vLLM's goodput rule: a request is good when it completed and
+// each per-request bound set holds (value ≤ bound).
+//
+// A Goodput counter is used by one goroutine at a time. Close it when done; a finalizer
+// closes a forgotten one.
+type Goodput struct {
+	c   *C.llmm_goodput
+	ctx *Context
+}
+
+// NewGoodput creates a counter with no bound set (every completed request is good).
+func NewGoodput(opts ...Option) (*Goodput, error) {
+	const op = "llmm_goodput_new"
+	o := collect(opts)
+	cctx, err := o.ctx.acquire(op)
+	if err != nil {
+		return nil, err
+	}
+	var c *C.llmm_goodput
+	if err := check(op, C.llmm_goodput_new(cctx, &c)); err != nil {
+		o.ctx.release()
+		return nil, err
+	}
+	g := &Goodput{c: c, ctx: o.ctx}
+	runtime.SetFinalizer(g, (*Goodput).Close)
+	return g, nil
+}
+
+// Close frees the counter. It is idempotent and always returns nil.
+func (g *Goodput) Close() error {
+	if g.c == nil {
+		return nil
+	}
+	C.llmm_goodput_free(g.c)
+	g.c = nil
+	g.ctx.release()
+	g.ctx = nil
+	runtime.SetFinalizer(g, nil)
+	return nil
+}
+
+// SetFloat64 sets a per-request bound (≥ 0, or +Inf to stop checking); only before the
+// first request is counted (ErrState after).
+func (g *Goodput) SetFloat64(opt GoodputOption, value float64) error {
+	if g.c == nil {
+		return errClosed("llmm_goodput_set_f64", "goodput counter")
+	}
+	st := C.llmm_goodput_set_f64(g.c, C.llmm_goodput_option(opt), C.double(value))
+	runtime.KeepAlive(g)
+	return check("llmm_goodput_set_f64", st)
+}
+
+// Float64 reads a per-request bound (+Inf when not checked).
+func (g *Goodput) Float64(opt GoodputOption) (float64, error) {
+	if g.c == nil {
+		return 0, errClosed("llmm_goodput_get_f64", "goodput counter")
+	}
+	var v C.double
+	st := C.llmm_goodput_get_f64(g.c, C.llmm_goodput_option(opt), &v)
+	runtime.KeepAlive(g)
+	return float64(v), check("llmm_goodput_get_f64", st)
+}
+
+// Observe counts one completed request and reports whether it was good.
+func (g *Goodput) Observe(ttft, tpot, e2e float64) (bool, error) {
+	if g.c == nil {
+		return false, errClosed("llmm_goodput_observe", "goodput counter")
+	}
+	var good C.int32_t
+	st := C.llmm_goodput_observe(g.c, C.double(ttft), C.double(tpot), C.double(e2e), &good)
+	runtime.KeepAlive(g)
+	return good != 0, check("llmm_goodput_observe", st)
+}
+
+// AddFailures counts n failed requests (never good).
+func (g *Goodput) AddFailures(n uint64) error {
+	if g.c == nil {
+		return errClosed("llmm_goodput_add_failures", "goodput counter")
+	}
+	st := C.llmm_goodput_add_failures(g.c, C.uint64_t(n))
+	runtime.KeepAlive(g)
+	return check("llmm_goodput_add_failures", st)
+}
+
+// Read returns the goodput of the requests counted, the rates over duration (the wall time
+// they were served in, > 0); ErrEmpty when nothing was counted.
+func (g *Goodput) Read(duration time.Duration) (GoodputResult, error) {
+	const op = "llmm_goodput_read"
+	if g.c == nil {
+		return GoodputResult{}, errClosed(op, "goodput counter")
+	}
+	d, err := durationArg(op, "duration", duration)
+	if err != nil {
+		return GoodputResult{}, err
+	}
+	var r C.llmm_goodput_result
+	if err := check("llmm_goodput_result_init", C.llmm_goodput_result_init(&r)); err != nil {
+		return GoodputResult{}, err
+	}
+	st := C.llmm_goodput_read(g.c, d, &r)
+	runtime.KeepAlive(g)
+	if err := check(op, st); err != nil {
+		return GoodputResult{}, err
+	}
+	return GoodputResult{Requests: uint64(r.requests), Completed: uint64(r.completed), Good: uint64(r.good),
+		Fraction: float64(r.fraction), RatePerS: float64(r.rate_per_s), ThroughputPerS: float64(r.throughput_per_s)}, nil
+}
+
+// Reset forgets the counts; the bounds stay.
+func (g *Goodput) Reset() error {
+	if g.c == nil {
+		return errClosed("llmm_goodput_reset", "goodput counter")
+	}
+	st := C.llmm_goodput_reset(g.c)
+	runtime.KeepAlive(g)
+	return check("llmm_goodput_reset", st)
+}

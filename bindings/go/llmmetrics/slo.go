@@ -1,0 +1,181 @@
+package llmmetrics
+
+/*
+#include <llmmetrics/slo.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"time"
+)
+
+// SLOResult is the verdict of an SLO check: satisfied when the latency quantile and the
+// error rate are both within their bounds (equality included).
+type SLOResult struct {
+	Satisfied bool    // LatencyOK && ErrorsOK
+	LatencyOK bool    // there was a success and Latency ≤ the latency bound
+	ErrorsOK  bool    // ErrorRate ≤ the error-rate bound
+	Successes uint64  // successful requests (the latencies' count)
+	Errors    uint64  // failed requests
+	Quantile  float64 // the quantile level checked (0.95 for SLOCheck)
+	Latency   float64 // that quantile of the successful latencies; +Inf without a success
+	ErrorRate float64 // Errors / (Successes + Errors); 0 without a request
+}
+
+func sloResultOf(r *C.llmm_slo_result) SLOResult {
+	return SLOResult{
+		Satisfied: r.satisfied != 0,
+		LatencyOK: r.latency_ok != 0,
+		ErrorsOK:  r.errors_ok != 0,
+		Successes: uint64(r.successes),
+		Errors:    uint64(r.errors),
+		Quantile:  float64(r.quantile),
+		Latency:   float64(r.latency),
+		ErrorRate: float64(r.error_rate),
+	}
+}
+
+// sloCall runs an SLO check into a fresh result.
+func sloCall(op string, f func(r *C.llmm_slo_result) C.llmm_status) (SLOResult, error) {
+	var r C.llmm_slo_result
+	if err := check("llmm_slo_result_init", C.llmm_slo_result_init(&r)); err != nil {
+		return SLOResult{}, err
+	}
+	if err := check(op, f(&r)); err != nil {
+		return SLOResult{}, err
+	}
+	return sloResultOf(&r), nil
+}
+
+// SLOCheck is the online SLO check of SPEC §2 over a sketch of the successful requests'
+// latencies and a count of failed requests: p95 ≤ p95Max (in the sketch's unit) and
+// errors / (successes + errors) ≤ errMax.
+func SLOCheck(okLatencies *Sketch, errors uint64, p95Max, errMax float64) (SLOResult, error) {
+	const op = "llmm_slo_check"
+	if okLatencies == nil || okLatencies.c == nil {
+		return SLOResult{}, errClosed(op, "sketch")
+	}
+	res, err := sloCall(op, func(r *C.llmm_slo_result) C.llmm_status {
+		return C.llmm_slo_check(okLatencies.c, C.uint64_t(errors), C.double(p95Max), C.double(errMax), r)
+	})
+	runtime.KeepAlive(okLatencies)
+	return res, err
+}
+
+// SLOCheckQuantile is [SLOCheck] at any quantile level q in [0, 1].
+func SLOCheckQuantile(okLatencies *Sketch, errors uint64, q, latencyMax, errMax float64) (SLOResult, error) {
+	const op = "llmm_slo_check_quantile"
+	if okLatencies == nil || okLatencies.c == nil {
+		return SLOResult{}, errClosed(op, "sketch")
+	}
+	res, err := sloCall(op, func(r *C.llmm_slo_result) C.llmm_status {
+		return C.llmm_slo_check_quantile(okLatencies.c, C.uint64_t(errors), C.double(q), C.double(latencyMax),
+			C.double(errMax), r)
+	})
+	runtime.KeepAlive(okLatencies)
+	return res, err
+}
+
+// SLOWindow records each request as it completes — the latency of a success, or a failure —
+// on a time ring, and runs the SLO check over any recent span: the verdict is exactly
+// [SLOCheckQuantile]'s for the requests recorded in the slots the span covers.
+//
+// An SLOWindow is used by one goroutine at a time (checks advance its clock). Close it when
+// done; a finalizer closes a forgotten one.
+type SLOWindow struct {
+	c   *C.llmm_slo_window
+	ctx *Context
+}
+
+// NewSLOWindow creates an SLO window of slots slots of length slot (0 for the defaults, 60 ×
+// 1 s) with latency sketches of the given scale.
+func NewSLOWindow(slot time.Duration, slots, scale int, opts ...Option) (*SLOWindow, error) {
+	const op = "llmm_slo_window_new"
+	o := collect(opts)
+	slotNs, err := durationArg(op, "slot length", slot)
+	if err != nil {
+		return nil, err
+	}
+	n, err := slotsArg(op, slots)
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := int32Arg(scale)
+	if !ok {
+		return nil, errArg(op, "scale out of bounds")
+	}
+	cctx, err := o.ctx.acquire(op)
+	if err != nil {
+		return nil, err
+	}
+	var c *C.llmm_slo_window
+	if err := check(op, C.llmm_slo_window_new(cctx, slotNs, n, sc, &c)); err != nil {
+		o.ctx.release()
+		return nil, err
+	}
+	w := &SLOWindow{c: c, ctx: o.ctx}
+	runtime.SetFinalizer(w, (*SLOWindow).Close)
+	return w, nil
+}
+
+// Close frees the window. It is idempotent and always returns nil.
+func (w *SLOWindow) Close() error {
+	if w.c == nil {
+		return nil
+	}
+	C.llmm_slo_window_free(w.c)
+	w.c = nil
+	w.ctx.release()
+	w.ctx = nil
+	runtime.SetFinalizer(w, nil)
+	return nil
+}
+
+// Add records a successful request and its latency at time stamp now.
+func (w *SLOWindow) Add(now uint64, latency float64) error {
+	if w.c == nil {
+		return errClosed("llmm_slo_window_add", "SLO window")
+	}
+	st := C.llmm_slo_window_add(w.c, C.uint64_t(now), C.double(latency))
+	runtime.KeepAlive(w)
+	return check("llmm_slo_window_add", st)
+}
+
+// AddErrors records n failed requests at time stamp now (0 only advances the clock).
+func (w *SLOWindow) AddErrors(now, n uint64) error {
+	if w.c == nil {
+		return errClosed("llmm_slo_window_add_errors", "SLO window")
+	}
+	st := C.llmm_slo_window_add_errors(w.c, C.uint64_t(now), C.uint64_t(n))
+	runtime.KeepAlive(w)
+	return check("llmm_slo_window_add_errors", st)
+}
+
+// Check runs the SLO check at quantile q over the slots that span covers at time now (q =
+// 0.95 for the check of SPEC §2). An idle span is not satisfied.
+func (w *SLOWindow) Check(now uint64, span time.Duration, q, latencyMax, errMax float64) (SLOResult, error) {
+	const op = "llmm_slo_window_check"
+	if w.c == nil {
+		return SLOResult{}, errClosed(op, "SLO window")
+	}
+	s, err := durationArg(op, "span", span)
+	if err != nil {
+		return SLOResult{}, err
+	}
+	res, err := sloCall(op, func(r *C.llmm_slo_result) C.llmm_status {
+		return C.llmm_slo_window_check(w.c, C.uint64_t(now), s, C.double(q), C.double(latencyMax), C.double(errMax), r)
+	})
+	runtime.KeepAlive(w)
+	return res, err
+}
+
+// Reset forgets every request and the clock.
+func (w *SLOWindow) Reset() error {
+	if w.c == nil {
+		return errClosed("llmm_slo_window_reset", "SLO window")
+	}
+	st := C.llmm_slo_window_reset(w.c)
+	runtime.KeepAlive(w)
+	return check("llmm_slo_window_reset", st)
+}
