@@ -27,6 +27,7 @@ func TestConstantsMatchHeaderMacros(t *testing.T) {
 		"LLMM_BURN_WINDOWS":                    float64(BurnWindows),
 		"LLMM_ERROR_TRIGGER_WINDOW_NS_DEFAULT": float64(ErrorTriggerWindowDefault),
 		"LLMM_ERROR_TRIGGER_MAX_SHARE_DEFAULT": ErrorTriggerMaxShareDefault,
+		"LLMM_SKETCH_FORMAT_VERSION":           SketchFormatVersion,
 		"LLMM_ERROR_TRIGGER_SLOTS":             float64(ErrorTriggerSlots),
 	}
 	header := cMacros()
