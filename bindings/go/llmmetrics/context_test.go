@@ -86,7 +86,20 @@ func openMonitors(t *testing.T, ctx *Context) []interface{ Close() error } {
 	mustOK(t, err)
 	tlbc, err := NewTLBMonitorCustom(0.2, time.Second, WithContext(ctx))
 	mustOK(t, err)
-	return []interface{ Close() error }{sw, g, b, et, kv, tlb, tlbc}
+	cd, err := NewCollapseDetector(WithContext(ctx))
+	mustOK(t, err)
+	_, err = cd.Observe(1, 0.1)
+	mustOK(t, err)
+	el, err := NewEventLog(0, WithContext(ctx))
+	mustOK(t, err)
+	mustOK(t, el.Add(1, EventGCPause, 0.01))
+	sg, err := NewStabilityGate(WithContext(ctx))
+	mustOK(t, err)
+	ss, err := NewSaturationSignal(WithContext(ctx))
+	mustOK(t, err)
+	_, err = ss.Observe(1, 0.1, 2)
+	mustOK(t, err)
+	return []interface{ Close() error }{sw, g, b, et, kv, tlb, tlbc, cd, el, sg, ss}
 }
 
 // Objects dropped without Close are freed by their finalizers.

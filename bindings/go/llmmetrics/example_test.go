@@ -459,3 +459,77 @@ func ExampleSLOCheck() {
 	fmt.Println(r.Latency, r.ErrorRate, r.Satisfied)
 	// Output: 790 0 true
 }
+
+// A latency outlier right after an FP16 → INT8 switch, confirmed by the TPS drop.
+func ExampleCollapseDetector() {
+	d, err := llmmetrics.NewCollapseDetector()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer d.Close()
+	ms := uint64(time.Millisecond)
+	for i, lat := range []float64{20, 21, 20, 19, 20, 21, 20, 19} { // batch latencies, ms
+		_, _ = d.Observe(uint64(i)*ms, lat)
+	}
+	_ = d.ObserveTPS(8*ms, 1200)
+	_ = d.MarkSwitch(9 * ms)
+	_ = d.ObserveTPS(10*ms, 300)
+	collapsed, _ := d.Observe(12*ms, 35)
+	r, _ := d.SwitchReport()
+	fmt.Printf("collapsed %v, TPS drop %.2f, %d signals\n", collapsed, r.TPSDrop, r.Signals)
+	// Output: collapsed true, TPS drop 0.75, 2 signals
+}
+
+// Which host events preceded a spike?
+func ExampleEventLog() {
+	l, _ := llmmetrics.NewEventLog(0)
+	defer l.Close()
+	ms := uint64(time.Millisecond)
+	_ = l.Add(100*ms, llmmetrics.EventTCPRetransmit, 1)
+	_ = l.Add(480*ms, llmmetrics.EventMajorFault, 1)
+	_ = l.Add(495*ms, llmmetrics.EventGCPause, 0.012)
+	causes, _ := l.Lookback(500*ms, 50*time.Millisecond)
+	for _, e := range causes {
+		fmt.Println(e.Type, e.Before)
+	}
+	// Output:
+	// runtime.gc_pause 5ms
+	// mem.major_fault 20ms
+}
+
+// SPEC §6: scheduler jitter against P99 spike rates.
+func ExampleCorrelation() {
+	jitter := []float64{5, 25, 50}
+	spikes := []float64{0.8, 22.4, 68.1}
+	r, _ := llmmetrics.Correlation(jitter, spikes, llmmetrics.Pearson)
+	rho, _ := llmmetrics.Correlation(jitter, spikes, llmmetrics.Spearman)
+	fmt.Printf("Pearson %.3f, Spearman %.0f\n", r, rho)
+	// Output: Pearson 0.990, Spearman 1
+}
+
+// Report figures only once the run is steady.
+func ExampleStabilityGate() {
+	g, _ := llmmetrics.NewStabilityGate()
+	defer g.Close()
+	for _, tps := range []float64{700, 930, 990, 1010, 1000, 995, 1005} {
+		stable, _ := g.Add(tps)
+		fmt.Print(stable, " ")
+	}
+	fmt.Println()
+	// Output: false false false false false false true
+}
+
+// Latency and requests in flight rising together.
+func ExampleSaturationSignal() {
+	s, _ := llmmetrics.NewSaturationSignal()
+	defer s.Close()
+	_ = s.SetUint64(llmmetrics.SaturationWindow, 8)
+	var saturated bool
+	for i := 0; i < 8; i++ {
+		now := uint64(i) * uint64(time.Second)
+		saturated, _ = s.Observe(now, 0.2+0.01*float64(i*i), float64(10+3*i))
+	}
+	r, _ := s.Read()
+	fmt.Printf("saturated %v, in-flight +%.0f per s\n", saturated, r.InflightSlope)
+	// Output: saturated true, in-flight +3 per s
+}

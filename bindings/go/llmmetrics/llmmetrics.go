@@ -9,10 +9,10 @@
 // # Handles and lifetime
 //
 // Types that own C memory ([Sketch], [Recorder], [Window], [RatioWindow], [SpikeDetector],
-// [SLOWindow], [Goodput], [BurnAlerter], [ErrorTrigger], [Scorecard], [LIIMonitor],
-// [KVHitTracker], [TLBMonitor], [PromWriter], [Context]) have an idempotent Close method and a
-// finalizer that closes them if they become unreachable; call Close as soon as you are done
-// to return the memory promptly. A method called on a closed
+// [CollapseDetector], [EventLog], [StabilityGate], [SaturationSignal], [SLOWindow], [Goodput],
+// [BurnAlerter], [ErrorTrigger], [Scorecard], [LIIMonitor], [KVHitTracker], [TLBMonitor],
+// [PromWriter], [Context]) have an idempotent Close method and a finalizer that closes them if
+// they become unreachable; call Close as soon as you are done to return the memory promptly. A method called on a closed
 // handle returns an error for which errors.Is(err, ErrState) holds.
 //
 // # Errors

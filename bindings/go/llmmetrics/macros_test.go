@@ -28,6 +28,15 @@ func TestConstantsMatchHeaderMacros(t *testing.T) {
 		"LLMM_ERROR_TRIGGER_WINDOW_NS_DEFAULT": float64(ErrorTriggerWindowDefault),
 		"LLMM_ERROR_TRIGGER_MAX_SHARE_DEFAULT": ErrorTriggerMaxShareDefault,
 		"LLMM_SKETCH_FORMAT_VERSION":           SketchFormatVersion,
+		"LLMM_DETECT_VALUE_MAX":                DetectValueMax,
+		"LLMM_COLLAPSE_WINDOW_DEFAULT":         CollapseWindowDefault,
+		"LLMM_COLLAPSE_WINDOW_MAX":             CollapseWindowMax,
+		"LLMM_EVENT_LOG_CAPACITY_DEFAULT":      EventLogCapacityDefault,
+		"LLMM_EVENT_LOG_CAPACITY_MAX":          EventLogCapacityMax,
+		"LLMM_STABILITY_WINDOWS_DEFAULT":       StabilityWindowsDefault,
+		"LLMM_STABILITY_WINDOWS_MAX":           StabilityWindowsMax,
+		"LLMM_SATURATION_WINDOW_DEFAULT":       SaturationWindowDefault,
+		"LLMM_SATURATION_WINDOW_MAX":           SaturationWindowMax,
 		"LLMM_ERROR_TRIGGER_SLOTS":             float64(ErrorTriggerSlots),
 	}
 	header := cMacros()

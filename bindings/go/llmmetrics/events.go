@@ -1,0 +1,217 @@
+package llmmetrics
+
+/*
+#include <llmmetrics/detect.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"time"
+)
+
+// Capacity limits of an [EventLog].
+const (
+	EventLogCapacityDefault = 1024     // capacity used for 0
+	EventLogCapacityMax     = 16777216 // largest capacity
+)
+
+// EventType is the type of a host event: one of the known causes, or a caller's own id
+// (EventUser and above).
+type EventType int32
+
+// The known event types (values pinned) and the first user id.
+const (
+	EventTCPRetransmit EventType = C.LLMM_EVENT_TCP_RETRANSMIT // net.tcp.retrans: a TCP segment was retransmitted
+	EventMajorFault    EventType = C.LLMM_EVENT_MAJOR_FAULT    // mem.major_fault: a page was read from disk
+	EventSchedJitter   EventType = C.LLMM_EVENT_SCHED_JITTER   // sched.jitter: scheduler wake-up jitter above a bound
+	EventNUMAMigration EventType = C.LLMM_EVENT_NUMA_MIGRATION // mem.numa_migration: a migration between NUMA nodes
+	EventWeightSwitch  EventType = C.LLMM_EVENT_WEIGHT_SWITCH  // model.weight_switch: weights changed precision or were swapped
+	EventGCPause       EventType = C.LLMM_EVENT_GC_PAUSE       // runtime.gc_pause: a garbage-collection pause
+	EventUser          EventType = C.LLMM_EVENT_USER           // first id of the caller's own types
+)
+
+// AttrName is the library's stable attribute name of a known type, such as
+// "net.tcp.retrans" ("" for user, reserved and invalid types).
+func (t EventType) AttrName() string {
+	p := C.llmm_event_attr_name(C.int32_t(t))
+	if p == nil {
+		return ""
+	}
+	return C.GoString(p)
+}
+
+// String is [EventType.AttrName], or "EventType(n)" for types without a name.
+func (t EventType) String() string {
+	if name := t.AttrName(); name != "" {
+		return name
+	}
+	return "EventType(" + itoa(int64(t)) + ")"
+}
+
+// Event is one event returned by [EventLog.Lookback].
+type Event struct {
+	TimeNs uint64        // the event's time stamp
+	Before time.Duration // how long before the queried time it happened
+	Value  float64       // the value given with the event
+	Type   EventType     // its type
+}
+
+// EventLog keeps the most recent host events (TCP retransmits, major faults, ...) in a
+// time-ordered ring, so that a latency spike can be attributed to the events just before it.
+//
+// An EventLog is used by one goroutine at a time. Close it when done; a finalizer closes a
+// forgotten one.
+type EventLog struct {
+	c   *C.llmm_event_log
+	ctx *Context
+}
+
+// NewEventLog creates a log keeping capacity events (0 for [EventLogCapacityDefault]).
+func NewEventLog(capacity int, opts ...Option) (*EventLog, error) {
+	const op = "llmm_event_log_new"
+	o := collect(opts)
+	if capacity < 0 {
+		return nil, errArg(op, "negative capacity")
+	}
+	if capacity > EventLogCapacityMax {
+		return nil, newError(op, StatusRange, "")
+	}
+	cctx, err := o.ctx.acquire(op)
+	if err != nil {
+		return nil, err
+	}
+	var c *C.llmm_event_log
+	if err := check(op, C.llmm_event_log_new(cctx, C.uint32_t(capacity), &c)); err != nil {
+		o.ctx.release()
+		return nil, err
+	}
+	l := &EventLog{c: c, ctx: o.ctx}
+	runtime.SetFinalizer(l, (*EventLog).Close)
+	return l, nil
+}
+
+// Close frees the log. It is idempotent and always returns nil.
+func (l *EventLog) Close() error {
+	if l.c == nil {
+		return nil
+	}
+	C.llmm_event_log_free(l.c)
+	l.c = nil
+	l.ctx.release()
+	l.ctx = nil
+	runtime.SetFinalizer(l, nil)
+	return nil
+}
+
+// Add records an event at time stamp now (not earlier than the latest accepted); when the
+// ring is full the oldest event is dropped.
+func (l *EventLog) Add(now uint64, typ EventType, value float64) error {
+	if l.c == nil {
+		return errClosed("llmm_event_log_add", "event log")
+	}
+	st := C.llmm_event_log_add(l.c, C.uint64_t(now), C.int32_t(typ), C.double(value))
+	runtime.KeepAlive(l)
+	return check("llmm_event_log_add", st)
+}
+
+// Lookback returns the events stamped in [at − lookback, at], nearest to at first: the
+// candidate causes of a spike at at.
+func (l *EventLog) Lookback(at uint64, lookback time.Duration) ([]Event, error) {
+	const op = "llmm_event_log_lookback"
+	if l.c == nil {
+		return nil, errClosed(op, "event log")
+	}
+	lb, err := durationArg(op, "look-back", lookback)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]C.llmm_event, 16)
+	for {
+		var n C.size_t
+		st := C.llmm_event_log_lookback(l.c, C.uint64_t(at), lb, &buf[0], C.size_t(len(buf)), &n)
+		runtime.KeepAlive(l)
+		runtime.KeepAlive(buf)
+		if st == C.LLMM_E_BUFFER && int(n) > len(buf) {
+			buf = make([]C.llmm_event, int(n))
+			continue
+		}
+		if err := check(op, st); err != nil {
+			return nil, err
+		}
+		out := make([]Event, int(n))
+		for i := range out {
+			e := &buf[i]
+			out[i] = Event{TimeNs: uint64(e.time_ns), Before: time.Duration(e.before_ns), Value: float64(e.value),
+				Type: EventType(e._type)}
+		}
+		return out, nil
+	}
+}
+
+// Count returns the number of events of one type (0 for every type) stamped in
+// [from, to].
+func (l *EventLog) Count(typ EventType, from, to uint64) (uint64, error) {
+	if l.c == nil {
+		return 0, errClosed("llmm_event_log_count", "event log")
+	}
+	var n C.uint64_t
+	st := C.llmm_event_log_count(l.c, C.int32_t(typ), C.uint64_t(from), C.uint64_t(to), &n)
+	runtime.KeepAlive(l)
+	return uint64(n), check("llmm_event_log_count", st)
+}
+
+// Counts returns how many events the log holds, has accepted and has dropped since
+// creation or Reset.
+func (l *EventLog) Counts() (held, total, dropped uint64, err error) {
+	if l.c == nil {
+		return 0, 0, 0, errClosed("llmm_event_log_counts", "event log")
+	}
+	var h, t, d C.uint64_t
+	err = check("llmm_event_log_counts", C.llmm_event_log_counts(l.c, &h, &t, &d))
+	runtime.KeepAlive(l)
+	return uint64(h), uint64(t), uint64(d), err
+}
+
+// Reset forgets every event, the counts and the clock; the capacity stays.
+func (l *EventLog) Reset() error {
+	if l.c == nil {
+		return errClosed("llmm_event_log_reset", "event log")
+	}
+	st := C.llmm_event_log_reset(l.c)
+	runtime.KeepAlive(l)
+	return check("llmm_event_log_reset", st)
+}
+
+// CorrelationMethod is a correlation coefficient.
+type CorrelationMethod int32
+
+// The correlation coefficients.
+const (
+	Pearson  CorrelationMethod = C.LLMM_CORRELATION_PEARSON  // Pearson's product-moment r
+	Spearman CorrelationMethod = C.LLMM_CORRELATION_SPEARMAN // Spearman's ρ, ties sharing the average rank
+)
+
+// Correlation is the correlation coefficient of the pairs (x[i], y[i]) in [−1, 1]. It
+// returns an error matching ErrEmpty for fewer than 2 pairs and ErrRange when a series is
+// constant. Spearman's scratch memory is allocated through the context of [WithContext].
+func Correlation(x, y []float64, method CorrelationMethod, opts ...Option) (float64, error) {
+	const op = "llmm_correlation"
+	if len(x) != len(y) {
+		return 0, errArg(op, "x and y differ in length")
+	}
+	if len(x) < 2 {
+		return 0, newError(op, StatusEmpty, "")
+	}
+	o := collect(opts)
+	cctx, err := o.ctx.acquire(op)
+	if err != nil {
+		return 0, err
+	}
+	defer o.ctx.release()
+	var r C.double
+	st := C.llmm_correlation(cctx, f64ptr(x), f64ptr(y), C.size_t(len(x)), C.llmm_correlation_method(method), &r)
+	runtime.KeepAlive(x)
+	runtime.KeepAlive(y)
+	return float64(r), check(op, st)
+}
