@@ -16,7 +16,7 @@ suppressions=$src/tests/abi/libllmmetrics.abignore
 
 if ! command -v abidw >/dev/null || ! command -v abidiff >/dev/null; then
     echo "1..0 # SKIP abidw/abidiff not installed (Debian package abigail-tools)"
-    exit 77
+    exit 0 # TAP plan 0 + SKIP is a skip; 77 under TAP is an error in meson 1.0
 fi
 
 tmp=$(mktemp -d)

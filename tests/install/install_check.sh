@@ -11,7 +11,7 @@ cc=("$@")
 
 if [ "$sanitize" != none ]; then
     echo "1..0 # SKIP sanitized build (b_sanitize=$sanitize): an outside program cannot link it"
-    exit 77
+    exit 0 # a TAP plan of 0 with SKIP: meson counts it as skipped (77 would be an error under TAP)
 fi
 
 tmp=$(mktemp -d)
