@@ -1,0 +1,454 @@
+//! Raw FFI declarations of libllmmetrics 1.x, written by hand from `include/llmmetrics/*.h`.
+//!
+//! Everything here is `unsafe` to call and follows the C contract described in the headers:
+//! opaque handles are created by `llmm_*_new` and released by `llmm_*_free`, every fallible
+//! call returns an [`llmm_status`] (0 is [`LLMM_OK`], errors are negative), results go
+//! through out-pointers, and size-prefixed structs must be filled by their `_init` call first.
+//! The safe API is the `llmmetrics` crate.
+//!
+//! Mapping rules: C enums are int-sized, so each is a `c_int` type alias plus constants (a
+//! newer library may return values this crate does not name); `size_t` is `usize`; opaque
+//! structs are zero-sized `#[repr(C)]` types that are neither `Send`, `Sync` nor `Unpin`.
+//! A drift test (`bindings/rust/check_drift.py`) checks every `LLMM_API` function of the
+//! headers against these declarations, parameter by parameter.
+#![allow(non_camel_case_types)]
+
+use std::marker::{PhantomData, PhantomPinned};
+pub use std::os::raw::{c_char, c_int, c_void};
+
+macro_rules! opaque {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[repr(C)]
+        pub struct $name {
+            _private: [u8; 0],
+            _marker: PhantomData<(*mut u8, PhantomPinned)>,
+        }
+    )*};
+}
+
+// ---------------------------------------------------------------------------------------------
+// core.h
+// ---------------------------------------------------------------------------------------------
+
+/// Result of every fallible call: 0 is success, errors are negative (`llmm_status`).
+pub type llmm_status = c_int;
+/// success
+pub const LLMM_OK: llmm_status = 0;
+/// invalid argument
+pub const LLMM_E_INVALID: llmm_status = -1;
+/// out of memory
+pub const LLMM_E_NOMEM: llmm_status = -2;
+/// value outside the configured range
+pub const LLMM_E_RANGE: llmm_status = -3;
+/// no data
+pub const LLMM_E_EMPTY: llmm_status = -4;
+/// damaged or truncated encoding
+pub const LLMM_E_CORRUPT: llmm_status = -5;
+/// unknown format version
+pub const LLMM_E_VERSION: llmm_status = -6;
+/// buffer too small
+pub const LLMM_E_BUFFER: llmm_status = -7;
+/// unknown option
+pub const LLMM_E_UNKNOWN_OPTION: llmm_status = -8;
+/// call not valid in the current state
+pub const LLMM_E_STATE: llmm_status = -9;
+/// iteration did not converge
+pub const LLMM_E_NOT_CONVERGED: llmm_status = -10;
+/// struct_size not understood
+pub const LLMM_E_ABI: llmm_status = -11;
+
+/// Major version these declarations were written for.
+pub const LLMM_VERSION_MAJOR: u32 = 1;
+/// Minor version these declarations were written for.
+pub const LLMM_VERSION_MINOR: u32 = 0;
+/// Patch version these declarations were written for.
+pub const LLMM_VERSION_PATCH: u32 = 0;
+/// `major·10000 + minor·100 + patch` of the headers these declarations follow.
+pub const LLMM_VERSION_NUMBER: u32 =
+    LLMM_VERSION_MAJOR * 10000 + LLMM_VERSION_MINOR * 100 + LLMM_VERSION_PATCH;
+
+/// Allocation hooks (`llmm_allocator`); fill with [`llmm_allocator_init`] first.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct llmm_allocator {
+    /// `sizeof(llmm_allocator)`, set by [`llmm_allocator_init`].
+    pub struct_size: u32,
+    /// Passed unchanged to every hook.
+    pub user: *mut c_void,
+    /// Allocate `size` bytes, aligned like `malloc`; NULL on failure.
+    pub alloc: Option<unsafe extern "C" fn(user: *mut c_void, size: usize) -> *mut c_void>,
+    /// Resize `ptr` from `old_size` to `new_size` bytes; NULL on failure.
+    pub realloc: Option<
+        unsafe extern "C" fn(
+            user: *mut c_void,
+            ptr: *mut c_void,
+            old_size: usize,
+            new_size: usize,
+        ) -> *mut c_void,
+    >,
+    /// Release `ptr`, allocated with `size` bytes.
+    pub free: Option<unsafe extern "C" fn(user: *mut c_void, ptr: *mut c_void, size: usize)>,
+}
+
+opaque! {
+    /// An immutable library context holding the allocator (`llmm_ctx`).
+    llmm_ctx;
+}
+
+extern "C" {
+    pub fn llmm_status_name(s: llmm_status) -> *const c_char;
+    pub fn llmm_strerror(s: llmm_status) -> *const c_char;
+    pub fn llmm_version() -> u32;
+    pub fn llmm_version_string() -> *const c_char;
+    pub fn llmm_allocator_init(a: *mut llmm_allocator) -> llmm_status;
+    pub fn llmm_ctx_new(a: *const llmm_allocator, out: *mut *mut llmm_ctx) -> llmm_status;
+    pub fn llmm_ctx_free(ctx: *mut llmm_ctx);
+    pub fn llmm_now_ns() -> u64;
+}
+
+// ---------------------------------------------------------------------------------------------
+// sketch.h
+// ---------------------------------------------------------------------------------------------
+
+/// Default scale: 64 buckets per power of two, 0.542 % worst relative error.
+pub const LLMM_SCALE_DEFAULT: i32 = 6;
+/// Smallest supported scale.
+pub const LLMM_SCALE_MIN: i32 = 0;
+/// Largest supported scale.
+pub const LLMM_SCALE_MAX: i32 = 10;
+/// Default lower end of the accurately tracked range.
+pub const LLMM_SKETCH_RANGE_MIN_DEFAULT: f64 = 1e-9;
+/// Default upper end of the accurately tracked range.
+pub const LLMM_SKETCH_RANGE_MAX_DEFAULT: f64 = 1e15;
+/// Smallest accepted lower range bound.
+pub const LLMM_SKETCH_RANGE_MIN_LIMIT: f64 = 1e-300;
+/// Largest accepted upper range bound.
+pub const LLMM_SKETCH_RANGE_MAX_LIMIT: f64 = 1e300;
+
+opaque! {
+    /// A streaming, mergeable quantile sketch (`llmm_sketch`).
+    llmm_sketch;
+    /// A multi-writer recorder (`llmm_recorder`).
+    llmm_recorder;
+    /// A single-writer shard of a recorder, owned by the recorder (`llmm_shard`).
+    llmm_shard;
+}
+
+extern "C" {
+    pub fn llmm_sketch_new(ctx: *mut llmm_ctx, scale: i32, out: *mut *mut llmm_sketch)
+        -> llmm_status;
+    pub fn llmm_sketch_free(s: *mut llmm_sketch);
+    pub fn llmm_sketch_set_range(s: *mut llmm_sketch, lo: f64, hi: f64) -> llmm_status;
+    pub fn llmm_sketch_range(s: *const llmm_sketch, lo: *mut f64, hi: *mut f64) -> llmm_status;
+    pub fn llmm_sketch_add(s: *mut llmm_sketch, v: f64) -> llmm_status;
+    pub fn llmm_sketch_add_n(s: *mut llmm_sketch, v: f64, n: u64) -> llmm_status;
+    pub fn llmm_sketch_add_many(s: *mut llmm_sketch, v: *const f64, n: usize) -> llmm_status;
+    pub fn llmm_sketch_quantile(s: *const llmm_sketch, q: f64, out: *mut f64) -> llmm_status;
+    pub fn llmm_sketch_quantiles(
+        s: *const llmm_sketch,
+        q: *const f64,
+        n: usize,
+        out: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_sketch_rank(s: *const llmm_sketch, v: f64, fraction_le: *mut f64)
+        -> llmm_status;
+    pub fn llmm_sketch_count(s: *const llmm_sketch) -> u64;
+    pub fn llmm_sketch_sum(s: *const llmm_sketch, out: *mut f64) -> llmm_status;
+    pub fn llmm_sketch_min(s: *const llmm_sketch, out: *mut f64) -> llmm_status;
+    pub fn llmm_sketch_max(s: *const llmm_sketch, out: *mut f64) -> llmm_status;
+    pub fn llmm_sketch_mean(s: *const llmm_sketch, out: *mut f64) -> llmm_status;
+    pub fn llmm_sketch_special_counts(
+        s: *const llmm_sketch,
+        zero: *mut u64,
+        under: *mut u64,
+        over: *mut u64,
+    ) -> llmm_status;
+    pub fn llmm_sketch_scale(s: *const llmm_sketch) -> i32;
+    pub fn llmm_sketch_bucket_span(
+        s: *const llmm_sketch,
+        first: *mut i32,
+        last: *mut i32,
+    ) -> llmm_status;
+    pub fn llmm_sketch_bucket_count(s: *const llmm_sketch, index: i32) -> u64;
+    pub fn llmm_sketch_index(scale: i32, v: f64, index: *mut i32) -> llmm_status;
+    pub fn llmm_sketch_bucket_bounds(
+        scale: i32,
+        index: i32,
+        lower: *mut f64,
+        upper: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_sketch_merge(dst: *mut llmm_sketch, src: *const llmm_sketch) -> llmm_status;
+    pub fn llmm_sketch_subtract(dst: *mut llmm_sketch, earlier: *const llmm_sketch)
+        -> llmm_status;
+    pub fn llmm_sketch_reset(s: *mut llmm_sketch) -> llmm_status;
+    pub fn llmm_sketch_clone(s: *const llmm_sketch, out: *mut *mut llmm_sketch) -> llmm_status;
+    pub fn llmm_sketch_downscale(s: *mut llmm_sketch, new_scale: i32) -> llmm_status;
+    pub fn llmm_sketch_copy(dst: *mut llmm_sketch, src: *const llmm_sketch) -> llmm_status;
+
+    pub fn llmm_recorder_new(ctx: *mut llmm_ctx, scale: i32, out: *mut *mut llmm_recorder)
+        -> llmm_status;
+    pub fn llmm_recorder_set_range(r: *mut llmm_recorder, lo: f64, hi: f64) -> llmm_status;
+    pub fn llmm_recorder_shard(r: *mut llmm_recorder, out: *mut *mut llmm_shard) -> llmm_status;
+    pub fn llmm_shard_add(sh: *mut llmm_shard, v: f64) -> llmm_status;
+    pub fn llmm_shard_add_many(sh: *mut llmm_shard, v: *const f64, n: usize) -> llmm_status;
+    pub fn llmm_shard_release(sh: *mut llmm_shard);
+    pub fn llmm_recorder_snapshot(r: *mut llmm_recorder, into: *mut llmm_sketch) -> llmm_status;
+    pub fn llmm_recorder_free(r: *mut llmm_recorder);
+}
+
+// ---------------------------------------------------------------------------------------------
+// score.h
+// ---------------------------------------------------------------------------------------------
+
+/// Number of evaluation layers; every weight array has this many entries.
+pub const LLMM_LAYER_COUNT: usize = 4;
+/// Longest metric name accepted, in bytes, without the terminating NUL.
+pub const LLMM_SCORE_NAME_MAX: usize = 255;
+
+/// The four evaluation layers (`llmm_layer`).
+pub type llmm_layer = c_int;
+/// factual consistency, reasoning robustness, ...
+pub const LLMM_LAYER_CAPABILITY: llmm_layer = 0;
+/// P95 latency, throughput, peak GPU memory, ...
+pub const LLMM_LAYER_PERFORMANCE: llmm_layer = 1;
+/// API error rate, cold-start time, rollback success, ...
+pub const LLMM_LAYER_ENGINEERING: llmm_layer = 2;
+/// dwell-time uplift, ticket reduction, review pass rate, ...
+pub const LLMM_LAYER_BUSINESS: llmm_layer = 3;
+
+/// Scenario weight presets (`llmm_scenario`).
+pub type llmm_scenario = c_int;
+/// 0.25 / 0.40 / 0.20 / 0.15
+pub const LLMM_SCENARIO_CUSTOMER_SERVICE: llmm_scenario = 0;
+/// 0.45 / 0.20 / 0.15 / 0.20
+pub const LLMM_SCENARIO_CODE_ASSISTANT: llmm_scenario = 1;
+/// 0.35 / 0.10 / 0.25 / 0.30
+pub const LLMM_SCENARIO_CONTENT_GENERATION: llmm_scenario = 2;
+/// weights set by [`llmm_scorecard_set_weights`]
+pub const LLMM_SCENARIO_CUSTOM: llmm_scenario = 3;
+
+/// Which way a metric improves (`llmm_direction`).
+pub type llmm_direction = c_int;
+/// target > worst
+pub const LLMM_HIGHER_IS_BETTER: llmm_direction = 0;
+/// target < worst
+pub const LLMM_LOWER_IS_BETTER: llmm_direction = 1;
+
+/// What the overall score does when a weighted layer is missing (`llmm_missing_policy`).
+pub type llmm_missing_policy = c_int;
+/// Refuse with `LLMM_E_STATE` (the default).
+pub const LLMM_MISSING_REFUSE: llmm_missing_policy = 0;
+/// Renormalise the layer weights over the present layers.
+pub const LLMM_MISSING_RENORMALIZE: llmm_missing_policy = 1;
+
+/// Integer options of a scorecard (`llmm_scorecard_option`).
+pub type llmm_scorecard_option = c_int;
+/// A [`llmm_missing_policy`] value.
+pub const LLMM_SCORECARD_MISSING: llmm_scorecard_option = 0;
+
+/// Result of [`llmm_scorecard_evaluate`] (`llmm_score_result`); size-prefixed.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct llmm_score_result {
+    /// `sizeof(llmm_score_result)`, set by [`llmm_score_result_init`].
+    pub struct_size: u32,
+    /// The scorecard's scenario.
+    pub scenario: llmm_scenario,
+    /// Layers without an observed metric.
+    pub layers_missing: u32,
+    /// 1 when the weights were renormalised.
+    pub renormalized: i32,
+    /// Overall score in [0, 1]; NaN on error.
+    pub overall: f64,
+    /// Layer score; NaN when missing.
+    pub layer_score: [f64; LLMM_LAYER_COUNT],
+    /// Configured weight.
+    pub layer_weight: [f64; LLMM_LAYER_COUNT],
+    /// Weight used for `overall`.
+    pub layer_effective_weight: [f64; LLMM_LAYER_COUNT],
+    /// Effective weight × layer score.
+    pub layer_contribution: [f64; LLMM_LAYER_COUNT],
+    /// 1 when the layer has an observed metric.
+    pub layer_present: [i32; LLMM_LAYER_COUNT],
+    /// Metrics defined in the layer.
+    pub layer_metrics: [u32; LLMM_LAYER_COUNT],
+    /// Metrics of the layer that have an observation.
+    pub layer_observed: [u32; LLMM_LAYER_COUNT],
+}
+
+opaque! {
+    /// A four-layer scorecard (`llmm_scorecard`).
+    llmm_scorecard;
+}
+
+extern "C" {
+    pub fn llmm_score_result_init(r: *mut llmm_score_result) -> llmm_status;
+    pub fn llmm_scenario_weights(preset: llmm_scenario, weights: *mut f64, n: usize)
+        -> llmm_status;
+    pub fn llmm_score_normalize(
+        dir: llmm_direction,
+        target: f64,
+        worst: f64,
+        value: f64,
+        score: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_scorecard_new(
+        ctx: *mut llmm_ctx,
+        preset: llmm_scenario,
+        out: *mut *mut llmm_scorecard,
+    ) -> llmm_status;
+    pub fn llmm_scorecard_free(sc: *mut llmm_scorecard);
+    pub fn llmm_scorecard_set_weights(sc: *mut llmm_scorecard, weights: *const f64, n: usize)
+        -> llmm_status;
+    pub fn llmm_scorecard_weights(sc: *const llmm_scorecard, weights: *mut f64, n: usize)
+        -> llmm_status;
+    pub fn llmm_scorecard_set_i32(
+        sc: *mut llmm_scorecard,
+        opt: llmm_scorecard_option,
+        value: i32,
+    ) -> llmm_status;
+    pub fn llmm_scorecard_get_i32(
+        sc: *const llmm_scorecard,
+        opt: llmm_scorecard_option,
+        value: *mut i32,
+    ) -> llmm_status;
+    pub fn llmm_scorecard_add_metric(
+        sc: *mut llmm_scorecard,
+        layer: llmm_layer,
+        name: *const c_char,
+        dir: llmm_direction,
+        target: f64,
+        worst: f64,
+        weight: f64,
+        id: *mut u32,
+    ) -> llmm_status;
+    pub fn llmm_scorecard_observe(sc: *mut llmm_scorecard, name: *const c_char, value: f64)
+        -> llmm_status;
+    pub fn llmm_scorecard_observe_id(sc: *mut llmm_scorecard, id: u32, value: f64)
+        -> llmm_status;
+    pub fn llmm_scorecard_clear(sc: *mut llmm_scorecard) -> llmm_status;
+    pub fn llmm_scorecard_metric_score(sc: *const llmm_scorecard, id: u32, score: *mut f64)
+        -> llmm_status;
+    pub fn llmm_scorecard_evaluate(sc: *const llmm_scorecard, r: *mut llmm_score_result)
+        -> llmm_status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// resource.h
+// ---------------------------------------------------------------------------------------------
+
+/// Default window of a [`llmm_lii_monitor`], in samples.
+pub const LLMM_LII_WINDOW_DEFAULT: u32 = 64;
+/// Largest window of a [`llmm_lii_monitor`], in samples.
+pub const LLMM_LII_WINDOW_MAX: u32 = 1048576;
+
+/// Action tier for a load imbalance index (`llmm_lii_tier`).
+pub type llmm_lii_tier = c_int;
+/// keep the batch size
+pub const LLMM_LII_KEEP: llmm_lii_tier = 0;
+/// enable prefetch buffering
+pub const LLMM_LII_PREFETCH: llmm_lii_tier = 1;
+/// adapt the batch size
+pub const LLMM_LII_ADAPT: llmm_lii_tier = 2;
+
+/// Double options of a [`llmm_lii_monitor`] (`llmm_lii_option`).
+pub type llmm_lii_option = c_int;
+/// lower bound of the prefetch tier; default 0.2
+pub const LLMM_LII_PREFETCH_AT: llmm_lii_option = 0;
+/// lower bound of the adapt tier; default 0.4
+pub const LLMM_LII_ADAPT_AT: llmm_lii_option = 1;
+/// scaling decision when LII ≥ this; default 0.3
+pub const LLMM_LII_SCALE_AT: llmm_lii_option = 2;
+
+/// What a [`llmm_lii_monitor`] reads now (`llmm_lii_reading`); size-prefixed.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct llmm_lii_reading {
+    /// `sizeof(llmm_lii_reading)`, set by [`llmm_lii_reading_init`].
+    pub struct_size: u32,
+    /// The action tier of `lii`.
+    pub tier: llmm_lii_tier,
+    /// 1 when `lii` ≥ the scaling threshold.
+    pub scale: i32,
+    /// Samples in the window.
+    pub samples: u32,
+    /// Load imbalance index over the window.
+    pub lii: f64,
+    /// Mean CPU utilisation over the window.
+    pub mean_cpu: f64,
+    /// Mean GPU utilisation over the window.
+    pub mean_gpu: f64,
+}
+
+/// Block- and token-level occupancy of a paged KV cache (`llmm_kv_occupancy_result`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct llmm_kv_occupancy_result {
+    /// `sizeof(llmm_kv_occupancy_result)`, set by [`llmm_kv_occupancy_result_init`].
+    pub struct_size: u32,
+    /// Padding, always 0.
+    pub reserved_: u32,
+    /// U·B − K: token slots reserved but empty.
+    pub wasted_slots: u64,
+    /// U / T
+    pub block_occupancy: f64,
+    /// K / (T·B)
+    pub token_occupancy: f64,
+    /// block_occupancy − token_occupancy
+    pub gap: f64,
+    /// 1 − K / (U·B); 0 when U = 0
+    pub internal_fragmentation: f64,
+}
+
+/// TLB miss-rate alert presets (`llmm_tlb_workload`).
+pub type llmm_tlb_workload = c_int;
+/// 0.125 over 1 s
+pub const LLMM_TLB_OLTP_DATABASE: llmm_tlb_workload = 0;
+/// 0.082 over 500 ms
+pub const LLMM_TLB_JAVA_MICROSERVICE: llmm_tlb_workload = 1;
+
+opaque! {
+    /// A streaming load imbalance index (`llmm_lii_monitor`).
+    llmm_lii_monitor;
+}
+
+extern "C" {
+    pub fn llmm_lii(cpu: *const f64, gpu: *const f64, n: usize, lii: *mut f64) -> llmm_status;
+    pub fn llmm_lii_reading_init(r: *mut llmm_lii_reading) -> llmm_status;
+    pub fn llmm_lii_monitor_new(ctx: *mut llmm_ctx, window: u32, out: *mut *mut llmm_lii_monitor)
+        -> llmm_status;
+    pub fn llmm_lii_monitor_free(m: *mut llmm_lii_monitor);
+    pub fn llmm_lii_monitor_set_f64(m: *mut llmm_lii_monitor, opt: llmm_lii_option, value: f64)
+        -> llmm_status;
+    pub fn llmm_lii_monitor_get_f64(
+        m: *const llmm_lii_monitor,
+        opt: llmm_lii_option,
+        value: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_lii_monitor_add(m: *mut llmm_lii_monitor, cpu: f64, gpu: f64) -> llmm_status;
+    pub fn llmm_lii_monitor_read(m: *const llmm_lii_monitor, r: *mut llmm_lii_reading)
+        -> llmm_status;
+    pub fn llmm_lii_monitor_reset(m: *mut llmm_lii_monitor) -> llmm_status;
+    pub fn llmm_kv_fragmentation(free_extents: *const u64, n: usize, f: *mut f64)
+        -> llmm_status;
+    pub fn llmm_kv_evict_threshold(fragmentation: f64, threshold: *mut f64) -> llmm_status;
+    pub fn llmm_kv_ttl(avg_hit_rate: f64, ttl: *mut i64) -> llmm_status;
+    pub fn llmm_kv_occupancy_result_init(r: *mut llmm_kv_occupancy_result) -> llmm_status;
+    pub fn llmm_kv_occupancy(
+        block_size: u64,
+        blocks_total: u64,
+        blocks_used: u64,
+        tokens_stored: u64,
+        r: *mut llmm_kv_occupancy_result,
+    ) -> llmm_status;
+    pub fn llmm_tlb_preset(
+        workload: llmm_tlb_workload,
+        max_miss_rate: *mut f64,
+        window_ns: *mut u64,
+    ) -> llmm_status;
+    pub fn llmm_page_walk_ns(cycles: f64, cpu_hz: f64, ns: *mut f64) -> llmm_status;
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,93 @@
+//! Safe Rust API of libllmmetrics: streaming latency sketches with a guaranteed relative
+//! error, multi-writer recorders, the four-layer scorecard and resource signals for LLM
+//! inference serving.
+//!
+//! The crate wraps the C library through `llmmetrics-sys` (which finds it with `pkg-config`
+//! or `LLMMETRICS_LIB_DIR`). Every fallible call returns [`Result<T, Error>`](Error); an
+//! [`Error`] carries the C status code with its name and message. Handles free themselves on
+//! drop.
+//!
+//! ```
+//! use llmmetrics::Sketch;
+//!
+//! let mut ttft = Sketch::new()?;               // scale 6: 0.542 % worst relative error
+//! ttft.add_many(&[0.180, 0.210, 0.190, 0.950, 0.205])?;
+//! let p = ttft.quantiles(&[0.5, 0.95, 0.99])?;
+//! println!("p50 {:.3} s, p95 {:.3} s, p99 {:.3} s", p[0], p[1], p[2]);
+//! assert_eq!(ttft.max()?, 0.950);
+//! # Ok::<(), llmmetrics::Error>(())
+//! ```
+//!
+//! # Threads
+//!
+//! The C library has no global mutable state; a handle is used by one thread at a time and
+//! may move between threads; read-only calls may run concurrently while nobody writes. This
+//! crate maps that contract onto the borrow checker: writing methods take `&mut self`,
+//! reading methods `&self`, so:
+//!
+//! | type | `Send` | `Sync` | why |
+//! |---|---|---|---|
+//! | [`Context`] | yes | yes | immutable after creation |
+//! | [`Sketch`], [`Scorecard`], [`LiiMonitor`] | yes | yes | `&self` calls only read (no cache, no allocation but through the thread-safe context) |
+//! | [`Recorder`] | yes | yes | shard handout and snapshots are thread-safe in C |
+//! | [`Shard`] | yes | no | one writer at a time; borrows its recorder, so it cannot outlive it |
+//!
+//! # Linking
+//!
+//! Running a program (or `cargo test`) needs the shared library on the loader path, e.g.
+//! `LD_LIBRARY_PATH=build/lib` for a meson build tree together with
+//! `PKG_CONFIG_PATH=build/meson-uninstalled` at build time.
+#![deny(missing_docs)]
+
+mod context;
+mod error;
+mod recorder;
+mod resource;
+mod score;
+mod sketch;
+
+pub use llmmetrics_sys as sys;
+
+pub use context::{Context, RawAllocator, RustAllocator};
+pub use error::{Error, ErrorKind, Result};
+pub use recorder::{Recorder, Shard};
+pub use resource::{
+    kv_evict_threshold, kv_fragmentation, kv_occupancy, kv_ttl, lii, page_walk_ns, tlb_preset,
+    KvOccupancy, LiiMonitor, LiiReading, LiiThreshold, LiiTier, TlbWorkload, LII_WINDOW_DEFAULT,
+    LII_WINDOW_MAX,
+};
+pub use score::{
+    normalize, scenario_weights, Direction, Layer, LayerScore, MetricId, MissingPolicy, Scenario,
+    ScoreResult, Scorecard, LAYER_COUNT,
+};
+pub use sketch::{
+    bucket_bounds, bucket_index, relative_error, Buckets, Sketch, SpecialCounts, RANGE_MAX_DEFAULT,
+    RANGE_MIN_DEFAULT, SCALE_DEFAULT, SCALE_MAX, SCALE_MIN,
+};
+
+use std::ffi::CStr;
+
+/// Version of the loaded C library as `major·10000 + minor·100 + patch`.
+pub fn version() -> u32 {
+    // SAFETY: no arguments, no state.
+    unsafe { sys::llmm_version() }
+}
+
+/// Version of the loaded C library as a string such as `"1.0.0"`.
+///
+/// ```
+/// let v = llmmetrics::version_string();
+/// assert!(v.starts_with("1."));
+/// assert_eq!(llmmetrics::version() / 10000, 1);
+/// ```
+pub fn version_string() -> &'static str {
+    // SAFETY: the library returns a static NUL-terminated string, never NULL.
+    unsafe { CStr::from_ptr(sys::llmm_version_string()) }.to_str().unwrap_or("")
+}
+
+/// The monotonic clock (CLOCK_MONOTONIC) in nanoseconds, as every time-dependent call of the
+/// library expects its `now_ns`.
+pub fn now_ns() -> u64 {
+    // SAFETY: no arguments, no state.
+    unsafe { sys::llmm_now_ns() }
+}

@@ -1,0 +1,12 @@
+//! Integration tests of the safe crate, checked against the C library called directly through
+//! `llmmetrics-sys` on the same data, against exact sorted nearest-rank references, and
+//! against the closed-form values of SPEC.md.
+
+mod support;
+
+mod context;
+mod core;
+mod recorder;
+mod resource;
+mod score;
+mod sketch;
