@@ -198,6 +198,416 @@ extern "C" {
 }
 
 // ---------------------------------------------------------------------------------------------
+// window.h
+// ---------------------------------------------------------------------------------------------
+
+/// Slot length used when 0 is given: one second.
+pub const LLMM_WINDOW_SLOT_NS_DEFAULT: u64 = 1000000000;
+/// Slot count used when 0 is given.
+pub const LLMM_WINDOW_SLOTS_DEFAULT: u32 = 60;
+/// Largest slot count a window accepts.
+pub const LLMM_WINDOW_SLOTS_MAX: u32 = 100000;
+
+opaque! {
+    /// A ring of per-slot quantile sketches driven by the caller's clock (`llmm_window`).
+    llmm_window;
+    /// A time ring of (events, total) counters (`llmm_ratio_window`).
+    llmm_ratio_window;
+}
+
+extern "C" {
+    pub fn llmm_window_new(
+        ctx: *mut llmm_ctx,
+        slot_ns: u64,
+        slots: u32,
+        scale: i32,
+        out: *mut *mut llmm_window,
+    ) -> llmm_status;
+    pub fn llmm_window_free(w: *mut llmm_window);
+    pub fn llmm_window_geometry(w: *const llmm_window, slot_ns: *mut u64, slots: *mut u32)
+        -> llmm_status;
+    pub fn llmm_window_add(w: *mut llmm_window, now_ns: u64, v: f64) -> llmm_status;
+    pub fn llmm_window_add_many(w: *mut llmm_window, now_ns: u64, v: *const f64, n: usize)
+        -> llmm_status;
+    pub fn llmm_window_count(w: *mut llmm_window, now_ns: u64, span_ns: u64, count: *mut u64)
+        -> llmm_status;
+    pub fn llmm_window_quantile(
+        w: *mut llmm_window,
+        now_ns: u64,
+        span_ns: u64,
+        q: f64,
+        out: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_window_quantiles(
+        w: *mut llmm_window,
+        now_ns: u64,
+        span_ns: u64,
+        q: *const f64,
+        n: usize,
+        out: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_window_snapshot(
+        w: *mut llmm_window,
+        now_ns: u64,
+        span_ns: u64,
+        into: *mut llmm_sketch,
+    ) -> llmm_status;
+    pub fn llmm_window_reset(w: *mut llmm_window) -> llmm_status;
+
+    pub fn llmm_ratio_window_new(
+        ctx: *mut llmm_ctx,
+        slot_ns: u64,
+        slots: u32,
+        out: *mut *mut llmm_ratio_window,
+    ) -> llmm_status;
+    pub fn llmm_ratio_window_free(rw: *mut llmm_ratio_window);
+    pub fn llmm_ratio_window_add(
+        rw: *mut llmm_ratio_window,
+        now_ns: u64,
+        events: u64,
+        total: u64,
+    ) -> llmm_status;
+    pub fn llmm_ratio_window_counts(
+        rw: *mut llmm_ratio_window,
+        now_ns: u64,
+        span_ns: u64,
+        events: *mut u64,
+        total: *mut u64,
+    ) -> llmm_status;
+    pub fn llmm_ratio_window_ratio(
+        rw: *mut llmm_ratio_window,
+        now_ns: u64,
+        span_ns: u64,
+        ratio: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_ratio_window_reset(rw: *mut llmm_ratio_window) -> llmm_status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// detect.h
+// ---------------------------------------------------------------------------------------------
+
+/// Classification of one latency (`llmm_spike_level`).
+pub type llmm_spike_level = c_int;
+/// not above the base threshold, or not classified (warm-up)
+pub const LLMM_SPIKE_NONE: llmm_spike_level = 0;
+/// above the base threshold (P99), not severe
+pub const LLMM_SPIKE_LEVEL1: llmm_spike_level = 1;
+/// above P99 and above factor × P99.9
+pub const LLMM_SPIKE_LEVEL2: llmm_spike_level = 2;
+
+/// Option keys of the spike detector (`llmm_spike_option`).
+pub type llmm_spike_option = c_int;
+/// f64, default 0.99
+pub const LLMM_SPIKE_BASE_QUANTILE: llmm_spike_option = 1;
+/// f64, default 0.999
+pub const LLMM_SPIKE_SEVERE_QUANTILE: llmm_spike_option = 2;
+/// f64, default 1.2
+pub const LLMM_SPIKE_SEVERE_FACTOR: llmm_spike_option = 3;
+/// u64, default 1000
+pub const LLMM_SPIKE_WARMUP: llmm_spike_option = 4;
+/// u64, default 10^9
+pub const LLMM_SPIKE_SLOT_NS: llmm_spike_option = 5;
+/// u64, default 60
+pub const LLMM_SPIKE_SLOTS: llmm_spike_option = 6;
+/// u64, default 6
+pub const LLMM_SPIKE_SCALE: llmm_spike_option = 7;
+
+/// Baselines in force and counts per level (`llmm_spike_stats`); size-prefixed.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct llmm_spike_stats {
+    /// `sizeof(llmm_spike_stats)`, set by [`llmm_spike_stats_init`].
+    pub struct_size: u32,
+    /// 1 when samples are being classified.
+    pub ready: i32,
+    /// Base quantile in force; 0 when no baseline.
+    pub base_threshold: f64,
+    /// Severe quantile in force; 0 when no baseline.
+    pub severe_threshold: f64,
+    /// Latencies the baselines were computed from.
+    pub baseline_samples: u64,
+    /// Samples observed in the window.
+    pub window_samples: u64,
+    /// Of those, classified.
+    pub window_classified: u64,
+    /// Of those, level 1.
+    pub window_level1: u64,
+    /// Of those, level 2.
+    pub window_level2: u64,
+    /// Samples observed since creation or reset.
+    pub total_samples: u64,
+    /// Of those, classified.
+    pub total_classified: u64,
+    /// Of those, level 1.
+    pub total_level1: u64,
+    /// Of those, level 2.
+    pub total_level2: u64,
+}
+
+opaque! {
+    /// A latency-spike detector (`llmm_spike`).
+    llmm_spike;
+}
+
+extern "C" {
+    pub fn llmm_spike_new(ctx: *mut llmm_ctx, out: *mut *mut llmm_spike) -> llmm_status;
+    pub fn llmm_spike_free(d: *mut llmm_spike);
+    pub fn llmm_spike_set_f64(d: *mut llmm_spike, key: llmm_spike_option, value: f64)
+        -> llmm_status;
+    pub fn llmm_spike_get_f64(d: *const llmm_spike, key: llmm_spike_option, value: *mut f64)
+        -> llmm_status;
+    pub fn llmm_spike_set_u64(d: *mut llmm_spike, key: llmm_spike_option, value: u64)
+        -> llmm_status;
+    pub fn llmm_spike_get_u64(d: *const llmm_spike, key: llmm_spike_option, value: *mut u64)
+        -> llmm_status;
+    pub fn llmm_spike_observe(
+        d: *mut llmm_spike,
+        now_ns: u64,
+        latency: f64,
+        level: *mut llmm_spike_level,
+    ) -> llmm_status;
+    pub fn llmm_spike_rate(d: *mut llmm_spike, now_ns: u64, rate: *mut f64) -> llmm_status;
+    pub fn llmm_spike_stats_init(s: *mut llmm_spike_stats) -> llmm_status;
+    pub fn llmm_spike_get_stats(d: *mut llmm_spike, now_ns: u64, s: *mut llmm_spike_stats)
+        -> llmm_status;
+    pub fn llmm_spike_reset(d: *mut llmm_spike) -> llmm_status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// fit.h
+// ---------------------------------------------------------------------------------------------
+
+/// Highest degree the polynomial fits and root finder accept.
+pub const LLMM_POLY_MAX_DEGREE: u32 = 16;
+
+/// Diagnostics of a least-squares polynomial fit (`llmm_fit_stats`); size-prefixed.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct llmm_fit_stats {
+    /// `sizeof(llmm_fit_stats)`, set by [`llmm_fit_stats_init`].
+    pub struct_size: u32,
+    /// Numerical rank of the scaled Vandermonde matrix.
+    pub rank: u32,
+    /// Points that entered the fit.
+    pub n: u64,
+    /// Coefficient of determination.
+    pub r2: f64,
+    /// Residual sum of squares.
+    pub rss: f64,
+    /// Total sum of squares.
+    pub tss: f64,
+    /// sqrt(rss / (n − degree − 1)).
+    pub residual_std: f64,
+    /// 1-norm condition number of the triangular factor.
+    pub condition: f64,
+    /// Centre of the abscissa map.
+    pub centre: f64,
+    /// Scale of the abscissa map.
+    pub scale: f64,
+}
+
+/// How well a knee estimate is supported (`llmm_knee_quality`).
+pub type llmm_knee_quality = c_int;
+/// no estimate
+pub const LLMM_KNEE_NONE: llmm_knee_quality = 0;
+/// a weakly supported estimate
+pub const LLMM_KNEE_WEAK: llmm_knee_quality = 1;
+/// a well-supported estimate
+pub const LLMM_KNEE_OK: llmm_knee_quality = 2;
+
+/// One knee estimate (`llmm_knee`); size-prefixed.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct llmm_knee {
+    /// `sizeof(llmm_knee)`, set by [`llmm_knee_init`].
+    pub struct_size: u32,
+    /// Quality of the estimate.
+    pub quality: llmm_knee_quality,
+    /// Concurrency at the knee; NaN when NONE.
+    pub knee: f64,
+    /// Throughput at the knee; NaN when NONE.
+    pub qps: f64,
+    /// Estimator-specific support figure.
+    pub strength: f64,
+}
+
+/// A fitted Universal Scalability Law model (`llmm_usl`); size-prefixed.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct llmm_usl {
+    /// `sizeof(llmm_usl)`, set by [`llmm_usl_init`].
+    pub struct_size: u32,
+    /// Quality of the fit.
+    pub quality: llmm_knee_quality,
+    /// Levenberg–Marquardt iterations used.
+    pub iterations: u32,
+    /// 1 when κ was held at its bound 0.
+    pub kappa_at_bound: i32,
+    /// λ, throughput at N = 1.
+    pub lambda: f64,
+    /// σ, contention.
+    pub sigma: f64,
+    /// κ, coherency.
+    pub kappa: f64,
+    /// Concurrency of the throughput peak.
+    pub n_max: f64,
+    /// Throughput at `n_max`.
+    pub x_max: f64,
+    /// R² of the fit.
+    pub r2: f64,
+    /// Residual sum of squares.
+    pub rss: f64,
+}
+
+/// Parameters of [`llmm_knee_report`] (`llmm_knee_options`); size-prefixed.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct llmm_knee_options {
+    /// `sizeof(llmm_knee_options)`, set by [`llmm_knee_options_init`].
+    pub struct_size: u32,
+    /// Growth-collapse smoothing width (0 = auto).
+    pub smooth: u32,
+    /// Inflection trim share.
+    pub trim: f64,
+    /// Growth-collapse threshold share.
+    pub collapse_fraction: f64,
+    /// Kneedle sensitivity.
+    pub kneedle_sensitivity: f64,
+}
+
+extern "C" {
+    pub fn llmm_fit_stats_init(st: *mut llmm_fit_stats) -> llmm_status;
+    pub fn llmm_polyfit(
+        x: *const f64,
+        y: *const f64,
+        n: usize,
+        degree: u32,
+        coeffs: *mut f64,
+        st: *mut llmm_fit_stats,
+    ) -> llmm_status;
+    pub fn llmm_polyfit_weighted(
+        x: *const f64,
+        y: *const f64,
+        w: *const f64,
+        n: usize,
+        degree: u32,
+        coeffs: *mut f64,
+        st: *mut llmm_fit_stats,
+    ) -> llmm_status;
+    pub fn llmm_poly_eval(coeffs: *const f64, degree: u32, x: f64, y: *mut f64) -> llmm_status;
+    pub fn llmm_poly_residuals(
+        coeffs: *const f64,
+        degree: u32,
+        x: *const f64,
+        y: *const f64,
+        n: usize,
+        residuals: *mut f64,
+        rss: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_poly_deriv(
+        coeffs: *const f64,
+        degree: u32,
+        order: u32,
+        out: *mut f64,
+        out_degree: *mut u32,
+    ) -> llmm_status;
+    pub fn llmm_poly_roots(
+        coeffs: *const f64,
+        degree: u32,
+        roots: *mut f64,
+        cap: usize,
+        nroots: *mut usize,
+    ) -> llmm_status;
+    pub fn llmm_knee_init(k: *mut llmm_knee) -> llmm_status;
+    pub fn llmm_knee_inflection(
+        conc: *const f64,
+        qps: *const f64,
+        n: usize,
+        trim: f64,
+        knee: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_knee_inflection_ex(
+        conc: *const f64,
+        qps: *const f64,
+        n: usize,
+        trim: f64,
+        out: *mut llmm_knee,
+    ) -> llmm_status;
+    pub fn llmm_knee_collapse(
+        conc: *const f64,
+        qps: *const f64,
+        n: usize,
+        fraction: f64,
+        smooth: u32,
+        out: *mut llmm_knee,
+    ) -> llmm_status;
+    pub fn llmm_knee_kneedle(
+        conc: *const f64,
+        qps: *const f64,
+        n: usize,
+        sensitivity: f64,
+        out: *mut llmm_knee,
+    ) -> llmm_status;
+    pub fn llmm_usl_init(m: *mut llmm_usl) -> llmm_status;
+    pub fn llmm_usl_fit(conc: *const f64, qps: *const f64, n: usize, model: *mut llmm_usl)
+        -> llmm_status;
+    pub fn llmm_usl_throughput(model: *const llmm_usl, n: f64, x: *mut f64) -> llmm_status;
+    pub fn llmm_usl_latency(model: *const llmm_usl, n: f64, latency: *mut f64) -> llmm_status;
+    pub fn llmm_usl_slo_concurrency(model: *const llmm_usl, max_latency: f64, n: *mut f64)
+        -> llmm_status;
+    pub fn llmm_knee_options_init(o: *mut llmm_knee_options) -> llmm_status;
+    pub fn llmm_knee_report(
+        conc: *const f64,
+        qps: *const f64,
+        n: usize,
+        opt: *const llmm_knee_options,
+        inflection: *mut llmm_knee,
+        collapse: *mut llmm_knee,
+        kneedle: *mut llmm_knee,
+        usl: *mut llmm_usl,
+    ) -> llmm_status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// capacity.h
+// ---------------------------------------------------------------------------------------------
+
+/// Safety factor used by [`llmm_littles_law_tps`] when 0 is passed.
+pub const LLMM_LITTLES_LAW_SAFETY_DEFAULT: f64 = 0.85;
+
+extern "C" {
+    pub fn llmm_decay_rate(actual: f64, peak: f64, eta: *mut f64) -> llmm_status;
+    pub fn llmm_roofline(
+        peak_flops: f64,
+        bandwidth_bytes: f64,
+        intensity: f64,
+        attainable: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_roofline_critical_intensity(
+        peak_flops: f64,
+        bandwidth_bytes: f64,
+        intensity: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_arithmetic_intensity(flops: f64, bytes: f64, intensity: *mut f64) -> llmm_status;
+    pub fn llmm_scaling_decay(ideal: f64, measured: f64, decay: *mut f64) -> llmm_status;
+    pub fn llmm_scaling_decay_devices(
+        single: f64,
+        devices: u32,
+        measured: f64,
+        decay: *mut f64,
+    ) -> llmm_status;
+    pub fn llmm_comm_share(comm_time: f64, step_time: f64, share: *mut f64) -> llmm_status;
+    pub fn llmm_seqlen_decay(tps_short: f64, tps_long: f64, decay: *mut f64) -> llmm_status;
+    pub fn llmm_littles_law_tps(
+        p999_ms: f64,
+        concurrency: f64,
+        safety: f64,
+        tps: *mut f64,
+    ) -> llmm_status;
+}
+
+// ---------------------------------------------------------------------------------------------
 // score.h
 // ---------------------------------------------------------------------------------------------
 

@@ -68,6 +68,34 @@ fn struct_sizes_match_the_init_calls() {
         assert_eq!(llmm_kv_occupancy_result_init(r.as_mut_ptr()), LLMM_OK);
         assert_eq!(r.assume_init().struct_size as usize, size_of::<llmm_kv_occupancy_result>());
 
+        let mut r = MaybeUninit::<llmm_spike_stats>::zeroed();
+        assert_eq!(llmm_spike_stats_init(r.as_mut_ptr()), LLMM_OK);
+        assert_eq!(r.assume_init().struct_size as usize, size_of::<llmm_spike_stats>());
+
+        let mut r = MaybeUninit::<llmm_fit_stats>::zeroed();
+        assert_eq!(llmm_fit_stats_init(r.as_mut_ptr()), LLMM_OK);
+        assert_eq!(r.assume_init().struct_size as usize, size_of::<llmm_fit_stats>());
+
+        let mut r = MaybeUninit::<llmm_knee>::zeroed();
+        assert_eq!(llmm_knee_init(r.as_mut_ptr()), LLMM_OK);
+        let k = r.assume_init();
+        assert_eq!(k.struct_size as usize, size_of::<llmm_knee>());
+        assert_eq!(k.quality, LLMM_KNEE_NONE);
+        assert!(k.knee.is_nan() && k.qps.is_nan());
+
+        let mut r = MaybeUninit::<llmm_usl>::zeroed();
+        assert_eq!(llmm_usl_init(r.as_mut_ptr()), LLMM_OK);
+        let u = r.assume_init();
+        assert_eq!(u.struct_size as usize, size_of::<llmm_usl>());
+        assert!(u.lambda.is_nan() && u.kappa.is_nan());
+
+        let mut r = MaybeUninit::<llmm_knee_options>::zeroed();
+        assert_eq!(llmm_knee_options_init(r.as_mut_ptr()), LLMM_OK);
+        let o = r.assume_init();
+        assert_eq!(o.struct_size as usize, size_of::<llmm_knee_options>());
+        // The documented defaults land in the fields of the same names.
+        assert_eq!((o.smooth, o.trim, o.collapse_fraction, o.kneedle_sensitivity), (0, 0.1, 0.5, 1.0));
+
         assert_eq!(llmm_allocator_init(ptr::null_mut()), LLMM_E_INVALID);
     }
 }

@@ -29,6 +29,7 @@
 //! |---|---|---|---|
 //! | [`Context`] | yes | yes | immutable after creation |
 //! | [`Sketch`], [`Scorecard`], [`LiiMonitor`] | yes | yes | `&self` calls only read (no cache, no allocation but through the thread-safe context) |
+//! | [`Window`], [`RatioWindow`], [`SpikeDetector`] | yes | yes | queries advance the clock and use scratch space, so they take `&mut self` like writers |
 //! | [`Recorder`] | yes | yes | shard handout and snapshots are thread-safe in C |
 //! | [`Shard`] | yes | no | one writer at a time; borrows its recorder, so it cannot outlive it |
 //!
@@ -39,17 +40,32 @@
 //! `PKG_CONFIG_PATH=build/meson-uninstalled` at build time.
 #![deny(missing_docs)]
 
+mod capacity;
 mod context;
+mod detect;
 mod error;
+mod fit;
 mod recorder;
 mod resource;
 mod score;
 mod sketch;
+mod window;
 
 pub use llmmetrics_sys as sys;
 
+pub use capacity::{
+    arithmetic_intensity, comm_share, decay_rate, littles_law_tps, roofline,
+    roofline_critical_intensity, scaling_decay, scaling_decay_devices, seqlen_decay,
+    LITTLES_LAW_SAFETY_DEFAULT,
+};
 pub use context::{Context, RawAllocator, RustAllocator};
+pub use detect::{SpikeDetector, SpikeF64, SpikeLevel, SpikeStats, SpikeU64};
 pub use error::{Error, ErrorKind, Result};
+pub use fit::{
+    knee_collapse, knee_inflection, knee_inflection_ex, knee_kneedle, knee_report, poly_deriv,
+    poly_eval, poly_residuals, poly_roots, polyfit, polyfit_weighted, usl_fit, FitStats, Knee,
+    KneeOptions, KneeQuality, KneeReport, Usl, POLY_MAX_DEGREE,
+};
 pub use recorder::{Recorder, Shard};
 pub use resource::{
     kv_evict_threshold, kv_fragmentation, kv_occupancy, kv_ttl, lii, page_walk_ns, tlb_preset,
@@ -64,6 +80,7 @@ pub use sketch::{
     bucket_bounds, bucket_index, relative_error, Buckets, Sketch, SpecialCounts, RANGE_MAX_DEFAULT,
     RANGE_MIN_DEFAULT, SCALE_DEFAULT, SCALE_MAX, SCALE_MIN,
 };
+pub use window::{RatioWindow, Window, WINDOW_SLOTS_DEFAULT, WINDOW_SLOTS_MAX, WINDOW_SLOT_NS_DEFAULT};
 
 use std::ffi::CStr;
 

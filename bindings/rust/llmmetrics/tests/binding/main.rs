@@ -4,9 +4,13 @@
 
 mod support;
 
+mod capacity;
 mod context;
 mod core;
+mod detect;
+mod fit;
 mod recorder;
 mod resource;
 mod score;
 mod sketch;
+mod window;
