@@ -30,6 +30,7 @@
 //! | [`Context`] | yes | yes | immutable after creation |
 //! | [`Sketch`], [`Scorecard`], [`LiiMonitor`] | yes | yes | `&self` calls only read (no cache, no allocation but through the thread-safe context) |
 //! | [`Window`], [`RatioWindow`], [`SpikeDetector`] | yes | yes | queries advance the clock and use scratch space, so they take `&mut self` like writers |
+//! | [`PromWriter`] | yes | yes | every call takes `&mut self` |
 //! | [`Recorder`] | yes | yes | shard handout and snapshots are thread-safe in C |
 //! | [`Shard`] | yes | no | one writer at a time; borrows its recorder, so it cannot outlive it |
 //!
@@ -44,6 +45,7 @@ mod capacity;
 mod context;
 mod detect;
 mod error;
+mod export;
 mod fit;
 mod recorder;
 mod resource;
@@ -61,6 +63,10 @@ pub use capacity::{
 pub use context::{Context, RawAllocator, RustAllocator};
 pub use detect::{SpikeDetector, SpikeF64, SpikeLevel, SpikeStats, SpikeU64};
 pub use error::{Error, ErrorKind, Result};
+pub use export::{
+    otlp_json, otlp_json_point, prom_buckets, prom_label_escape, prom_negotiate, prometheus_text,
+    BucketList, OtlpOptions, OtlpTemporality, PromFormat, PromType, PromWriter,
+};
 pub use fit::{
     knee_collapse, knee_inflection, knee_inflection_ex, knee_kneedle, knee_report, poly_deriv,
     poly_eval, poly_residuals, poly_roots, polyfit, polyfit_weighted, usl_fit, FitStats, Knee,

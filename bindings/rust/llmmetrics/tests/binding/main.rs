@@ -8,6 +8,7 @@ mod capacity;
 mod context;
 mod core;
 mod detect;
+mod export;
 mod fit;
 mod recorder;
 mod resource;
