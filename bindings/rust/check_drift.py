@@ -130,7 +130,10 @@ def parse_headers(include_dir):
             constants[m.group(1)] = (int(m.group(2)), name)
         for m in re.finditer(r"^\s*#\s*define\s+(LLMM_\w+)[ \t]+([^\n]+)$", text, re.M):
             value = m.group(2).strip()
-            num = re.fullmatch(r"(-?[0-9][0-9.eE+-]*)[uU]?", value)
+            # UINT64_C(n), INT64_C(n), ... and plain parentheses are spellings of the number.
+            value = re.sub(r"^U?INT(?:8|16|32|64)_C\((.*)\)$", r"\1", value)
+            value = re.sub(r"^\((.*)\)$", r"\1", value).strip()
+            num = re.fullmatch(r"(-?[0-9][0-9.eE+-]*)(?:[uU]?[lL]{0,2}|[lL]{0,2}[uU]?)", value)
             if not num:
                 continue
             txt = num.group(1)

@@ -103,6 +103,22 @@ fn struct_sizes_match_the_init_calls() {
         assert_eq!((o.unit_to_seconds, o.max_buckets, o.temporality), (1.0, 0, LLMM_OTLP_CUMULATIVE));
         assert!(o.attributes.is_null() && o.unit.is_null() && o.resource_attributes.is_null());
 
+        macro_rules! size_checked {
+            ($($t:ident => $init:ident),*) => {$({
+                let mut r = MaybeUninit::<$t>::zeroed();
+                assert_eq!($init(r.as_mut_ptr()), LLMM_OK);
+                assert_eq!(r.assume_init().struct_size as usize, size_of::<$t>(), stringify!($t));
+            })*};
+        }
+        size_checked!(
+            llmm_kv_hit_reading => llmm_kv_hit_reading_init,
+            llmm_tlb_reading => llmm_tlb_reading_init,
+            llmm_slo_result => llmm_slo_result_init,
+            llmm_goodput_result => llmm_goodput_result_init,
+            llmm_burn_result => llmm_burn_result_init,
+            llmm_error_trigger_reading => llmm_error_trigger_reading_init
+        );
+
         assert_eq!(llmm_allocator_init(ptr::null_mut()), LLMM_E_INVALID);
     }
 }

@@ -31,6 +31,8 @@
 //! | [`Sketch`], [`Scorecard`], [`LiiMonitor`] | yes | yes | `&self` calls only read (no cache, no allocation but through the thread-safe context) |
 //! | [`Window`], [`RatioWindow`], [`SpikeDetector`] | yes | yes | queries advance the clock and use scratch space, so they take `&mut self` like writers |
 //! | [`PromWriter`] | yes | yes | every call takes `&mut self` |
+//! | [`SloWindow`], [`BurnAlerter`], [`ErrorTrigger`], [`KvHitTracker`], [`TlbMonitor`] | yes | yes | reads advance the clock, so they take `&mut self`; option reads are pure |
+//! | [`Goodput`] | yes | yes | writers take `&mut self`; `bound` and `read` only read |
 //! | [`Recorder`] | yes | yes | shard handout and snapshots are thread-safe in C |
 //! | [`Shard`] | yes | no | one writer at a time; borrows its recorder, so it cannot outlive it |
 //!
@@ -51,6 +53,7 @@ mod recorder;
 mod resource;
 mod score;
 mod sketch;
+mod slo;
 mod window;
 
 pub use llmmetrics_sys as sys;
@@ -75,7 +78,8 @@ pub use fit::{
 pub use recorder::{Recorder, Shard};
 pub use resource::{
     kv_evict_threshold, kv_fragmentation, kv_occupancy, kv_ttl, lii, page_walk_ns, tlb_preset,
-    KvOccupancy, LiiMonitor, LiiReading, LiiThreshold, LiiTier, TlbWorkload, LII_WINDOW_DEFAULT,
+    KvHitReading, KvHitTracker, KvOccupancy, LiiMonitor, LiiReading, LiiThreshold, LiiTier,
+    TlbMonitor, TlbReading, TlbWorkload, KV_HIT_WINDOW_NS_DEFAULT, LII_WINDOW_DEFAULT,
     LII_WINDOW_MAX,
 };
 pub use score::{
@@ -85,6 +89,12 @@ pub use score::{
 pub use sketch::{
     bucket_bounds, bucket_index, relative_error, Buckets, Sketch, SpecialCounts, RANGE_MAX_DEFAULT,
     RANGE_MIN_DEFAULT, SCALE_DEFAULT, SCALE_MAX, SCALE_MIN,
+};
+pub use slo::{
+    burn_budget_spent, burn_rate, goodput_tpot, slo_check, slo_check_quantile, BurnAlerter,
+    BurnF64, BurnResult, BurnU64, BurnWindow, ErrorTrigger, ErrorTriggerReading, Goodput,
+    GoodputBound, GoodputResult, SloResult, SloWindow, BURN_SLOT_NS_DEFAULT,
+    ERROR_TRIGGER_MAX_SHARE_DEFAULT, ERROR_TRIGGER_WINDOW_NS_DEFAULT,
 };
 pub use window::{RatioWindow, Window, WINDOW_SLOTS_DEFAULT, WINDOW_SLOTS_MAX, WINDOW_SLOT_NS_DEFAULT};
 

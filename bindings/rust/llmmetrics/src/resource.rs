@@ -313,3 +313,228 @@ pub fn page_walk_ns(cycles: f64, cpu_hz: f64) -> Result<f64> {
     check(unsafe { ffi::llmm_page_walk_ns(cycles, cpu_hz, &mut ns) })?;
     Ok(ns)
 }
+
+/// Window of a [`KvHitTracker`] when 0 is given: one minute.
+pub const KV_HIT_WINDOW_NS_DEFAULT: u64 = ffi::LLMM_KV_HIT_WINDOW_NS_DEFAULT;
+
+/// The KV-cache hit rate over a window, see [`KvHitTracker::read`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KvHitReading {
+    /// Hits in the window.
+    pub hits: u64,
+    /// Lookups in the window (> 0).
+    pub lookups: u64,
+    /// `hits / lookups`.
+    pub hit_rate: f64,
+    /// The cache TTL for that hit rate, as [`kv_ttl`] gives it.
+    pub ttl: i64,
+}
+
+/// KV-cache hits and lookups over a time window (`llmm_kv_hit_tracker`); reads give the hit
+/// rate and the TTL it implies. Time stamps follow the rules of [`Window`](crate::Window).
+///
+/// ```
+/// use llmmetrics::KvHitTracker;
+///
+/// let mut t = KvHitTracker::new(0)?;               // one minute
+/// t.add(1_000_000_000, 3, 4)?;
+/// let r = t.read(2_000_000_000)?;
+/// assert_eq!((r.hits, r.lookups, r.hit_rate, r.ttl), (3, 4, 0.75, 128));
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub struct KvHitTracker {
+    ptr: NonNull<ffi::llmm_kv_hit_tracker>,
+    _ctx: Option<Context>,
+}
+
+// SAFETY: every call takes `&mut self` (reads advance the clock).
+unsafe impl Send for KvHitTracker {}
+unsafe impl Sync for KvHitTracker {}
+
+impl KvHitTracker {
+    /// A tracker over `window_ns` (0 for [`KV_HIT_WINDOW_NS_DEFAULT`]).
+    pub fn new(window_ns: u64) -> Result<KvHitTracker> {
+        KvHitTracker::create(None, window_ns)
+    }
+
+    /// As [`new`](KvHitTracker::new), allocating from `ctx`.
+    pub fn with_context(ctx: &Context, window_ns: u64) -> Result<KvHitTracker> {
+        KvHitTracker::create(Some(ctx), window_ns)
+    }
+
+    fn create(ctx: Option<&Context>, window_ns: u64) -> Result<KvHitTracker> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe { ffi::llmm_kv_hit_tracker_new(context::raw(ctx), window_ns, &mut out) })?;
+        let ptr = NonNull::new(out).expect("llmm_kv_hit_tracker_new returned LLMM_OK and NULL");
+        Ok(KvHitTracker { ptr, _ctx: ctx.cloned() })
+    }
+
+    /// Count `hits` of `lookups` at `now_ns`.
+    ///
+    /// # Errors
+    /// `Invalid` for `hits > lookups` or time going backwards; `Range` on overflow.
+    pub fn add(&mut self, now_ns: u64, hits: u64, lookups: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_kv_hit_tracker_add(self.ptr.as_ptr(), now_ns, hits, lookups) })
+    }
+
+    /// The hit rate over the window ending at `now_ns`.
+    ///
+    /// # Errors
+    /// `Empty` when the window holds no lookup.
+    pub fn read(&mut self, now_ns: u64) -> Result<KvHitReading> {
+        let mut r = MaybeUninit::<ffi::llmm_kv_hit_reading>::zeroed();
+        // SAFETY: initialised by its _init call before the read fills it.
+        let r = unsafe {
+            check(ffi::llmm_kv_hit_reading_init(r.as_mut_ptr()))?;
+            check(ffi::llmm_kv_hit_tracker_read(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
+            r.assume_init()
+        };
+        Ok(KvHitReading { hits: r.hits, lookups: r.lookups, hit_rate: r.hit_rate, ttl: r.ttl })
+    }
+
+    /// Forget every count and the clock.
+    pub fn reset(&mut self) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_kv_hit_tracker_reset(self.ptr.as_ptr()) })
+    }
+}
+
+impl Drop for KvHitTracker {
+    fn drop(&mut self) {
+        // SAFETY: owned handle, freed once.
+        unsafe { ffi::llmm_kv_hit_tracker_free(self.ptr.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for KvHitTracker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KvHitTracker").field("ptr", &self.ptr).finish()
+    }
+}
+
+/// What a [`TlbMonitor`] reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TlbReading {
+    /// Whether `miss_rate` exceeds `max_miss_rate` (strictly).
+    pub alert: bool,
+    /// TLB misses in the window.
+    pub misses: u64,
+    /// TLB accesses in the window (> 0).
+    pub accesses: u64,
+    /// The monitor's window.
+    pub window_ns: u64,
+    /// `misses / accesses`.
+    pub miss_rate: f64,
+    /// The monitor's threshold.
+    pub max_miss_rate: f64,
+}
+
+/// TLB misses and accesses over a time window against a miss-rate threshold
+/// (`llmm_tlb_monitor`).
+///
+/// ```
+/// use llmmetrics::{TlbMonitor, TlbWorkload};
+///
+/// let mut m = TlbMonitor::new(TlbWorkload::JavaMicroservice)?;   // 8.2 % over 500 ms
+/// m.add(1_000_000, 90, 1000)?;
+/// let r = m.read(2_000_000)?;
+/// assert!(r.alert && r.miss_rate == 0.09);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub struct TlbMonitor {
+    ptr: NonNull<ffi::llmm_tlb_monitor>,
+    _ctx: Option<Context>,
+}
+
+// SAFETY: every call takes `&mut self` (reads advance the clock).
+unsafe impl Send for TlbMonitor {}
+unsafe impl Sync for TlbMonitor {}
+
+impl TlbMonitor {
+    /// A monitor with a preset's threshold and window.
+    pub fn new(workload: TlbWorkload) -> Result<TlbMonitor> {
+        TlbMonitor::new_in(None, workload)
+    }
+
+    /// A monitor with a custom threshold (a fraction in [0, 1]) and window (ns, > 0).
+    ///
+    /// # Errors
+    /// `Invalid` for NaN or a zero window; `Range` for a threshold outside [0, 1].
+    pub fn custom(max_miss_rate: f64, window_ns: u64) -> Result<TlbMonitor> {
+        TlbMonitor::custom_in(None, max_miss_rate, window_ns)
+    }
+
+    /// As [`new`](TlbMonitor::new) with an optional context.
+    pub fn new_in(ctx: Option<&Context>, workload: TlbWorkload) -> Result<TlbMonitor> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe {
+            ffi::llmm_tlb_monitor_new(context::raw(ctx), workload as ffi::llmm_tlb_workload, &mut out)
+        })?;
+        Ok(TlbMonitor::wrap(out, ctx))
+    }
+
+    /// As [`custom`](TlbMonitor::custom) with an optional context.
+    pub fn custom_in(ctx: Option<&Context>, max_miss_rate: f64, window_ns: u64) -> Result<TlbMonitor> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe {
+            ffi::llmm_tlb_monitor_new_custom(context::raw(ctx), max_miss_rate, window_ns, &mut out)
+        })?;
+        Ok(TlbMonitor::wrap(out, ctx))
+    }
+
+    fn wrap(p: *mut ffi::llmm_tlb_monitor, ctx: Option<&Context>) -> TlbMonitor {
+        let ptr = NonNull::new(p).expect("llmm_tlb_monitor_new returned LLMM_OK and NULL");
+        TlbMonitor { ptr, _ctx: ctx.cloned() }
+    }
+
+    /// Count `misses` of `accesses` at `now_ns` (e.g. hardware counter deltas).
+    pub fn add(&mut self, now_ns: u64, misses: u64, accesses: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_tlb_monitor_add(self.ptr.as_ptr(), now_ns, misses, accesses) })
+    }
+
+    /// The miss rate over the window ending at `now_ns` and the alert.
+    ///
+    /// # Errors
+    /// `Empty` when the window holds no access.
+    pub fn read(&mut self, now_ns: u64) -> Result<TlbReading> {
+        let mut r = MaybeUninit::<ffi::llmm_tlb_reading>::zeroed();
+        // SAFETY: initialised by its _init call before the read fills it.
+        let r = unsafe {
+            check(ffi::llmm_tlb_reading_init(r.as_mut_ptr()))?;
+            check(ffi::llmm_tlb_monitor_read(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
+            r.assume_init()
+        };
+        Ok(TlbReading {
+            alert: r.alert != 0,
+            misses: r.misses,
+            accesses: r.accesses,
+            window_ns: r.window_ns,
+            miss_rate: r.miss_rate,
+            max_miss_rate: r.max_miss_rate,
+        })
+    }
+
+    /// Forget every count and the clock.
+    pub fn reset(&mut self) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_tlb_monitor_reset(self.ptr.as_ptr()) })
+    }
+}
+
+impl Drop for TlbMonitor {
+    fn drop(&mut self) {
+        // SAFETY: owned handle, freed once.
+        unsafe { ffi::llmm_tlb_monitor_free(self.ptr.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for TlbMonitor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TlbMonitor").field("ptr", &self.ptr).finish()
+    }
+}

@@ -14,4 +14,5 @@ mod recorder;
 mod resource;
 mod score;
 mod sketch;
+mod slo;
 mod window;

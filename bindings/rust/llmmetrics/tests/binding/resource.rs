@@ -100,3 +100,43 @@ fn oom_precursors() {
     assert_eq!(page_walk_ns(-1.0, 3e9).unwrap_err().kind(), ErrorKind::Invalid);
     assert_eq!(page_walk_ns(1.0, 0.0).unwrap_err().kind(), ErrorKind::Invalid);
 }
+
+#[test]
+fn kv_hit_tracker_reads_rate_and_ttl() {
+    let s = 1_000_000_000u64;
+    let mut t = KvHitTracker::new(60 * s).unwrap();
+    assert_eq!(t.read(0).unwrap_err().kind(), ErrorKind::Empty);
+    t.add(s, 30, 40).unwrap();
+    t.add(2 * s, 0, 0).unwrap();
+    let r = t.read(3 * s).unwrap();
+    assert_eq!((r.hits, r.lookups, r.hit_rate), (30, 40, 0.75));
+    assert_eq!(r.ttl, kv_ttl(0.75).unwrap());
+    t.add(4 * s, 40, 40).unwrap();
+    assert_eq!(t.read(4 * s).unwrap().ttl, kv_ttl(70.0 / 80.0).unwrap());
+    assert_eq!(t.add(5 * s, 2, 1).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(t.add(3 * s, 1, 1).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(t.read(200 * s).unwrap_err().kind(), ErrorKind::Empty);
+    t.reset().unwrap();
+    t.add(0, 1, 1).unwrap();
+    assert_eq!(t.read(0).unwrap().hit_rate, 1.0);
+}
+
+#[test]
+fn tlb_monitor_alerts_strictly_above_the_threshold() {
+    let (rate, window) = tlb_preset(TlbWorkload::OltpDatabase).unwrap();
+    let mut m = TlbMonitor::new(TlbWorkload::OltpDatabase).unwrap();
+    m.add(0, 125, 1000).unwrap();
+    let r = m.read(1).unwrap();
+    assert_eq!((r.window_ns, r.max_miss_rate, r.miss_rate), (window, rate, 0.125));
+    assert!(!r.alert, "equal to the threshold");
+    m.add(2, 1, 1).unwrap();
+    assert!(m.read(2).unwrap().alert);
+    assert_eq!(m.read(10 * window).unwrap_err().kind(), ErrorKind::Empty);
+    let mut c = TlbMonitor::custom(0.01, 1_000_000).unwrap();
+    c.add(5, 2, 100).unwrap();
+    let r = c.read(5).unwrap();
+    assert!(r.alert && r.misses == 2 && r.accesses == 100);
+    c.reset().unwrap();
+    assert_eq!(TlbMonitor::custom(1.5, 1).unwrap_err().kind(), ErrorKind::Range);
+    assert_eq!(TlbMonitor::custom(0.1, 0).unwrap_err().kind(), ErrorKind::Invalid);
+}
