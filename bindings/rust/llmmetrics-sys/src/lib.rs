@@ -197,6 +197,20 @@ extern "C" {
     pub fn llmm_recorder_free(r: *mut llmm_recorder);
 }
 
+/// Format version written by [`llmm_sketch_serialize`].
+pub const LLMM_SKETCH_FORMAT_VERSION: u32 = 1;
+
+extern "C" {
+    pub fn llmm_sketch_serialize(s: *const llmm_sketch, buf: *mut u8, cap: usize, len: *mut usize)
+        -> llmm_status;
+    pub fn llmm_sketch_deserialize(
+        ctx: *mut llmm_ctx,
+        buf: *const u8,
+        len: usize,
+        out: *mut *mut llmm_sketch,
+    ) -> llmm_status;
+}
+
 // ---------------------------------------------------------------------------------------------
 // window.h
 // ---------------------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ pub use score::{
 };
 pub use sketch::{
     bucket_bounds, bucket_index, relative_error, Buckets, Sketch, SpecialCounts, RANGE_MAX_DEFAULT,
-    RANGE_MIN_DEFAULT, SCALE_DEFAULT, SCALE_MAX, SCALE_MIN,
+    RANGE_MIN_DEFAULT, SCALE_DEFAULT, SCALE_MAX, SCALE_MIN, SKETCH_FORMAT_VERSION,
 };
 pub use slo::{
     burn_budget_spent, burn_rate, goodput_tpot, slo_check, slo_check_quantile, BurnAlerter,

@@ -18,6 +18,8 @@ pub const SCALE_MAX: i32 = ffi::LLMM_SCALE_MAX;
 pub const RANGE_MIN_DEFAULT: f64 = ffi::LLMM_SKETCH_RANGE_MIN_DEFAULT;
 /// Default upper end of the accurately tracked range.
 pub const RANGE_MAX_DEFAULT: f64 = ffi::LLMM_SKETCH_RANGE_MAX_DEFAULT;
+/// Format version [`Sketch::to_bytes`] writes.
+pub const SKETCH_FORMAT_VERSION: u32 = ffi::LLMM_SKETCH_FORMAT_VERSION;
 
 /// Worst relative error of any quantile at `scale` (in range): `(base − 1) / (base + 1)` with
 /// `base = 2^(2^−scale)`; 0.005415 at the default scale 6.
@@ -386,6 +388,70 @@ impl Sketch {
     pub fn copy_from(&mut self, src: &Sketch) -> Result<()> {
         // SAFETY: two live handles that cannot alias.
         check(unsafe { ffi::llmm_sketch_copy(self.ptr.as_ptr(), src.ptr.as_ptr()) })
+    }
+
+    /// The exact size of [`to_bytes`](Sketch::to_bytes)'s encoding (it depends on the
+    /// contents only, so it holds until the sketch changes).
+    pub fn serialized_len(&self) -> usize {
+        let mut len = 0usize;
+        // SAFETY: live handle; a size query (NULL, 0) writes nothing but `len`.
+        let st = unsafe { ffi::llmm_sketch_serialize(self.ptr.as_ptr(), ptr::null_mut(), 0, &mut len) };
+        debug_assert!(st == ffi::LLMM_E_BUFFER || st == ffi::LLMM_OK);
+        len
+    }
+
+    /// Encode into `buf`; returns the number of bytes written.
+    ///
+    /// # Errors
+    /// `Buffer` when `buf` is shorter than [`serialized_len`](Sketch::serialized_len)
+    /// (`buf` untouched).
+    pub fn serialize_into(&self, buf: &mut [u8]) -> Result<usize> {
+        let mut len = 0usize;
+        // SAFETY: live handle; `buf` writable for its length.
+        check(unsafe { ffi::llmm_sketch_serialize(self.ptr.as_ptr(), buf.as_mut_ptr(), buf.len(), &mut len) })?;
+        Ok(len)
+    }
+
+    /// The sketch's binary encoding (versioned, checksummed, little-endian): scale, range,
+    /// count, min, max, sum bit for bit, the special counts and every bucket.
+    ///
+    /// ```
+    /// use llmmetrics::Sketch;
+    ///
+    /// let mut s = Sketch::new()?;
+    /// s.add_many(&[0.2, 0.3, 5.0])?;
+    /// let bytes = s.to_bytes()?;
+    /// let t = Sketch::from_bytes(&bytes)?;
+    /// assert_eq!((t.count(), t.sum(), t.max()?), (3, s.sum(), 5.0));
+    /// assert_eq!(t.to_bytes()?, bytes);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut buf = vec![0u8; self.serialized_len()];
+        let n = self.serialize_into(&mut buf)?;
+        buf.truncate(n);
+        Ok(buf)
+    }
+
+    /// Decode an encoding made by [`to_bytes`](Sketch::to_bytes) (libc allocator).
+    ///
+    /// # Errors
+    /// `Corrupt` for truncated, extended or damaged input; `Version` for an intact encoding of
+    /// a newer format; `NoMem`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Sketch> {
+        Sketch::decode(None, bytes)
+    }
+
+    /// Decode into a sketch that allocates from `ctx`.
+    pub fn from_bytes_with_context(ctx: &Context, bytes: &[u8]) -> Result<Sketch> {
+        Sketch::decode(Some(ctx), bytes)
+    }
+
+    fn decode(ctx: Option<&Context>, bytes: &[u8]) -> Result<Sketch> {
+        let mut out = ptr::null_mut();
+        // SAFETY: `bytes` readable for its length; valid out-pointer.
+        check(unsafe { ffi::llmm_sketch_deserialize(context::raw(ctx), bytes.as_ptr(), bytes.len(), &mut out) })?;
+        Ok(Sketch::wrap(out, ctx.cloned()))
     }
 
     /// A deep copy with the same context (`llmm_sketch_clone`).

@@ -5,6 +5,7 @@
 mod support;
 
 mod capacity;
+mod codec;
 mod context;
 mod core;
 mod detect;
