@@ -138,6 +138,8 @@ def parse_headers(include_dir):
                 continue
             txt = num.group(1)
             constants[m.group(1)] = (float(txt) if re.search(r"[.eE]", txt) else int(txt), name)
+        for m in re.finditer(r'^\s*#\s*define\s+(LLMM_\w+)[ \t]+"([^"\\]*)"[ \t]*$', text, re.M):
+            constants[m.group(1)] = (("str", m.group(2)), name)
         for m in re.finditer(r"typedef\s+struct\s+(\w+)\s*\{(.*?)\}\s*(\w+)\s*;", text, re.S):
             fields = []
             for decl in m.group(2).split(";"):
@@ -169,12 +171,12 @@ def parse_sys(path):
                     params.append(norm(p.split(":", 1)[1]))
             decls[m.group(1)] = {"params": params, "ret": norm(m.group(3) or "()")}
     consts = {}
-    for m in re.finditer(r"\bpub\s+const\s+(\w+)\s*:\s*(\w+)\s*=\s*([^;]+);", text):
+    for m in re.finditer(r"\bpub\s+const\s+(\w+)\s*:\s*([^=;]+?)\s*=\s*([^;]+);", text):
         consts[m.group(1)] = m.group(3).strip()
     structs = {}
     for m in re.finditer(r"#\[repr\(C\)\][^{;]*?\bpub\s+struct\s+(\w+)\s*\{(.*?)\n\}", text, re.S):
         fields = []
-        for fm in re.finditer(r"\bpub\s+(\w+)\s*:\s*(.+?),\s*$", m.group(2), re.M | re.S):
+        for fm in re.finditer(r"\bpub\s+(?:r#)?(\w+)\s*:\s*(.+?),\s*$", m.group(2), re.M | re.S):
             fields.append((fm.group(1), norm(fm.group(2))))
         structs[m.group(1)] = fields
     return decls, consts, structs
@@ -260,6 +262,11 @@ def check(include, sys_rs, safe, allow_path):
         if cname not in consts:
             problems.append("%s (%s): constant missing in llmmetrics-sys" % (cname, header))
             continue
+        if isinstance(value, tuple):  # a string #define: a NUL-terminated byte string in Rust
+            if consts[cname] != 'b"%s\\0"' % value[1]:
+                problems.append("%s (%s): \"%s\" in C, %s in llmmetrics-sys"
+                                % (cname, header, value[1], consts[cname]))
+            continue
         try:
             got = eval_rust_const(consts[cname], consts)
         except (ValueError, KeyError, SyntaxError):
@@ -321,6 +328,8 @@ def self_test(args):
          "llmm_score_result.layers_missing"),
         ("sys", "pub fn llmm_ctx_free(ctx: *mut llmm_ctx);",
          "pub fn llmm_ctx_free(ctx: *mut llmm_ctx);\n    pub fn llmm_gone();", "llmm_gone: declared"),
+        ("sys", 'b"net.tcp.retrans\\0"', 'b"net.tcp.retransmit\\0"', "LLMM_EVENT_ATTR_TCP_RETRANSMIT (detect.h)"),
+        ("sys", "pub r#type: i32,", "pub kind: i32,", "llmm_event: fields"),
         ("safe", "ffi::llmm_sketch_rank(", "sketch_rank_unbound(", "llmm_sketch_rank (sketch.h): not used"),
         ("allow", "", "llmm_sketch_add\n", "llmm_sketch_add has no reason"),
     ]

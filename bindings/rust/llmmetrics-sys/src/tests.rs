@@ -116,8 +116,25 @@ fn struct_sizes_match_the_init_calls() {
             llmm_slo_result => llmm_slo_result_init,
             llmm_goodput_result => llmm_goodput_result_init,
             llmm_burn_result => llmm_burn_result_init,
-            llmm_error_trigger_reading => llmm_error_trigger_reading_init
+            llmm_error_trigger_reading => llmm_error_trigger_reading_init,
+            llmm_collapse_verdict => llmm_collapse_verdict_init,
+            llmm_collapse_report => llmm_collapse_report_init,
+            llmm_stability_reading => llmm_stability_reading_init,
+            llmm_saturation_reading => llmm_saturation_reading_init
         );
+        // An array element without a size prefix: its layout is fixed at 32 bytes.
+        assert_eq!(size_of::<llmm_event>(), 32);
+        for (t, name) in [
+            (LLMM_EVENT_TCP_RETRANSMIT, LLMM_EVENT_ATTR_TCP_RETRANSMIT),
+            (LLMM_EVENT_MAJOR_FAULT, LLMM_EVENT_ATTR_MAJOR_FAULT),
+            (LLMM_EVENT_SCHED_JITTER, LLMM_EVENT_ATTR_SCHED_JITTER),
+            (LLMM_EVENT_NUMA_MIGRATION, LLMM_EVENT_ATTR_NUMA_MIGRATION),
+            (LLMM_EVENT_WEIGHT_SWITCH, LLMM_EVENT_ATTR_WEIGHT_SWITCH),
+            (LLMM_EVENT_GC_PAUSE, LLMM_EVENT_ATTR_GC_PAUSE),
+        ] {
+            assert_eq!(CStr::from_ptr(llmm_event_attr_name(t)).to_bytes_with_nul(), name);
+        }
+        assert!(llmm_event_attr_name(LLMM_EVENT_USER).is_null());
 
         assert_eq!(llmm_allocator_init(ptr::null_mut()), LLMM_E_INVALID);
     }

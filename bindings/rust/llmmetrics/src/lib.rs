@@ -33,6 +33,7 @@
 //! | [`PromWriter`] | yes | yes | every call takes `&mut self` |
 //! | [`SloWindow`], [`BurnAlerter`], [`ErrorTrigger`], [`KvHitTracker`], [`TlbMonitor`] | yes | yes | reads advance the clock, so they take `&mut self`; option reads are pure |
 //! | [`Goodput`] | yes | yes | writers take `&mut self`; `bound` and `read` only read |
+//! | [`CollapseDetector`], [`EventLog`], [`StabilityGate`], [`SaturationSignal`] | yes | yes | writers take `&mut self`; reports, counts, look-backs and readings only read |
 //! | [`Recorder`] | yes | yes | shard handout and snapshots are thread-safe in C |
 //! | [`Shard`] | yes | no | one writer at a time; borrows its recorder, so it cannot outlive it |
 //!
@@ -54,6 +55,7 @@ mod resource;
 mod score;
 mod sketch;
 mod slo;
+mod spike;
 mod window;
 
 pub use llmmetrics_sys as sys;
@@ -64,7 +66,13 @@ pub use capacity::{
     LITTLES_LAW_SAFETY_DEFAULT,
 };
 pub use context::{Context, RawAllocator, RustAllocator};
-pub use detect::{SpikeDetector, SpikeF64, SpikeLevel, SpikeStats, SpikeU64};
+pub use spike::{SpikeDetector, SpikeF64, SpikeLevel, SpikeStats, SpikeU64};
+pub use detect::{
+    correlation, correlation_in, CollapseCounts, CollapseDetector, CollapseF64, CollapseReport,
+    CollapseU64, CollapseVerdict, CorrelationMethod, Event, EventLog, EventLogCounts, EventType,
+    SaturationReading, SaturationSignal, StabilityGate, StabilityReading, DETECT_VALUE_MAX,
+    EVENT_LOG_CAPACITY_DEFAULT,
+};
 pub use error::{Error, ErrorKind, Result};
 pub use export::{
     otlp_json, otlp_json_point, prom_buckets, prom_label_escape, prom_negotiate, prometheus_text,

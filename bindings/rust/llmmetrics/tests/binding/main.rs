@@ -9,6 +9,7 @@ mod codec;
 mod context;
 mod core;
 mod detect;
+mod spike;
 mod export;
 mod fit;
 mod recorder;
