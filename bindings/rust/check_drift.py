@@ -160,8 +160,16 @@ def parse_headers(include_dir):
     return functions, constants, structs
 
 
+def read_sys(path):
+    """The declarations of llmmetrics-sys: one file, or every .rs of a directory but tests.rs."""
+    if os.path.isfile(path):
+        return open(path, encoding="utf-8").read()
+    return "\n".join(open(os.path.join(path, f), encoding="utf-8").read()
+                     for f in sorted(os.listdir(path)) if f.endswith(".rs") and f != "tests.rs")
+
+
 def parse_sys(path):
-    text = strip_comments(open(path, encoding="utf-8").read())
+    text = strip_comments(read_sys(path))
     decls = {}
     for block in re.finditer(r'extern\s+"C"\s*\{(.*?)\n\}', text, re.S):
         for m in re.finditer(r"\bpub\s+fn\s+(\w+)\s*\((.*?)\)\s*(?:->\s*([^;]+?))?\s*;", block.group(1), re.S):
@@ -339,14 +347,22 @@ def self_test(args):
         try:
             inc = os.path.join(tmp, "include")
             shutil.copytree(args.include, inc)
-            sys_rs = os.path.join(tmp, "lib.rs")
-            shutil.copy(args.sys, sys_rs)
+            sys_rs = os.path.join(tmp, "sys")
+            if os.path.isdir(args.sys):
+                shutil.copytree(args.sys, sys_rs)
+            else:
+                os.mkdir(sys_rs)
+                shutil.copy(args.sys, sys_rs)
             safe = os.path.join(tmp, "src")
             shutil.copytree(args.safe, safe)
             allow = os.path.join(tmp, "allow.txt")
             open(allow, "w").write(open(args.allow).read() if os.path.exists(args.allow) else "")
-            target = {"header": os.path.join(inc, "core.h"), "sys": sys_rs,
+            target = {"header": os.path.join(inc, "core.h"), "sys": None,
                       "safe": os.path.join(safe, "sketch.rs"), "allow": allow}[kind]
+            if target is None:  # the -sys file that holds the text to change
+                target = next((os.path.join(sys_rs, f) for f in sorted(os.listdir(sys_rs))
+                               if old in open(os.path.join(sys_rs, f), encoding="utf-8").read()),
+                              os.path.join(sys_rs, "lib.rs"))
             text = open(target, encoding="utf-8").read()
             if old and old not in text:
                 print("SELF-TEST: %r not found in %s copy" % (old, kind))
@@ -367,7 +383,8 @@ def self_test(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--include", default=os.path.join(ROOT, "include", "llmmetrics"))
-    ap.add_argument("--sys", default=os.path.join(HERE, "llmmetrics-sys", "src", "lib.rs"))
+    ap.add_argument("--sys", default=os.path.join(HERE, "llmmetrics-sys", "src"),
+                    help="the -sys crate's source directory (or one file)")
     ap.add_argument("--safe", default=os.path.join(HERE, "llmmetrics", "src"))
     ap.add_argument("--allow", default=os.path.join(HERE, "drift-allow.txt"))
     ap.add_argument("--self-test", action="store_true",

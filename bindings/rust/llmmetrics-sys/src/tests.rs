@@ -94,13 +94,19 @@ fn struct_sizes_match_the_init_calls() {
         let o = r.assume_init();
         assert_eq!(o.struct_size as usize, size_of::<llmm_knee_options>());
         // The documented defaults land in the fields of the same names.
-        assert_eq!((o.smooth, o.trim, o.collapse_fraction, o.kneedle_sensitivity), (0, 0.1, 0.5, 1.0));
+        assert_eq!(
+            (o.smooth, o.trim, o.collapse_fraction, o.kneedle_sensitivity),
+            (0, 0.1, 0.5, 1.0)
+        );
 
         let mut r = MaybeUninit::<llmm_otlp_options>::zeroed();
         assert_eq!(llmm_otlp_options_init(r.as_mut_ptr()), LLMM_OK);
         let o = r.assume_init();
         assert_eq!(o.struct_size as usize, size_of::<llmm_otlp_options>());
-        assert_eq!((o.unit_to_seconds, o.max_buckets, o.temporality), (1.0, 0, LLMM_OTLP_CUMULATIVE));
+        assert_eq!(
+            (o.unit_to_seconds, o.max_buckets, o.temporality),
+            (1.0, 0, LLMM_OTLP_CUMULATIVE)
+        );
         assert!(o.attributes.is_null() && o.unit.is_null() && o.resource_attributes.is_null());
 
         macro_rules! size_checked {

@@ -59,7 +59,10 @@ unsafe impl RawAllocator for RustAllocator {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, old_size: usize, new_size: usize) -> *mut u8 {
-        match (Layout::from_size_align(old_size, C_ALIGN), Layout::from_size_align(new_size, C_ALIGN)) {
+        match (
+            Layout::from_size_align(old_size, C_ALIGN),
+            Layout::from_size_align(new_size, C_ALIGN),
+        ) {
             (Ok(old), Ok(_)) if new_size > 0 => std::alloc::realloc(ptr, old, new_size),
             _ => ptr::null_mut(),
         }

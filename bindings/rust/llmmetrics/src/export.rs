@@ -75,13 +75,26 @@ fn static_str(p: *const ffi::c_char) -> &'static str {
 /// # Errors
 /// `Invalid` for a malformed name or label list or a factor that is not finite and > 0;
 /// `Range` when a bound times the factor is not a finite positive double.
-pub fn prometheus_text(s: &Sketch, name: &str, labels: Option<&str>, unit_to_seconds: f64) -> Result<String> {
+pub fn prometheus_text(
+    s: &Sketch,
+    name: &str,
+    labels: Option<&str>,
+    unit_to_seconds: f64,
+) -> Result<String> {
     let name = c_string(name)?;
     let labels = c_opt(labels)?;
     text(encode(|buf, cap, len| {
         // SAFETY: live sketch (read only), NUL-terminated strings, `buf` writable for `cap`.
         unsafe {
-            ffi::llmm_export_prometheus_text(s.as_ptr(), name.as_ptr(), opt_ptr(&labels), unit_to_seconds, buf, cap, len)
+            ffi::llmm_export_prometheus_text(
+                s.as_ptr(),
+                name.as_ptr(),
+                opt_ptr(&labels),
+                unit_to_seconds,
+                buf,
+                cap,
+                len,
+            )
         }
     })?)
 }
@@ -95,7 +108,9 @@ pub fn prometheus_text(s: &Sketch, name: &str, labels: Option<&str>, unit_to_sec
 pub fn prom_label_escape(value: &str) -> Result<String> {
     let value = c_string(value)?;
     // SAFETY: NUL-terminated input, `buf` writable for `cap`.
-    text(encode(|buf, cap, len| unsafe { ffi::llmm_prom_label_escape(value.as_ptr(), buf, cap, len) })?)
+    text(encode(|buf, cap, len| unsafe {
+        ffi::llmm_prom_label_escape(value.as_ptr(), buf, cap, len)
+    })?)
 }
 
 /// Exposition format.
@@ -192,7 +207,12 @@ pub fn prom_buckets(which: BucketList) -> Result<Vec<f64>> {
         let mut n = 0usize;
         // SAFETY: `out` writable for `cap` elements.
         let st = unsafe {
-            ffi::llmm_prom_buckets(which as ffi::llmm_bucket_list, out.as_mut_ptr(), out.len(), &mut n)
+            ffi::llmm_prom_buckets(
+                which as ffi::llmm_bucket_list,
+                out.as_mut_ptr(),
+                out.len(),
+                &mut n,
+            )
         };
         if st == ffi::LLMM_E_BUFFER && n > out.len() {
             out.resize(n, 0.0);
@@ -258,7 +278,9 @@ impl PromWriter {
     /// Drop everything written and start a new exposition in `format` (memory is kept).
     pub fn reset(&mut self, format: PromFormat) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_prom_writer_reset(self.ptr.as_ptr(), format as ffi::llmm_prom_format) })
+        check(unsafe {
+            ffi::llmm_prom_writer_reset(self.ptr.as_ptr(), format as ffi::llmm_prom_format)
+        })
     }
 
     /// Start a family. `points`: none for counters and gauges; the quantiles of a summary;
@@ -267,7 +289,13 @@ impl PromWriter {
     /// # Errors
     /// `Invalid` for a malformed name or help or bad points; `State` for a name already
     /// written since the last reset.
-    pub fn family(&mut self, name: &str, help: Option<&str>, kind: PromType, points: &[f64]) -> Result<()> {
+    pub fn family(
+        &mut self,
+        name: &str,
+        help: Option<&str>,
+        kind: PromType,
+        points: &[f64],
+    ) -> Result<()> {
         let name = c_string(name)?;
         let help = c_opt(help)?;
         // SAFETY: live handle; NUL-terminated strings; `points` readable for `len`.
@@ -295,7 +323,12 @@ impl PromWriter {
         let labels = c_opt(labels)?;
         // SAFETY: live handles; the sketch is only read.
         check(unsafe {
-            ffi::llmm_prom_writer_sketch(self.ptr.as_ptr(), opt_ptr(&labels), s.as_ptr(), unit_to_seconds)
+            ffi::llmm_prom_writer_sketch(
+                self.ptr.as_ptr(),
+                opt_ptr(&labels),
+                s.as_ptr(),
+                unit_to_seconds,
+            )
         })
     }
 
@@ -448,7 +481,11 @@ fn earlier_ptr(earlier: Option<&Sketch>) -> *const ffi::llmm_sketch {
 /// assert!(json.contains("\"scale\":6"));
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
-pub fn otlp_json_point(s: &Sketch, earlier: Option<&Sketch>, options: &OtlpOptions<'_>) -> Result<String> {
+pub fn otlp_json_point(
+    s: &Sketch,
+    earlier: Option<&Sketch>,
+    options: &OtlpOptions<'_>,
+) -> Result<String> {
     let strings = options.strings()?;
     let o = options.raw(&strings);
     // SAFETY: live sketches (read only); `o` points into `strings`, alive for the call.
@@ -459,12 +496,25 @@ pub fn otlp_json_point(s: &Sketch, earlier: Option<&Sketch>, options: &OtlpOptio
 
 /// A complete OTLP/JSON `ExportMetricsServiceRequest` (the body of a POST to `/v1/metrics`)
 /// holding one metric named `name` with one exponential-histogram point.
-pub fn otlp_json(s: &Sketch, earlier: Option<&Sketch>, name: &str, options: &OtlpOptions<'_>) -> Result<String> {
+pub fn otlp_json(
+    s: &Sketch,
+    earlier: Option<&Sketch>,
+    name: &str,
+    options: &OtlpOptions<'_>,
+) -> Result<String> {
     let name = c_string(name)?;
     let strings = options.strings()?;
     let o = options.raw(&strings);
     // SAFETY: as otlp_json_point; `name` NUL-terminated.
     text(encode(|buf, cap, len| unsafe {
-        ffi::llmm_export_otlp_json(s.as_ptr(), earlier_ptr(earlier), name.as_ptr(), &o, buf, cap, len)
+        ffi::llmm_export_otlp_json(
+            s.as_ptr(),
+            earlier_ptr(earlier),
+            name.as_ptr(),
+            &o,
+            buf,
+            cap,
+            len,
+        )
     })?)
 }

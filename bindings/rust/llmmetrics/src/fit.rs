@@ -98,7 +98,14 @@ pub fn polyfit(x: &[f64], y: &[f64], degree: u32) -> Result<(Vec<f64>, FitStats)
     // SAFETY: x, y readable for len; coeffs has degree + 1 slots when the degree is accepted
     // (a larger degree is refused before anything is written).
     check(unsafe {
-        ffi::llmm_polyfit(x.as_ptr(), y.as_ptr(), x.len(), degree, coeffs.as_mut_ptr(), st.as_mut_ptr())
+        ffi::llmm_polyfit(
+            x.as_ptr(),
+            y.as_ptr(),
+            x.len(),
+            degree,
+            coeffs.as_mut_ptr(),
+            st.as_mut_ptr(),
+        )
     })?;
     // SAFETY: initialised by _init, filled on success.
     Ok((coeffs, FitStats::from_raw(unsafe { &st.assume_init() })))
@@ -108,7 +115,12 @@ pub fn polyfit(x: &[f64], y: &[f64], degree: u32) -> Result<(Vec<f64>, FitStats)
 ///
 /// # Errors
 /// As [`polyfit`]; `Invalid` also for a negative weight.
-pub fn polyfit_weighted(x: &[f64], y: &[f64], w: &[f64], degree: u32) -> Result<(Vec<f64>, FitStats)> {
+pub fn polyfit_weighted(
+    x: &[f64],
+    y: &[f64],
+    w: &[f64],
+    degree: u32,
+) -> Result<(Vec<f64>, FitStats)> {
     same_len(x, y)?;
     same_len(x, w)?;
     let mut coeffs = vec![0.0; degree.min(POLY_MAX_DEGREE) as usize + 1];
@@ -255,7 +267,12 @@ fn knee_new() -> Result<MaybeUninit<ffi::llmm_knee>> {
 fn knee_done(k: MaybeUninit<ffi::llmm_knee>) -> Result<Knee> {
     // SAFETY: initialised by llmm_knee_init.
     let k = unsafe { k.assume_init() };
-    Ok(Knee { quality: KneeQuality::from_raw(k.quality)?, knee: k.knee, qps: k.qps, strength: k.strength })
+    Ok(Knee {
+        quality: KneeQuality::from_raw(k.quality)?,
+        knee: k.knee,
+        qps: k.qps,
+        strength: k.strength,
+    })
 }
 
 /// Knee as the inflection point `−b/(3a)` of a least-squares cubic, after trimming the first
@@ -268,7 +285,9 @@ pub fn knee_inflection(conc: &[f64], qps: &[f64], trim: f64) -> Result<f64> {
     same_len(conc, qps)?;
     let mut knee = 0.0;
     // SAFETY: both slices readable for `len`.
-    check(unsafe { ffi::llmm_knee_inflection(conc.as_ptr(), qps.as_ptr(), conc.len(), trim, &mut knee) })?;
+    check(unsafe {
+        ffi::llmm_knee_inflection(conc.as_ptr(), qps.as_ptr(), conc.len(), trim, &mut knee)
+    })?;
     Ok(knee)
 }
 
@@ -277,7 +296,9 @@ pub fn knee_inflection_ex(conc: &[f64], qps: &[f64], trim: f64) -> Result<Knee> 
     same_len(conc, qps)?;
     let mut k = knee_new()?;
     // SAFETY: both slices readable for `len`; `k` initialised.
-    check(unsafe { ffi::llmm_knee_inflection_ex(conc.as_ptr(), qps.as_ptr(), conc.len(), trim, k.as_mut_ptr()) })?;
+    check(unsafe {
+        ffi::llmm_knee_inflection_ex(conc.as_ptr(), qps.as_ptr(), conc.len(), trim, k.as_mut_ptr())
+    })?;
     knee_done(k)
 }
 
@@ -288,7 +309,14 @@ pub fn knee_collapse(conc: &[f64], qps: &[f64], fraction: f64, smooth: u32) -> R
     let mut k = knee_new()?;
     // SAFETY: both slices readable for `len`; `k` initialised.
     check(unsafe {
-        ffi::llmm_knee_collapse(conc.as_ptr(), qps.as_ptr(), conc.len(), fraction, smooth, k.as_mut_ptr())
+        ffi::llmm_knee_collapse(
+            conc.as_ptr(),
+            qps.as_ptr(),
+            conc.len(),
+            fraction,
+            smooth,
+            k.as_mut_ptr(),
+        )
     })?;
     knee_done(k)
 }

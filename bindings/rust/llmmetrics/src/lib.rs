@@ -44,12 +44,38 @@
 //! `PKG_CONFIG_PATH=build/meson-uninstalled` at build time.
 #![deny(missing_docs)]
 
+/// `Drop`, `Send`, `Sync` and the constructor helper of a handle type with fields `ptr`
+/// (`NonNull` of the C type) and `_ctx`.
+macro_rules! handle {
+    ($name:ident, $raw:ty, $free:path) => {
+        impl Drop for $name {
+            fn drop(&mut self) {
+                // SAFETY: owned handle, freed once.
+                unsafe { $free(self.ptr.as_ptr()) }
+            }
+        }
+        // SAFETY: writers and clock-advancing calls take `&mut self`; the `&self` calls only
+        // read (the C reads are pure: no cache, no allocation).
+        unsafe impl Send for $name {}
+        unsafe impl Sync for $name {}
+        impl $name {
+            fn wrap(p: *mut $raw, ctx: Option<&Context>) -> $name {
+                let ptr = NonNull::new(p).expect("constructor returned LLMM_OK and NULL");
+                $name { ptr, _ctx: ctx.cloned() }
+            }
+        }
+    };
+}
+
+mod burn;
 mod capacity;
+mod collapse;
 mod context;
-mod detect;
 mod error;
+mod events;
 mod export;
 mod fit;
+mod gates;
 mod recorder;
 mod resource;
 mod score;
@@ -60,20 +86,26 @@ mod window;
 
 pub use llmmetrics_sys as sys;
 
+pub use burn::{
+    burn_budget_spent, burn_rate, BurnAlerter, BurnF64, BurnResult, BurnU64, BurnWindow,
+    ErrorTrigger, ErrorTriggerReading, BURN_SLOT_NS_DEFAULT, ERROR_TRIGGER_MAX_SHARE_DEFAULT,
+    ERROR_TRIGGER_WINDOW_NS_DEFAULT,
+};
 pub use capacity::{
     arithmetic_intensity, comm_share, decay_rate, littles_law_tps, roofline,
     roofline_critical_intensity, scaling_decay, scaling_decay_devices, seqlen_decay,
     LITTLES_LAW_SAFETY_DEFAULT,
 };
+pub use collapse::{
+    CollapseCounts, CollapseDetector, CollapseF64, CollapseReport, CollapseU64, CollapseVerdict,
+    DETECT_VALUE_MAX,
+};
 pub use context::{Context, RawAllocator, RustAllocator};
-pub use spike::{SpikeDetector, SpikeF64, SpikeLevel, SpikeStats, SpikeU64};
-pub use detect::{
-    correlation, correlation_in, CollapseCounts, CollapseDetector, CollapseF64, CollapseReport,
-    CollapseU64, CollapseVerdict, CorrelationMethod, Event, EventLog, EventLogCounts, EventType,
-    SaturationReading, SaturationSignal, StabilityGate, StabilityReading, DETECT_VALUE_MAX,
+pub use error::{Error, ErrorKind, Result};
+pub use events::{
+    correlation, correlation_in, CorrelationMethod, Event, EventLog, EventLogCounts, EventType,
     EVENT_LOG_CAPACITY_DEFAULT,
 };
-pub use error::{Error, ErrorKind, Result};
 pub use export::{
     otlp_json, otlp_json_point, prom_buckets, prom_label_escape, prom_negotiate, prometheus_text,
     BucketList, OtlpOptions, OtlpTemporality, PromFormat, PromType, PromWriter,
@@ -83,6 +115,7 @@ pub use fit::{
     poly_eval, poly_residuals, poly_roots, polyfit, polyfit_weighted, usl_fit, FitStats, Knee,
     KneeOptions, KneeQuality, KneeReport, Usl, POLY_MAX_DEGREE,
 };
+pub use gates::{SaturationReading, SaturationSignal, StabilityGate, StabilityReading};
 pub use recorder::{Recorder, Shard};
 pub use resource::{
     kv_evict_threshold, kv_fragmentation, kv_occupancy, kv_ttl, lii, page_walk_ns, tlb_preset,
@@ -99,12 +132,13 @@ pub use sketch::{
     RANGE_MIN_DEFAULT, SCALE_DEFAULT, SCALE_MAX, SCALE_MIN, SKETCH_FORMAT_VERSION,
 };
 pub use slo::{
-    burn_budget_spent, burn_rate, goodput_tpot, slo_check, slo_check_quantile, BurnAlerter,
-    BurnF64, BurnResult, BurnU64, BurnWindow, ErrorTrigger, ErrorTriggerReading, Goodput,
-    GoodputBound, GoodputResult, SloResult, SloWindow, BURN_SLOT_NS_DEFAULT,
-    ERROR_TRIGGER_MAX_SHARE_DEFAULT, ERROR_TRIGGER_WINDOW_NS_DEFAULT,
+    goodput_tpot, slo_check, slo_check_quantile, Goodput, GoodputBound, GoodputResult, SloResult,
+    SloWindow,
 };
-pub use window::{RatioWindow, Window, WINDOW_SLOTS_DEFAULT, WINDOW_SLOTS_MAX, WINDOW_SLOT_NS_DEFAULT};
+pub use spike::{SpikeDetector, SpikeF64, SpikeLevel, SpikeStats, SpikeU64};
+pub use window::{
+    RatioWindow, Window, WINDOW_SLOTS_DEFAULT, WINDOW_SLOTS_MAX, WINDOW_SLOT_NS_DEFAULT,
+};
 
 use std::ffi::CStr;
 

@@ -205,7 +205,9 @@ impl fmt::Debug for LiiMonitor {
 pub fn kv_fragmentation(free_extents: &[u64]) -> Result<f64> {
     let mut f = 0.0;
     // SAFETY: slice readable for `len` elements.
-    check(unsafe { ffi::llmm_kv_fragmentation(free_extents.as_ptr(), free_extents.len(), &mut f) })?;
+    check(unsafe {
+        ffi::llmm_kv_fragmentation(free_extents.as_ptr(), free_extents.len(), &mut f)
+    })?;
     Ok(f)
 }
 
@@ -471,13 +473,21 @@ impl TlbMonitor {
         let mut out = ptr::null_mut();
         // SAFETY: context NULL or live; valid out-pointer.
         check(unsafe {
-            ffi::llmm_tlb_monitor_new(context::raw(ctx), workload as ffi::llmm_tlb_workload, &mut out)
+            ffi::llmm_tlb_monitor_new(
+                context::raw(ctx),
+                workload as ffi::llmm_tlb_workload,
+                &mut out,
+            )
         })?;
         Ok(TlbMonitor::wrap(out, ctx))
     }
 
     /// As [`custom`](TlbMonitor::custom) with an optional context.
-    pub fn custom_in(ctx: Option<&Context>, max_miss_rate: f64, window_ns: u64) -> Result<TlbMonitor> {
+    pub fn custom_in(
+        ctx: Option<&Context>,
+        max_miss_rate: f64,
+        window_ns: u64,
+    ) -> Result<TlbMonitor> {
         let mut out = ptr::null_mut();
         // SAFETY: context NULL or live; valid out-pointer.
         check(unsafe {

@@ -88,7 +88,9 @@ pub enum MissingPolicy {
 pub fn scenario_weights(preset: Scenario) -> Result<[f64; LAYER_COUNT]> {
     let mut w = [0.0; LAYER_COUNT];
     // SAFETY: `w` has LAYER_COUNT writable elements.
-    check(unsafe { ffi::llmm_scenario_weights(preset as ffi::llmm_scenario, w.as_mut_ptr(), w.len()) })?;
+    check(unsafe {
+        ffi::llmm_scenario_weights(preset as ffi::llmm_scenario, w.as_mut_ptr(), w.len())
+    })?;
     Ok(w)
 }
 
@@ -251,7 +253,11 @@ impl Scorecard {
     pub fn set_missing_policy(&mut self, policy: MissingPolicy) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
         check(unsafe {
-            ffi::llmm_scorecard_set_i32(self.ptr.as_ptr(), ffi::LLMM_SCORECARD_MISSING, policy as i32)
+            ffi::llmm_scorecard_set_i32(
+                self.ptr.as_ptr(),
+                ffi::LLMM_SCORECARD_MISSING,
+                policy as i32,
+            )
         })
     }
 

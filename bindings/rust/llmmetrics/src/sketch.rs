@@ -181,7 +181,9 @@ impl Sketch {
     /// ```
     pub fn add_many(&mut self, values: &[f64]) -> Result<()> {
         // SAFETY: live handle; the slice is valid for `len` reads.
-        check(unsafe { ffi::llmm_sketch_add_many(self.ptr.as_ptr(), values.as_ptr(), values.len()) })
+        check(unsafe {
+            ffi::llmm_sketch_add_many(self.ptr.as_ptr(), values.as_ptr(), values.len())
+        })
     }
 
     /// Quantile `q` in [0, 1] by the nearest-rank rule.
@@ -259,7 +261,10 @@ impl Sketch {
         out
     }
 
-    fn stat(&self, f: unsafe extern "C" fn(*const ffi::llmm_sketch, *mut f64) -> ffi::llmm_status) -> Result<f64> {
+    fn stat(
+        &self,
+        f: unsafe extern "C" fn(*const ffi::llmm_sketch, *mut f64) -> ffi::llmm_status,
+    ) -> Result<f64> {
         let mut out = 0.0;
         // SAFETY: live handle, read-only call.
         check(unsafe { f(self.ptr.as_ptr(), &mut out) })?;
@@ -286,7 +291,12 @@ impl Sketch {
         let mut c = SpecialCounts::default();
         // SAFETY: live handle; fails only for a NULL sketch.
         let st = unsafe {
-            ffi::llmm_sketch_special_counts(self.ptr.as_ptr(), &mut c.zero, &mut c.under, &mut c.over)
+            ffi::llmm_sketch_special_counts(
+                self.ptr.as_ptr(),
+                &mut c.zero,
+                &mut c.under,
+                &mut c.over,
+            )
         };
         debug_assert_eq!(st, ffi::LLMM_OK);
         c
@@ -395,7 +405,8 @@ impl Sketch {
     pub fn serialized_len(&self) -> usize {
         let mut len = 0usize;
         // SAFETY: live handle; a size query (NULL, 0) writes nothing but `len`.
-        let st = unsafe { ffi::llmm_sketch_serialize(self.ptr.as_ptr(), ptr::null_mut(), 0, &mut len) };
+        let st =
+            unsafe { ffi::llmm_sketch_serialize(self.ptr.as_ptr(), ptr::null_mut(), 0, &mut len) };
         debug_assert!(st == ffi::LLMM_E_BUFFER || st == ffi::LLMM_OK);
         len
     }
@@ -408,7 +419,9 @@ impl Sketch {
     pub fn serialize_into(&self, buf: &mut [u8]) -> Result<usize> {
         let mut len = 0usize;
         // SAFETY: live handle; `buf` writable for its length.
-        check(unsafe { ffi::llmm_sketch_serialize(self.ptr.as_ptr(), buf.as_mut_ptr(), buf.len(), &mut len) })?;
+        check(unsafe {
+            ffi::llmm_sketch_serialize(self.ptr.as_ptr(), buf.as_mut_ptr(), buf.len(), &mut len)
+        })?;
         Ok(len)
     }
 
@@ -450,7 +463,9 @@ impl Sketch {
     fn decode(ctx: Option<&Context>, bytes: &[u8]) -> Result<Sketch> {
         let mut out = ptr::null_mut();
         // SAFETY: `bytes` readable for its length; valid out-pointer.
-        check(unsafe { ffi::llmm_sketch_deserialize(context::raw(ctx), bytes.as_ptr(), bytes.len(), &mut out) })?;
+        check(unsafe {
+            ffi::llmm_sketch_deserialize(context::raw(ctx), bytes.as_ptr(), bytes.len(), &mut out)
+        })?;
         Ok(Sketch::wrap(out, ctx.cloned()))
     }
 

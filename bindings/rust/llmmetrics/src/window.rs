@@ -60,7 +60,12 @@ impl Window {
     }
 
     /// As [`new`](Window::new) with a sketch scale and an optional context.
-    pub fn with_options(ctx: Option<&Context>, slot_ns: u64, slots: u32, scale: i32) -> Result<Window> {
+    pub fn with_options(
+        ctx: Option<&Context>,
+        slot_ns: u64,
+        slots: u32,
+        scale: i32,
+    ) -> Result<Window> {
         Window::create(ctx, slot_ns, slots, scale)
     }
 
@@ -114,7 +119,9 @@ impl Window {
     pub fn quantile(&mut self, now_ns: u64, span_ns: u64, q: f64) -> Result<f64> {
         let mut out = 0.0;
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_window_quantile(self.ptr.as_ptr(), now_ns, span_ns, q, &mut out) })?;
+        check(unsafe {
+            ffi::llmm_window_quantile(self.ptr.as_ptr(), now_ns, span_ns, q, &mut out)
+        })?;
         Ok(out)
     }
 
@@ -126,7 +133,13 @@ impl Window {
     }
 
     /// Many quantiles into a slice of the same length as `qs`.
-    pub fn quantiles_into(&mut self, now_ns: u64, span_ns: u64, qs: &[f64], out: &mut [f64]) -> Result<()> {
+    pub fn quantiles_into(
+        &mut self,
+        now_ns: u64,
+        span_ns: u64,
+        qs: &[f64],
+        out: &mut [f64],
+    ) -> Result<()> {
         if out.len() != qs.len() {
             return Err(Error::invalid());
         }

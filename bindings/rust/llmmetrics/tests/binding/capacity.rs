@@ -17,7 +17,12 @@ fn roofline_and_decay_reference_values() {
     assert_eq!(arithmetic_intensity(2048.0, 128.0).unwrap(), 16.0);
     assert_eq!(decay_rate(100.0, 100.0).unwrap(), 0.0);
     assert!(decay_rate(120.0, 100.0).unwrap() < 0.0);
-    for e in [decay_rate(-1.0, 1.0), decay_rate(1.0, 0.0), roofline(f64::NAN, 1.0, 1.0), arithmetic_intensity(1.0, 0.0)] {
+    for e in [
+        decay_rate(-1.0, 1.0),
+        decay_rate(1.0, 0.0),
+        roofline(f64::NAN, 1.0, 1.0),
+        arithmetic_intensity(1.0, 0.0),
+    ] {
         assert_eq!(e.unwrap_err().kind(), ErrorKind::Invalid);
     }
 }
@@ -27,7 +32,10 @@ fn scaling_comm_and_seqlen_reference_values() {
     close(scaling_decay(184.0, 172.0).unwrap(), 0.0652, 5e-5);
     close(scaling_decay(368.0, 329.0).unwrap(), 0.1060, 5e-5);
     close(scaling_decay(736.0, 612.0).unwrap(), 0.1685, 5e-5);
-    assert_eq!(scaling_decay_devices(92.0, 2, 172.0).unwrap(), scaling_decay(184.0, 172.0).unwrap());
+    assert_eq!(
+        scaling_decay_devices(92.0, 2, 172.0).unwrap(),
+        scaling_decay(184.0, 172.0).unwrap()
+    );
     assert_eq!(scaling_decay_devices(92.0, 0, 172.0).unwrap_err().kind(), ErrorKind::Invalid);
     close(comm_share(0.82, 3.5).unwrap(), 0.2343, 5e-5);
     assert_eq!(comm_share(4.0, 3.5).unwrap_err().kind(), ErrorKind::Invalid);

@@ -33,7 +33,11 @@ fn hex_float(s: &str) -> f64 {
     let e = exp - 4 * frac.len() as i32;
     // Two steps keep subnormal results exact (digits has at most 53 significant bits).
     let v = digits as f64 * 2f64.powi(e / 2) * 2f64.powi(e - e / 2);
-    if neg { -v } else { v }
+    if neg {
+        -v
+    } else {
+        v
+    }
 }
 
 fn close(got: f64, want: f64, rel: f64, what: &str) {
@@ -65,7 +69,8 @@ fn golden_encodings_read_to_the_recorded_values() {
     assert!(names.len() >= 3, "{:?}", names);
     for name in names {
         let bytes = std::fs::read(golden_dir().join(&name)).unwrap();
-        let txt = std::fs::read_to_string(golden_dir().join(name.replace(".llmms", ".txt"))).unwrap();
+        let txt =
+            std::fs::read_to_string(golden_dir().join(name.replace(".llmms", ".txt"))).unwrap();
         let s = Sketch::from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {}", name, e));
         let mut buckets = Vec::new();
         let mut checked = 0;
@@ -73,22 +78,35 @@ fn golden_encodings_read_to_the_recorded_values() {
             let f: Vec<&str> = line.split_whitespace().collect();
             match f.as_slice() {
                 ["scale", v] => assert_eq!(s.scale(), v.parse::<i32>().unwrap(), "{}", name),
-                ["range", lo, hi] => assert_eq!(s.range(), (hex_float(lo), hex_float(hi)), "{}", name),
+                ["range", lo, hi] => {
+                    assert_eq!(s.range(), (hex_float(lo), hex_float(hi)), "{}", name)
+                }
                 ["count", v] => assert_eq!(s.count(), v.parse::<u64>().unwrap(), "{}", name),
                 ["zero", v] => assert_eq!(s.special_counts().zero, v.parse::<u64>().unwrap()),
                 ["under", v] => assert_eq!(s.special_counts().under, v.parse::<u64>().unwrap()),
                 ["over", v] => assert_eq!(s.special_counts().over, v.parse::<u64>().unwrap()),
-                ["min", v] => assert_eq!(s.min().unwrap().to_bits(), hex_float(v).to_bits(), "{}", name),
-                ["max", v] => assert_eq!(s.max().unwrap().to_bits(), hex_float(v).to_bits(), "{}", name),
+                ["min", v] => {
+                    assert_eq!(s.min().unwrap().to_bits(), hex_float(v).to_bits(), "{}", name)
+                }
+                ["max", v] => {
+                    assert_eq!(s.max().unwrap().to_bits(), hex_float(v).to_bits(), "{}", name)
+                }
                 ["sum", v] => assert_eq!(s.sum().to_bits(), hex_float(v).to_bits(), "{}", name),
-                ["bucket", i, c] => buckets.push((i.parse::<i32>().unwrap(), c.parse::<u64>().unwrap())),
+                ["bucket", i, c] => {
+                    buckets.push((i.parse::<i32>().unwrap(), c.parse::<u64>().unwrap()))
+                }
                 // The answer when the file was written, to 1e-12 (representative values may
                 // be computed in another order by a later version), as the C golden test does.
-                ["quantile", q, v] => close(s.quantile(hex_float(q)).unwrap(), hex_float(v), 1e-12, &name),
-                // The recorded data's exact quantile, within the scale's guarantee.
-                ["exact", q, v] => {
-                    close(s.quantile(hex_float(q)).unwrap(), hex_float(v), relative_error(s.scale()), &name)
+                ["quantile", q, v] => {
+                    close(s.quantile(hex_float(q)).unwrap(), hex_float(v), 1e-12, &name)
                 }
+                // The recorded data's exact quantile, within the scale's guarantee.
+                ["exact", q, v] => close(
+                    s.quantile(hex_float(q)).unwrap(),
+                    hex_float(v),
+                    relative_error(s.scale()),
+                    &name,
+                ),
                 _ => continue,
             }
             checked += 1;
@@ -111,7 +129,10 @@ fn round_trip_and_the_c_bytes() {
     assert_eq!(bytes.len(), s.serialized_len());
     let mut raw = vec![0u8; bytes.len()];
     let mut len = 0usize;
-    assert_eq!(unsafe { sys::llmm_sketch_serialize(s.as_ptr(), raw.as_mut_ptr(), raw.len(), &mut len) }, 0);
+    assert_eq!(
+        unsafe { sys::llmm_sketch_serialize(s.as_ptr(), raw.as_mut_ptr(), raw.len(), &mut len) },
+        0
+    );
     assert_eq!((len, &raw[..]), (bytes.len(), &bytes[..]));
     let t = Sketch::from_bytes(&bytes).unwrap();
     assert_eq!((t.scale(), t.range(), t.count()), (7, (1e-6, 1e6), s.count()));
@@ -127,7 +148,12 @@ fn round_trip_and_the_c_bytes() {
     let ctx = Context::with_allocator(RustAllocator).unwrap();
     assert!(Sketch::from_bytes_with_context(&ctx, &bytes).unwrap().context().is_some());
     let mut p = ptr::null_mut();
-    assert_eq!(unsafe { sys::llmm_sketch_deserialize(ptr::null_mut(), bytes.as_ptr(), bytes.len(), &mut p) }, 0);
+    assert_eq!(
+        unsafe {
+            sys::llmm_sketch_deserialize(ptr::null_mut(), bytes.as_ptr(), bytes.len(), &mut p)
+        },
+        0
+    );
     unsafe { sys::llmm_sketch_free(p) };
 }
 
@@ -141,11 +167,21 @@ fn damage_is_always_detected() {
             let mut d = bytes.clone();
             d[i] ^= bit;
             let e = Sketch::from_bytes(&d).unwrap_err();
-            assert!(matches!(e.kind(), ErrorKind::Corrupt | ErrorKind::Version), "byte {}: {}", i, e);
+            assert!(
+                matches!(e.kind(), ErrorKind::Corrupt | ErrorKind::Version),
+                "byte {}: {}",
+                i,
+                e
+            );
         }
     }
     for n in 0..bytes.len() {
-        assert_eq!(Sketch::from_bytes(&bytes[..n]).unwrap_err().kind(), ErrorKind::Corrupt, "truncated to {}", n);
+        assert_eq!(
+            Sketch::from_bytes(&bytes[..n]).unwrap_err().kind(),
+            ErrorKind::Corrupt,
+            "truncated to {}",
+            n
+        );
     }
     let mut long = bytes.clone();
     long.push(0);

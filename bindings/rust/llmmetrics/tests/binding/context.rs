@@ -97,7 +97,14 @@ fn allocation_failures_are_reported_and_leak_nothing() {
     each_failure(&counts, || {
         let mut sc = Scorecard::with_context(&ctx, Scenario::Custom)?;
         for i in 0..20 {
-            sc.add_metric(Layer::Business, &format!("metric_{}", i), Direction::HigherIsBetter, 1.0, 0.0, 1.0)?;
+            sc.add_metric(
+                Layer::Business,
+                &format!("metric_{}", i),
+                Direction::HigherIsBetter,
+                1.0,
+                0.0,
+                1.0,
+            )?;
         }
         let _m = LiiMonitor::with_context(&ctx, 1000)?;
         Ok(())

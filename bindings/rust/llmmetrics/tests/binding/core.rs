@@ -13,12 +13,32 @@ fn every_status_maps_to_its_kind_name_and_message() {
         (sys::LLMM_E_NOMEM, ErrorKind::NoMem, "LLMM_E_NOMEM", "out of memory"),
         (sys::LLMM_E_RANGE, ErrorKind::Range, "LLMM_E_RANGE", "value outside the configured range"),
         (sys::LLMM_E_EMPTY, ErrorKind::Empty, "LLMM_E_EMPTY", "no data"),
-        (sys::LLMM_E_CORRUPT, ErrorKind::Corrupt, "LLMM_E_CORRUPT", "damaged or truncated encoding"),
+        (
+            sys::LLMM_E_CORRUPT,
+            ErrorKind::Corrupt,
+            "LLMM_E_CORRUPT",
+            "damaged or truncated encoding",
+        ),
         (sys::LLMM_E_VERSION, ErrorKind::Version, "LLMM_E_VERSION", "unknown format version"),
         (sys::LLMM_E_BUFFER, ErrorKind::Buffer, "LLMM_E_BUFFER", "buffer too small"),
-        (sys::LLMM_E_UNKNOWN_OPTION, ErrorKind::UnknownOption, "LLMM_E_UNKNOWN_OPTION", "unknown option"),
-        (sys::LLMM_E_STATE, ErrorKind::State, "LLMM_E_STATE", "call not valid in the current state"),
-        (sys::LLMM_E_NOT_CONVERGED, ErrorKind::NotConverged, "LLMM_E_NOT_CONVERGED", "iteration did not converge"),
+        (
+            sys::LLMM_E_UNKNOWN_OPTION,
+            ErrorKind::UnknownOption,
+            "LLMM_E_UNKNOWN_OPTION",
+            "unknown option",
+        ),
+        (
+            sys::LLMM_E_STATE,
+            ErrorKind::State,
+            "LLMM_E_STATE",
+            "call not valid in the current state",
+        ),
+        (
+            sys::LLMM_E_NOT_CONVERGED,
+            ErrorKind::NotConverged,
+            "LLMM_E_NOT_CONVERGED",
+            "iteration did not converge",
+        ),
         (sys::LLMM_E_ABI, ErrorKind::Abi, "LLMM_E_ABI", "struct_size not understood"),
     ];
     for (code, kind, name, message) in table {

@@ -159,9 +159,18 @@ fn correlation_matches_the_definitions() {
     assert!((rho - pearson(&[1.0, 2.5, 2.5, 4.0], &[1.0, 3.0, 2.0, 4.0])).abs() < 1e-12);
     let ctx = Context::with_allocator(RustAllocator).unwrap();
     assert_eq!(correlation_in(Some(&ctx), &a, &b, CorrelationMethod::Spearman).unwrap(), rho);
-    assert_eq!(correlation(&[1.0], &[2.0], CorrelationMethod::Pearson).unwrap_err().kind(), ErrorKind::Empty);
-    assert_eq!(correlation(&[1.0, 1.0], &[1.0, 2.0], CorrelationMethod::Pearson).unwrap_err().kind(), ErrorKind::Range);
-    assert_eq!(correlation(&[1.0, 2.0], &[1.0], CorrelationMethod::Pearson).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(
+        correlation(&[1.0], &[2.0], CorrelationMethod::Pearson).unwrap_err().kind(),
+        ErrorKind::Empty
+    );
+    assert_eq!(
+        correlation(&[1.0, 1.0], &[1.0, 2.0], CorrelationMethod::Pearson).unwrap_err().kind(),
+        ErrorKind::Range
+    );
+    assert_eq!(
+        correlation(&[1.0, 2.0], &[1.0], CorrelationMethod::Pearson).unwrap_err().kind(),
+        ErrorKind::Invalid
+    );
 }
 
 #[test]

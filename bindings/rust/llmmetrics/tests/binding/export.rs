@@ -12,12 +12,28 @@ fn raw_text(s: &Sketch, name: &str, labels: &str, unit: f64) -> Vec<u8> {
     let (name, labels) = (CString::new(name).unwrap(), CString::new(labels).unwrap());
     let mut len = 0usize;
     let st = unsafe {
-        sys::llmm_export_prometheus_text(s.as_ptr(), name.as_ptr(), labels.as_ptr(), unit, ptr::null_mut(), 0, &mut len)
+        sys::llmm_export_prometheus_text(
+            s.as_ptr(),
+            name.as_ptr(),
+            labels.as_ptr(),
+            unit,
+            ptr::null_mut(),
+            0,
+            &mut len,
+        )
     };
     assert_eq!(st, sys::LLMM_E_BUFFER);
     let mut buf = vec![0u8; len];
     let st = unsafe {
-        sys::llmm_export_prometheus_text(s.as_ptr(), name.as_ptr(), labels.as_ptr(), unit, buf.as_mut_ptr(), len, &mut len)
+        sys::llmm_export_prometheus_text(
+            s.as_ptr(),
+            name.as_ptr(),
+            labels.as_ptr(),
+            unit,
+            buf.as_mut_ptr(),
+            len,
+            &mut len,
+        )
     };
     assert_eq!(st, 0);
     buf.truncate(len);
@@ -33,7 +49,8 @@ fn prometheus_text_equals_the_c_output_and_counts_exactly() {
     assert_eq!(text.as_bytes(), &raw_text(&s, "llm_e2e_seconds", "model=\"a\"", 1e-3)[..]);
     assert!(text.starts_with("# HELP llm_e2e_seconds"));
     assert!(text.contains(&format!("llm_e2e_seconds_count{{model=\"a\"}} {}\n", data.len())));
-    assert!(text.contains(&format!("llm_e2e_seconds_bucket{{model=\"a\",le=\"+Inf\"}} {}\n", data.len())));
+    assert!(text
+        .contains(&format!("llm_e2e_seconds_bucket{{model=\"a\",le=\"+Inf\"}} {}\n", data.len())));
     // Cumulative counts never decrease.
     let mut last = 0u64;
     for line in text.lines().filter(|l| l.starts_with("llm_e2e_seconds_bucket")) {
@@ -44,8 +61,15 @@ fn prometheus_text_equals_the_c_output_and_counts_exactly() {
     let long = "x".repeat(100_000);
     let big = prometheus_text(&s, "m", Some(&format!("l=\"{}\"", long)), 1.0).unwrap();
     assert!(big.len() > 100_000, "the buffer grows as needed");
-    for (name, labels) in [("bad name", None), ("m", Some("le=\"1\"")), ("m", Some("a=b")), ("m", Some("a=\"\0\""))] {
-        assert_eq!(prometheus_text(&s, name, labels, 1.0).unwrap_err().kind(), ErrorKind::Invalid, "{:?}", (name, labels));
+    for (name, labels) in
+        [("bad name", None), ("m", Some("le=\"1\"")), ("m", Some("a=b")), ("m", Some("a=\"\0\""))]
+    {
+        assert_eq!(
+            prometheus_text(&s, name, labels, 1.0).unwrap_err().kind(),
+            ErrorKind::Invalid,
+            "{:?}",
+            (name, labels)
+        );
     }
     assert_eq!(prometheus_text(&s, "m", None, 0.0).unwrap_err().kind(), ErrorKind::Invalid);
 }
@@ -73,7 +97,11 @@ fn writer_text_and_protobuf() {
     w.family("h", None, PromType::Histogram, &[0.03125, 1.0]).unwrap();
     w.sketch(None, &s, 1.0).unwrap();
     let out = String::from_utf8(w.finish().unwrap()).unwrap();
-    assert!(out.contains("h_bucket{le=\"0.03125\"} 3\n") && out.contains("h_bucket{le=\"1.0\"} 4\n"), "{}", out);
+    assert!(
+        out.contains("h_bucket{le=\"0.03125\"} 3\n") && out.contains("h_bucket{le=\"1.0\"} 4\n"),
+        "{}",
+        out
+    );
 
     w.reset(PromFormat::Protobuf).unwrap();
     w.family("lat", None, PromType::NativeHistogram, &[]).unwrap();
@@ -130,13 +158,29 @@ fn otlp_points_and_requests() {
     // Cumulative temporality refuses an earlier snapshot.
     let cumulative = OtlpOptions::default();
     assert_eq!(cumulative.temporality, OtlpTemporality::Cumulative);
-    assert_eq!(otlp_json_point(&now, Some(&before), &cumulative).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(
+        otlp_json_point(&now, Some(&before), &cumulative).unwrap_err().kind(),
+        ErrorKind::Invalid
+    );
     assert_eq!(otlp_json_point(&before, Some(&now), &o).unwrap_err().kind(), ErrorKind::State);
     let small = OtlpOptions { max_buckets: 4, ..OtlpOptions::default() };
     let p = otlp_json_point(&now, None, &small).unwrap();
     assert!(p.contains("\"count\":\"5\""));
-    let req = otlp_json(&now, None, "llm.latency", &OtlpOptions { description: Some("d"), ..OtlpOptions::default() }).unwrap();
-    assert!(req.contains("\"resourceMetrics\"") && req.contains("\"name\":\"llm.latency\""), "{}", req);
+    let req = otlp_json(
+        &now,
+        None,
+        "llm.latency",
+        &OtlpOptions { description: Some("d"), ..OtlpOptions::default() },
+    )
+    .unwrap();
+    assert!(
+        req.contains("\"resourceMetrics\"") && req.contains("\"name\":\"llm.latency\""),
+        "{}",
+        req
+    );
     assert!(req.contains("\"unit\":\"s\""));
-    assert_eq!(otlp_json(&now, None, "", &OtlpOptions::default()).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(
+        otlp_json(&now, None, "", &OtlpOptions::default()).unwrap_err().kind(),
+        ErrorKind::Invalid
+    );
 }

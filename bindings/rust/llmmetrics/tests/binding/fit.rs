@@ -28,7 +28,19 @@ fn polyfit_recovers_exact_polynomials_and_matches_c() {
     let yn: Vec<f64> = y.iter().map(|v| v + rng.uniform() - 0.5).collect();
     let (c, st) = polyfit(&x, &yn, 3).unwrap();
     let mut raw = [0.0; 4];
-    assert_eq!(unsafe { sys::llmm_polyfit(x.as_ptr(), yn.as_ptr(), x.len(), 3, raw.as_mut_ptr(), ptr::null_mut()) }, 0);
+    assert_eq!(
+        unsafe {
+            sys::llmm_polyfit(
+                x.as_ptr(),
+                yn.as_ptr(),
+                x.len(),
+                3,
+                raw.as_mut_ptr(),
+                ptr::null_mut(),
+            )
+        },
+        0
+    );
     assert_eq!(c, raw);
     // The residual sum matches poly_residuals and a direct evaluation.
     let (r, rss) = poly_residuals(&c, &x, &yn).unwrap();
@@ -52,7 +64,10 @@ fn integer_weights_act_as_repeat_counts() {
     for (a, b) in cw.iter().zip(&cr) {
         assert!((a - b).abs() < 1e-12, "{:?} vs {:?}", cw, cr);
     }
-    assert_eq!(polyfit_weighted(&x, &y, &[1.0, -1.0, 1.0, 1.0, 1.0], 1).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(
+        polyfit_weighted(&x, &y, &[1.0, -1.0, 1.0, 1.0, 1.0], 1).unwrap_err().kind(),
+        ErrorKind::Invalid
+    );
 }
 
 #[test]
@@ -135,7 +150,10 @@ fn knees_of_a_saturating_sweep() {
     assert_eq!(ex.quality, KneeQuality::Ok);
     assert!((ex.knee - 20.0).abs() < 1e-6);
     let mut raw = 0.0;
-    assert_eq!(unsafe { sys::llmm_knee_inflection(conc.as_ptr(), cubic.as_ptr(), 40, 0.0, &mut raw) }, 0);
+    assert_eq!(
+        unsafe { sys::llmm_knee_inflection(conc.as_ptr(), cubic.as_ptr(), 40, 0.0, &mut raw) },
+        0
+    );
     assert_eq!(raw.to_bits(), knee.to_bits());
 
     let report = knee_report(&conc, &qps, &KneeOptions::default()).unwrap();

@@ -35,7 +35,12 @@ fn shards_on_threads_sum_to_one_sketch() {
     assert_rel(snap.sum(), whole.sum(), 1e-12, "sum");
     let exact = sorted(&data);
     for &q in QS.iter() {
-        assert_rel(snap.quantile(q).unwrap(), exact_quantile(&exact, q), relative_error(6), "exact");
+        assert_rel(
+            snap.quantile(q).unwrap(),
+            exact_quantile(&exact, q),
+            relative_error(6),
+            "exact",
+        );
     }
 }
 

@@ -11,10 +11,8 @@ fn lii_batch_matches_the_formula_and_the_c_library() {
     let cpu: Vec<f64> = (0..257).map(|_| rng.uniform()).collect();
     let gpu: Vec<f64> = (0..257).map(|_| rng.uniform() * 0.5).collect();
     let got = lii(&cpu, &gpu).unwrap();
-    let (mc, mg) = (
-        cpu.iter().sum::<f64>() / cpu.len() as f64,
-        gpu.iter().sum::<f64>() / gpu.len() as f64,
-    );
+    let (mc, mg) =
+        (cpu.iter().sum::<f64>() / cpu.len() as f64, gpu.iter().sum::<f64>() / gpu.len() as f64);
     let want = (mc - mg).abs() / mc.max(mg).max(1e-6);
     assert!((got - want).abs() < 1e-12, "{} vs {}", got, want);
     let mut raw = 0.0;
@@ -48,11 +46,17 @@ fn monitor_tiers_thresholds_and_window() {
         assert_eq!((r.mean_cpu, r.mean_gpu), (cpu, gpu));
     }
     // Thresholds: prefetch may not pass adapt; raise adapt first.
-    assert_eq!(m.set_threshold(LiiThreshold::PrefetchAt, 0.5).unwrap_err().kind(), ErrorKind::Range);
+    assert_eq!(
+        m.set_threshold(LiiThreshold::PrefetchAt, 0.5).unwrap_err().kind(),
+        ErrorKind::Range
+    );
     m.set_threshold(LiiThreshold::AdaptAt, 0.9).unwrap();
     m.set_threshold(LiiThreshold::PrefetchAt, 0.5).unwrap();
     assert_eq!(m.set_threshold(LiiThreshold::ScaleAt, 1.5).unwrap_err().kind(), ErrorKind::Range);
-    assert_eq!(m.set_threshold(LiiThreshold::ScaleAt, f64::NAN).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(
+        m.set_threshold(LiiThreshold::ScaleAt, f64::NAN).unwrap_err().kind(),
+        ErrorKind::Invalid
+    );
     assert_eq!(m.add(0.5, -0.1).unwrap_err().kind(), ErrorKind::Invalid);
     // The window slides: after 3 samples of (1, 0) in a window of 2, only the last two count.
     let mut w = LiiMonitor::new(2).unwrap();

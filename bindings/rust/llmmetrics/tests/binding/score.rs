@@ -37,9 +37,12 @@ fn normalize_is_the_clamped_linear_map() {
 
 fn customer_service_card() -> Scorecard {
     let mut sc = Scorecard::new(Scenario::CustomerService).unwrap();
-    sc.add_metric(Layer::Capability, "factual", Direction::HigherIsBetter, 0.95, 0.75, 1.0).unwrap();
-    sc.add_metric(Layer::Capability, "coherence", Direction::HigherIsBetter, 1.0, 0.0, 3.0).unwrap();
-    sc.add_metric(Layer::Performance, "p95_ms", Direction::LowerIsBetter, 200.0, 1000.0, 1.0).unwrap();
+    sc.add_metric(Layer::Capability, "factual", Direction::HigherIsBetter, 0.95, 0.75, 1.0)
+        .unwrap();
+    sc.add_metric(Layer::Capability, "coherence", Direction::HigherIsBetter, 1.0, 0.0, 3.0)
+        .unwrap();
+    sc.add_metric(Layer::Performance, "p95_ms", Direction::LowerIsBetter, 200.0, 1000.0, 1.0)
+        .unwrap();
     sc.add_metric(Layer::Engineering, "err", Direction::LowerIsBetter, 0.0, 0.1, 1.0).unwrap();
     sc.add_metric(Layer::Business, "tickets", Direction::HigherIsBetter, 0.3, 0.0, 1.0).unwrap();
     sc
@@ -120,15 +123,23 @@ fn custom_weights_are_validated() {
 #[test]
 fn metric_names_and_ids_are_checked() {
     let mut sc = Scorecard::new(Scenario::CodeAssistant).unwrap();
-    let id = sc.add_metric(Layer::Capability, "m", Direction::HigherIsBetter, 1.0, 0.0, 1.0).unwrap();
+    let id =
+        sc.add_metric(Layer::Capability, "m", Direction::HigherIsBetter, 1.0, 0.0, 1.0).unwrap();
     assert_eq!(id, 0);
     let long = "x".repeat(255);
-    assert_eq!(sc.add_metric(Layer::Capability, &long, Direction::HigherIsBetter, 1.0, 0.0, 1.0).unwrap(), 1);
+    assert_eq!(
+        sc.add_metric(Layer::Capability, &long, Direction::HigherIsBetter, 1.0, 0.0, 1.0).unwrap(),
+        1
+    );
     for name in ["", "m", "nul\0inside", &"y".repeat(256)] {
-        let e = sc.add_metric(Layer::Capability, name, Direction::HigherIsBetter, 1.0, 0.0, 1.0).unwrap_err();
+        let e = sc
+            .add_metric(Layer::Capability, name, Direction::HigherIsBetter, 1.0, 0.0, 1.0)
+            .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Invalid, "name {:?}", name);
     }
-    let e = sc.add_metric(Layer::Capability, "w", Direction::HigherIsBetter, 1.0, 0.0, 0.0).unwrap_err();
+    let e = sc
+        .add_metric(Layer::Capability, "w", Direction::HigherIsBetter, 1.0, 0.0, 0.0)
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Invalid);
     assert_eq!(sc.observe("unknown", 1.0).unwrap_err().kind(), ErrorKind::Invalid);
     assert_eq!(sc.observe("m", f64::NAN).unwrap_err().kind(), ErrorKind::Invalid);
@@ -147,7 +158,10 @@ fn evaluate_equals_the_c_library() {
     let safe = sc.evaluate().unwrap();
     unsafe {
         let mut raw = ptr::null_mut();
-        assert_eq!(sys::llmm_scorecard_new(ptr::null_mut(), sys::LLMM_SCENARIO_CUSTOMER_SERVICE, &mut raw), 0);
+        assert_eq!(
+            sys::llmm_scorecard_new(ptr::null_mut(), sys::LLMM_SCENARIO_CUSTOMER_SERVICE, &mut raw),
+            0
+        );
         let defs = [
             (sys::LLMM_LAYER_CAPABILITY, "factual", sys::LLMM_HIGHER_IS_BETTER, 0.95, 0.75, 1.0),
             (sys::LLMM_LAYER_CAPABILITY, "coherence", sys::LLMM_HIGHER_IS_BETTER, 1.0, 0.0, 3.0),
@@ -158,7 +172,19 @@ fn evaluate_equals_the_c_library() {
         for (i, (layer, name, dir, t, w, wt)) in defs.iter().enumerate() {
             let name = CString::new(*name).unwrap();
             let mut id = 99;
-            assert_eq!(sys::llmm_scorecard_add_metric(raw, *layer, name.as_ptr(), *dir, *t, *w, *wt, &mut id), 0);
+            assert_eq!(
+                sys::llmm_scorecard_add_metric(
+                    raw,
+                    *layer,
+                    name.as_ptr(),
+                    *dir,
+                    *t,
+                    *w,
+                    *wt,
+                    &mut id
+                ),
+                0
+            );
             assert_eq!(sys::llmm_scorecard_observe(raw, name.as_ptr(), observations[i]), 0);
             assert_eq!(id as usize, i);
         }

@@ -58,7 +58,13 @@ fn safe_results_equal_the_c_library_bit_for_bit() {
         assert_eq!(s.sum().to_bits(), raw.sum().to_bits());
         assert_eq!(s.scale(), scale);
         for &q in QS.iter() {
-            assert_eq!(s.quantile(q).unwrap().to_bits(), raw.quantile(q).to_bits(), "scale {} q {}", scale, q);
+            assert_eq!(
+                s.quantile(q).unwrap().to_bits(),
+                raw.quantile(q).to_bits(),
+                "scale {} q {}",
+                scale,
+                q
+            );
         }
         let span = s.bucket_span().unwrap();
         assert_eq!(span, raw.span());
@@ -83,7 +89,14 @@ fn bucket_index_and_bounds_agree() {
         for scale in [0, 6, 10] {
             let i = bucket_index(scale, v).unwrap();
             let (lo, hi) = bucket_bounds(scale, i).unwrap();
-            assert!(lo < v && v <= hi * (1.0 + 1e-15), "{} not in ({}, {}] at scale {}", v, lo, hi, scale);
+            assert!(
+                lo < v && v <= hi * (1.0 + 1e-15),
+                "{} not in ({}, {}] at scale {}",
+                v,
+                lo,
+                hi,
+                scale
+            );
         }
     }
     // Exact powers of two belong to the lower bucket.
@@ -208,7 +221,12 @@ fn merge_across_scales_takes_the_coarser_one() {
     assert_eq!(down.buckets().collect::<Vec<_>>(), coarse.buckets().collect::<Vec<_>>());
     let exact = sorted(&data);
     for &q in QS.iter() {
-        assert_rel(down.quantile(q).unwrap(), exact_quantile(&exact, q), relative_error(4), "downscaled");
+        assert_rel(
+            down.quantile(q).unwrap(),
+            exact_quantile(&exact, q),
+            relative_error(4),
+            "downscaled",
+        );
     }
 }
 

@@ -43,7 +43,10 @@ fn slo_check_uses_the_nearest_rank_p95_and_inclusive_bounds() {
         assert_eq!(sys::llmm_slo_check(ok.as_ptr(), 1, 1000.0, 0.05, raw.as_mut_ptr()), 0);
         let raw = raw.assume_init();
         assert_eq!((raw.satisfied, raw.successes, raw.errors), (1, 20, 1));
-        assert_eq!(raw.latency.to_bits(), slo_check(&ok, 1, 1000.0, 0.05).unwrap().latency.to_bits());
+        assert_eq!(
+            raw.latency.to_bits(),
+            slo_check(&ok, 1, 1000.0, 0.05).unwrap().latency.to_bits()
+        );
     }
 }
 
@@ -88,7 +91,12 @@ fn goodput_follows_vllm() {
     g.set_bound(GoodputBound::TpotMax, 0.05).unwrap();
     assert_eq!(g.set_bound(GoodputBound::E2eMax, -1.0).unwrap_err().kind(), ErrorKind::Range);
     assert_eq!(g.read(S).unwrap_err().kind(), ErrorKind::Empty);
-    let reqs = [(0.5, 0.05, 3.0, true), (0.51, 0.01, 1.0, false), (0.1, 0.06, 1.0, false), (0.0, 0.0, 0.1, true)];
+    let reqs = [
+        (0.5, 0.05, 3.0, true),
+        (0.51, 0.01, 1.0, false),
+        (0.1, 0.06, 1.0, false),
+        (0.0, 0.0, 0.1, true),
+    ];
     for (ttft, tpot, e2e, good) in reqs {
         assert_eq!(g.observe(ttft, tpot, e2e).unwrap(), good);
     }
@@ -161,7 +169,10 @@ fn error_trigger_fires_strictly_above_the_share() {
     t.add(3 * S, 1, 1).unwrap();
     assert!(t.check(3 * S).unwrap().fired);
     // Five minutes later the window is empty again.
-    assert_eq!(t.check(3 * S + ERROR_TRIGGER_WINDOW_NS_DEFAULT + S).unwrap_err().kind(), ErrorKind::Empty);
+    assert_eq!(
+        t.check(3 * S + ERROR_TRIGGER_WINDOW_NS_DEFAULT + S).unwrap_err().kind(),
+        ErrorKind::Empty
+    );
     assert_eq!(t.set_max_share(1.5).unwrap_err().kind(), ErrorKind::Range);
     assert_eq!(t.set_min_requests(0).unwrap_err().kind(), ErrorKind::Range);
     assert_eq!(t.add(0, 1, 1).unwrap_err().kind(), ErrorKind::Invalid);

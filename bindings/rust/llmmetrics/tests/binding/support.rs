@@ -56,11 +56,20 @@ pub fn sorted(v: &[f64]) -> Vec<f64> {
     s
 }
 
-pub const QS: [f64; 13] = [0.0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0];
+pub const QS: [f64; 13] =
+    [0.0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0];
 
 pub fn assert_rel(got: f64, want: f64, rel: f64, what: &str) {
     let err = (got - want).abs() / want.abs();
-    assert!(err <= rel, "{}: got {} want {} (relative error {:e} > {:e})", what, got, want, err, rel);
+    assert!(
+        err <= rel,
+        "{}: got {} want {} (relative error {:e} > {:e})",
+        what,
+        got,
+        want,
+        err,
+        rel
+    );
 }
 
 /// A sketch driven directly through the -sys crate: the C library's own answer.

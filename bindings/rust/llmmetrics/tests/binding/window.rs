@@ -10,7 +10,10 @@ const S: u64 = 1_000_000_000;
 fn spans_cover_whole_slots_and_old_slots_expire() {
     let mut w = Window::new(S, 10).unwrap();
     assert_eq!(w.geometry(), (S, 10));
-    assert_eq!(Window::new(0, 0).unwrap().geometry(), (WINDOW_SLOT_NS_DEFAULT, WINDOW_SLOTS_DEFAULT));
+    assert_eq!(
+        Window::new(0, 0).unwrap().geometry(),
+        (WINDOW_SLOT_NS_DEFAULT, WINDOW_SLOTS_DEFAULT)
+    );
     let mut per_slot = Vec::new();
     for k in 0..15u64 {
         let data = lognormal_data(100 + k, 50 + k as usize, 0.2, 1.0);
@@ -53,7 +56,10 @@ fn the_clock_never_goes_backwards_and_bad_input_changes_nothing() {
     assert_eq!(w.count(10 * S, 5 * S).unwrap_err().kind(), ErrorKind::Range);
     assert_eq!(w.count(10 * S, 4 * S).unwrap(), 1);
     let mut out = [0.0; 1];
-    assert_eq!(w.quantiles_into(10 * S, S, &[0.5, 0.9], &mut out).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(
+        w.quantiles_into(10 * S, S, &[0.5, 0.9], &mut out).unwrap_err().kind(),
+        ErrorKind::Invalid
+    );
     let mut into = Sketch::with_scale(2).unwrap();
     w.snapshot_into(10 * S, S, &mut into).unwrap();
     assert_eq!((into.scale(), into.count()), (5, 1));
