@@ -110,6 +110,49 @@ fn allocation_failures_are_reported_and_leak_nothing() {
         Ok(())
     });
 
+    // Every other handle type: constructed, used and dropped with each allocation failing.
+    let s = 1_000_000_000u64;
+    let runs = each_failure(&counts, || {
+        let mut w = Window::with_options(Some(&ctx), s, 8, 6)?;
+        w.add_many(s, &data)?;
+        let _snap = w.snapshot(s, 8 * s)?;
+        let mut r = RatioWindow::with_context(&ctx, s, 8)?;
+        r.add(s, 1, 2)?;
+        let mut d = SpikeDetector::with_context(&ctx)?;
+        d.set_u64(SpikeU64::Slots, 10)?;
+        d.observe(s, 0.1)?;
+        let mut c = CollapseDetector::with_context(&ctx)?;
+        c.set_u64(CollapseU64::Window, 16)?;
+        c.observe(s, 0.1)?;
+        let mut log = EventLog::with_context(&ctx, 64)?;
+        log.add(s, EventType::GC_PAUSE, 1.0)?;
+        correlation_in(Some(&ctx), &data[..50], &data[50..100], CorrelationMethod::Spearman)?;
+        let _g = StabilityGate::with_context(&ctx)?;
+        let mut sat = SaturationSignal::with_context(&ctx)?;
+        sat.set_window(128)?;
+        let mut sw = SloWindow::with_context(&ctx, s, 8, 6)?;
+        sw.add(s, 0.1)?;
+        let _gp = Goodput::with_context(&ctx)?;
+        let _b = BurnAlerter::with_context(&ctx, 0.999, 0, 0)?;
+        let _t = ErrorTrigger::with_context(&ctx, 0)?;
+        let _k = KvHitTracker::with_context(&ctx, 0)?;
+        let _m = TlbMonitor::new_in(Some(&ctx), TlbWorkload::OltpDatabase)?;
+        let mut pw = PromWriter::with_context(&ctx, PromFormat::Protobuf)?;
+        pw.family("lat", None, PromType::NativeHistogram, &[])?;
+        let mut sk = Sketch::with_context(&ctx, 6)?;
+        sk.add_many(&data)?;
+        pw.sketch(None, &sk, 1.0)?;
+        pw.finish()?;
+        let earlier = sk.try_clone()?;
+        sk.add(1.0)?;
+        let o = OtlpOptions { temporality: OtlpTemporality::Delta, ..OtlpOptions::default() };
+        otlp_json_point(&sk, Some(&earlier), &o)?;
+        let bytes = sk.to_bytes()?;
+        Sketch::from_bytes_with_context(&ctx, &bytes)?;
+        Ok(())
+    });
+    assert!(runs > 30, "only {} allocations exercised", runs);
+
     counts.fail_nth(1);
     let e = Context::with_allocator(Counting(counts.clone())).unwrap_err();
     counts.fail_nth(0);
