@@ -1,0 +1,393 @@
+//! Multi-window error-budget burn-rate alerts and the error-share self-healing trigger.
+
+use std::fmt;
+use std::mem::MaybeUninit;
+use std::ptr::{self, NonNull};
+
+use llmmetrics_sys as ffi;
+
+use crate::context::{self, Context};
+use crate::error::{check, Result};
+
+/// Burn rate `error_rate / (1 − slo_target)`.
+///
+/// ```
+/// let b = llmmetrics::burn_rate(0.0144, 0.999)?;
+/// assert!((b - 14.4).abs() < 1e-9);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub fn burn_rate(error_rate: f64, slo_target: f64) -> Result<f64> {
+    let mut b = 0.0;
+    // SAFETY: valid out-pointer.
+    check(unsafe { ffi::llmm_burn_rate(error_rate, slo_target, &mut b) })?;
+    Ok(b)
+}
+
+/// Share of a period's error budget that a window burning at `burn_rate` spends:
+/// `burn_rate · window / period`.
+pub fn burn_budget_spent(burn_rate: f64, window_ns: u64, period_ns: u64) -> Result<f64> {
+    let mut s = 0.0;
+    // SAFETY: valid out-pointer.
+    check(unsafe { ffi::llmm_burn_budget_spent(burn_rate, window_ns, period_ns, &mut s) })?;
+    Ok(s)
+}
+
+/// Slot length of a [`BurnAlerter`] when 0 is given: ten seconds.
+pub const BURN_SLOT_NS_DEFAULT: u64 = ffi::LLMM_BURN_SLOT_NS_DEFAULT;
+
+/// The four windows of a [`BurnResult`], in array order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BurnWindow {
+    /// Fast alert, long window (default 1 h).
+    FastLong = 0,
+    /// Fast alert, short window (default 5 min).
+    FastShort = 1,
+    /// Slow alert, long window (default 6 h).
+    SlowLong = 2,
+    /// Slow alert, short window (default 30 min).
+    SlowShort = 3,
+}
+
+/// Floating-point options of a [`BurnAlerter`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BurnF64 {
+    /// The SLO target T, in (0, 1).
+    SloTarget = 1,
+    /// The fast alert's factor (default 14.4).
+    FastFactor = 2,
+    /// The slow alert's factor (default 6).
+    SlowFactor = 3,
+}
+
+/// Window-length options of a [`BurnAlerter`], in ns (short ≤ long ≤ the ring).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BurnU64 {
+    /// Fast alert, long window (default 1 h).
+    FastLongNs = 4,
+    /// Fast alert, short window (default 5 min).
+    FastShortNs = 5,
+    /// Slow alert, long window (default 6 h).
+    SlowLongNs = 6,
+    /// Slow alert, short window (default 30 min).
+    SlowShortNs = 7,
+}
+
+/// Burn rates and alerts at a time stamp; arrays indexed by [`BurnWindow`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BurnResult {
+    /// Both fast windows burn faster than the fast factor.
+    pub fast_alert: bool,
+    /// Both slow windows burn faster than the slow factor.
+    pub slow_alert: bool,
+    /// Requests counted in each window.
+    pub requests: [u64; 4],
+    /// Failed requests in each window.
+    pub errors: [u64; 4],
+    /// `errors / requests` (0 for an idle window).
+    pub error_rate: [f64; 4],
+    /// `error_rate / (1 − T)`.
+    pub burn_rate: [f64; 4],
+}
+
+/// Multi-window, multi-burn-rate error-budget alerts as in the Google SRE workbook
+/// (`llmm_burn`): fast (1 h and 5 min above 14.4) and slow (6 h and 30 min above 6).
+///
+/// ```
+/// use llmmetrics::{BurnAlerter, BurnWindow};
+///
+/// const MIN: u64 = 60_000_000_000;
+/// let mut b = BurnAlerter::new(0.999, 0, 0)?;
+/// for m in 0..60 {
+///     b.add(m * MIN, 2, 100)?;           // 2 % errors: burn rate 20
+/// }
+/// let r = b.evaluate(60 * MIN)?;
+/// assert!(r.fast_alert && r.slow_alert);
+/// assert!((r.burn_rate[BurnWindow::FastShort as usize] - 20.0).abs() < 1e-9);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub struct BurnAlerter {
+    ptr: NonNull<ffi::llmm_burn>,
+    _ctx: Option<Context>,
+}
+
+// SAFETY: writers and clock-advancing calls take `&mut self`; option reads only read.
+unsafe impl Send for BurnAlerter {}
+unsafe impl Sync for BurnAlerter {}
+
+impl BurnAlerter {
+    /// An alerter for `slo_target` (e.g. 0.999) on `slots` slots of `slot_ns` (0, 0: 10 s
+    /// slots, just enough for the 6 h window).
+    ///
+    /// # Errors
+    /// `Invalid` for NaN; `Range` for a target outside (0, 1) or a ring shorter than 6 h.
+    pub fn new(slo_target: f64, slot_ns: u64, slots: u32) -> Result<BurnAlerter> {
+        BurnAlerter::create(None, slo_target, slot_ns, slots)
+    }
+
+    /// As [`new`](BurnAlerter::new), allocating from `ctx`.
+    pub fn with_context(
+        ctx: &Context,
+        slo_target: f64,
+        slot_ns: u64,
+        slots: u32,
+    ) -> Result<BurnAlerter> {
+        BurnAlerter::create(Some(ctx), slo_target, slot_ns, slots)
+    }
+
+    fn create(
+        ctx: Option<&Context>,
+        slo_target: f64,
+        slot_ns: u64,
+        slots: u32,
+    ) -> Result<BurnAlerter> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe {
+            ffi::llmm_burn_new(context::raw(ctx), slo_target, slot_ns, slots, &mut out)
+        })?;
+        let ptr = NonNull::new(out).expect("llmm_burn_new returned LLMM_OK and NULL");
+        Ok(BurnAlerter { ptr, _ctx: ctx.cloned() })
+    }
+
+    /// Set the SLO target or a factor.
+    pub fn set_f64(&mut self, key: BurnF64, value: f64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_burn_set_f64(self.ptr.as_ptr(), key as ffi::llmm_burn_option, value)
+        })
+    }
+
+    /// Read the SLO target or a factor.
+    pub fn get_f64(&self, key: BurnF64) -> Result<f64> {
+        let mut v = 0.0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_burn_get_f64(self.ptr.as_ptr(), key as ffi::llmm_burn_option, &mut v)
+        })?;
+        Ok(v)
+    }
+
+    /// Set a window length (keep short ≤ long at every step).
+    pub fn set_u64(&mut self, key: BurnU64, value: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_burn_set_u64(self.ptr.as_ptr(), key as ffi::llmm_burn_option, value)
+        })
+    }
+
+    /// Read a window length.
+    pub fn get_u64(&self, key: BurnU64) -> Result<u64> {
+        let mut v = 0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_burn_get_u64(self.ptr.as_ptr(), key as ffi::llmm_burn_option, &mut v)
+        })?;
+        Ok(v)
+    }
+
+    /// Count `errors` failed requests of `requests` at `now_ns`.
+    pub fn add(&mut self, now_ns: u64, errors: u64, requests: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_burn_add(self.ptr.as_ptr(), now_ns, errors, requests) })
+    }
+
+    /// Burn rates of the four windows at `now_ns` and the two alerts.
+    pub fn evaluate(&mut self, now_ns: u64) -> Result<BurnResult> {
+        let mut r = MaybeUninit::<ffi::llmm_burn_result>::zeroed();
+        // SAFETY: initialised by its _init call before the evaluation fills it.
+        let r = unsafe {
+            check(ffi::llmm_burn_result_init(r.as_mut_ptr()))?;
+            check(ffi::llmm_burn_evaluate(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
+            r.assume_init()
+        };
+        Ok(BurnResult {
+            fast_alert: r.fast_alert != 0,
+            slow_alert: r.slow_alert != 0,
+            requests: r.requests,
+            errors: r.errors,
+            error_rate: r.error_rate,
+            burn_rate: r.burn_rate,
+        })
+    }
+
+    /// Forget every count and the clock; the options stay.
+    pub fn reset(&mut self) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_burn_reset(self.ptr.as_ptr()) })
+    }
+}
+
+impl Drop for BurnAlerter {
+    fn drop(&mut self) {
+        // SAFETY: owned handle, freed once.
+        unsafe { ffi::llmm_burn_free(self.ptr.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for BurnAlerter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BurnAlerter")
+            .field("slo_target", &self.get_f64(BurnF64::SloTarget).ok())
+            .finish()
+    }
+}
+
+/// Window of an [`ErrorTrigger`] when 0 is given: five minutes.
+pub const ERROR_TRIGGER_WINDOW_NS_DEFAULT: u64 = ffi::LLMM_ERROR_TRIGGER_WINDOW_NS_DEFAULT;
+/// Default failed-share threshold of an [`ErrorTrigger`]: 5 %.
+pub const ERROR_TRIGGER_MAX_SHARE_DEFAULT: f64 = ffi::LLMM_ERROR_TRIGGER_MAX_SHARE_DEFAULT;
+
+/// What an [`ErrorTrigger`] reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ErrorTriggerReading {
+    /// `share` > the threshold and `requests` ≥ the minimum.
+    pub fired: bool,
+    /// Failed requests in the window.
+    pub errors: u64,
+    /// All requests in the window.
+    pub requests: u64,
+    /// `errors / requests`.
+    pub share: f64,
+}
+
+/// "5xx share over the last 5 min > 5 %": an error-share trigger over a time window
+/// (`llmm_error_trigger`).
+///
+/// ```
+/// use llmmetrics::ErrorTrigger;
+///
+/// let mut t = ErrorTrigger::new(0)?;          // 5 min, 5 %, at least 1 request
+/// t.add(1_000_000_000, 5, 100)?;
+/// assert!(!t.check(2_000_000_000)?.fired);   // exactly 5 % does not fire
+/// t.add(2_000_000_000, 1, 1)?;
+/// assert!(t.check(3_000_000_000)?.fired);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub struct ErrorTrigger {
+    ptr: NonNull<ffi::llmm_error_trigger>,
+    _ctx: Option<Context>,
+}
+
+// SAFETY: writers and clock-advancing calls take `&mut self`; option reads only read.
+unsafe impl Send for ErrorTrigger {}
+unsafe impl Sync for ErrorTrigger {}
+
+impl ErrorTrigger {
+    /// A trigger over `window_ns` (0 for five minutes) with threshold 5 % and minimum 1.
+    pub fn new(window_ns: u64) -> Result<ErrorTrigger> {
+        ErrorTrigger::create(None, window_ns)
+    }
+
+    /// As [`new`](ErrorTrigger::new), allocating from `ctx`.
+    pub fn with_context(ctx: &Context, window_ns: u64) -> Result<ErrorTrigger> {
+        ErrorTrigger::create(Some(ctx), window_ns)
+    }
+
+    fn create(ctx: Option<&Context>, window_ns: u64) -> Result<ErrorTrigger> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe { ffi::llmm_error_trigger_new(context::raw(ctx), window_ns, &mut out) })?;
+        let ptr = NonNull::new(out).expect("llmm_error_trigger_new returned LLMM_OK and NULL");
+        Ok(ErrorTrigger { ptr, _ctx: ctx.cloned() })
+    }
+
+    /// Set the failed-share threshold, in [0, 1].
+    pub fn set_max_share(&mut self, share: f64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_error_trigger_set_f64(
+                self.ptr.as_ptr(),
+                ffi::LLMM_ERROR_TRIGGER_MAX_SHARE,
+                share,
+            )
+        })
+    }
+
+    /// The failed-share threshold.
+    pub fn max_share(&self) -> Result<f64> {
+        let mut v = 0.0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_error_trigger_get_f64(
+                self.ptr.as_ptr(),
+                ffi::LLMM_ERROR_TRIGGER_MAX_SHARE,
+                &mut v,
+            )
+        })?;
+        Ok(v)
+    }
+
+    /// Set the minimum number of requests in the window (≥ 1) for the trigger to fire.
+    pub fn set_min_requests(&mut self, n: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_error_trigger_set_u64(
+                self.ptr.as_ptr(),
+                ffi::LLMM_ERROR_TRIGGER_MIN_REQUESTS,
+                n,
+            )
+        })
+    }
+
+    /// The minimum number of requests.
+    pub fn min_requests(&self) -> Result<u64> {
+        let mut v = 0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_error_trigger_get_u64(
+                self.ptr.as_ptr(),
+                ffi::LLMM_ERROR_TRIGGER_MIN_REQUESTS,
+                &mut v,
+            )
+        })?;
+        Ok(v)
+    }
+
+    /// Count `errors` failed requests of `requests` at `now_ns`.
+    pub fn add(&mut self, now_ns: u64, errors: u64, requests: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_error_trigger_add(self.ptr.as_ptr(), now_ns, errors, requests) })
+    }
+
+    /// The failed share over the window ending at `now_ns` and whether it fires.
+    ///
+    /// # Errors
+    /// `Empty` when the window holds no request.
+    pub fn check(&mut self, now_ns: u64) -> Result<ErrorTriggerReading> {
+        let mut r = MaybeUninit::<ffi::llmm_error_trigger_reading>::zeroed();
+        // SAFETY: initialised by its _init call before the check fills it.
+        let r = unsafe {
+            check(ffi::llmm_error_trigger_reading_init(r.as_mut_ptr()))?;
+            check(ffi::llmm_error_trigger_check(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
+            r.assume_init()
+        };
+        Ok(ErrorTriggerReading {
+            fired: r.fired != 0,
+            errors: r.errors,
+            requests: r.requests,
+            share: r.share,
+        })
+    }
+
+    /// Forget every count and the clock; the options stay.
+    pub fn reset(&mut self) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_error_trigger_reset(self.ptr.as_ptr()) })
+    }
+}
+
+impl Drop for ErrorTrigger {
+    fn drop(&mut self) {
+        // SAFETY: owned handle, freed once.
+        unsafe { ffi::llmm_error_trigger_free(self.ptr.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for ErrorTrigger {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ErrorTrigger")
+            .field("max_share", &self.max_share().ok())
+            .field("min_requests", &self.min_requests().ok())
+            .finish()
+    }
+}

@@ -1,0 +1,310 @@
+//! Throughput collapse right after a precision switch (SPEC.md §7).
+
+use std::fmt;
+use std::mem::MaybeUninit;
+use std::ptr::{self, NonNull};
+
+use llmmetrics_sys as ffi;
+
+use crate::context::{self, Context};
+use crate::error::{check, Result};
+
+/// Largest latency, TPS reading, mean or in-flight count the detectors accept.
+pub const DETECT_VALUE_MAX: f64 = ffi::LLMM_DETECT_VALUE_MAX;
+
+/// Floating-point options of a [`CollapseDetector`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollapseF64 {
+    /// k in `mean + k·σ`, in (0, 1000]; default 2.5.
+    K = 2,
+    /// σ is at least this share of the baseline mean, 0 ..= 1; default 0.01.
+    SigmaFloor = 3,
+    /// The TPS signal confirms when the drop exceeds this share, in (0, 1); default 0.65.
+    TpsDrop = 6,
+    /// The bandwidth signal confirms when utilisation is below this, in (0, 1]; default 0.30.
+    MembwBelow = 7,
+}
+
+/// Integer options of a [`CollapseDetector`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollapseU64 {
+    /// W, latencies in the baseline, 2 ..= 4096; default 8. Only while no latency is held.
+    Window = 1,
+    /// A latency is matched to a switch at most this many ns after it; default 10 ms.
+    SwitchNs = 4,
+    /// 1: only latencies matched to a switch collapse; 0: every outlier does. Default 1.
+    RequireSwitch = 5,
+    /// TPS and bandwidth readings are matched within this many ns; default 10 ms.
+    ConfirmNs = 8,
+}
+
+/// The verdict on one latency, see [`CollapseDetector::observe_ex`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CollapseVerdict {
+    /// Outlier and (if required) matched to a switch.
+    pub collapsed: bool,
+    /// A baseline of W earlier latencies existed.
+    pub ready: bool,
+    /// Above the threshold, whatever the switch.
+    pub outlier: bool,
+    /// Within the switch interval of the latest switch.
+    pub after_switch: bool,
+    /// σ was raised to its floor.
+    pub floored: bool,
+    /// Baseline mean (0 when not ready).
+    pub mean: f64,
+    /// Baseline σ after the floor.
+    pub sigma: f64,
+    /// `mean + k·σ`.
+    pub threshold: f64,
+    /// `now − latest switch`; `None` when no switch was marked.
+    pub since_switch_ns: Option<u64>,
+    /// Latencies observed, this one included.
+    pub samples: u64,
+}
+
+/// The confirmation matrix of the latest switch, see [`CollapseDetector::switch_report`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CollapseReport {
+    /// Confirmed signals among latency, TPS and memory bandwidth (0 ..= 3).
+    pub signals: i32,
+    /// A latency matched to the switch was collapsed.
+    pub latency_confirmed: bool,
+    /// TPS readings exist before and after the switch.
+    pub tps_known: bool,
+    /// The TPS drop exceeds its option.
+    pub tps_confirmed: bool,
+    /// A bandwidth reading exists after the switch.
+    pub membw_known: bool,
+    /// The utilisation is below its option.
+    pub membw_confirmed: bool,
+    /// The report may still change (the clock is inside the matching intervals).
+    pub open: bool,
+    /// Time stamp of the switch.
+    pub switch_ns: u64,
+    /// Latencies matched to the switch.
+    pub latencies: u64,
+    /// Of those, collapsed.
+    pub flagged: u64,
+    /// Last TPS reading before the switch.
+    pub tps_before: f64,
+    /// Lowest TPS reading matched to the switch.
+    pub tps_after: f64,
+    /// `1 − after / before` (when known).
+    pub tps_drop: f64,
+    /// Lowest utilisation matched to the switch.
+    pub membw: f64,
+}
+
+/// Counts of a [`CollapseDetector`] since creation or reset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CollapseCounts {
+    /// Latencies observed.
+    pub samples: u64,
+    /// Of those, collapsed.
+    pub collapsed: u64,
+    /// Switches marked.
+    pub switches: u64,
+}
+
+/// Throughput collapse right after a precision switch (SPEC.md §7, `llmm_collapse`): a batch
+/// latency is an outlier above `mean + k·σ` of the W before it, and collapsed when it comes
+/// within 10 ms of the latest switch.
+///
+/// ```
+/// use llmmetrics::CollapseDetector;
+///
+/// const MS: u64 = 1_000_000;
+/// let mut c = CollapseDetector::new()?;
+/// for i in 0..8 {
+///     c.observe(i * MS, 0.050 + (i % 2) as f64 * 0.001)?;   // a calm baseline
+/// }
+/// c.mark_switch(8 * MS)?;                                    // FP16 → INT8
+/// assert!(c.observe(10 * MS, 0.200)?);                       // 2 ms later: collapsed
+/// assert!(!c.observe(30 * MS, 0.200)?);                      // 22 ms later: too late
+/// assert_eq!(c.counts().collapsed, 1);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub struct CollapseDetector {
+    ptr: NonNull<ffi::llmm_collapse>,
+    _ctx: Option<Context>,
+}
+
+handle!(CollapseDetector, ffi::llmm_collapse, ffi::llmm_collapse_free);
+
+impl CollapseDetector {
+    /// A detector with the defaults (W 8, k 2.5, σ floor 1 %, switch required, 10 ms).
+    pub fn new() -> Result<CollapseDetector> {
+        CollapseDetector::create(None)
+    }
+
+    /// As [`new`](CollapseDetector::new), allocating from `ctx`.
+    pub fn with_context(ctx: &Context) -> Result<CollapseDetector> {
+        CollapseDetector::create(Some(ctx))
+    }
+
+    fn create(ctx: Option<&Context>) -> Result<CollapseDetector> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe { ffi::llmm_collapse_new(context::raw(ctx), &mut out) })?;
+        Ok(CollapseDetector::wrap(out, ctx))
+    }
+
+    /// Set a floating-point option.
+    pub fn set_f64(&mut self, key: CollapseF64, value: f64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_collapse_set_f64(self.ptr.as_ptr(), key as ffi::llmm_collapse_option, value)
+        })
+    }
+
+    /// Read a floating-point option.
+    pub fn get_f64(&self, key: CollapseF64) -> Result<f64> {
+        let mut v = 0.0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_collapse_get_f64(self.ptr.as_ptr(), key as ffi::llmm_collapse_option, &mut v)
+        })?;
+        Ok(v)
+    }
+
+    /// Set an integer option.
+    pub fn set_u64(&mut self, key: CollapseU64, value: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_collapse_set_u64(self.ptr.as_ptr(), key as ffi::llmm_collapse_option, value)
+        })
+    }
+
+    /// Read an integer option.
+    pub fn get_u64(&self, key: CollapseU64) -> Result<u64> {
+        let mut v = 0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_collapse_get_u64(self.ptr.as_ptr(), key as ffi::llmm_collapse_option, &mut v)
+        })?;
+        Ok(v)
+    }
+
+    /// Mark a weight (precision) switch at `now_ns`; it replaces any earlier one.
+    pub fn mark_switch(&mut self, now_ns: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_collapse_mark_switch(self.ptr.as_ptr(), now_ns) })
+    }
+
+    /// Judge one batch latency against the W before it; returns whether it collapsed.
+    ///
+    /// # Errors
+    /// `Invalid` for a bad latency or time going backwards; `Range` above
+    /// [`DETECT_VALUE_MAX`].
+    pub fn observe(&mut self, now_ns: u64, latency: f64) -> Result<bool> {
+        let mut collapsed = 0;
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_collapse_observe(self.ptr.as_ptr(), now_ns, latency, &mut collapsed)
+        })?;
+        Ok(collapsed != 0)
+    }
+
+    /// [`observe`](CollapseDetector::observe) with the whole verdict.
+    pub fn observe_ex(&mut self, now_ns: u64, latency: f64) -> Result<CollapseVerdict> {
+        let mut v = MaybeUninit::<ffi::llmm_collapse_verdict>::zeroed();
+        // SAFETY: initialised by its _init call before the call fills it.
+        let v = unsafe {
+            check(ffi::llmm_collapse_verdict_init(v.as_mut_ptr()))?;
+            check(ffi::llmm_collapse_observe_ex(
+                self.ptr.as_ptr(),
+                now_ns,
+                latency,
+                v.as_mut_ptr(),
+            ))?;
+            v.assume_init()
+        };
+        Ok(CollapseVerdict {
+            collapsed: v.collapsed != 0,
+            ready: v.ready != 0,
+            outlier: v.outlier != 0,
+            after_switch: v.after_switch != 0,
+            floored: v.floored != 0,
+            mean: v.mean,
+            sigma: v.sigma,
+            threshold: v.threshold,
+            since_switch_ns: if v.since_switch_ns == u64::MAX {
+                None
+            } else {
+                Some(v.since_switch_ns)
+            },
+            samples: v.samples,
+        })
+    }
+
+    /// A throughput reading (a drop after a switch is the TPS signal).
+    pub fn observe_tps(&mut self, now_ns: u64, tps: f64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_collapse_observe_tps(self.ptr.as_ptr(), now_ns, tps) })
+    }
+
+    /// A memory-bandwidth utilisation reading in [0, 1].
+    pub fn observe_membw(&mut self, now_ns: u64, utilisation: f64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_collapse_observe_membw(self.ptr.as_ptr(), now_ns, utilisation) })
+    }
+
+    /// The confirmation matrix of the latest switch.
+    ///
+    /// # Errors
+    /// `Empty` when no switch was marked.
+    pub fn switch_report(&self) -> Result<CollapseReport> {
+        let mut r = MaybeUninit::<ffi::llmm_collapse_report>::zeroed();
+        // SAFETY: initialised by its _init call before the call fills it.
+        let r = unsafe {
+            check(ffi::llmm_collapse_report_init(r.as_mut_ptr()))?;
+            check(ffi::llmm_collapse_switch_report(self.ptr.as_ptr(), r.as_mut_ptr()))?;
+            r.assume_init()
+        };
+        Ok(CollapseReport {
+            signals: r.signals,
+            latency_confirmed: r.latency_confirmed != 0,
+            tps_known: r.tps_known != 0,
+            tps_confirmed: r.tps_confirmed != 0,
+            membw_known: r.membw_known != 0,
+            membw_confirmed: r.membw_confirmed != 0,
+            open: r.open != 0,
+            switch_ns: r.switch_ns,
+            latencies: r.latencies,
+            flagged: r.flagged,
+            tps_before: r.tps_before,
+            tps_after: r.tps_after,
+            tps_drop: r.tps_drop,
+            membw: r.membw,
+        })
+    }
+
+    /// Counts since creation or reset.
+    pub fn counts(&self) -> CollapseCounts {
+        let mut c = CollapseCounts::default();
+        // SAFETY: live handle; fails only for NULL.
+        let st = unsafe {
+            ffi::llmm_collapse_counts(
+                self.ptr.as_ptr(),
+                &mut c.samples,
+                &mut c.collapsed,
+                &mut c.switches,
+            )
+        };
+        debug_assert_eq!(st, ffi::LLMM_OK);
+        c
+    }
+
+    /// Forget every latency, reading, switch, count and the clock; options stay.
+    pub fn reset(&mut self) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_collapse_reset(self.ptr.as_ptr()) })
+    }
+}
+
+impl fmt::Debug for CollapseDetector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CollapseDetector").field("counts", &self.counts()).finish()
+    }
+}

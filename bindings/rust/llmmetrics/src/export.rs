@@ -1,0 +1,520 @@
+//! Prometheus text and protobuf (native histograms) and OpenTelemetry JSON export.
+//!
+//! Every exporter takes `unit_to_seconds`, the factor that turns a recorded value into the
+//! exported unit (1e-3 for a sketch recorded in milliseconds). With 1 or a power of two the
+//! native / OTLP buckets are exactly the sketch's buckets; any other factor re-buckets within
+//! one bucket. Label lists are preformatted without braces, e.g. `model="m\"x",gpu="0"`
+//! ([`prom_label_escape`] escapes one value).
+
+use std::ffi::{CStr, CString};
+use std::fmt;
+use std::mem::MaybeUninit;
+use std::ptr::{self, NonNull};
+
+use llmmetrics_sys as ffi;
+
+use crate::context::{self, Context};
+use crate::error::{check, Error, Result};
+use crate::sketch::Sketch;
+
+/// Calls an encoder of the `(buf, cap, *len)` convention until the buffer is large enough.
+fn encode(mut call: impl FnMut(*mut u8, usize, &mut usize) -> ffi::llmm_status) -> Result<Vec<u8>> {
+    let mut buf = vec![0u8; 1024];
+    loop {
+        let mut len = 0usize;
+        let st = call(buf.as_mut_ptr(), buf.len(), &mut len);
+        if st == ffi::LLMM_E_BUFFER && len > buf.len() {
+            buf.resize(len, 0);
+            continue;
+        }
+        check(st)?;
+        buf.truncate(len);
+        return Ok(buf);
+    }
+}
+
+fn text(bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes).map_err(|_| Error::from_code(ffi::LLMM_E_CORRUPT))
+}
+
+fn c_string(s: &str) -> Result<CString> {
+    CString::new(s).map_err(|_| Error::invalid())
+}
+
+fn c_opt(s: Option<&str>) -> Result<Option<CString>> {
+    s.map(c_string).transpose()
+}
+
+fn opt_ptr(s: &Option<CString>) -> *const ffi::c_char {
+    s.as_ref().map_or(ptr::null(), |c| c.as_ptr())
+}
+
+fn static_str(p: *const ffi::c_char) -> &'static str {
+    if p.is_null() {
+        return "";
+    }
+    // SAFETY: the library returns static NUL-terminated strings.
+    unsafe { CStr::from_ptr(p) }.to_str().unwrap_or("")
+}
+
+/// One complete Prometheus text family (`# HELP`, `# TYPE histogram`, one classic-histogram
+/// series whose `le` bounds are the sketch's own bucket bounds, so every count is exact).
+///
+/// ```
+/// use llmmetrics::{prometheus_text, Sketch};
+///
+/// let mut ttft = Sketch::with_scale(0)?;         // buckets (2^i, 2^(i+1)]
+/// ttft.add_many(&[0.3, 0.4, 3.0])?;
+/// let text = prometheus_text(&ttft, "ttft_seconds", Some("model=\"m\""), 1.0)?;
+/// assert!(text.contains("# TYPE ttft_seconds histogram"));
+/// assert!(text.contains("ttft_seconds_bucket{model=\"m\",le=\"0.5\"} 2"));
+/// assert!(text.contains("ttft_seconds_count{model=\"m\"} 3"));
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+///
+/// # Errors
+/// `Invalid` for a malformed name or label list or a factor that is not finite and > 0;
+/// `Range` when a bound times the factor is not a finite positive double.
+pub fn prometheus_text(
+    s: &Sketch,
+    name: &str,
+    labels: Option<&str>,
+    unit_to_seconds: f64,
+) -> Result<String> {
+    let name = c_string(name)?;
+    let labels = c_opt(labels)?;
+    text(encode(|buf, cap, len| {
+        // SAFETY: live sketch (read only), NUL-terminated strings, `buf` writable for `cap`.
+        unsafe {
+            ffi::llmm_export_prometheus_text(
+                s.as_ptr(),
+                name.as_ptr(),
+                opt_ptr(&labels),
+                unit_to_seconds,
+                buf,
+                cap,
+                len,
+            )
+        }
+    })?)
+}
+
+/// Escape one label value: `\` → `\\`, `"` → `\"`, newline → `\n`.
+///
+/// ```
+/// assert_eq!(llmmetrics::prom_label_escape("a\"b\\c\nd")?, "a\\\"b\\\\c\\nd");
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub fn prom_label_escape(value: &str) -> Result<String> {
+    let value = c_string(value)?;
+    // SAFETY: NUL-terminated input, `buf` writable for `cap`.
+    text(encode(|buf, cap, len| unsafe {
+        ffi::llmm_prom_label_escape(value.as_ptr(), buf, cap, len)
+    })?)
+}
+
+/// Exposition format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PromFormat {
+    /// Text format 0.0.4.
+    Text = 0,
+    /// Length-delimited protobuf `MetricFamily` messages: the only format with native
+    /// histograms.
+    Protobuf = 1,
+}
+
+impl PromFormat {
+    /// The exact `Content-Type` of the format.
+    pub fn content_type(self) -> &'static str {
+        // SAFETY: known formats give static strings.
+        static_str(unsafe { ffi::llmm_prom_content_type(self as ffi::llmm_prom_format) })
+    }
+}
+
+/// Choose the exposition format for an HTTP `Accept` header (protobuf only when offered with
+/// a higher quality than every text type, as Prometheus does with native histograms
+/// enabled); returns the format and the `Content-Type` to answer with.
+///
+/// ```
+/// use llmmetrics::{prom_negotiate, PromFormat};
+///
+/// let (f, ct) = prom_negotiate(Some("application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.7,text/plain;version=0.0.4;q=0.3"))?;
+/// assert_eq!(f, PromFormat::Protobuf);
+/// assert_eq!(ct, PromFormat::Protobuf.content_type());
+/// assert_eq!(prom_negotiate(None)?.0, PromFormat::Text);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub fn prom_negotiate(accept: Option<&str>) -> Result<(PromFormat, &'static str)> {
+    let accept = c_opt(accept)?;
+    let mut format = ffi::LLMM_PROM_TEXT;
+    let mut ct = ptr::null();
+    // SAFETY: NULL or NUL-terminated input; valid out-pointers.
+    check(unsafe { ffi::llmm_prom_negotiate(opt_ptr(&accept), &mut format, &mut ct) })?;
+    let format = match format {
+        ffi::LLMM_PROM_TEXT => PromFormat::Text,
+        ffi::LLMM_PROM_PROTOBUF => PromFormat::Protobuf,
+        _ => return Err(Error::abi()),
+    };
+    Ok((format, static_str(ct)))
+}
+
+/// Metric family types of a [`PromWriter`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PromType {
+    /// Monotonic counter (series by [`PromWriter::value`]).
+    Counter = 0,
+    /// Gauge (series by [`PromWriter::value`]).
+    Gauge = 1,
+    /// Summary at the family's quantiles (series by [`PromWriter::sketch`]).
+    Summary = 2,
+    /// Classic histogram at the family's bounds, or each sketch's own bounds when none.
+    Histogram = 3,
+    /// Native histogram in protobuf; written as a classic histogram in text.
+    NativeHistogram = 4,
+}
+
+/// Named classic bucket lists, in seconds unless noted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BucketList {
+    /// vLLM `time_to_first_token_seconds`: 0.001 … 2560.
+    VllmTtft = 0,
+    /// vLLM `inter_token_latency_seconds`: 0.01 … 80.
+    VllmInterToken = 1,
+    /// vLLM `e2e_request_latency_seconds`: 0.3 … 7680.
+    VllmRequestLatency = 2,
+    /// OpenTelemetry GenAI operation duration: 0.01 · 2^k, k = 0 … 13.
+    OtelGenaiDuration = 3,
+    /// OpenTelemetry GenAI time to first token: 0.001 … 10.
+    OtelGenaiTtft = 4,
+    /// OpenTelemetry GenAI time per output token: 0.01 … 2.5.
+    OtelGenaiTpot = 5,
+    /// OpenTelemetry GenAI token usage (tokens): 4^k, k = 0 … 13.
+    OtelGenaiTokens = 6,
+}
+
+/// A named bucket list (ascending upper bounds, without `+Inf`).
+///
+/// ```
+/// use llmmetrics::{prom_buckets, BucketList};
+/// let b = prom_buckets(BucketList::OtelGenaiDuration)?;
+/// assert_eq!(b.len(), 14);
+/// assert_eq!((b[0], b[13]), (0.01, 81.92));
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub fn prom_buckets(which: BucketList) -> Result<Vec<f64>> {
+    let mut out = vec![0.0; 32];
+    loop {
+        let mut n = 0usize;
+        // SAFETY: `out` writable for `cap` elements.
+        let st = unsafe {
+            ffi::llmm_prom_buckets(
+                which as ffi::llmm_bucket_list,
+                out.as_mut_ptr(),
+                out.len(),
+                &mut n,
+            )
+        };
+        if st == ffi::LLMM_E_BUFFER && n > out.len() {
+            out.resize(n, 0.0);
+            continue;
+        }
+        check(st)?;
+        out.truncate(n);
+        return Ok(out);
+    }
+}
+
+/// A Prometheus exposition under construction: many families, many labelled series per
+/// family (`llmm_prom_writer`). Keeps its memory between scrapes.
+///
+/// ```
+/// use llmmetrics::{PromFormat, PromType, PromWriter, Sketch};
+///
+/// let mut lat = Sketch::new()?;
+/// lat.add_many(&[0.12, 0.25, 0.31])?;
+/// let mut w = PromWriter::new(PromFormat::Text)?;
+/// w.family("requests_total", Some("Requests served."), PromType::Counter, &[])?;
+/// w.value(Some("code=\"200\""), 3.0)?;
+/// w.family("latency_seconds", None, PromType::Summary, &[0.5, 0.99])?;
+/// w.sketch(None, &lat, 1.0)?;
+/// let text = String::from_utf8(w.finish()?).unwrap();
+/// assert!(text.contains("requests_total{code=\"200\"} 3"));
+/// assert!(text.contains("latency_seconds_count 3"));
+/// assert_eq!(w.data()?, text.as_bytes());   // the same bytes, without a copy
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+///
+/// `PromWriter` is `Send + Sync`: every call takes `&mut self`.
+pub struct PromWriter {
+    ptr: NonNull<ffi::llmm_prom_writer>,
+    _ctx: Option<Context>,
+}
+
+// SAFETY: one thread per writer, enforced by `&mut self` on every call.
+unsafe impl Send for PromWriter {}
+unsafe impl Sync for PromWriter {}
+
+impl PromWriter {
+    /// An empty writer.
+    pub fn new(format: PromFormat) -> Result<PromWriter> {
+        PromWriter::create(None, format)
+    }
+
+    /// An empty writer allocating from `ctx`.
+    pub fn with_context(ctx: &Context, format: PromFormat) -> Result<PromWriter> {
+        PromWriter::create(Some(ctx), format)
+    }
+
+    fn create(ctx: Option<&Context>, format: PromFormat) -> Result<PromWriter> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe {
+            ffi::llmm_prom_writer_new(context::raw(ctx), format as ffi::llmm_prom_format, &mut out)
+        })?;
+        let ptr = NonNull::new(out).expect("llmm_prom_writer_new returned LLMM_OK and NULL");
+        Ok(PromWriter { ptr, _ctx: ctx.cloned() })
+    }
+
+    /// Drop everything written and start a new exposition in `format` (memory is kept).
+    pub fn reset(&mut self, format: PromFormat) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_prom_writer_reset(self.ptr.as_ptr(), format as ffi::llmm_prom_format)
+        })
+    }
+
+    /// Start a family. `points`: none for counters and gauges; the quantiles of a summary;
+    /// histogram upper bounds in the exported unit (none: each sketch's own bounds).
+    ///
+    /// # Errors
+    /// `Invalid` for a malformed name or help or bad points; `State` for a name already
+    /// written since the last reset.
+    pub fn family(
+        &mut self,
+        name: &str,
+        help: Option<&str>,
+        kind: PromType,
+        points: &[f64],
+    ) -> Result<()> {
+        let name = c_string(name)?;
+        let help = c_opt(help)?;
+        // SAFETY: live handle; NUL-terminated strings; `points` readable for `len`.
+        check(unsafe {
+            ffi::llmm_prom_writer_family(
+                self.ptr.as_ptr(),
+                name.as_ptr(),
+                opt_ptr(&help),
+                kind as ffi::llmm_prom_type,
+                points.as_ptr(),
+                points.len(),
+            )
+        })
+    }
+
+    /// Add a series to the current counter or gauge family.
+    pub fn value(&mut self, labels: Option<&str>, value: f64) -> Result<()> {
+        let labels = c_opt(labels)?;
+        // SAFETY: live handle; NULL or NUL-terminated labels.
+        check(unsafe { ffi::llmm_prom_writer_value(self.ptr.as_ptr(), opt_ptr(&labels), value) })
+    }
+
+    /// Add a series computed from a sketch to the current summary or histogram family.
+    pub fn sketch(&mut self, labels: Option<&str>, s: &Sketch, unit_to_seconds: f64) -> Result<()> {
+        let labels = c_opt(labels)?;
+        // SAFETY: live handles; the sketch is only read.
+        check(unsafe {
+            ffi::llmm_prom_writer_sketch(
+                self.ptr.as_ptr(),
+                opt_ptr(&labels),
+                s.as_ptr(),
+                unit_to_seconds,
+            )
+        })
+    }
+
+    /// End the current family and copy the whole exposition.
+    pub fn finish(&mut self) -> Result<Vec<u8>> {
+        let w = self.ptr.as_ptr();
+        // SAFETY: live handle; `buf` writable for `cap`.
+        encode(|buf, cap, len| unsafe { ffi::llmm_prom_writer_finish(w, buf, cap, len) })
+    }
+
+    /// End the current family and borrow the exposition without copying (valid until the
+    /// writer is used again, which the borrow enforces).
+    pub fn data(&mut self) -> Result<&[u8]> {
+        let mut data = ptr::null();
+        let mut len = 0usize;
+        // SAFETY: live handle; valid out-pointers.
+        check(unsafe { ffi::llmm_prom_writer_data(self.ptr.as_ptr(), &mut data, &mut len) })?;
+        if len == 0 {
+            return Ok(&[]);
+        }
+        // SAFETY: the library owns `len` bytes at `data` until the writer's next call, and the
+        // returned slice borrows `self` mutably until then.
+        Ok(unsafe { std::slice::from_raw_parts(data, len) })
+    }
+}
+
+impl Drop for PromWriter {
+    fn drop(&mut self) {
+        // SAFETY: owned handle, freed once.
+        unsafe { ffi::llmm_prom_writer_free(self.ptr.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for PromWriter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PromWriter").field("ptr", &self.ptr).finish()
+    }
+}
+
+/// OTLP aggregation temporality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OtlpTemporality {
+    /// Each point covers (start, time] only.
+    Delta = 1,
+    /// Each point covers everything since a fixed start.
+    Cumulative = 2,
+}
+
+/// Options of the OTLP JSON exporters; `Default` gives the library's defaults.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OtlpOptions<'a> {
+    /// Start of the covered interval (ns since the Unix epoch).
+    pub start_time_unix_nano: u64,
+    /// End of the covered interval.
+    pub time_unix_nano: u64,
+    /// Factor applied to every value (default 1).
+    pub unit_to_seconds: f64,
+    /// Largest number of positive buckets, reached by exact downscaling (0: no limit).
+    pub max_buckets: u32,
+    /// Cumulative (default) or delta.
+    pub temporality: OtlpTemporality,
+    /// Point attributes as a preformatted label list (keys may contain `.` and `-`).
+    pub attributes: Option<&'a str>,
+    /// Metric description (request form only).
+    pub description: Option<&'a str>,
+    /// Metric unit (request form only); `None` gives `"s"`.
+    pub unit: Option<&'a str>,
+    /// Resource attributes (request form only).
+    pub resource_attributes: Option<&'a str>,
+}
+
+impl Default for OtlpOptions<'_> {
+    fn default() -> Self {
+        let o = otlp_raw_defaults();
+        OtlpOptions {
+            start_time_unix_nano: o.start_time_unix_nano,
+            time_unix_nano: o.time_unix_nano,
+            unit_to_seconds: o.unit_to_seconds,
+            max_buckets: o.max_buckets,
+            temporality: if o.temporality == ffi::LLMM_OTLP_DELTA {
+                OtlpTemporality::Delta
+            } else {
+                OtlpTemporality::Cumulative
+            },
+            attributes: None,
+            description: None,
+            unit: None,
+            resource_attributes: None,
+        }
+    }
+}
+
+fn otlp_raw_defaults() -> ffi::llmm_otlp_options {
+    let mut o = MaybeUninit::<ffi::llmm_otlp_options>::zeroed();
+    // SAFETY: valid pointer; the call fails only for NULL.
+    unsafe {
+        let st = ffi::llmm_otlp_options_init(o.as_mut_ptr());
+        debug_assert_eq!(st, ffi::LLMM_OK);
+        o.assume_init()
+    }
+}
+
+/// The C strings an `llmm_otlp_options` points into, kept alive for the call.
+struct OtlpStrings {
+    attributes: Option<CString>,
+    description: Option<CString>,
+    unit: Option<CString>,
+    resource_attributes: Option<CString>,
+}
+
+impl OtlpOptions<'_> {
+    fn strings(&self) -> Result<OtlpStrings> {
+        Ok(OtlpStrings {
+            attributes: c_opt(self.attributes)?,
+            description: c_opt(self.description)?,
+            unit: c_opt(self.unit)?,
+            resource_attributes: c_opt(self.resource_attributes)?,
+        })
+    }
+
+    fn raw(&self, s: &OtlpStrings) -> ffi::llmm_otlp_options {
+        let mut o = otlp_raw_defaults();
+        o.start_time_unix_nano = self.start_time_unix_nano;
+        o.time_unix_nano = self.time_unix_nano;
+        o.unit_to_seconds = self.unit_to_seconds;
+        o.max_buckets = self.max_buckets;
+        o.temporality = self.temporality as ffi::llmm_otlp_temporality;
+        o.attributes = opt_ptr(&s.attributes);
+        o.description = opt_ptr(&s.description);
+        o.unit = opt_ptr(&s.unit);
+        o.resource_attributes = opt_ptr(&s.resource_attributes);
+        o
+    }
+}
+
+fn earlier_ptr(earlier: Option<&Sketch>) -> *const ffi::llmm_sketch {
+    earlier.map_or(ptr::null(), Sketch::as_ptr)
+}
+
+/// One OTLP/JSON `ExponentialHistogramDataPoint` object. With `earlier` (delta temporality
+/// only) the point is the interval `s − earlier`.
+///
+/// ```
+/// use llmmetrics::{otlp_json_point, OtlpOptions, Sketch};
+///
+/// let mut s = Sketch::new()?;
+/// s.add_many(&[0.5, 1.0, 2.0])?;
+/// let json = otlp_json_point(&s, None, &OtlpOptions::default())?;
+/// assert!(json.contains("\"count\":\"3\""));
+/// assert!(json.contains("\"scale\":6"));
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub fn otlp_json_point(
+    s: &Sketch,
+    earlier: Option<&Sketch>,
+    options: &OtlpOptions<'_>,
+) -> Result<String> {
+    let strings = options.strings()?;
+    let o = options.raw(&strings);
+    // SAFETY: live sketches (read only); `o` points into `strings`, alive for the call.
+    text(encode(|buf, cap, len| unsafe {
+        ffi::llmm_export_otlp_json_point(s.as_ptr(), earlier_ptr(earlier), &o, buf, cap, len)
+    })?)
+}
+
+/// A complete OTLP/JSON `ExportMetricsServiceRequest` (the body of a POST to `/v1/metrics`)
+/// holding one metric named `name` with one exponential-histogram point.
+pub fn otlp_json(
+    s: &Sketch,
+    earlier: Option<&Sketch>,
+    name: &str,
+    options: &OtlpOptions<'_>,
+) -> Result<String> {
+    let name = c_string(name)?;
+    let strings = options.strings()?;
+    let o = options.raw(&strings);
+    // SAFETY: as otlp_json_point; `name` NUL-terminated.
+    text(encode(|buf, cap, len| unsafe {
+        ffi::llmm_export_otlp_json(
+            s.as_ptr(),
+            earlier_ptr(earlier),
+            name.as_ptr(),
+            &o,
+            buf,
+            cap,
+            len,
+        )
+    })?)
+}

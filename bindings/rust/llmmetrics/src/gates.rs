@@ -1,0 +1,289 @@
+//! The stability gate (steady state reached?) and the saturation signal (latency and
+//! in-flight requests rising together).
+
+use std::fmt;
+use std::mem::MaybeUninit;
+use std::ptr::{self, NonNull};
+
+use llmmetrics_sys as ffi;
+
+use crate::context::{self, Context};
+use crate::error::{check, Result};
+
+/// The state of a [`StabilityGate`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StabilityReading {
+    /// k means held and `max / min ≤ 1 + ε`.
+    pub stable: bool,
+    /// Means judged: `min(k, means added)`.
+    pub held: u32,
+    /// k.
+    pub windows: u32,
+    /// Smallest mean held (0 when none).
+    pub min: f64,
+    /// Largest mean held (0 when none).
+    pub max: f64,
+    /// `max / min` (0 when none).
+    pub ratio: f64,
+    /// Means added since creation or reset.
+    pub total: u64,
+}
+
+/// Are the last k window means within `1 + ε` of each other? (`llmm_stability`; k = 5,
+/// ε = 0.05 by default).
+///
+/// ```
+/// let mut g = llmmetrics::StabilityGate::new()?;
+/// for m in [140.0, 100.0, 101.0, 103.0, 99.0, 102.0] {
+///     g.add(m)?;
+/// }
+/// assert!(g.read()?.stable);          // the last 5, 99 … 103: within 5 %
+/// assert!(!g.add(120.0)?);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub struct StabilityGate {
+    ptr: NonNull<ffi::llmm_stability>,
+    _ctx: Option<Context>,
+}
+
+handle!(StabilityGate, ffi::llmm_stability, ffi::llmm_stability_free);
+
+impl StabilityGate {
+    /// A gate with k = 5, ε = 0.05.
+    pub fn new() -> Result<StabilityGate> {
+        StabilityGate::create(None)
+    }
+
+    /// As [`new`](StabilityGate::new), allocating from `ctx`.
+    pub fn with_context(ctx: &Context) -> Result<StabilityGate> {
+        StabilityGate::create(Some(ctx))
+    }
+
+    fn create(ctx: Option<&Context>) -> Result<StabilityGate> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe { ffi::llmm_stability_new(context::raw(ctx), &mut out) })?;
+        Ok(StabilityGate::wrap(out, ctx))
+    }
+
+    /// Set ε (0 ..= 10).
+    pub fn set_epsilon(&mut self, epsilon: f64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_stability_set_f64(self.ptr.as_ptr(), ffi::LLMM_STABILITY_EPSILON, epsilon)
+        })
+    }
+
+    /// ε.
+    pub fn epsilon(&self) -> Result<f64> {
+        let mut v = 0.0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_stability_get_f64(self.ptr.as_ptr(), ffi::LLMM_STABILITY_EPSILON, &mut v)
+        })?;
+        Ok(v)
+    }
+
+    /// Set k (2 ..= 64); applies at once to the means already added.
+    pub fn set_windows(&mut self, k: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_stability_set_u64(self.ptr.as_ptr(), ffi::LLMM_STABILITY_WINDOWS, k)
+        })
+    }
+
+    /// k.
+    pub fn windows(&self) -> Result<u64> {
+        let mut v = 0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_stability_get_u64(self.ptr.as_ptr(), ffi::LLMM_STABILITY_WINDOWS, &mut v)
+        })?;
+        Ok(v)
+    }
+
+    /// Add one window mean (finite, > 0); returns whether the gate is stable after it.
+    pub fn add(&mut self, mean: f64) -> Result<bool> {
+        let mut stable = 0;
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_stability_add(self.ptr.as_ptr(), mean, &mut stable) })?;
+        Ok(stable != 0)
+    }
+
+    /// The verdict and the figures behind it.
+    pub fn read(&self) -> Result<StabilityReading> {
+        let mut r = MaybeUninit::<ffi::llmm_stability_reading>::zeroed();
+        // SAFETY: initialised by its _init call before the read fills it.
+        let r = unsafe {
+            check(ffi::llmm_stability_reading_init(r.as_mut_ptr()))?;
+            check(ffi::llmm_stability_read(self.ptr.as_ptr(), r.as_mut_ptr()))?;
+            r.assume_init()
+        };
+        Ok(StabilityReading {
+            stable: r.stable != 0,
+            held: r.held,
+            windows: r.windows,
+            min: r.min,
+            max: r.max,
+            ratio: r.ratio,
+            total: r.total,
+        })
+    }
+
+    /// Forget every mean and the total; options stay.
+    pub fn reset(&mut self) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_stability_reset(self.ptr.as_ptr()) })
+    }
+}
+
+impl fmt::Debug for StabilityGate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StabilityGate").field("reading", &self.read().ok()).finish()
+    }
+}
+
+/// The state of a [`SaturationSignal`]; slopes per second of `now_ns`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SaturationReading {
+    /// Ready and both slopes confidently positive.
+    pub saturated: bool,
+    /// The window holds N samples.
+    pub ready: bool,
+    /// The latency slope is confidently positive.
+    pub latency_rising: bool,
+    /// The in-flight slope is confidently positive.
+    pub inflight_rising: bool,
+    /// Samples held.
+    pub samples: u32,
+    /// Least-squares slope of latency over time.
+    pub latency_slope: f64,
+    /// Its standard error.
+    pub latency_slope_se: f64,
+    /// Least-squares slope of in-flight requests over time.
+    pub inflight_slope: f64,
+    /// Its standard error.
+    pub inflight_slope_se: f64,
+    /// Samples observed since creation or reset.
+    pub total: u64,
+}
+
+/// Latency and in-flight requests rising together over the last N samples
+/// (`llmm_saturation`; N = 64, z = 3 by default).
+///
+/// ```
+/// let mut s = llmmetrics::SaturationSignal::new()?;
+/// for i in 0..64u64 {
+///     let t = i as f64;
+///     s.observe(i * 1_000_000_000, 0.1 + 0.01 * t + 0.001 * (t % 3.0), 10.0 + t)?;
+/// }
+/// let r = s.read()?;
+/// assert!(r.saturated && (r.inflight_slope - 1.0).abs() < 1e-9);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub struct SaturationSignal {
+    ptr: NonNull<ffi::llmm_saturation>,
+    _ctx: Option<Context>,
+}
+
+handle!(SaturationSignal, ffi::llmm_saturation, ffi::llmm_saturation_free);
+
+impl SaturationSignal {
+    /// A signal with N = 64, z = 3.
+    pub fn new() -> Result<SaturationSignal> {
+        SaturationSignal::create(None)
+    }
+
+    /// As [`new`](SaturationSignal::new), allocating from `ctx`.
+    pub fn with_context(ctx: &Context) -> Result<SaturationSignal> {
+        SaturationSignal::create(Some(ctx))
+    }
+
+    fn create(ctx: Option<&Context>) -> Result<SaturationSignal> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe { ffi::llmm_saturation_new(context::raw(ctx), &mut out) })?;
+        Ok(SaturationSignal::wrap(out, ctx))
+    }
+
+    /// Set z, in (0, 100].
+    pub fn set_confidence(&mut self, z: f64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_saturation_set_f64(self.ptr.as_ptr(), ffi::LLMM_SATURATION_CONFIDENCE, z)
+        })
+    }
+
+    /// z.
+    pub fn confidence(&self) -> Result<f64> {
+        let mut v = 0.0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_saturation_get_f64(self.ptr.as_ptr(), ffi::LLMM_SATURATION_CONFIDENCE, &mut v)
+        })?;
+        Ok(v)
+    }
+
+    /// Set N (3 ..= 1048576); only while no sample is held.
+    pub fn set_window(&mut self, n: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_saturation_set_u64(self.ptr.as_ptr(), ffi::LLMM_SATURATION_WINDOW, n)
+        })
+    }
+
+    /// N.
+    pub fn window(&self) -> Result<u64> {
+        let mut v = 0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_saturation_get_u64(self.ptr.as_ptr(), ffi::LLMM_SATURATION_WINDOW, &mut v)
+        })?;
+        Ok(v)
+    }
+
+    /// Add one sample; returns whether the window is saturated after it.
+    pub fn observe(&mut self, now_ns: u64, latency: f64, in_flight: f64) -> Result<bool> {
+        let mut sat = 0;
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_saturation_observe(self.ptr.as_ptr(), now_ns, latency, in_flight, &mut sat)
+        })?;
+        Ok(sat != 0)
+    }
+
+    /// Slopes, standard errors and the verdict.
+    pub fn read(&self) -> Result<SaturationReading> {
+        let mut r = MaybeUninit::<ffi::llmm_saturation_reading>::zeroed();
+        // SAFETY: initialised by its _init call before the read fills it.
+        let r = unsafe {
+            check(ffi::llmm_saturation_reading_init(r.as_mut_ptr()))?;
+            check(ffi::llmm_saturation_read(self.ptr.as_ptr(), r.as_mut_ptr()))?;
+            r.assume_init()
+        };
+        Ok(SaturationReading {
+            saturated: r.saturated != 0,
+            ready: r.ready != 0,
+            latency_rising: r.latency_rising != 0,
+            inflight_rising: r.inflight_rising != 0,
+            samples: r.samples,
+            latency_slope: r.latency_slope,
+            latency_slope_se: r.latency_slope_se,
+            inflight_slope: r.inflight_slope,
+            inflight_slope_se: r.inflight_slope_se,
+            total: r.total,
+        })
+    }
+
+    /// Forget every sample, the total and the clock; options stay.
+    pub fn reset(&mut self) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_saturation_reset(self.ptr.as_ptr()) })
+    }
+}
+
+impl fmt::Debug for SaturationSignal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SaturationSignal").field("reading", &self.read().ok()).finish()
+    }
+}

@@ -1,0 +1,550 @@
+//! CPU-GPU load imbalance, KV-cache formulas and occupancy, TLB / page-walk signals.
+
+use std::fmt;
+use std::mem::MaybeUninit;
+use std::ptr::{self, NonNull};
+
+use llmmetrics_sys as ffi;
+
+use crate::context::{self, Context};
+use crate::error::{check, Error, Result};
+
+/// Default window of a [`LiiMonitor`], in samples.
+pub const LII_WINDOW_DEFAULT: u32 = ffi::LLMM_LII_WINDOW_DEFAULT;
+/// Largest window of a [`LiiMonitor`], in samples.
+pub const LII_WINDOW_MAX: u32 = ffi::LLMM_LII_WINDOW_MAX;
+
+/// Load imbalance index of paired utilisation samples in [0, 1]:
+/// `|mean_cpu − mean_gpu| / max(mean_cpu, mean_gpu, 1e-6)`.
+///
+/// ```
+/// let lii = llmmetrics::lii(&[0.2, 0.4], &[0.6, 0.6])?; // means 0.3 and 0.6
+/// assert!((lii - 0.5).abs() < 1e-15);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+///
+/// # Errors
+/// `Invalid` when the slices differ in length or a utilisation is NaN or outside [0, 1];
+/// `Empty` for no samples.
+pub fn lii(cpu: &[f64], gpu: &[f64]) -> Result<f64> {
+    if cpu.len() != gpu.len() {
+        return Err(Error::invalid());
+    }
+    let mut out = 0.0;
+    // SAFETY: both slices readable for `len` elements.
+    check(unsafe { ffi::llmm_lii(cpu.as_ptr(), gpu.as_ptr(), cpu.len(), &mut out) })?;
+    Ok(out)
+}
+
+/// Action tier of a load imbalance index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LiiTier {
+    /// Below the prefetch threshold: keep the batch size.
+    Keep = 0,
+    /// Between the thresholds: enable prefetch buffering.
+    Prefetch = 1,
+    /// At or above the adapt threshold: adapt the batch size.
+    Adapt = 2,
+}
+
+/// Thresholds of a [`LiiMonitor`], all in [0, 1].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LiiThreshold {
+    /// Lower bound of the prefetch tier; default 0.2.
+    PrefetchAt = 0,
+    /// Lower bound of the adapt tier; default 0.4.
+    AdaptAt = 1,
+    /// Scaling decision when the LII reaches this; default 0.3.
+    ScaleAt = 2,
+}
+
+/// What a [`LiiMonitor`] reads now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LiiReading {
+    /// The action tier of `lii`.
+    pub tier: LiiTier,
+    /// Whether `lii` reached the scaling threshold.
+    pub scale: bool,
+    /// Samples in the window.
+    pub samples: u32,
+    /// Load imbalance index over the window.
+    pub lii: f64,
+    /// Mean CPU utilisation over the window.
+    pub mean_cpu: f64,
+    /// Mean GPU utilisation over the window.
+    pub mean_gpu: f64,
+}
+
+/// A streaming load imbalance index over the last W (CPU, GPU) samples (`llmm_lii_monitor`).
+///
+/// ```
+/// use llmmetrics::{LiiMonitor, LiiTier};
+///
+/// let mut m = LiiMonitor::new(4)?;
+/// for _ in 0..4 {
+///     m.add(0.5, 1.0)?;
+/// }
+/// let r = m.read()?;
+/// assert_eq!((r.lii, r.tier, r.scale), (0.5, LiiTier::Adapt, true));
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+///
+/// `LiiMonitor` is `Send + Sync`: writers take `&mut self`; reading only reads.
+pub struct LiiMonitor {
+    ptr: NonNull<ffi::llmm_lii_monitor>,
+    _ctx: Option<Context>,
+}
+
+// SAFETY: one writer at a time by `&mut self`; the `&self` calls only read.
+unsafe impl Send for LiiMonitor {}
+unsafe impl Sync for LiiMonitor {}
+
+impl LiiMonitor {
+    /// A monitor over the last `window` samples (0 for [`LII_WINDOW_DEFAULT`]).
+    ///
+    /// # Errors
+    /// `Range` for a window above [`LII_WINDOW_MAX`]; `NoMem`.
+    pub fn new(window: u32) -> Result<LiiMonitor> {
+        LiiMonitor::create(None, window)
+    }
+
+    /// As [`new`](LiiMonitor::new), allocating from `ctx`.
+    pub fn with_context(ctx: &Context, window: u32) -> Result<LiiMonitor> {
+        LiiMonitor::create(Some(ctx), window)
+    }
+
+    fn create(ctx: Option<&Context>, window: u32) -> Result<LiiMonitor> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe { ffi::llmm_lii_monitor_new(context::raw(ctx), window, &mut out) })?;
+        let ptr = NonNull::new(out).expect("llmm_lii_monitor_new returned LLMM_OK and NULL");
+        Ok(LiiMonitor { ptr, _ctx: ctx.cloned() })
+    }
+
+    /// Set a threshold.
+    ///
+    /// # Errors
+    /// `Invalid` for NaN or an infinity; `Range` outside [0, 1] or when the prefetch threshold
+    /// would exceed the adapt threshold (raise the adapt threshold first).
+    pub fn set_threshold(&mut self, which: LiiThreshold, value: f64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_lii_monitor_set_f64(self.ptr.as_ptr(), which as ffi::llmm_lii_option, value)
+        })
+    }
+
+    /// Read a threshold.
+    pub fn threshold(&self, which: LiiThreshold) -> Result<f64> {
+        let mut v = 0.0;
+        // SAFETY: live handle; valid out-pointer.
+        check(unsafe {
+            ffi::llmm_lii_monitor_get_f64(self.ptr.as_ptr(), which as ffi::llmm_lii_option, &mut v)
+        })?;
+        Ok(v)
+    }
+
+    /// Add one (CPU, GPU) utilisation sample, each in [0, 1].
+    ///
+    /// # Errors
+    /// `Invalid` for NaN or a value outside [0, 1]; nothing changes.
+    pub fn add(&mut self, cpu: f64, gpu: f64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_lii_monitor_add(self.ptr.as_ptr(), cpu, gpu) })
+    }
+
+    /// The LII over the window, its tier and the scaling trigger.
+    ///
+    /// # Errors
+    /// `Empty` before the first sample.
+    pub fn read(&self) -> Result<LiiReading> {
+        let mut r = MaybeUninit::<ffi::llmm_lii_reading>::zeroed();
+        // SAFETY: initialised by its _init call before the read fills it.
+        let r = unsafe {
+            check(ffi::llmm_lii_reading_init(r.as_mut_ptr()))?;
+            check(ffi::llmm_lii_monitor_read(self.ptr.as_ptr(), r.as_mut_ptr()))?;
+            r.assume_init()
+        };
+        let tier = match r.tier {
+            ffi::LLMM_LII_KEEP => LiiTier::Keep,
+            ffi::LLMM_LII_PREFETCH => LiiTier::Prefetch,
+            ffi::LLMM_LII_ADAPT => LiiTier::Adapt,
+            _ => return Err(Error::abi()),
+        };
+        Ok(LiiReading {
+            tier,
+            scale: r.scale != 0,
+            samples: r.samples,
+            lii: r.lii,
+            mean_cpu: r.mean_cpu,
+            mean_gpu: r.mean_gpu,
+        })
+    }
+
+    /// Drop every sample; the thresholds stay.
+    pub fn reset(&mut self) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_lii_monitor_reset(self.ptr.as_ptr()) })
+    }
+}
+
+impl Drop for LiiMonitor {
+    fn drop(&mut self) {
+        // SAFETY: owned handle, freed once.
+        unsafe { ffi::llmm_lii_monitor_free(self.ptr.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for LiiMonitor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LiiMonitor").field("reading", &self.read().ok()).finish()
+    }
+}
+
+/// External fragmentation of a KV-cache free pool: `1 − largest / total` free extent (0 for
+/// an empty pool or a single extent).
+pub fn kv_fragmentation(free_extents: &[u64]) -> Result<f64> {
+    let mut f = 0.0;
+    // SAFETY: slice readable for `len` elements.
+    check(unsafe {
+        ffi::llmm_kv_fragmentation(free_extents.as_ptr(), free_extents.len(), &mut f)
+    })?;
+    Ok(f)
+}
+
+/// KV-cache eviction threshold `max(0.65, 0.85 − 0.2·f)` for a fragmentation `f` in [0, 1].
+pub fn kv_evict_threshold(fragmentation: f64) -> Result<f64> {
+    let mut t = 0.0;
+    // SAFETY: valid out-pointer.
+    check(unsafe { ffi::llmm_kv_evict_threshold(fragmentation, &mut t) })?;
+    Ok(t)
+}
+
+/// KV-cache TTL `int(128 · (1 + 0.5·(h − 0.75)))` for an average hit rate `h` in [0, 1].
+///
+/// ```
+/// assert_eq!(llmmetrics::kv_ttl(0.75)?, 128);
+/// assert_eq!(llmmetrics::kv_ttl(1.0)?, 144);
+/// assert_eq!(llmmetrics::kv_ttl(0.0)?, 80);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub fn kv_ttl(avg_hit_rate: f64) -> Result<i64> {
+    let mut t = 0;
+    // SAFETY: valid out-pointer.
+    check(unsafe { ffi::llmm_kv_ttl(avg_hit_rate, &mut t) })?;
+    Ok(t)
+}
+
+/// Block- and token-level occupancy of a paged KV cache, see [`kv_occupancy`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KvOccupancy {
+    /// `U·B − K`: token slots reserved in used blocks but empty.
+    pub wasted_slots: u64,
+    /// `U / T`.
+    pub block_occupancy: f64,
+    /// `K / (T·B)`.
+    pub token_occupancy: f64,
+    /// `block_occupancy − token_occupancy`, the internal fragmentation as a share of the pool.
+    pub gap: f64,
+    /// `1 − K / (U·B)`, the internal fragmentation as a share of the reserved slots.
+    pub internal_fragmentation: f64,
+}
+
+/// Occupancy of a paged KV cache with `blocks_total` blocks of `block_size` tokens,
+/// `blocks_used` of them in use, holding `tokens_stored` tokens.
+///
+/// # Errors
+/// `Invalid` for a zero block size or pool, more blocks used than exist, more tokens than the
+/// used blocks hold, or a pool beyond 2^64 − 1 slots.
+pub fn kv_occupancy(
+    block_size: u64,
+    blocks_total: u64,
+    blocks_used: u64,
+    tokens_stored: u64,
+) -> Result<KvOccupancy> {
+    let mut r = MaybeUninit::<ffi::llmm_kv_occupancy_result>::zeroed();
+    // SAFETY: initialised by its _init call before the computation fills it.
+    let r = unsafe {
+        check(ffi::llmm_kv_occupancy_result_init(r.as_mut_ptr()))?;
+        check(ffi::llmm_kv_occupancy(
+            block_size,
+            blocks_total,
+            blocks_used,
+            tokens_stored,
+            r.as_mut_ptr(),
+        ))?;
+        r.assume_init()
+    };
+    Ok(KvOccupancy {
+        wasted_slots: r.wasted_slots,
+        block_occupancy: r.block_occupancy,
+        token_occupancy: r.token_occupancy,
+        gap: r.gap,
+        internal_fragmentation: r.internal_fragmentation,
+    })
+}
+
+/// TLB miss-rate alert presets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TlbWorkload {
+    /// OLTP database: 12.5 % over 1 s.
+    OltpDatabase = 0,
+    /// Java micro-service: 8.2 % over 500 ms.
+    JavaMicroservice = 1,
+}
+
+/// A TLB preset's miss-rate threshold (a fraction) and window (ns).
+///
+/// ```
+/// use llmmetrics::{tlb_preset, TlbWorkload};
+/// assert_eq!(tlb_preset(TlbWorkload::JavaMicroservice)?, (0.082, 500_000_000));
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub fn tlb_preset(workload: TlbWorkload) -> Result<(f64, u64)> {
+    let (mut rate, mut window) = (0.0, 0);
+    // SAFETY: valid out-pointers.
+    check(unsafe {
+        ffi::llmm_tlb_preset(workload as ffi::llmm_tlb_workload, &mut rate, &mut window)
+    })?;
+    Ok((rate, window))
+}
+
+/// Page-table-walk latency in ns from cycles: `cycles / cpu_hz · 1e9`.
+pub fn page_walk_ns(cycles: f64, cpu_hz: f64) -> Result<f64> {
+    let mut ns = 0.0;
+    // SAFETY: valid out-pointer.
+    check(unsafe { ffi::llmm_page_walk_ns(cycles, cpu_hz, &mut ns) })?;
+    Ok(ns)
+}
+
+/// Window of a [`KvHitTracker`] when 0 is given: one minute.
+pub const KV_HIT_WINDOW_NS_DEFAULT: u64 = ffi::LLMM_KV_HIT_WINDOW_NS_DEFAULT;
+
+/// The KV-cache hit rate over a window, see [`KvHitTracker::read`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KvHitReading {
+    /// Hits in the window.
+    pub hits: u64,
+    /// Lookups in the window (> 0).
+    pub lookups: u64,
+    /// `hits / lookups`.
+    pub hit_rate: f64,
+    /// The cache TTL for that hit rate, as [`kv_ttl`] gives it.
+    pub ttl: i64,
+}
+
+/// KV-cache hits and lookups over a time window (`llmm_kv_hit_tracker`); reads give the hit
+/// rate and the TTL it implies. Time stamps follow the rules of [`Window`](crate::Window).
+///
+/// ```
+/// use llmmetrics::KvHitTracker;
+///
+/// let mut t = KvHitTracker::new(0)?;               // one minute
+/// t.add(1_000_000_000, 3, 4)?;
+/// let r = t.read(2_000_000_000)?;
+/// assert_eq!((r.hits, r.lookups, r.hit_rate, r.ttl), (3, 4, 0.75, 128));
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub struct KvHitTracker {
+    ptr: NonNull<ffi::llmm_kv_hit_tracker>,
+    _ctx: Option<Context>,
+}
+
+// SAFETY: every call takes `&mut self` (reads advance the clock).
+unsafe impl Send for KvHitTracker {}
+unsafe impl Sync for KvHitTracker {}
+
+impl KvHitTracker {
+    /// A tracker over `window_ns` (0 for [`KV_HIT_WINDOW_NS_DEFAULT`]).
+    pub fn new(window_ns: u64) -> Result<KvHitTracker> {
+        KvHitTracker::create(None, window_ns)
+    }
+
+    /// As [`new`](KvHitTracker::new), allocating from `ctx`.
+    pub fn with_context(ctx: &Context, window_ns: u64) -> Result<KvHitTracker> {
+        KvHitTracker::create(Some(ctx), window_ns)
+    }
+
+    fn create(ctx: Option<&Context>, window_ns: u64) -> Result<KvHitTracker> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe { ffi::llmm_kv_hit_tracker_new(context::raw(ctx), window_ns, &mut out) })?;
+        let ptr = NonNull::new(out).expect("llmm_kv_hit_tracker_new returned LLMM_OK and NULL");
+        Ok(KvHitTracker { ptr, _ctx: ctx.cloned() })
+    }
+
+    /// Count `hits` of `lookups` at `now_ns`.
+    ///
+    /// # Errors
+    /// `Invalid` for `hits > lookups` or time going backwards; `Range` on overflow.
+    pub fn add(&mut self, now_ns: u64, hits: u64, lookups: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_kv_hit_tracker_add(self.ptr.as_ptr(), now_ns, hits, lookups) })
+    }
+
+    /// The hit rate over the window ending at `now_ns`.
+    ///
+    /// # Errors
+    /// `Empty` when the window holds no lookup.
+    pub fn read(&mut self, now_ns: u64) -> Result<KvHitReading> {
+        let mut r = MaybeUninit::<ffi::llmm_kv_hit_reading>::zeroed();
+        // SAFETY: initialised by its _init call before the read fills it.
+        let r = unsafe {
+            check(ffi::llmm_kv_hit_reading_init(r.as_mut_ptr()))?;
+            check(ffi::llmm_kv_hit_tracker_read(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
+            r.assume_init()
+        };
+        Ok(KvHitReading { hits: r.hits, lookups: r.lookups, hit_rate: r.hit_rate, ttl: r.ttl })
+    }
+
+    /// Forget every count and the clock.
+    pub fn reset(&mut self) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_kv_hit_tracker_reset(self.ptr.as_ptr()) })
+    }
+}
+
+impl Drop for KvHitTracker {
+    fn drop(&mut self) {
+        // SAFETY: owned handle, freed once.
+        unsafe { ffi::llmm_kv_hit_tracker_free(self.ptr.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for KvHitTracker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KvHitTracker").field("ptr", &self.ptr).finish()
+    }
+}
+
+/// What a [`TlbMonitor`] reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TlbReading {
+    /// Whether `miss_rate` exceeds `max_miss_rate` (strictly).
+    pub alert: bool,
+    /// TLB misses in the window.
+    pub misses: u64,
+    /// TLB accesses in the window (> 0).
+    pub accesses: u64,
+    /// The monitor's window.
+    pub window_ns: u64,
+    /// `misses / accesses`.
+    pub miss_rate: f64,
+    /// The monitor's threshold.
+    pub max_miss_rate: f64,
+}
+
+/// TLB misses and accesses over a time window against a miss-rate threshold
+/// (`llmm_tlb_monitor`).
+///
+/// ```
+/// use llmmetrics::{TlbMonitor, TlbWorkload};
+///
+/// let mut m = TlbMonitor::new(TlbWorkload::JavaMicroservice)?;   // 8.2 % over 500 ms
+/// m.add(1_000_000, 90, 1000)?;
+/// let r = m.read(2_000_000)?;
+/// assert!(r.alert && r.miss_rate == 0.09);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+pub struct TlbMonitor {
+    ptr: NonNull<ffi::llmm_tlb_monitor>,
+    _ctx: Option<Context>,
+}
+
+// SAFETY: every call takes `&mut self` (reads advance the clock).
+unsafe impl Send for TlbMonitor {}
+unsafe impl Sync for TlbMonitor {}
+
+impl TlbMonitor {
+    /// A monitor with a preset's threshold and window.
+    pub fn new(workload: TlbWorkload) -> Result<TlbMonitor> {
+        TlbMonitor::new_in(None, workload)
+    }
+
+    /// A monitor with a custom threshold (a fraction in [0, 1]) and window (ns, > 0).
+    ///
+    /// # Errors
+    /// `Invalid` for NaN or a zero window; `Range` for a threshold outside [0, 1].
+    pub fn custom(max_miss_rate: f64, window_ns: u64) -> Result<TlbMonitor> {
+        TlbMonitor::custom_in(None, max_miss_rate, window_ns)
+    }
+
+    /// As [`new`](TlbMonitor::new) with an optional context.
+    pub fn new_in(ctx: Option<&Context>, workload: TlbWorkload) -> Result<TlbMonitor> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe {
+            ffi::llmm_tlb_monitor_new(
+                context::raw(ctx),
+                workload as ffi::llmm_tlb_workload,
+                &mut out,
+            )
+        })?;
+        Ok(TlbMonitor::wrap(out, ctx))
+    }
+
+    /// As [`custom`](TlbMonitor::custom) with an optional context.
+    pub fn custom_in(
+        ctx: Option<&Context>,
+        max_miss_rate: f64,
+        window_ns: u64,
+    ) -> Result<TlbMonitor> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe {
+            ffi::llmm_tlb_monitor_new_custom(context::raw(ctx), max_miss_rate, window_ns, &mut out)
+        })?;
+        Ok(TlbMonitor::wrap(out, ctx))
+    }
+
+    fn wrap(p: *mut ffi::llmm_tlb_monitor, ctx: Option<&Context>) -> TlbMonitor {
+        let ptr = NonNull::new(p).expect("llmm_tlb_monitor_new returned LLMM_OK and NULL");
+        TlbMonitor { ptr, _ctx: ctx.cloned() }
+    }
+
+    /// Count `misses` of `accesses` at `now_ns` (e.g. hardware counter deltas).
+    pub fn add(&mut self, now_ns: u64, misses: u64, accesses: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_tlb_monitor_add(self.ptr.as_ptr(), now_ns, misses, accesses) })
+    }
+
+    /// The miss rate over the window ending at `now_ns` and the alert.
+    ///
+    /// # Errors
+    /// `Empty` when the window holds no access.
+    pub fn read(&mut self, now_ns: u64) -> Result<TlbReading> {
+        let mut r = MaybeUninit::<ffi::llmm_tlb_reading>::zeroed();
+        // SAFETY: initialised by its _init call before the read fills it.
+        let r = unsafe {
+            check(ffi::llmm_tlb_reading_init(r.as_mut_ptr()))?;
+            check(ffi::llmm_tlb_monitor_read(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
+            r.assume_init()
+        };
+        Ok(TlbReading {
+            alert: r.alert != 0,
+            misses: r.misses,
+            accesses: r.accesses,
+            window_ns: r.window_ns,
+            miss_rate: r.miss_rate,
+            max_miss_rate: r.max_miss_rate,
+        })
+    }
+
+    /// Forget every count and the clock.
+    pub fn reset(&mut self) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_tlb_monitor_reset(self.ptr.as_ptr()) })
+    }
+}
+
+impl Drop for TlbMonitor {
+    fn drop(&mut self) {
+        // SAFETY: owned handle, freed once.
+        unsafe { ffi::llmm_tlb_monitor_free(self.ptr.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for TlbMonitor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TlbMonitor").field("ptr", &self.ptr).finish()
+    }
+}

@@ -1,0 +1,245 @@
+//! Latency-spike detection: P99 / P99.9 dual threshold over a sliding window.
+
+use std::fmt;
+use std::mem::MaybeUninit;
+use std::ptr::{self, NonNull};
+
+use llmmetrics_sys as ffi;
+
+use crate::context::{self, Context};
+use crate::error::{check, Error, Result};
+
+/// Classification of one latency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SpikeLevel {
+    /// Not above the base threshold, or not classified (warm-up).
+    None = 0,
+    /// Above the base threshold (P99), not severe: record, alert.
+    Level1 = 1,
+    /// Above P99 and above factor × P99.9: check the circuit breaker.
+    Level2 = 2,
+}
+
+/// Floating-point options of a [`SpikeDetector`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpikeF64 {
+    /// Quantile of the base threshold, in (0, 1); default 0.99.
+    BaseQuantile = 1,
+    /// Quantile of the severe threshold, in (0, 1); default 0.999.
+    SevereQuantile = 2,
+    /// Level 2 needs latency > factor × severe threshold; 1 ..= 100, default 1.2.
+    SevereFactor = 3,
+}
+
+/// Integer options of a [`SpikeDetector`]. The geometry keys (`SlotNs`, `Slots`, `Scale`)
+/// may only change before the first time stamp (after creation or a reset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpikeU64 {
+    /// Baseline samples needed before classifying; default 1000.
+    Warmup = 4,
+    /// Slot length in ns; default 10^9.
+    SlotNs = 5,
+    /// Slots in the window, 2 ..= 100000; default 60.
+    Slots = 6,
+    /// Sketch scale, 0 ..= 10; default 6.
+    Scale = 7,
+}
+
+/// Baselines in force and counts per level, see [`SpikeDetector::stats`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SpikeStats {
+    /// Whether samples are being classified (warm-up done).
+    pub ready: bool,
+    /// Base quantile (P99) in force; 0 when no baseline.
+    pub base_threshold: f64,
+    /// Severe quantile (P99.9) in force; 0 when no baseline.
+    pub severe_threshold: f64,
+    /// Latencies the baselines in force were computed from.
+    pub baseline_samples: u64,
+    /// Samples observed in the window.
+    pub window_samples: u64,
+    /// Of those, classified.
+    pub window_classified: u64,
+    /// Of those, level 1.
+    pub window_level1: u64,
+    /// Of those, level 2.
+    pub window_level2: u64,
+    /// Samples observed since creation or reset.
+    pub total_samples: u64,
+    /// Of those, classified.
+    pub total_classified: u64,
+    /// Of those, level 1.
+    pub total_level1: u64,
+    /// Of those, level 2.
+    pub total_level2: u64,
+}
+
+/// A latency-spike detector (`llmm_spike`): each latency is classified against the P99 and
+/// P99.9 of the closed slots of its window (default 60 × 1 s) once `warm-up` samples
+/// (default 1000) back the baselines.
+///
+/// ```
+/// use llmmetrics::{SpikeDetector, SpikeLevel, SpikeU64};
+///
+/// const S: u64 = 1_000_000_000;
+/// let mut d = SpikeDetector::new()?;
+/// d.set_u64(SpikeU64::Warmup, 100)?;
+/// for i in 0..1000u64 {
+///     d.observe(i * S / 100, 0.100 + (i % 10) as f64 * 0.001)?;   // 10 s of 100..109 ms
+/// }
+/// assert_eq!(d.observe(10 * S, 0.105)?, SpikeLevel::None);
+/// assert_eq!(d.observe(10 * S, 0.500)?, SpikeLevel::Level2);      // > 1.2 × P99.9
+/// assert_eq!(d.stats(10 * S)?.total_level2, 1);
+/// # Ok::<(), llmmetrics::Error>(())
+/// ```
+///
+/// Every call that takes a time stamp advances the detector's clock, so it takes `&mut self`;
+/// reading an option takes `&self`. `SpikeDetector` is `Send + Sync`.
+pub struct SpikeDetector {
+    ptr: NonNull<ffi::llmm_spike>,
+    _ctx: Option<Context>,
+}
+
+// SAFETY: writers and clock-advancing calls take `&mut self`; option reads only read.
+unsafe impl Send for SpikeDetector {}
+unsafe impl Sync for SpikeDetector {}
+
+impl SpikeDetector {
+    /// A detector with the defaults: 1 s × 60 slots, P99, P99.9, factor 1.2, warm-up 1000.
+    pub fn new() -> Result<SpikeDetector> {
+        SpikeDetector::create(None)
+    }
+
+    /// As [`new`](SpikeDetector::new), allocating from `ctx`.
+    pub fn with_context(ctx: &Context) -> Result<SpikeDetector> {
+        SpikeDetector::create(Some(ctx))
+    }
+
+    fn create(ctx: Option<&Context>) -> Result<SpikeDetector> {
+        let mut out = ptr::null_mut();
+        // SAFETY: context NULL or live; valid out-pointer.
+        check(unsafe { ffi::llmm_spike_new(context::raw(ctx), &mut out) })?;
+        let ptr = NonNull::new(out).expect("llmm_spike_new returned LLMM_OK and NULL");
+        Ok(SpikeDetector { ptr, _ctx: ctx.cloned() })
+    }
+
+    /// Set a floating-point option.
+    ///
+    /// # Errors
+    /// `Range` for NaN or a value outside the option's bounds (nothing changes).
+    pub fn set_f64(&mut self, key: SpikeF64, value: f64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_spike_set_f64(self.ptr.as_ptr(), key as ffi::llmm_spike_option, value)
+        })
+    }
+
+    /// Read a floating-point option.
+    pub fn get_f64(&self, key: SpikeF64) -> Result<f64> {
+        let mut v = 0.0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_spike_get_f64(self.ptr.as_ptr(), key as ffi::llmm_spike_option, &mut v)
+        })?;
+        Ok(v)
+    }
+
+    /// Set an integer option.
+    ///
+    /// # Errors
+    /// `Range` outside the option's bounds; `State` for a geometry key after the first time
+    /// stamp; `NoMem` when rebuilding the window failed (nothing changes).
+    pub fn set_u64(&mut self, key: SpikeU64, value: u64) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_spike_set_u64(self.ptr.as_ptr(), key as ffi::llmm_spike_option, value)
+        })
+    }
+
+    /// Read an integer option.
+    pub fn get_u64(&self, key: SpikeU64) -> Result<u64> {
+        let mut v = 0;
+        // SAFETY: live handle; read-only call.
+        check(unsafe {
+            ffi::llmm_spike_get_u64(self.ptr.as_ptr(), key as ffi::llmm_spike_option, &mut v)
+        })?;
+        Ok(v)
+    }
+
+    /// Record one latency (finite, ≥ 0) at `now_ns` and classify it.
+    ///
+    /// # Errors
+    /// `Invalid` for a bad latency or time going backwards; `NoMem`. Nothing changes on error.
+    pub fn observe(&mut self, now_ns: u64, latency: f64) -> Result<SpikeLevel> {
+        let mut level = ffi::LLMM_SPIKE_NONE;
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_spike_observe(self.ptr.as_ptr(), now_ns, latency, &mut level) })?;
+        match level {
+            ffi::LLMM_SPIKE_NONE => Ok(SpikeLevel::None),
+            ffi::LLMM_SPIKE_LEVEL1 => Ok(SpikeLevel::Level1),
+            ffi::LLMM_SPIKE_LEVEL2 => Ok(SpikeLevel::Level2),
+            _ => Err(Error::abi()),
+        }
+    }
+
+    /// Spike rate over the window: classified samples above the base threshold on arrival
+    /// divided by the classified samples in the window.
+    ///
+    /// # Errors
+    /// `Empty` when no classified sample is in the window.
+    pub fn rate(&mut self, now_ns: u64) -> Result<f64> {
+        let mut r = 0.0;
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_spike_rate(self.ptr.as_ptr(), now_ns, &mut r) })?;
+        Ok(r)
+    }
+
+    /// Baselines in force and counts per level at `now_ns`.
+    pub fn stats(&mut self, now_ns: u64) -> Result<SpikeStats> {
+        let mut s = MaybeUninit::<ffi::llmm_spike_stats>::zeroed();
+        // SAFETY: initialised by its _init call before the library fills it.
+        let s = unsafe {
+            check(ffi::llmm_spike_stats_init(s.as_mut_ptr()))?;
+            check(ffi::llmm_spike_get_stats(self.ptr.as_ptr(), now_ns, s.as_mut_ptr()))?;
+            s.assume_init()
+        };
+        Ok(SpikeStats {
+            ready: s.ready != 0,
+            base_threshold: s.base_threshold,
+            severe_threshold: s.severe_threshold,
+            baseline_samples: s.baseline_samples,
+            window_samples: s.window_samples,
+            window_classified: s.window_classified,
+            window_level1: s.window_level1,
+            window_level2: s.window_level2,
+            total_samples: s.total_samples,
+            total_classified: s.total_classified,
+            total_level1: s.total_level1,
+            total_level2: s.total_level2,
+        })
+    }
+
+    /// Forget every sample, count, baseline and the clock; options stay.
+    pub fn reset(&mut self) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_spike_reset(self.ptr.as_ptr()) })
+    }
+}
+
+impl Drop for SpikeDetector {
+    fn drop(&mut self) {
+        // SAFETY: owned handle, freed once.
+        unsafe { ffi::llmm_spike_free(self.ptr.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for SpikeDetector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SpikeDetector")
+            .field("base_quantile", &self.get_f64(SpikeF64::BaseQuantile).ok())
+            .field("severe_quantile", &self.get_f64(SpikeF64::SevereQuantile).ok())
+            .field("severe_factor", &self.get_f64(SpikeF64::SevereFactor).ok())
+            .field("warmup", &self.get_u64(SpikeU64::Warmup).ok())
+            .finish()
+    }
+}
