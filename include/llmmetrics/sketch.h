@@ -85,6 +85,7 @@ LLMM_API llmm_status llmm_sketch_new(llmm_ctx *ctx, int32_t scale, llmm_sketch *
  * @brief Free a sketch. NULL is a no-op.
  * @param[in] s the sketch
  * @since 1.0.0
+ * @note Not thread-safe: no other call on the sketch may run.
  */
 LLMM_API void llmm_sketch_free(llmm_sketch *s);
 
@@ -109,6 +110,7 @@ LLMM_API llmm_status llmm_sketch_set_range(llmm_sketch *s, double lo, double hi)
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL argument
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API llmm_status llmm_sketch_range(const llmm_sketch *s, double *lo, double *hi);
 
@@ -175,6 +177,7 @@ LLMM_API llmm_status llmm_sketch_quantile(const llmm_sketch *s, double q, double
  * @retval LLMM_E_INVALID a NULL argument or any `q[i]` outside [0, 1]
  * @retval LLMM_E_EMPTY the sketch holds no values
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API llmm_status llmm_sketch_quantiles(const llmm_sketch *s, const double *q, size_t n,
                                            double *out);
@@ -191,6 +194,7 @@ LLMM_API llmm_status llmm_sketch_quantiles(const llmm_sketch *s, const double *q
  * @retval LLMM_E_INVALID a NULL argument or `v` is NaN
  * @retval LLMM_E_EMPTY the sketch holds no values
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API llmm_status llmm_sketch_rank(const llmm_sketch *s, double v, double *fraction_le);
 
@@ -199,6 +203,7 @@ LLMM_API llmm_status llmm_sketch_rank(const llmm_sketch *s, double v, double *fr
  * @param[in] s the sketch (NULL gives 0)
  * @return the count
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API uint64_t llmm_sketch_count(const llmm_sketch *s);
 
@@ -209,6 +214,7 @@ LLMM_API uint64_t llmm_sketch_count(const llmm_sketch *s);
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL argument
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API llmm_status llmm_sketch_sum(const llmm_sketch *s, double *out);
 
@@ -220,6 +226,7 @@ LLMM_API llmm_status llmm_sketch_sum(const llmm_sketch *s, double *out);
  * @retval LLMM_E_INVALID a NULL argument
  * @retval LLMM_E_EMPTY no values
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API llmm_status llmm_sketch_min(const llmm_sketch *s, double *out);
 
@@ -231,6 +238,7 @@ LLMM_API llmm_status llmm_sketch_min(const llmm_sketch *s, double *out);
  * @retval LLMM_E_INVALID a NULL argument
  * @retval LLMM_E_EMPTY no values
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API llmm_status llmm_sketch_max(const llmm_sketch *s, double *out);
 
@@ -242,6 +250,7 @@ LLMM_API llmm_status llmm_sketch_max(const llmm_sketch *s, double *out);
  * @retval LLMM_E_INVALID a NULL argument
  * @retval LLMM_E_EMPTY no values
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API llmm_status llmm_sketch_mean(const llmm_sketch *s, double *out);
 
@@ -254,6 +263,7 @@ LLMM_API llmm_status llmm_sketch_mean(const llmm_sketch *s, double *out);
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID NULL sketch
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API llmm_status llmm_sketch_special_counts(const llmm_sketch *s, uint64_t *zero,
                                                 uint64_t *under, uint64_t *over);
@@ -263,6 +273,7 @@ LLMM_API llmm_status llmm_sketch_special_counts(const llmm_sketch *s, uint64_t *
  * @param[in] s the sketch (NULL gives -1)
  * @return the scale, 0 … 10
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API int32_t llmm_sketch_scale(const llmm_sketch *s);
 
@@ -278,6 +289,7 @@ LLMM_API int32_t llmm_sketch_scale(const llmm_sketch *s);
  * @retval LLMM_E_INVALID a NULL argument
  * @retval LLMM_E_EMPTY no in-range values (zero / under / overflow counts may still exist)
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API llmm_status llmm_sketch_bucket_span(const llmm_sketch *s, int32_t *first,
                                              int32_t *last);
@@ -288,6 +300,7 @@ LLMM_API llmm_status llmm_sketch_bucket_span(const llmm_sketch *s, int32_t *firs
  * @param[in] index OpenTelemetry bucket index
  * @return the count
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers.
  */
 LLMM_API uint64_t llmm_sketch_bucket_count(const llmm_sketch *s, int32_t index);
 
@@ -351,6 +364,7 @@ LLMM_API llmm_status llmm_sketch_merge(llmm_sketch *dst, const llmm_sketch *src)
  * @retval LLMM_E_INVALID a NULL argument, `earlier == dst`, or different scales or ranges
  * @retval LLMM_E_STATE `earlier` is not contained in `dst` (dst unchanged)
  * @since 1.0.0
+ * @note Not thread-safe for `dst`; `earlier` is only read.
  */
 LLMM_API llmm_status llmm_sketch_subtract(llmm_sketch *dst, const llmm_sketch *earlier);
 
@@ -360,6 +374,7 @@ LLMM_API llmm_status llmm_sketch_subtract(llmm_sketch *dst, const llmm_sketch *e
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID NULL sketch
  * @since 1.0.0
+ * @note Not thread-safe: single writer.
  */
 LLMM_API llmm_status llmm_sketch_reset(llmm_sketch *s);
 
@@ -371,6 +386,7 @@ LLMM_API llmm_status llmm_sketch_reset(llmm_sketch *s);
  * @retval LLMM_E_INVALID a NULL argument
  * @retval LLMM_E_NOMEM
  * @since 1.0.0
+ * @note Safe to call concurrently with other readers of `s`.
  */
 LLMM_API llmm_status llmm_sketch_clone(const llmm_sketch *s, llmm_sketch **out);
 
@@ -381,6 +397,7 @@ LLMM_API llmm_status llmm_sketch_clone(const llmm_sketch *s, llmm_sketch **out);
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID NULL sketch or `new_scale` outside 0 … current scale
  * @since 1.0.0
+ * @note Not thread-safe: single writer.
  */
 LLMM_API llmm_status llmm_sketch_downscale(llmm_sketch *s, int32_t new_scale);
 
@@ -392,6 +409,7 @@ LLMM_API llmm_status llmm_sketch_downscale(llmm_sketch *s, int32_t new_scale);
  * @retval LLMM_E_INVALID a NULL argument
  * @retval LLMM_E_NOMEM `dst` unchanged
  * @since 1.0.0
+ * @note Not thread-safe for `dst`; `src` is only read.
  */
 LLMM_API llmm_status llmm_sketch_copy(llmm_sketch *dst, const llmm_sketch *src);
 
@@ -443,6 +461,7 @@ LLMM_API llmm_status llmm_recorder_new(llmm_ctx *ctx, int32_t scale, llmm_record
  * @retval LLMM_E_INVALID bad arguments (see llmm_sketch_set_range())
  * @retval LLMM_E_STATE a shard was already handed out
  * @since 1.0.0
+ * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_recorder_set_range(llmm_recorder *r, double lo, double hi);
 
@@ -516,6 +535,7 @@ LLMM_API llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
  * @brief Free a recorder and all its shards. NULL is a no-op.
  * @param[in] r the recorder; no other thread may be using it or its shards
  * @since 1.0.0
+ * @note Not thread-safe: no other call on the recorder or its shards may run.
  */
 LLMM_API void llmm_recorder_free(llmm_recorder *r);
 
