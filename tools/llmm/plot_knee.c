@@ -62,10 +62,10 @@ int llmm_cli_knee_svg(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, cons
     llmm_cli_axis_linear(&ay, 0, ymax * 1.08, "throughput (QPS)");
     snprintf(sub, sizeof sub, "%zu concurrency levels from %zu rows; repeats averaged", s->n,
              s->rows);
+    p.legend_pos = 2;
     if (llmm_cli_plot_open(&p, path, "Throughput vs concurrency: fits and knees", sub, &ax,
                            &ay) != 0)
         return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: cannot create", path);
-    p.legend_pos = 2;
     if (k->has_cubic)
         llmm_cli_plot_line(&p, cx, cy, CURVE_POINTS, llmm_cli_palette[4], 1,
                            "cubic fit (trimmed points)", "fit-cubic");

@@ -174,11 +174,13 @@ int llmm_cli_plot_open(llmm_cli_plot *p, const char *path, const char *title,
                        const char *subtitle, const llmm_cli_axis *x, const llmm_cli_axis *y)
 {
     FILE *f;
+    int pos = p->legend_pos;
     memset(p, 0, sizeof *p);
+    p->legend_pos = pos;
     p->width = 960;
     p->height = 600;
     p->px0 = 90;
-    p->px1 = p->width - 30;
+    p->px1 = p->width - (pos == 3 ? 315 : 30);
     p->py0 = subtitle ? 78 : 60;
     p->py1 = p->height - 70;
     p->x = *x;
@@ -387,6 +389,10 @@ int llmm_cli_plot_close(llmm_cli_plot *p)
         x0 = p->legend_pos == 1 ? p->px0 + 10 : p->px1 - 10 - w;
         if (p->legend_pos == 2)
             y0 = p->py1 - 18 - lh * (double)p->nlegend;
+        if (p->legend_pos == 3) {
+            x0 = p->px1 + 15;
+            y0 = p->py0;
+        }
         fprintf(f, "<g class=\"legend\">\n<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
                    "height=\"%.2f\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#999999\"/>\n",
                 x0, y0, w, lh * (double)p->nlegend + 8);

@@ -55,14 +55,15 @@ typedef struct llmm_cli_plot {
     llmm_cli_legend_item legend[LLMM_CLI_SVG_LEGEND_MAX];
     size_t nlegend;
     int legend_pos;                        /* 0: legend at the top right, 1 top left,
-                                              2 bottom right */
+                                              2 bottom right, 3 outside on the right (set
+                                              before llmm_cli_plot_open()) */
     size_t markers;                        /* markers drawn */
 } llmm_cli_plot;
 
 /* Colours of the series, in order. */
 extern const char *const llmm_cli_palette[8];
 
-/* Open path and write the header, title, grid, axes, ticks and labels. Returns 0, or -1 with
+/* Open path and write the header (p->legend_pos is kept, everything else reset), title, grid, axes, ticks and labels. Returns 0, or -1 with
  * errno set when the file cannot be created. */
 int llmm_cli_plot_open(llmm_cli_plot *p, const char *path, const char *title,
                        const char *subtitle, const llmm_cli_axis *x, const llmm_cli_axis *y);
