@@ -71,7 +71,7 @@ static int apply_defaults(llmm_cli_report *r)
 }
 
 /* The load-sweep half: write the sweep, print its knee analysis, write its chart. */
-static int demo_sweep(const char *dir, uint64_t seed, FILE *out)
+static int demo_sweep(const char *dir, uint64_t seed, FILE *out, int json)
 {
     char path[4200], svg[4200];
     llmm_cli_sweep s;
@@ -89,10 +89,12 @@ static int demo_sweep(const char *dir, uint64_t seed, FILE *out)
     if (rc == LLMM_CLI_OK) {
         rc = llmm_cli_knee_run(&s, NULL, SWEEP_SLO_MS, &k, &err);
         if (rc == LLMM_CLI_OK) {
-            fprintf(out, "\nllmm demo: a SYNTHETIC load sweep (USL-shaped server, seed %llu) "
-                         "written to %s\n\n",
-                    (unsigned long long)seed, path);
-            llmm_cli_knee_print(&s, &k, SWEEP_NAME, out);
+            if (!json) {
+                fprintf(out, "\nllmm demo: a SYNTHETIC load sweep (USL-shaped server, seed "
+                             "%llu) written to %s\n\n",
+                        (unsigned long long)seed, path);
+                llmm_cli_knee_print(&s, &k, SWEEP_NAME, out);
+            }
             rc = llmm_cli_knee_svg(&s, &k, dir, svg, sizeof svg, &err);
         }
         llmm_cli_sweep_free(&s);
@@ -222,7 +224,7 @@ int llmm_cli_cmd_demo(int argc, char **argv)
     r.files_out = r.json ? stderr : stdout;
     status = llmm_cli_report_run(&r, &file, 1, stdout);
     if (status == 0)
-        status = demo_sweep(dir, go.seed, r.json ? stderr : stdout);
+        status = demo_sweep(dir, go.seed, r.json ? stderr : stdout, r.json);
 out:
     llmm_cli_report_free(&r);
     return status;

@@ -91,12 +91,16 @@ int llmm_cli_knee_svg(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, cons
                               llmm_cli_palette[0], label, "knee-marker");
     }
     if (!isnan(k->slo_ms)) {
-        double n = !isnan(k->slo_measured_n) ? k->slo_measured_n : k->slo_usl_n;
         char label[96];
-        if (isfinite(n) && n > 0) {
-            snprintf(label, sizeof label, "SLO %g ms capacity N = %g (%s)", k->slo_ms, n,
-                     !isnan(k->slo_measured_n) ? "measured P99" : "USL latency");
-            llmm_cli_plot_vline(&p, n, llmm_cli_palette[3], label, "slo-line");
+        if (isfinite(k->slo_usl_n) && k->slo_usl_n > 0 && k->slo_usl_n <= ax.hi) {
+            snprintf(label, sizeof label, "SLO %g ms: USL latency N = %g", k->slo_ms,
+                     k->slo_usl_n);
+            llmm_cli_plot_vline(&p, k->slo_usl_n, llmm_cli_palette[3], label, "slo-line");
+        }
+        if (k->slo_measured_n > 0) {
+            snprintf(label, sizeof label, "SLO %g ms: measured P99 N = %g", k->slo_ms,
+                     k->slo_measured_n);
+            llmm_cli_plot_vline(&p, k->slo_measured_n, llmm_cli_palette[5], label, "slo-line");
         }
     }
     if (llmm_cli_plot_close(&p) != 0)

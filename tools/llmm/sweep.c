@@ -6,6 +6,9 @@
 
 #include "sweep.h"
 
+/* parse_row()'s answer for a header line (distinct from every LLMM_CLI_ code). */
+#define HEADER_LINE 100
+
 typedef struct row {
     double conc, qps, p99;
 } row;
@@ -103,7 +106,7 @@ static int parse_row(char *line, uint64_t lineno, int first, int *ncols, row *ou
                                      "concurrency,qps[,p99_ms]",
                                      name, (unsigned long long)lineno, n > 4 ? (size_t)4 : n);
             *ncols = (int)n;
-            return 1;
+            return HEADER_LINE;
         }
     }
     if (*ncols == 0) {
@@ -185,7 +188,7 @@ int llmm_cli_sweep_parse(const char *buf, size_t len, const char *name, llmm_cli
         }
         rc = parse_row(p, lineno, first, &ncols, &r[nr], name, err);
         first = 0;
-        if (rc == 1) {
+        if (rc == HEADER_LINE) {
             rc = LLMM_CLI_OK;
             continue;
         }
