@@ -104,10 +104,35 @@ static void knee_row(FILE *out, const char *name, llmm_status st, const llmm_kne
             llmm_cli_quality_name(kn->quality), support, kn->strength);
 }
 
+/* "  NAME  text" with the text wrapped at 96 columns under itself. */
+static void wrapped(FILE *out, const char *name, const char *text)
+{
+    const size_t indent = 20, width = 96;
+    size_t col = indent;
+    fprintf(out, "  %-17s ", name);
+    while (*text) {
+        size_t w = strcspn(text, " ");
+        if (col > indent && col + 1 + w > width) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(text, 1, w, out);
+        col += w;
+        text += w;
+        while (*text == ' ')
+            text++;
+    }
+    fputc('\n', out);
+}
+
 void llmm_cli_knee_print(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, const char *name,
                          FILE *out)
 {
     const llmm_usl *u = &k->usl;
+    char buf[512];
     fprintf(out, "Load sweep %s: %zu rows, %zu concurrency levels (%g ... %g)%s%s\n\n", name,
             s->rows, s->n, s->conc[0], s->conc[s->n - 1],
             s->rows > s->n ? ", repeats averaged" : "", s->has_p99 ? ", with P99" : "");
@@ -123,14 +148,17 @@ void llmm_cli_knee_print(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, c
     else
         fprintf(out, "  %-18s %12s %12s  %-7s %s\n", "USL peak N_max", "-", "-", "n/a",
                 llmm_strerror(k->st_usl));
-    fprintf(out, "\nDefinitions:\n  cubic inflection  %s (trim %g)\n", def_inflection,
-            k->opt.trim);
-    fprintf(out, "  growth collapse   %s (fraction %g, smoothing %s)\n", def_collapse,
-            k->opt.collapse_fraction, k->opt.smooth ? "as given" : "auto");
-    fprintf(out, "  kneedle           %s (S = %g)\n", def_kneedle, k->opt.kneedle_sensitivity);
-    fprintf(out, "  USL               %s\n", def_usl);
-    fprintf(out, "  quality           ok: well supported; weak: an estimate the data support "
-                 "poorly; none: no knee in range\n");
+    fprintf(out, "\nDefinitions:\n");
+    snprintf(buf, sizeof buf, "%s (trim %g)", def_inflection, k->opt.trim);
+    wrapped(out, "cubic inflection", buf);
+    snprintf(buf, sizeof buf, "%s (fraction %g, smoothing %s)", def_collapse,
+             k->opt.collapse_fraction, k->opt.smooth ? "as given" : "auto");
+    wrapped(out, "growth collapse", buf);
+    snprintf(buf, sizeof buf, "%s (S = %g)", def_kneedle, k->opt.kneedle_sensitivity);
+    wrapped(out, "kneedle", buf);
+    wrapped(out, "USL", def_usl);
+    wrapped(out, "quality", "ok: well supported; weak: an estimate the data support poorly; "
+                            "none: no knee in the measured range");
     if (k->st_usl == LLMM_OK)
         fprintf(out, "\nUSL fit: lambda = %.6g QPS, sigma = %.6g, kappa = %.6g%s, R2 = %.6f, "
                      "%u iterations\n",
@@ -154,7 +182,7 @@ void llmm_cli_knee_print(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, c
             else
                 fprintf(out, "  measured P99:       no measured concurrency meets it\n");
         }
-        fprintf(out, "  (%s)\n", def_slo);
+        wrapped(out, "definition", def_slo);
     }
 }
 

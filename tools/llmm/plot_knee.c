@@ -43,9 +43,10 @@ int llmm_cli_knee_svg(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, cons
     for (size_t i = 0; i < s->n; i++)
         if (s->qps[i] > ymax)
             ymax = s->qps[i];
+    llmm_cli_axis_linear(&ax, 0, xmax, "concurrency N (requests in flight)");
     for (int i = 0; i < CURVE_POINTS; i++) {
         double t = (double)i / (CURVE_POINTS - 1);
-        ux[i] = xmax * (0.005 + 0.995 * t);
+        ux[i] = ax.hi * (0.005 + 0.995 * t); /* the model across the whole axis */
         uy[i] = NAN;
         if (usl && llmm_usl_throughput(&k->usl, ux[i], &uy[i]) != LLMM_OK)
             uy[i] = NAN;
@@ -58,7 +59,6 @@ int llmm_cli_knee_svg(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, cons
             llmm_poly_eval(k->cubic, 3, cx[i], &cy[i]);
         }
     }
-    llmm_cli_axis_linear(&ax, 0, xmax, "concurrency N (requests in flight)");
     llmm_cli_axis_linear(&ay, 0, ymax * 1.08, "throughput (QPS)");
     snprintf(sub, sizeof sub, "%zu concurrency levels from %zu rows; repeats averaged", s->n,
              s->rows);
@@ -71,7 +71,7 @@ int llmm_cli_knee_svg(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, cons
                            "cubic fit (trimmed points)", "fit-cubic");
     if (usl) {
         char label[96];
-        snprintf(label, sizeof label, "USL fit (R2 %.3f)", k->usl.r2);
+        snprintf(label, sizeof label, "USL fit (R2 %.3f), extrapolated", k->usl.r2);
         llmm_cli_plot_line(&p, ux, uy, CURVE_POINTS, llmm_cli_palette[0], 0, label, "fit-usl");
     }
     llmm_cli_plot_markers(&p, s->conc, s->qps, s->n, LLMM_CLI_SHAPE_CIRCLE, 3.5, "#444444",
