@@ -224,5 +224,13 @@ int llmm_cli_cmd_report(int argc, char **argv);
 int llmm_cli_cmd_demo(int argc, char **argv);
 void llmm_cli_report_usage(FILE *f);
 void llmm_cli_demo_usage(FILE *f);
+int llmm_cli_cmd_knee(int argc, char **argv);
+void llmm_cli_knee_usage(FILE *f);
+int llmm_cli_cmd_merge(int argc, char **argv);
+void llmm_cli_merge_usage(FILE *f);
+int llmm_cli_cmd_quantiles(int argc, char **argv);
+void llmm_cli_quantiles_usage(FILE *f);
+int llmm_cli_cmd_capacity(int argc, char **argv);
+void llmm_cli_capacity_usage(FILE *f);
 
 #endif /* LLMM_CLI_H */

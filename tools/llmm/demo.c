@@ -1,5 +1,7 @@
-/* demo.c: `llmm demo`: write the synthetic vLLM trace (gen.c) and print its report. What
- * `./dev.sh demo` runs, so that a fresh clone shows the tool at work with no data at hand. */
+/* demo.c: `llmm demo`: write the synthetic vLLM trace (gen.c) and print its report, write
+ * a synthetic load sweep (sweep.c) and print its knee analysis, and write the SVG charts of
+ * both. What `./dev.sh demo` runs, so that a fresh clone shows the tool at work with no data
+ * at hand. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -9,17 +11,23 @@
 
 #include "gen.h"
 #include "report_opts.h"
+#include "sweep.h"
 
 enum { OPT_DIR = OPT_LAST_REPORT_OPTION + 1, OPT_SEED, OPT_REQUESTS, OPT_KEEP };
 
 #define TRACE_NAME "llmm-demo-vllm.json"
+#define SWEEP_NAME "llmm-demo-sweep.csv"
+#define SWEEP_SLO_MS 1000.0
 
 void llmm_cli_demo_usage(FILE *f)
 {
     fputs("usage: llmm demo [--dir DIR] [--seed N] [--requests N] [REPORT OPTIONS]\n"
           "\n"
           "Write a synthetic vLLM benchmark result (`vllm bench serve --save-result\n"
-          "--save-detailed` format) and print `llmm report` on it. The trace is generated\n"
+          "--save-detailed` format) and print `llmm report` on it; then write a synthetic\n"
+          "load sweep (" SWEEP_NAME ") and print `llmm knee --slo-ms 1000` on it. The\n"
+          "charts of both (latency_percentiles.svg, p99_over_time.svg,\n"
+          "qps_vs_concurrency.svg) go into the same directory. The trace is generated\n"
           "from a fixed seed by a toy serving model: Poisson arrivals, an FP16 -> INT8 weight\n"
           "switch halfway (95 s of 180) that stalls the engine for 1.5 s, recorded in the\n"
           "file's \"llmm_events\" list, TTFT storms injected at a third and near the end\n"
@@ -27,8 +35,8 @@ void llmm_cli_demo_usage(FILE *f)
           "synthetic data, not a measurement of any system.\n"
           "\n"
           "Options:\n"
-          "  --dir DIR        write " TRACE_NAME " into DIR and keep it (default: a\n"
-          "                   temporary directory, removed afterwards)\n"
+          "  --dir DIR        write the files into DIR (default: a new temporary\n"
+          "                   directory, named in the output and kept)\n"
           "  --seed N         random seed (default 42); the same seed gives the same file\n"
           "  --requests N     number of requests (default 3600, at 20 per second)\n"
           "  -h, --help       this text\n"
@@ -62,6 +70,45 @@ static int apply_defaults(llmm_cli_report *r)
     return 0;
 }
 
+/* The load-sweep half: write the sweep, print its knee analysis, write its chart. */
+static int demo_sweep(const char *dir, uint64_t seed, FILE *out, int json)
+{
+    char path[4200], svg[4200];
+    llmm_cli_sweep s;
+    llmm_cli_knee_eval k;
+    llmm_cli_error err;
+    FILE *f;
+    int rc;
+    snprintf(path, sizeof path, "%s/%s", dir, SWEEP_NAME);
+    f = fopen(path, "w");
+    if (!f || llmm_cli_sweep_generate(f, seed) != LLMM_CLI_OK || fclose(f) != 0) {
+        fprintf(stderr, "llmm demo: cannot write %s\n", path);
+        return 1;
+    }
+    rc = llmm_cli_sweep_read(path, &s, &err);
+    if (rc == LLMM_CLI_OK) {
+        rc = llmm_cli_knee_run(&s, NULL, SWEEP_SLO_MS, &k, &err);
+        if (rc == LLMM_CLI_OK) {
+            if (!json) {
+                fprintf(out, "\nllmm demo: a SYNTHETIC load sweep (USL-shaped server, seed "
+                             "%llu) written to %s\n\n",
+                        (unsigned long long)seed, path);
+                llmm_cli_knee_print(&s, &k, SWEEP_NAME, out);
+            }
+            rc = llmm_cli_knee_svg(&s, &k, dir, svg, sizeof svg, &err);
+        }
+        llmm_cli_sweep_free(&s);
+    }
+    if (rc != LLMM_CLI_OK) {
+        fprintf(stderr, "llmm demo: %s\n", err.msg);
+        return 1;
+    }
+    fprintf(out, "\nFiles in %s:\n  %s\n  %s\n  latency_percentiles.svg\n  p99_over_time.svg\n"
+                 "  %s\n",
+            dir, TRACE_NAME, SWEEP_NAME, llmm_cli_basename(svg));
+    return 0;
+}
+
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
     char *end;
@@ -89,7 +136,7 @@ int llmm_cli_cmd_demo(int argc, char **argv)
     llmm_cli_error err;
     const char *dir = NULL;
     char tmpl[4096], path[4200], *file;
-    int opt, status, report_opts = 0, made_tmp = 0;
+    int opt, status, report_opts = 0;
     FILE *f;
     uint64_t v;
     llmm_cli_report_init(&r);
@@ -128,7 +175,7 @@ int llmm_cli_cmd_demo(int argc, char **argv)
                 fprintf(stderr, "llmm demo: %s\n", err.msg);
                 return 2;
             }
-            if (opt != OPT_JSON && opt != OPT_EXACT)
+            if (opt != OPT_JSON && opt != OPT_EXACT && opt != OPT_SVG && opt != OPT_SAVE_SKETCH)
                 report_opts = 1;
         }
     }
@@ -147,7 +194,6 @@ int llmm_cli_cmd_demo(int argc, char **argv)
             return 1;
         }
         dir = tmpl;
-        made_tmp = 1;
     } else if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "llmm demo: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
@@ -168,17 +214,18 @@ int llmm_cli_cmd_demo(int argc, char **argv)
     if (!r.json)
         printf("llmm demo: a SYNTHETIC vLLM benchmark trace (seed %llu, %u requests over "
                "%.1f s; FP16 -> INT8 weight switch at %.1f s, TTFT storms at %.1f s and %.1f s)\n"
-               "written to %s%s\n\n",
+               "written to %s\n\n",
                (unsigned long long)go.seed, facts.requests, facts.duration, go.switch_at,
-               go.spike_at[0], go.spike_at[1], path, made_tmp ? " (removed afterwards)" : "");
+               go.spike_at[0], go.spike_at[1], path);
     fflush(stdout);
     file = path;
+    if (!r.svg_dir)
+        r.svg_dir = dir;
+    r.files_out = r.json ? stderr : stdout;
     status = llmm_cli_report_run(&r, &file, 1, stdout);
+    if (status == 0)
+        status = demo_sweep(dir, go.seed, r.json ? stderr : stdout, r.json);
 out:
-    if (made_tmp) {
-        remove(path);
-        rmdir(tmpl);
-    }
     llmm_cli_report_free(&r);
     return status;
 }

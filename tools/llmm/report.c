@@ -66,7 +66,14 @@ void llmm_cli_report_usage(FILE *f)
           "  --collapse-window DUR  a latency is matched to a weight switch at most DUR after\n"
           "                         it (default 2s: a request trace sees a switch only as its\n"
           "                         requests complete; the library's default, 10 ms, is meant\n"
-          "                         for per-batch latencies)\n"
+          "                         for per-batch latencies)\n",
+          f);
+    fputs("  --save-sketch DIR      write each latency series as a sketch file (the library's\n"
+          "                         binary format): DIR/ttft.llmm, tpot.llmm, itl.llmm,\n"
+          "                         e2e.llmm, for `llmm merge` and `llmm quantiles`\n"
+          "  --svg DIR              write charts: DIR/latency_percentiles.svg (percentile\n"
+          "                         curves with the --slo bounds) and DIR/p99_over_time.svg\n"
+          "                         (P99 of the watched metric over time, spikes marked)\n"
           "  -h, --help             this text\n"
           "\n",
           f);
@@ -201,6 +208,12 @@ int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cl
         r->ncli_events++;
         return LLMM_CLI_OK;
     }
+    case OPT_SAVE_SKETCH:
+        r->save_sketch_dir = arg;
+        return LLMM_CLI_OK;
+    case OPT_SVG:
+        r->svg_dir = arg;
+        return LLMM_CLI_OK;
     case OPT_WATCH:
         return llmm_cli_watch_option(&r->watch, arg, err);
     case OPT_LOOKBACK:
@@ -292,6 +305,15 @@ int llmm_cli_report_run(llmm_cli_report *r, char **files, size_t nfiles, FILE *o
     }
     if (fflush(out) != 0 || ferror(out)) {
         fprintf(stderr, "llmm: cannot write the report\n");
+        return 1;
+    }
+    rc = LLMM_CLI_OK;
+    if (r->save_sketch_dir)
+        rc = llmm_cli_report_save_sketches(r, &err);
+    if (rc == LLMM_CLI_OK && r->svg_dir)
+        rc = llmm_cli_report_svg(r, &err);
+    if (rc != LLMM_CLI_OK) {
+        fprintf(stderr, "llmm: %s\n", err.msg[0] ? err.msg : "failed");
         return 1;
     }
     return 0;

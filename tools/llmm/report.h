@@ -46,6 +46,14 @@ typedef struct llmm_cli_spike_row {
     double max;
 } llmm_cli_spike_row;
 
+typedef struct llmm_cli_spike_pt {
+    double t, v;  /* seconds on the merged time line, the value */
+    int level;    /* 1 or 2 */
+} llmm_cli_spike_pt;
+
+/* Spikes kept for the chart (the first ones). */
+#define LLMM_CLI_SPIKE_PTS_MAX 100000
+
 typedef struct llmm_cli_spikes {
     /* options */
     double interval;         /* seconds per row; 0 = automatic */
@@ -61,6 +69,8 @@ typedef struct llmm_cli_spikes {
     double base_q, severe_q, factor;
     llmm_cli_spike_row *rows;
     size_t nrows;
+    llmm_cli_spike_pt *pts; /* every spike, in time order (at most LLMM_CLI_SPIKE_PTS_MAX) */
+    size_t npts, cappts;
     /* attribution to events */
     int attributed;          /* the inputs had events */
     double lookback;         /* seconds */
@@ -144,6 +154,9 @@ typedef struct llmm_cli_report {
     double err_max;       /* SLO error-rate bound; NaN = not given */
     double slo_quantile;  /* quantile the SLO verdict checks; NaN = 0.95 */
     const char *slo_text; /* --slo as given */
+    const char *save_sketch_dir; /* --save-sketch DIR */
+    const char *svg_dir;         /* --svg DIR */
+    FILE *files_out;             /* where "wrote FILE" lines go (NULL: stderr) */
     double duration_override;
     int watch;            /* metric of the time-ordered sections, LLMM_CLI_M_TTFT by default */
     double lookback;      /* spike attribution look-back, seconds; NaN = 2 s */
@@ -177,6 +190,10 @@ void llmm_cli_spikes_free(llmm_cli_spikes *sp);
 int llmm_cli_report_run(llmm_cli_report *r, char **files, size_t nfiles, FILE *out);
 void llmm_cli_report_init(llmm_cli_report *r);
 void llmm_cli_report_free(llmm_cli_report *r);
+
+/* --save-sketch and --svg (report_files.c, plot_report.c); names printed to r->files_out. */
+int llmm_cli_report_save_sketches(const llmm_cli_report *r, llmm_cli_error *err);
+int llmm_cli_report_svg(const llmm_cli_report *r, llmm_cli_error *err);
 
 void llmm_cli_render_text(const llmm_cli_report *r, FILE *out);
 int llmm_cli_render_json(const llmm_cli_report *r, FILE *out);

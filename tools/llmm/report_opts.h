@@ -21,6 +21,8 @@ enum {
     OPT_SPIKE_WARMUP,
     OPT_SLO_QUANTILE,
     OPT_EVENT,
+    OPT_SAVE_SKETCH,
+    OPT_SVG,
     OPT_LAST_REPORT_OPTION
 };
 
@@ -37,7 +39,9 @@ enum {
         {"spike-interval", required_argument, NULL, OPT_SPIKE_INTERVAL},                     \
         {"spike-warmup", required_argument, NULL, OPT_SPIKE_WARMUP},                         \
         {"slo-quantile", required_argument, NULL, OPT_SLO_QUANTILE},                         \
-        {"event", required_argument, NULL, OPT_EVENT}
+        {"event", required_argument, NULL, OPT_EVENT},                                       \
+        {"save-sketch", required_argument, NULL, OPT_SAVE_SKETCH},                           \
+        {"svg", required_argument, NULL, OPT_SVG}
 
 /* Apply one report option; LLMM_CLI_EUSAGE with a message on a bad value. */
 int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cli_error *err);

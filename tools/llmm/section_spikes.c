@@ -83,6 +83,26 @@ static int attribute(llmm_cli_spikes *sp, const llmm_event_log *log, double t)
     return st == LLMM_OK ? LLMM_CLI_OK : LLMM_CLI_EPARSE;
 }
 
+/* Keep a spike for the chart (up to LLMM_CLI_SPIKE_PTS_MAX). */
+static int keep_point(llmm_cli_spikes *sp, const llmm_cli_obs *o, llmm_spike_level level)
+{
+    if (sp->npts == LLMM_CLI_SPIKE_PTS_MAX)
+        return LLMM_CLI_OK;
+    if (sp->npts == sp->cappts) {
+        size_t nc = sp->cappts ? sp->cappts * 2 : 256;
+        llmm_cli_spike_pt *t = realloc(sp->pts, nc * sizeof *t);
+        if (!t)
+            return LLMM_CLI_ENOMEM;
+        sp->pts = t;
+        sp->cappts = nc;
+    }
+    sp->pts[sp->npts].t = o->t;
+    sp->pts[sp->npts].v = o->v;
+    sp->pts[sp->npts].level = level == LLMM_SPIKE_LEVEL2 ? 2 : 1;
+    sp->npts++;
+    return LLMM_CLI_OK;
+}
+
 static int observe_all(llmm_cli_spikes *sp, llmm_spike *d, const llmm_event_log *log,
                        const llmm_cli_obs *o, size_t n, llmm_cli_error *err)
 {
@@ -109,6 +129,8 @@ static int observe_all(llmm_cli_spikes *sp, llmm_spike *d, const llmm_event_log 
             r->level1++;
         else if (level == LLMM_SPIKE_LEVEL2)
             r->level2++;
+        if (level != LLMM_SPIKE_NONE && keep_point(sp, &o[i], level) != LLMM_CLI_OK)
+            return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
         if (level != LLMM_SPIKE_NONE && attribute(sp, log, o[i].t) != LLMM_CLI_OK)
             return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "spike attribution: out of memory");
     }
@@ -198,5 +220,8 @@ void llmm_cli_spikes_free(llmm_cli_spikes *sp)
 {
     free(sp->rows);
     sp->rows = NULL;
+    free(sp->pts);
+    sp->pts = NULL;
+    sp->npts = sp->cappts = 0;
     sp->nrows = 0;
 }

@@ -560,4 +560,7 @@ class Demo(Base):
 
 if __name__ == "__main__":
     LLMM = os.path.abspath(sys.argv.pop(1))
-    unittest.main(verbosity=2)
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["TMPDIR"] = tmp  # `llmm demo` without --dir keeps its directory there
+        prog = unittest.main(verbosity=2, exit=False)
+    sys.exit(0 if prog.result.wasSuccessful() else 1)
