@@ -98,6 +98,12 @@ typedef struct box {
     llmm_prom_writer *pw;
     llmm_ratio_window *rw;
     llmm_lii_monitor *lii;
+    llmm_slo_window *slo;
+    llmm_burn *burn;
+    llmm_error_trigger *trig;
+    llmm_goodput *gp;
+    llmm_kv_hit_tracker *kv;
+    llmm_tlb_monitor *tlb;
     uint64_t now;        /* last accepted time stamp of w / d */
     llmm_status last;    /* status of the call under test */
     double res[4];       /* results of the call under test */
@@ -212,6 +218,21 @@ static void fp_box(fp *f, box *b)
         fp_u64(f, (uint64_t)(int64_t)llmm_lii_monitor_read(b->lii, &r));
         fp_put(f, &r, sizeof r);
     }
+    fp_u64(f, b->slo != NULL);
+    if (b->slo) {
+        llmm_slo_result r;
+        const uint64_t spans[3] = {100 * MS, 300 * MS, 800 * MS};
+        for (int i = 0; i < 3; i++) {
+            assert_ok(llmm_slo_result_init(&r));
+            assert_ok(llmm_slo_window_check(b->slo, b->now, spans[i], 0.9, 5.0, 0.1, &r));
+            fp_put(f, &r, sizeof r);
+        }
+    }
+    fp_u64(f, b->burn != NULL);
+    fp_u64(f, b->trig != NULL);
+    fp_u64(f, b->gp != NULL);
+    fp_u64(f, b->kv != NULL);
+    fp_u64(f, b->tlb != NULL);
     fp_u64(f, b->len);
     fp_put(f, b->buf, b->len);
     fp_u64(f, b->now);
@@ -233,6 +254,12 @@ static void box_free(box *b)
     llmm_prom_writer_free(b->pw);
     llmm_ratio_window_free(b->rw);
     llmm_lii_monitor_free(b->lii);
+    llmm_slo_window_free(b->slo);
+    llmm_burn_free(b->burn);
+    llmm_error_trigger_free(b->trig);
+    llmm_goodput_free(b->gp);
+    llmm_kv_hit_tracker_free(b->kv);
+    llmm_tlb_monitor_free(b->tlb);
 }
 
 /* ---- the driver -------------------------------------------------------------------------- */
@@ -796,6 +823,68 @@ static llmm_status call_otlp_delta(box *b)
     return st;
 }
 
+/* ---- SLO window and the windowed monitors ------------------------------------------------ */
+
+static llmm_status call_slo_new(box *b)
+{
+    return llmm_slo_window_new(b->ctx, 100 * MS, 8, 6, &b->slo);
+}
+static void set_slo(box *b)
+{
+    assert_ok(llmm_slo_window_new(b->ctx, 100 * MS, 8, 6, &b->slo));
+    for (uint64_t s = 0; s < 6; s++) {
+        for (uint64_t i = 0; i < 10; i++) {
+            b->now = s * 100 * MS + i * MS;
+            assert_ok(llmm_slo_window_add(b->slo, b->now, 0.5 + 0.1 * (double)(s + i)));
+        }
+        assert_ok(llmm_slo_window_add_errors(b->slo, b->now, s));
+    }
+}
+static llmm_status call_slo_add_far(box *b)
+{
+    llmm_status st = llmm_slo_window_add(b->slo, b->now + MS, 1e6);
+    if (st == LLMM_OK)
+        b->now += MS;
+    return st;
+}
+static llmm_status call_slo_check(box *b)
+{
+    llmm_slo_result r;
+    llmm_status st;
+    llmm_slo_result_init(&r);
+    st = llmm_slo_window_check(b->slo, b->now + 100 * MS, 500 * MS, 0.95, 2.0, 0.05, &r);
+    if (st == LLMM_OK) {
+        b->now += 100 * MS;
+        b->res[0] = r.latency;
+        b->res[1] = r.error_rate;
+    }
+    return st;
+}
+static llmm_status call_burn_new(box *b)
+{
+    return llmm_burn_new(b->ctx, 0.999, 0, 0, &b->burn);
+}
+static llmm_status call_trigger_new(box *b)
+{
+    return llmm_error_trigger_new(b->ctx, 10 * SEC, &b->trig);
+}
+static llmm_status call_goodput_new(box *b)
+{
+    return llmm_goodput_new(b->ctx, &b->gp);
+}
+static llmm_status call_kv_new(box *b)
+{
+    return llmm_kv_hit_tracker_new(b->ctx, 10 * SEC, &b->kv);
+}
+static llmm_status call_tlb_new(box *b)
+{
+    return llmm_tlb_monitor_new(b->ctx, LLMM_TLB_OLTP_DATABASE, &b->tlb);
+}
+static llmm_status call_tlb_new_custom(box *b)
+{
+    return llmm_tlb_monitor_new_custom(b->ctx, 0.05, 2 * SEC, &b->tlb);
+}
+
 /* ---- the cases --------------------------------------------------------------------------- */
 
 static const fault_case cases[] = {
@@ -853,6 +942,15 @@ static const fault_case cases[] = {
     {"scorecard_new", NULL, call_scorecard_new, 1},
     {"prom_writer_new", NULL, call_writer_new, 1},
     {"otlp_json_delta", set_interval, call_otlp_delta, 2},
+    {"slo_window_new", NULL, call_slo_new, 10},
+    {"slo_window_add_grows", set_slo, call_slo_add_far, 1},
+    {"slo_window_check", set_slo, call_slo_check, 2},
+    {"burn_new", NULL, call_burn_new, 2},
+    {"error_trigger_new", NULL, call_trigger_new, 2},
+    {"goodput_new", NULL, call_goodput_new, 1},
+    {"kv_hit_tracker_new", NULL, call_kv_new, 2},
+    {"tlb_monitor_new", NULL, call_tlb_new, 2},
+    {"tlb_monitor_new_custom", NULL, call_tlb_new_custom, 2},
 };
 
 #define NCASES (sizeof cases / sizeof *cases)
