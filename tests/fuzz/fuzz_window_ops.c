@@ -160,7 +160,10 @@ static void check_ratio(llmm_ratio_window *rw, model *m, fz_input *in, int add)
     llmm_status st;
     if (add) {
         uint64_t total = fz_u8(in) & 0x80 ? fz_u64(in) : fz_bytes(in, 2);
-        uint64_t ev = fz_u8(in) & 1 ? total + 1 : (total ? fz_u64(in) % (total + 1) : 0);
+        uint64_t x = fz_u64(in);
+        uint64_t ev = (fz_u8(in) & 1) && total < UINT64_MAX ? total + 1
+                      : total == UINT64_MAX              ? x
+                                                         : x % (total + 1);
         uint64_t have = 0;
         llmm_status want = (ev > total || now < m->rlast) ? LLMM_E_INVALID : LLMM_OK;
         if (want == LLMM_OK) {
