@@ -43,12 +43,13 @@ TSAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
     -Db_sanitize=thread -Db_lundef=false
     -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
 # The libFuzzer build (clang, ASan+UBSan): suite 'fuzz' runs each target for a short bounded
-# time in `test`; `fuzz SECONDS` runs them for longer.
+# time in `test`; `fuzz SECONDS` runs them for longer. The tool is built: its trace parsers
+# are a target.
 FUZZ_BUILD=build-fuzz
 # shellcheck disable=SC2054,SC2034 # the comma belongs to the option; used through suite_step
 FUZZ_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dfuzz=true
     -Db_sanitize=address,undefined -Db_lundef=false
-    -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
+    -Dexamples=false -Dbench=false -Dbindings=false -Ddocs=disabled)
 BENCH_BUILD=build-bench
 BENCH_SETUP=(meson setup -Doptimization=2 -Ddebug=false -Db_ndebug=true
     -Dtests=false -Dexamples=false -Dtools=false -Dbindings=false -Ddocs=disabled)
@@ -251,7 +252,7 @@ for t in json.load(sys.stdin):
 cmd_fuzz() {
     local seconds=${1:-60}
     case "$seconds" in '' | *[!0-9]*) echo "usage: ./dev.sh fuzz SECONDS" >&2; exit 2 ;; esac
-    ensure_packages meson ninja-build pkg-config clang libclang-rt-14-dev python3
+    ensure_packages meson ninja-build pkg-config clang libclang-rt-14-dev python3 libyajl-dev
     if [ ! -f "$FUZZ_BUILD/build.ninja" ]; then
         fresh_setup "$FUZZ_BUILD" "${FUZZ_SETUP[@]}"
     fi
