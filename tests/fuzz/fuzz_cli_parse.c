@@ -210,6 +210,18 @@ static int whole(int fmt, const char *buf, size_t len, const llmm_cli_sink *s,
     }
 }
 
+/* The message after "in.json:LINE:COLUMN: ". YAJL holds back a token that spans two chunks
+ * and then reports its error at a position that depends on the split, so the vLLM parser's
+ * line and column may differ between chunkings (the text may not). Other messages whole. */
+static const char *skip_position(const char *m)
+{
+    unsigned long long l, c;
+    int n = 0;
+    if (sscanf(m, "in.json:%llu:%llu: %n", &l, &c, &n) == 2 && n > 0)
+        return m + n;
+    return m;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const int formats[4] = {LLMM_CLI_FORMAT_VLLM, LLMM_CLI_FORMAT_CSV,
@@ -255,7 +267,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                                         : "in.jsonl";
         CHECK(ra == LLMM_CLI_EPARSE || ra == LLMM_CLI_ENOMEM);
         CHECK(strncmp(ea.msg, name, strlen(name)) == 0);
-        CHECK(strcmp(ea.msg, eb.msg) == 0);
+        CHECK(strcmp(skip_position(ea.msg), skip_position(eb.msg)) == 0);
         if (ra == LLMM_CLI_ENOMEM)
             CHECK(ta.failing && ta.calls >= ta.fail_at);
     }
