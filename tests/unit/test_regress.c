@@ -101,11 +101,50 @@ static void test_recorder_snapshot_edge_buckets(void **state)
     llmm_recorder_free(r);
 }
 
+/* fuzz_sketch_ops (with counts near 2^64): the count wrapped to 0. llmm_sketch_add's fast
+ * path counts without an overflow check, so a sketch already holding 2^64 - 2 values (zeros
+ * added with llmm_sketch_add_n, buckets in a narrow store) accepted two more values and
+ * reported a count of 0. The 2^64 - 1st value must be counted, the next refused with
+ * LLMM_E_RANGE and nothing changed. */
+static void test_count_never_wraps(void **state)
+{
+    llmm_sketch *s = NULL;
+    uint64_t z, u, o;
+    double mx = 5.0;
+    (void)state;
+    assert_ok(llmm_sketch_new(NULL, 6, &s));
+    assert_ok(llmm_sketch_add(s, 1.0));
+    assert_ok(llmm_sketch_add(s, 100.0));
+    assert_ok(llmm_sketch_add_n(s, 0.0, UINT64_MAX - 3));
+    assert_true(llmm_sketch_count(s) == UINT64_MAX - 1);
+    assert_ok(llmm_sketch_add(s, 10.0)); /* inside (1, 100): the fast path's bucket */
+    assert_true(llmm_sketch_count(s) == UINT64_MAX);
+    assert_status(llmm_sketch_add(s, 10.0), LLMM_E_RANGE);
+    assert_status(llmm_sketch_add(s, 1e3), LLMM_E_RANGE);
+    assert_status(llmm_sketch_add_n(s, 10.0, 1), LLMM_E_RANGE);
+    assert_status(llmm_sketch_add_many(s, &mx, 1), LLMM_E_RANGE);
+    assert_true(llmm_sketch_count(s) == UINT64_MAX);
+    assert_ok(llmm_sketch_special_counts(s, &z, &u, &o));
+    assert_true(z == UINT64_MAX - 3 && u == 0 && o == 0);
+    {
+        const double v[3] = {1.0, 10.0, 100.0};
+        for (int k = 0; k < 3; k++) {
+            int32_t i;
+            assert_ok(llmm_sketch_index(6, v[k], &i));
+            assert_true(llmm_sketch_bucket_count(s, i) == 1);
+        }
+    }
+    assert_ok(llmm_sketch_max(s, &mx));
+    assert_true(mx == 100.0);
+    llmm_sketch_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_range_edge_buckets_keep_quantiles_monotone),
         cmocka_unit_test(test_recorder_snapshot_edge_buckets),
+        cmocka_unit_test(test_count_never_wraps),
     };
     return cmocka_run_group_tests_name("regress", tests, NULL, NULL);
 }
