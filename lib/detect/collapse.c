@@ -100,7 +100,7 @@ static void collapse_resum(llmm_collapse *c)
 /* Add a latency to the ring, replacing the oldest when full. */
 static void collapse_push(llmm_collapse *c, double x)
 {
-    double d;
+    double d, gone = 0.0;
 
     if (c->count == 0)
         c->ref = x;
@@ -109,6 +109,7 @@ static void collapse_push(llmm_collapse *c, double x)
         double o = c->ring[c->head] - c->ref;
         c->sum -= o;
         c->sum2 -= o * o;
+        gone = o * o;
     } else {
         c->count++;
     }
@@ -118,6 +119,15 @@ static void collapse_push(llmm_collapse *c, double x)
     if (++c->head == c->window) {
         c->head = 0;
         collapse_resum(c); /* once per W samples: amortised O(1) */
+    } else if (c->count == c->window &&
+               (gone > 0x1p20 * c->sum2 ||
+                c->sum2 - c->sum * c->sum / (double)c->count < 0x1p-20 * c->sum2)) {
+        /* Cancellation: the latency that left dominated the sum of squares (a stall among
+         * fast batches), or the window now sits far from ref compared with its spread (ref
+         * was centred on a window that held the stall), so sum2 / W - mean^2 would keep only
+         * the last digits. Recentre exactly; this happens once per such event, not per
+         * sample (afterwards ref is the window's mean). */
+        collapse_resum(c);
     }
 }
 

@@ -139,12 +139,50 @@ static void test_count_never_wraps(void **state)
     llmm_sketch_free(s);
 }
 
+/* fuzz_collapse_ops: a collapse baseline's σ off by several per cent. The detector keeps
+ * running sums of (x - ref) and (x - ref)^2 and rebuilds them only every W samples; when a
+ * latency 10^7 times the others left the window, subtracting its square cancelled the digits
+ * of the remaining sum, so for up to W samples σ (and the threshold) were wrong by far more
+ * than rounding. Reference: the population σ of the W previous latencies, two passes. */
+static void test_collapse_sigma_after_a_huge_latency(void **state)
+{
+    llmm_collapse *c = NULL;
+    double lat[40];
+    uint64_t t = 1000;
+    (void)state;
+    for (int i = 0; i < 40; i++)
+        lat[i] = 1.0 + 0.05 * (i % 7) + 0.001 * i;
+    lat[9] = 3e7; /* a stall */
+    assert_ok(llmm_collapse_new(NULL, &c));
+    assert_ok(llmm_collapse_set_u64(c, LLMM_COLLAPSE_REQUIRE_SWITCH, 0));
+    for (int i = 0; i < 40; i++, t += 1000) {
+        llmm_collapse_verdict v;
+        assert_ok(llmm_collapse_verdict_init(&v));
+        assert_ok(llmm_collapse_observe_ex(c, t, lat[i], &v));
+        if (i >= 8) {
+            double m = 0.0, var = 0.0, sd;
+            for (int j = i - 8; j < i; j++)
+                m += lat[j];
+            m /= 8.0;
+            for (int j = i - 8; j < i; j++)
+                var += (lat[j] - m) * (lat[j] - m);
+            sd = fmax(sqrt(var / 8.0), 0.01 * m);
+            assert_int_equal(v.ready, 1);
+            assert_close(v.mean, m, 1e-12, 0.0);
+            assert_close(v.sigma, sd, 1e-9, 0.0);
+            assert_int_equal(v.outlier, lat[i] > m + 2.5 * sd);
+        }
+    }
+    llmm_collapse_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_range_edge_buckets_keep_quantiles_monotone),
         cmocka_unit_test(test_recorder_snapshot_edge_buckets),
         cmocka_unit_test(test_count_never_wraps),
+        cmocka_unit_test(test_collapse_sigma_after_a_huge_latency),
     };
     return cmocka_run_group_tests_name("regress", tests, NULL, NULL);
 }
