@@ -120,13 +120,13 @@ static void collapse_push(llmm_collapse *c, double x)
         c->head = 0;
         collapse_resum(c); /* once per W samples: amortised O(1) */
     } else if (c->count == c->window &&
-               (gone > 0x1p20 * c->sum2 ||
-                c->sum2 - c->sum * c->sum / (double)c->count < 0x1p-20 * c->sum2)) {
-        /* Cancellation: the latency that left dominated the sum of squares (a stall among
-         * fast batches), or the window now sits far from ref compared with its spread (ref
-         * was centred on a window that held the stall), so sum2 / W - mean^2 would keep only
-         * the last digits. Recentre exactly; this happens once per such event, not per
-         * sample (afterwards ref is the window's mean). */
+               (gone > c->sum2 ? gone : c->sum2) >
+                   0x1p16 * (c->sum2 - c->sum * c->sum / (double)c->count)) {
+        /* Cancellation: the squares just combined (a departing stall among fast batches, or
+         * a window far from ref because ref was centred on a window that held the stall)
+         * dwarf the centred sum of squares W·σ², so most of its digits are rounding. Recentre
+         * exactly. This happens once per such event, not per sample: afterwards ref is the
+         * window's mean and the two sides agree. */
         collapse_resum(c);
     }
 }

@@ -139,20 +139,21 @@ static void test_count_never_wraps(void **state)
     llmm_sketch_free(s);
 }
 
-/* fuzz_collapse_ops: a collapse baseline's σ off by several per cent. The detector keeps
- * running sums of (x - ref) and (x - ref)^2 and rebuilds them only every W samples; when a
- * latency 10^7 times the others left the window, subtracting its square cancelled the digits
- * of the remaining sum, so for up to W samples σ (and the threshold) were wrong by far more
- * than rounding. Reference: the population σ of the W previous latencies, two passes. */
-static void test_collapse_sigma_after_a_huge_latency(void **state)
+/* fuzz_collapse_ops: a collapse baseline's σ off by far more than rounding. The detector
+ * keeps running sums of (x - ref) and (x - ref)^2 and rebuilt them only every W samples;
+ * after a stall left the window, subtracting its square (or measuring the remaining window
+ * against a ref centred on the window that held the stall) cancelled most digits of W·σ²,
+ * so for up to W samples σ and the threshold were wrong: by per cents for a stall 10^7 times
+ * the other latencies, by 10^-10 … 10^-8 for smaller ones. Reference: the population σ of
+ * the W previous latencies, in two passes. */
+static void collapse_stall(double stall, double level)
 {
     llmm_collapse *c = NULL;
     double lat[40];
     uint64_t t = 1000;
-    (void)state;
     for (int i = 0; i < 40; i++)
-        lat[i] = 1.0 + 0.05 * (i % 7) + 0.001 * i;
-    lat[9] = 3e7; /* a stall */
+        lat[i] = level * (1.0 + 0.05 * (i % 7) + 0.001 * i);
+    lat[9] = stall;
     assert_ok(llmm_collapse_new(NULL, &c));
     assert_ok(llmm_collapse_set_u64(c, LLMM_COLLAPSE_REQUIRE_SWITCH, 0));
     for (int i = 0; i < 40; i++, t += 1000) {
@@ -169,11 +170,19 @@ static void test_collapse_sigma_after_a_huge_latency(void **state)
             sd = fmax(sqrt(var / 8.0), 0.01 * m);
             assert_int_equal(v.ready, 1);
             assert_close(v.mean, m, 1e-12, 0.0);
-            assert_close(v.sigma, sd, 1e-9, 0.0);
+            assert_close(v.sigma, sd, 1e-11, 0.0);
             assert_int_equal(v.outlier, lat[i] > m + 2.5 * sd);
         }
     }
     llmm_collapse_free(c);
+}
+
+static void test_collapse_sigma_after_a_stall(void **state)
+{
+    (void)state;
+    collapse_stall(3e7, 1.0);
+    for (double stall = 2e3; stall < 1e6; stall *= 1.5)
+        collapse_stall(stall, 16.0);
 }
 
 int main(void)
@@ -182,7 +191,7 @@ int main(void)
         cmocka_unit_test(test_range_edge_buckets_keep_quantiles_monotone),
         cmocka_unit_test(test_recorder_snapshot_edge_buckets),
         cmocka_unit_test(test_count_never_wraps),
-        cmocka_unit_test(test_collapse_sigma_after_a_huge_latency),
+        cmocka_unit_test(test_collapse_sigma_after_a_stall),
     };
     return cmocka_run_group_tests_name("regress", tests, NULL, NULL);
 }
