@@ -100,7 +100,7 @@ static void collapse_resum(llmm_collapse *c)
 /* Add a latency to the ring, replacing the oldest when full. */
 static void collapse_push(llmm_collapse *c, double x)
 {
-    double d, gone = 0.0;
+    double d;
 
     if (c->count == 0)
         c->ref = x;
@@ -109,7 +109,6 @@ static void collapse_push(llmm_collapse *c, double x)
         double o = c->ring[c->head] - c->ref;
         c->sum -= o;
         c->sum2 -= o * o;
-        gone = o * o;
     } else {
         c->count++;
     }
@@ -119,26 +118,30 @@ static void collapse_push(llmm_collapse *c, double x)
     if (++c->head == c->window) {
         c->head = 0;
         collapse_resum(c); /* once per W samples: amortised O(1) */
-    } else if (c->count == c->window &&
-               (gone > c->sum2 ? gone : c->sum2) >
-                   0x1p16 * (c->sum2 - c->sum * c->sum / (double)c->count)) {
-        /* Cancellation: the squares just combined (a departing stall among fast batches, or
-         * a window far from ref because ref was centred on a window that held the stall)
-         * dwarf the centred sum of squares W·σ², so most of its digits are rounding. Recentre
-         * exactly. This happens once per such event, not per sample: afterwards ref is the
-         * window's mean and the two sides agree. */
-        collapse_resum(c);
     }
 }
 
 /* Judge x against the baseline (the ring must be full), filling the verdict's numbers. */
-static int collapse_outlier(const llmm_collapse *c, double x, llmm_collapse_verdict *v)
+static int collapse_outlier(llmm_collapse *c, double x, llmm_collapse_verdict *v)
 {
     double w = (double)c->window;
     double m = c->sum / w;
-    double var = c->sum2 / w - m * m;
-    double mean = c->ref + m;
-    double sigma, lo;
+    double s2 = c->sum2 / w;
+    double var = s2 - m * m;
+    double mean, sigma, lo;
+
+    if (var < 0x1p-12 * s2) {
+        /* Cancellation: the window sits far from ref compared with its spread (ref was
+         * centred on a window that held a stall that has left since; or the level moved),
+         * so most digits of sum2 / W - m^2 are rounding, and σ could be off by per cents
+         * until the next rebuild. Recentre now; afterwards ref is the window's mean, so this
+         * happens once per such event. */
+        collapse_resum(c);
+        m = c->sum / w;
+        s2 = c->sum2 / w;
+        var = s2 - m * m;
+    }
+    mean = c->ref + m;
 
     if (mean < 0.0)
         mean = 0.0; /* rounding only: every latency is >= 0 */
