@@ -19,12 +19,23 @@ TEST_PACKAGES=(meson ninja-build pkg-config gcc g++ clang libcmocka-dev doxygen 
 # from exactly this configuration, so `test` and `abi-baseline` share it.
 MAIN_BUILD=build
 MAIN_SETUP=(env CC=gcc meson setup --buildtype debugoptimized -Dwerror=true)
-# The sanitizer build runs the unit suite only.
+# The sanitizer build runs the unit and integration suites (the integration suite needs the
+# examples). Every program links the one shared ASan runtime (-shared-libasan), which each
+# test process preloads (ASAN_WRAP), so that the Python tests can load the sanitized library
+# through ctypes, and programs they start (metrics_server) share that runtime.
 ASAN_BUILD=build-asan
 # shellcheck disable=SC2054,SC2034 # the comma belongs to the option; used through suite_step
 ASAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
-    -Db_sanitize=address,undefined -Db_lundef=false
+    -Db_sanitize=address,undefined -Db_lundef=false -Dc_link_args=-shared-libasan
+    -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
+# Valgrind memcheck over the unit suite of the main build: any error, or a definite or
+# indirect leak, fails the test.
+VALGRIND_WRAP='valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect'
+# Coverage (./dev.sh coverage): gcc, no optimisation, -Db_coverage=true, the unit suite.
+COVERAGE_BUILD=build-coverage
+COVERAGE_SETUP=(env CC=gcc meson setup --buildtype debug -Db_coverage=true
     -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
+COVERAGE_MIN_LINES=90
 # The ThreadSanitizer build runs the multi-writer tests (suite 'tsan': the recorder).
 TSAN_BUILD=build-tsan
 # shellcheck disable=SC2034 # used through suite_step
@@ -32,12 +43,13 @@ TSAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
     -Db_sanitize=thread -Db_lundef=false
     -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
 # The libFuzzer build (clang, ASan+UBSan): suite 'fuzz' runs each target for a short bounded
-# time in `test`; `fuzz SECONDS` runs them for longer.
+# time in `test`; `fuzz SECONDS` runs them for longer. The tool is built: its trace parsers
+# are a target.
 FUZZ_BUILD=build-fuzz
 # shellcheck disable=SC2054,SC2034 # the comma belongs to the option; used through suite_step
 FUZZ_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dfuzz=true
     -Db_sanitize=address,undefined -Db_lundef=false
-    -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
+    -Dexamples=false -Dbench=false -Dbindings=false -Ddocs=disabled)
 BENCH_BUILD=build-bench
 BENCH_SETUP=(meson setup -Doptimization=2 -Ddebug=false -Db_ndebug=true
     -Dtests=false -Dexamples=false -Dtools=false -Dbindings=false -Ddocs=disabled)
@@ -52,8 +64,14 @@ usage: ./dev.sh COMMAND [ARGS]
   demo           install what is missing (apt-get), build, run the main job
   test           install every package the test suites need, then from fresh build
                  directories: gcc debugoptimized build with -Werror, every meson suite,
-                 the Doxygen docs, a clang ASan+UBSan build running the unit suite; ends
-                 with one line "N passed, N failed" and exits non-zero on any failure
+                 the Doxygen docs, the unit suite again under valgrind memcheck; a clang
+                 ASan+UBSan build running the unit and integration suites; a TSan build
+                 running suite tsan; a libFuzzer build running each fuzz target briefly;
+                 ends with one line "N passed, N failed" and exits non-zero on any failure
+  coverage       install gcovr, build build-coverage (gcc, -O0, gcov), run the unit suite
+                 and report line and branch coverage of lib/ (text summary, per-file
+                 missing lines in build-coverage/coverage.txt, HTML in
+                 build-coverage/coverage/); fails below 90 % of lines
   bench [--json] build build-bench (-O2, NDEBUG) and run every benchmark defined
                  under bench/; the arguments are passed to each benchmark
   fuzz SECONDS   build build-fuzz (clang, libFuzzer, ASan+UBSan) and run every fuzz
@@ -110,30 +128,49 @@ cmd_demo() {
 }
 
 # One sanitizer-style step of `test`: fresh build dir "$1" from setup array named "$2", then
-# `meson test --suite "$3"` with "$4" parallel processes, under setarch -R, with the
-# environment assignments that follow. Appends "DIR=rc" to LOGS or counts a failed step.
+# `meson test --suite S` for each word S of "$3" with "$4" parallel processes, under
+# setarch -R, with the environment assignments that follow; an argument `--wrap=CMD` among
+# them is passed to meson test instead (a prefix for every test command). Appends "DIR=rc"
+# to LOGS or counts a failed step.
 LOGS=()
 FAILED_STEPS=0
 suite_step() {
-    local dir=$1 setup_name=$2 suite=$3 procs=$4 rc=0
+    local dir=$1 setup_name=$2 suites=$3 procs=$4 rc=0 start=$SECONDS s
     shift 4
     local -n setup_ref=$setup_name
+    local envs=() extra=()
+    for s in "$@"; do
+        case "$s" in --wrap=*) extra+=("$s") ;; *) envs+=("$s") ;; esac
+    done
+    for s in $suites; do extra+=(--suite "$s"); done
     log "configure and build $dir (${setup_ref[*]:0:2})"
     if fresh_setup "$dir" "${setup_ref[@]}" && ninja -C "$dir" -j "$JOBS"; then
-        log "meson test -C $dir --suite $suite (under setarch -R)"
-        env "$@" setarch "$(uname -m)" -R \
-            meson test -C "$dir" --suite "$suite" --print-errorlogs --num-processes "$procs" ||
+        log "meson test -C $dir ${extra[*]} (under setarch -R)"
+        env "${envs[@]}" setarch "$(uname -m)" -R \
+            meson test -C "$dir" "${extra[@]}" --print-errorlogs --num-processes "$procs" ||
             rc=$?
         LOGS+=("$dir=$rc")
     else
         log "FAILED: configure/build $dir"
         FAILED_STEPS=$((FAILED_STEPS + 1))
     fi
+    log "$dir: $((SECONDS - start)) s"
+}
+
+# Valgrind memcheck over the unit suite of an existing build "$1" (its own test log,
+# testlog-valgrind). Appends "DIR:testlog-valgrind=rc" to LOGS.
+valgrind_step() {
+    local dir=$1 rc=0 start=$SECONDS
+    log "meson test -C $dir --suite unit under valgrind memcheck"
+    meson test -C "$dir" --suite unit --wrap="$VALGRIND_WRAP" --logbase testlog-valgrind \
+        --timeout-multiplier 10 --print-errorlogs --num-processes 2 || rc=$?
+    LOGS+=("$dir:testlog-valgrind=$rc")
+    log "$dir under valgrind: $((SECONDS - start)) s"
 }
 
 cmd_test() {
     ensure_packages "${TEST_PACKAGES[@]}"
-    local main_rc=0
+    local main_rc=0 start=$SECONDS asan_rt
 
     log "configure and build $MAIN_BUILD (gcc, debugoptimized, -Werror)"
     if fresh_setup "$MAIN_BUILD" "${MAIN_SETUP[@]}" && ninja -C "$MAIN_BUILD" -j "$JOBS"; then
@@ -145,17 +182,43 @@ cmd_test() {
             log "FAILED: docs"
             FAILED_STEPS=$((FAILED_STEPS + 1))
         fi
+        log "$MAIN_BUILD: $((SECONDS - start)) s"
+        valgrind_step "$MAIN_BUILD"
     else
         log "FAILED: configure/build $MAIN_BUILD"
         FAILED_STEPS=$((FAILED_STEPS + 1))
     fi
-    suite_step "$ASAN_BUILD" ASAN_SETUP unit 2 \
-        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    # The Python interpreter's own allocations at exit are not ours (tests/lsan.supp).
+    asan_rt=$(clang -print-file-name=libclang_rt.asan-x86_64.so)
+    suite_step "$ASAN_BUILD" ASAN_SETUP "unit integration" 2 \
+        ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" \
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 --wrap="env LD_PRELOAD=$asan_rt"
     suite_step "$TSAN_BUILD" TSAN_SETUP tsan 1 \
         TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
     suite_step "$FUZZ_BUILD" FUZZ_SETUP fuzz 1 \
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    log "test: $((SECONDS - start)) s in all"
     python3 tests/summarize_testlog.py --extra-failures "$FAILED_STEPS" "${LOGS[@]}"
+}
+
+cmd_coverage() {
+    ensure_packages meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev gcovr
+    local rc=0
+    fresh_setup "$COVERAGE_BUILD" "${COVERAGE_SETUP[@]}"
+    ninja -C "$COVERAGE_BUILD" -j "$JOBS"
+    log "meson test -C $COVERAGE_BUILD --suite unit"
+    meson test -C "$COVERAGE_BUILD" --suite unit --print-errorlogs --num-processes 2 || rc=$?
+    # Branches the compiler adds for its own bookkeeping are no decisions of ours.
+    local gcovr=(gcovr --root . --filter 'lib/' --exclude-unreachable-branches
+        --exclude-throw-branches "$COVERAGE_BUILD")
+    # (gcovr test-creates and then deletes every output file it is given: never name a device)
+    mkdir -p "$COVERAGE_BUILD/coverage"
+    "${gcovr[@]}" --branches --txt "$COVERAGE_BUILD/coverage-branches.txt"
+    "${gcovr[@]}" --txt "$COVERAGE_BUILD/coverage.txt" \
+        --html-details "$COVERAGE_BUILD/coverage/index.html" \
+        --print-summary --fail-under-line "$COVERAGE_MIN_LINES" || rc=$?
+    cat "$COVERAGE_BUILD/coverage.txt"
+    return "$rc"
 }
 
 cmd_bench() {
@@ -189,7 +252,7 @@ for t in json.load(sys.stdin):
 cmd_fuzz() {
     local seconds=${1:-60}
     case "$seconds" in '' | *[!0-9]*) echo "usage: ./dev.sh fuzz SECONDS" >&2; exit 2 ;; esac
-    ensure_packages meson ninja-build pkg-config clang libclang-rt-14-dev python3
+    ensure_packages meson ninja-build pkg-config clang libclang-rt-14-dev python3 libyajl-dev
     if [ ! -f "$FUZZ_BUILD/build.ninja" ]; then
         fresh_setup "$FUZZ_BUILD" "${FUZZ_SETUP[@]}"
     fi
@@ -224,6 +287,7 @@ case "${1:-}" in
     bench) shift; cmd_bench "$@" ;;
     abi-baseline) shift; cmd_abi_baseline "$@" ;;
     fuzz) shift; cmd_fuzz "$@" ;;
+    coverage) shift; cmd_coverage "$@" ;;
     -h | --help | help) usage ;;
     *) usage >&2; exit 2 ;;
 esac

@@ -2,7 +2,8 @@
 """Count test results from meson's logs and print one line: `N passed, N failed[, N skipped]`.
 
 For each build directory it reads meson-logs/testlog.json (one JSON object per test, written
-by the last `meson test` run) and `meson introspect --tests` for each test's protocol:
+by the last `meson test` run; BUILDDIR:LOGBASE reads meson-logs/LOGBASE.json instead, the log
+of a run with `--logbase LOGBASE`) and `meson introspect --tests` for each test's protocol:
 
 - a TAP test counts its subtests: `ok` passes, `not ok` fails, a `# SKIP` directive skips
   (`# TODO` is neither pass nor fail and is counted as skipped); if the process itself failed
@@ -12,7 +13,7 @@ by the last `meson test` run) and `meson introspect --tests` for each test's pro
 
 Used by `./dev.sh test`. Exit status 1 when anything failed.
 
-usage: summarize_testlog.py [--extra-failures N] BUILDDIR[=MESON_TEST_EXIT_STATUS] ...
+usage: summarize_testlog.py [--extra-failures N] BUILDDIR[:LOGBASE][=MESON_TEST_EXIT_STATUS] ...
 """
 
 import argparse
@@ -88,8 +89,9 @@ def main():
 
     total = [0, 0, 0]
     for spec in args.builddirs:
-        builddir, _, rc = spec.partition("=")
-        log = os.path.join(builddir, "meson-logs", "testlog.json")
+        where, _, rc = spec.partition("=")
+        builddir, _, logbase = where.partition(":")
+        log = os.path.join(builddir, "meson-logs", (logbase or "testlog") + ".json")
         counts = [0, 0, 0]
         if os.path.exists(log):
             protos = protocols(builddir)
@@ -100,16 +102,16 @@ def main():
                     entry = json.loads(line)
                     p, fl, s = count_test(entry, protos.get(entry.get("name")))
                     if fl:
-                        print("FAILED: %s: %s (%s)" % (builddir, entry.get("name"),
+                        print("FAILED: %s: %s (%s)" % (where, entry.get("name"),
                                                        entry.get("result")))
                     counts = [counts[0] + p, counts[1] + fl, counts[2] + s]
         elif rc:
-            print("FAILED: %s: no test log (meson test did not run)" % builddir)
+            print("FAILED: %s: no test log (meson test did not run)" % where)
             counts[1] += 1
         if rc not in ("", "0") and counts[1] == 0:
-            print("FAILED: %s: meson test exited with status %s" % (builddir, rc))
+            print("FAILED: %s: meson test exited with status %s" % (where, rc))
             counts[1] += 1
-        print("%s: %d passed, %d failed, %d skipped" % (builddir, *counts))
+        print("%s: %d passed, %d failed, %d skipped" % (where, *counts))
         total = [a + b for a, b in zip(total, counts)]
 
     total[1] += args.extra_failures

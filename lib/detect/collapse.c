@@ -122,13 +122,26 @@ static void collapse_push(llmm_collapse *c, double x)
 }
 
 /* Judge x against the baseline (the ring must be full), filling the verdict's numbers. */
-static int collapse_outlier(const llmm_collapse *c, double x, llmm_collapse_verdict *v)
+static int collapse_outlier(llmm_collapse *c, double x, llmm_collapse_verdict *v)
 {
     double w = (double)c->window;
     double m = c->sum / w;
-    double var = c->sum2 / w - m * m;
-    double mean = c->ref + m;
-    double sigma, lo;
+    double s2 = c->sum2 / w;
+    double var = s2 - m * m;
+    double mean, sigma, lo;
+
+    if (var < 0x1p-12 * s2) {
+        /* Cancellation: the window sits far from ref compared with its spread (ref was
+         * centred on a window that held a stall that has left since; or the level moved),
+         * so most digits of sum2 / W - m^2 are rounding, and σ could be off by per cents
+         * until the next rebuild. Recentre now; afterwards ref is the window's mean, so this
+         * happens once per such event. */
+        collapse_resum(c);
+        m = c->sum / w;
+        s2 = c->sum2 / w;
+        var = s2 - m * m;
+    }
+    mean = c->ref + m;
 
     if (mean < 0.0)
         mean = 0.0; /* rounding only: every latency is >= 0 */

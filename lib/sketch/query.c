@@ -80,9 +80,17 @@ static size_t scan_down(const llmm_sketch *s, size_t i, uint64_t *cum, uint64_t 
     return i;
 }
 
+/* The buckets of the range bounds also hold the values between the bound and the bucket
+ * edge; their representative is kept inside the range so that it never passes the answer
+ * for the underflow (range_lo) or the overflow (range_hi): quantiles stay monotone in q. */
 static double slot_value(const llmm_sketch *s, size_t slot)
 {
-    return clamp(s, llmm__bucket_rep(s->scale, s->base + (int64_t)slot));
+    double v = llmm__bucket_rep(s->scale, s->base + (int64_t)slot);
+    if (v < s->range_lo)
+        v = s->range_lo;
+    else if (v > s->range_hi)
+        v = s->range_hi;
+    return clamp(s, v);
 }
 
 /* Ranks in (1, count) counted from the bottom, ascending; out[order[j]] receives each. */

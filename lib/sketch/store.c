@@ -16,7 +16,11 @@ void llmm__sketch_refresh_fast(llmm_sketch *s)
     int64_t lo, hi, mn, mx;
     s->fast_span = 0;
     s->fast_counts = NULL;
-    if (!s->counts32 || s->count == 0)
+    /* The fast path counts without an overflow check. Between two refreshes it can add at
+     * most fast_span * 2^32 values (a bucket counter that wraps takes the slow path), far
+     * below 2^63, so with the count under 2^63 the total cannot wrap; above it, every add
+     * takes the checked slow path. */
+    if (!s->counts32 || s->count == 0 || s->count >= (UINT64_C(1) << 63))
         return;
     /* strictly inside the buckets of min and max, so the fast path never changes them */
     mn = s->min > 0.0 ? llmm__map_index(s->scale, s->min) : INT64_MIN / 4;

@@ -68,6 +68,7 @@ static void test_polyfit_numpy_vectors(void **state)
 {
     int c;
     (void)state;
+    LLMM_TEST_NEEDS_LONG_DOUBLE(); /* rss_ld */
     for (c = 0; c < REF_POLYFIT_COUNT; c++) {
         const ref_polyfit *r = &ref_polyfit_cases[c];
         double coeffs[LLMM_POLY_MAX_DEGREE + 1], scale = 0.0, ours;
@@ -107,6 +108,7 @@ static void test_polyfit_exact_recovery(void **state)
     static const double base[9] = {3.0, -2.0, 0.5, 1.0, -0.25, 0.125, -1.0, 2.0, 0.75};
     unsigned d, k;
     (void)state;
+    LLMM_TEST_NEEDS_LONG_DOUBLE(); /* eval_ld, rss_ld */
     for (d = 0; d <= 8; d++) {
         double x[64], y[64], got[9];
         const double offsets[3] = {0.0, 3.0, 40.0};

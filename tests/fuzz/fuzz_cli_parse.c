@@ -1,0 +1,278 @@
+/* libFuzzer target: the llmm tool's trace parsers (tools/llmm: vLLM result JSON, CSV, JSONL)
+ * on arbitrary bytes.
+ *
+ * Input: byte 0 picks the format (low two bits) and whether the sink fails (bit 2: the k-th
+ * callback returns "out of memory", k from byte 1); byte 1 also seeds the chunk sizes; the
+ * rest is the file, in an exactly sized heap buffer without a terminating NUL (any overread is
+ * a sanitizer report). Checked:
+ *   - the whole-buffer entry point and the streaming objects fed in random chunks (with the
+ *     vLLM second pass when the first asks for it) agree on the return code, on every
+ *     callback and its arguments, on the input statistics and on the error message: a parser
+ *     must not depend on where reads split the file;
+ *   - an error names the input (`name:...`) and a failing sink's code comes back;
+ *   - delivered records follow the record contract (cli.h): a failed request has NaN
+ *     latencies, a successful one finite TTFT <= E2E; ITLs are finite; the statistics count
+ *     the delivered records;
+ *   - no leak (LeakSanitizer) on any path. */
+#include "fuzz_common.h"
+
+#include "cli.h"
+
+/* Every callback, appended as bytes. */
+typedef struct trace {
+    uint8_t *p;
+    size_t n, cap;
+    uint64_t records, calls, fail_at;
+    int failing;
+} trace;
+
+static void put(trace *t, const void *d, size_t n)
+{
+    if (t->n + n > t->cap) {
+        size_t c = t->cap ? t->cap * 2 : 1024;
+        while (c < t->n + n)
+            c *= 2;
+        t->p = realloc(t->p, c);
+        CHECK(t->p != NULL);
+        t->cap = c;
+    }
+    memcpy(t->p + t->n, d, n);
+    t->n += n;
+}
+
+static int step(trace *t, char tag)
+{
+    put(t, &tag, 1);
+    t->calls++;
+    return t->failing && t->calls == t->fail_at ? LLMM_CLI_ENOMEM : LLMM_CLI_OK;
+}
+
+static int on_record(void *user, const llmm_cli_record *r)
+{
+    trace *t = user;
+    CHECK(r->failed == 0 || r->failed == 1);
+    if (r->failed) {
+        CHECK(isnan(r->ttft_s) && isnan(r->e2e_s));
+    } else {
+        CHECK(isfinite(r->ttft_s) && isfinite(r->e2e_s) && r->ttft_s <= r->e2e_s);
+    }
+    CHECK(isnan(r->start_s) || isfinite(r->start_s));
+    CHECK(r->input_tokens >= -1 && r->output_tokens >= -1);
+    put(t, &r->start_s, sizeof r->start_s); /* field by field: the struct has padding */
+    put(t, &r->ttft_s, sizeof r->ttft_s);
+    put(t, &r->e2e_s, sizeof r->e2e_s);
+    put(t, &r->input_tokens, sizeof r->input_tokens);
+    put(t, &r->output_tokens, sizeof r->output_tokens);
+    put(t, &r->failed, sizeof r->failed);
+    t->records++;
+    return step(t, 'r');
+}
+
+static int on_itl(void *user, double v)
+{
+    trace *t = user;
+    CHECK(isfinite(v));
+    put(t, &v, sizeof v);
+    return step(t, 'i');
+}
+
+static int on_itl_reset(void *user)
+{
+    return step(user, 'x');
+}
+
+static int on_run_end(void *user, double d)
+{
+    trace *t = user;
+    CHECK(isnan(d) || isfinite(d));
+    put(t, &d, sizeof d);
+    return step(t, 'e');
+}
+
+static void on_note(void *user, const char *msg)
+{
+    trace *t = user;
+    put(t, msg, strlen(msg) + 1);
+    (void)step(t, 'n');
+}
+
+static int on_event(void *user, double ts, const char *type, double value)
+{
+    trace *t = user;
+    CHECK(type != NULL && type[0] != '\0');
+    put(t, &ts, sizeof ts);
+    put(t, type, strlen(type) + 1);
+    put(t, &value, sizeof value);
+    return step(t, 'v');
+}
+
+static llmm_cli_sink sink_for(trace *t)
+{
+    llmm_cli_sink s;
+    memset(&s, 0, sizeof s);
+    s.user = t;
+    s.record = on_record;
+    s.itl = on_itl;
+    s.itl_reset = on_itl_reset;
+    s.run_end = on_run_end;
+    s.note = on_note;
+    s.event = on_event;
+    return s;
+}
+
+typedef struct chunker {
+    uint64_t x;
+} chunker;
+
+static size_t next_chunk(chunker *c, size_t left)
+{
+    size_t k;
+    c->x ^= c->x << 13;
+    c->x ^= c->x >> 7;
+    c->x ^= c->x << 17;
+    switch (c->x & 3) {
+    case 0: k = 1; break;
+    case 1: k = 1 + (c->x >> 8) % 7; break;
+    case 2: k = 1 + (c->x >> 8) % 200; break;
+    default: k = left; break;
+    }
+    return k < left ? k : left;
+}
+
+/* One streamed pass of the vLLM parser; *out is the parser (freed by the caller). */
+static int vllm_pass(const char *buf, size_t len, const llmm_cli_sink *s, const uint8_t *flags,
+                     size_t nflags, uint64_t seed, llmm_cli_vllm **out, llmm_cli_error *err)
+{
+    chunker c = {seed | 1};
+    size_t at = 0;
+    int rc = llmm_cli_vllm_new("in.json", s, flags, nflags, out, err);
+    while (rc == LLMM_CLI_OK && at < len) {
+        size_t k = next_chunk(&c, len - at);
+        rc = llmm_cli_vllm_feed(*out, buf + at, k, err);
+        at += k;
+    }
+    if (rc == LLMM_CLI_OK)
+        rc = llmm_cli_vllm_finish(*out, err);
+    return rc;
+}
+
+static int streamed(int fmt, const char *buf, size_t len, const llmm_cli_sink *s,
+                    uint64_t seed, llmm_cli_input_info *info, llmm_cli_error *err)
+{
+    if (fmt == LLMM_CLI_FORMAT_VLLM) {
+        llmm_cli_vllm *p = NULL, *q = NULL;
+        int rc = vllm_pass(buf, len, s, NULL, 0, seed, &p, err);
+        if (rc == LLMM_CLI_OK && llmm_cli_vllm_needs_replay(p)) {
+            size_t n;
+            const uint8_t *flags = llmm_cli_vllm_failed_flags(p, &n);
+            rc = s->itl_reset(s->user);
+            if (rc == LLMM_CLI_OK)
+                rc = vllm_pass(buf, len, s, flags, n, seed * 3, &q, err);
+        }
+        if (rc == LLMM_CLI_OK) {
+            llmm_cli_vllm_info(p, info);
+            if (q)
+                info->replayed = 1;
+        }
+        llmm_cli_vllm_free(q);
+        llmm_cli_vllm_free(p);
+        return rc;
+    } else {
+        llmm_cli_table *t = NULL;
+        chunker c = {seed | 1};
+        size_t at = 0;
+        int rc = llmm_cli_table_new((llmm_cli_format)fmt, fmt == LLMM_CLI_FORMAT_CSV ? "in.csv"
+                                                                                     : "in.jsonl",
+                                    s, &t, err);
+        if (rc != LLMM_CLI_OK)
+            return rc;
+        while (rc == LLMM_CLI_OK && at < len) {
+            size_t k = next_chunk(&c, len - at);
+            rc = llmm_cli_table_feed(t, buf + at, k, err);
+            at += k;
+        }
+        if (rc == LLMM_CLI_OK)
+            rc = llmm_cli_table_finish(t, err);
+        if (rc == LLMM_CLI_OK)
+            llmm_cli_table_info(t, info);
+        llmm_cli_table_free(t);
+        return rc;
+    }
+}
+
+static int whole(int fmt, const char *buf, size_t len, const llmm_cli_sink *s,
+                 llmm_cli_input_info *info, llmm_cli_error *err)
+{
+    switch (fmt) {
+    case LLMM_CLI_FORMAT_VLLM: return llmm_cli_parse_vllm(buf, len, "in.json", s, info, err);
+    case LLMM_CLI_FORMAT_CSV: return llmm_cli_parse_csv(buf, len, "in.csv", s, info, err);
+    default: return llmm_cli_parse_jsonl(buf, len, "in.jsonl", s, info, err);
+    }
+}
+
+/* The message after "in.json:LINE:COLUMN: ". YAJL holds back a token that spans two chunks
+ * and then reports its error at a position that depends on the split, so the vLLM parser's
+ * line and column may differ between chunkings (the text may not). Other messages whole. */
+static const char *skip_position(const char *m)
+{
+    unsigned long long l, c;
+    int n = 0;
+    if (sscanf(m, "in.json:%llu:%llu: %n", &l, &c, &n) == 2 && n > 0)
+        return m + n;
+    return m;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const int formats[4] = {LLMM_CLI_FORMAT_VLLM, LLMM_CLI_FORMAT_CSV,
+                                   LLMM_CLI_FORMAT_JSONL, LLMM_CLI_FORMAT_VLLM};
+    trace ta, tb;
+    llmm_cli_sink sa, sb;
+    llmm_cli_input_info ia, ib;
+    llmm_cli_error ea, eb;
+    int fmt, ra, rb;
+    char *buf;
+    size_t len;
+    if (size < 2)
+        return 0;
+    fmt = formats[data[0] & 3];
+    memset(&ta, 0, sizeof ta);
+    memset(&tb, 0, sizeof tb);
+    ta.failing = tb.failing = (data[0] & 4) != 0;
+    ta.fail_at = tb.fail_at = 1 + data[1] % 64;
+    len = size - 2;
+    buf = malloc(len ? len : 1);
+    CHECK(buf != NULL);
+    memcpy(buf, data + 2, len);
+    memset(&ia, 0, sizeof ia);
+    memset(&ib, 0, sizeof ib);
+    ea.msg[0] = eb.msg[0] = '\0';
+    sa = sink_for(&ta);
+    sb = sink_for(&tb);
+
+    ra = whole(fmt, buf, len, &sa, &ia, &ea);
+    rb = streamed(fmt, buf, len, &sb, (uint64_t)data[1] * 0x9E3779B97F4A7C15ull + size, &ib,
+                  &eb);
+    CHECK(ra == rb);
+    CHECK(ta.n == tb.n && (ta.n == 0 || memcmp(ta.p, tb.p, ta.n) == 0));
+    if (ra == LLMM_CLI_OK) {
+        CHECK(ia.requests == ib.requests && ia.runs == ib.runs &&
+              ia.e2e_from_latencies == ib.e2e_from_latencies &&
+              ia.e2e_from_itls == ib.e2e_from_itls && ia.has_start_times == ib.has_start_times &&
+              ia.has_itls == ib.has_itls && ia.replayed == ib.replayed);
+        CHECK(ia.requests == ta.records);
+    } else {
+        const char *name = fmt == LLMM_CLI_FORMAT_VLLM ? "in.json"
+                           : fmt == LLMM_CLI_FORMAT_CSV ? "in.csv"
+                                                        : "in.jsonl";
+        CHECK(ra == LLMM_CLI_EPARSE || ra == LLMM_CLI_ENOMEM);
+        CHECK(strncmp(ea.msg, name, strlen(name)) == 0);
+        CHECK(strcmp(skip_position(ea.msg), skip_position(eb.msg)) == 0);
+        if (ra == LLMM_CLI_ENOMEM)
+            CHECK(ta.failing && ta.calls >= ta.fail_at);
+    }
+    free(ta.p);
+    free(tb.p);
+    free(buf);
+    return 0;
+}
