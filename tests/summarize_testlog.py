@@ -17,6 +17,7 @@ usage: summarize_testlog.py [--extra-failures N] BUILDDIR[:LOGBASE][=MESON_TEST_
 """
 
 import argparse
+import glob
 import json
 import os
 import re
@@ -80,6 +81,17 @@ def count_test(entry, protocol):
     return passed, failed, skipped
 
 
+def find_log(builddir, logbase):
+    """meson-logs/LOGBASE.json, or, when `meson test --wrap=W` renamed it to
+    LOGBASE-<W's name>.json, the newest such file."""
+    logs = os.path.join(builddir, "meson-logs")
+    exact = os.path.join(logs, logbase + ".json")
+    if os.path.exists(exact):
+        return exact
+    wrapped = glob.glob(os.path.join(logs, glob.escape(logbase) + "-*.json"))
+    return max(wrapped, key=os.path.getmtime) if wrapped else exact
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--extra-failures", type=int, default=0,
@@ -91,7 +103,7 @@ def main():
     for spec in args.builddirs:
         where, _, rc = spec.partition("=")
         builddir, _, logbase = where.partition(":")
-        log = os.path.join(builddir, "meson-logs", (logbase or "testlog") + ".json")
+        log = find_log(builddir, logbase or "testlog")
         counts = [0, 0, 0]
         if os.path.exists(log):
             protos = protocols(builddir)
