@@ -104,6 +104,7 @@ typedef struct box {
     llmm_goodput *gp;
     llmm_kv_hit_tracker *kv;
     llmm_tlb_monitor *tlb;
+    llmm_saturation *sat;
     uint64_t now;        /* last accepted time stamp of w / d */
     llmm_status last;    /* status of the call under test */
     double res[4];       /* results of the call under test */
@@ -233,6 +234,12 @@ static void fp_box(fp *f, box *b)
     fp_u64(f, b->gp != NULL);
     fp_u64(f, b->kv != NULL);
     fp_u64(f, b->tlb != NULL);
+    fp_u64(f, b->sat != NULL);
+    if (b->sat) {
+        uint64_t w;
+        assert_ok(llmm_saturation_get_u64(b->sat, LLMM_SATURATION_WINDOW, &w));
+        fp_u64(f, w);
+    }
     fp_u64(f, b->len);
     fp_put(f, b->buf, b->len);
     fp_u64(f, b->now);
@@ -260,6 +267,7 @@ static void box_free(box *b)
     llmm_goodput_free(b->gp);
     llmm_kv_hit_tracker_free(b->kv);
     llmm_tlb_monitor_free(b->tlb);
+    llmm_saturation_free(b->sat);
 }
 
 /* ---- the driver -------------------------------------------------------------------------- */
@@ -885,6 +893,31 @@ static llmm_status call_tlb_new_custom(box *b)
     return llmm_tlb_monitor_new_custom(b->ctx, 0.05, 2 * SEC, &b->tlb);
 }
 
+/* ---- saturation window, sketch decoding ------------------------------------------------- */
+
+static void set_saturation(box *b)
+{
+    assert_ok(llmm_saturation_new(b->ctx, &b->sat));
+}
+static llmm_status call_saturation_window(box *b)
+{
+    return llmm_saturation_set_u64(b->sat, LLMM_SATURATION_WINDOW, 40);
+}
+static void set_encoded(box *b)
+{
+    llmm_sketch *s = mk(NULL, 5);
+    fill(s, 1e-4, 1.3, 60);
+    assert_ok(llmm_sketch_add_n(s, 0.0, 3));
+    assert_status(llmm_sketch_serialize(s, NULL, 0, &b->len), LLMM_E_BUFFER);
+    assert_true(b->len <= sizeof b->buf);
+    assert_ok(llmm_sketch_serialize(s, b->buf, sizeof b->buf, &b->len));
+    llmm_sketch_free(s);
+}
+static llmm_status call_deserialize(box *b)
+{
+    return llmm_sketch_deserialize(b->ctx, b->buf, b->len, &b->out);
+}
+
 /* ---- the cases --------------------------------------------------------------------------- */
 
 static const fault_case cases[] = {
@@ -951,6 +984,8 @@ static const fault_case cases[] = {
     {"kv_hit_tracker_new", NULL, call_kv_new, 2},
     {"tlb_monitor_new", NULL, call_tlb_new, 2},
     {"tlb_monitor_new_custom", NULL, call_tlb_new_custom, 2},
+    {"saturation_set_window", set_saturation, call_saturation_window, 1},
+    {"sketch_deserialize", set_encoded, call_deserialize, 2},
 };
 
 #define NCASES (sizeof cases / sizeof *cases)
