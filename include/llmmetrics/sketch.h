@@ -23,8 +23,9 @@
  * in range when its bucket is between the buckets of the two bounds). Zero goes to a zero
  * bucket; positive values below the range to an underflow count, above it to an overflow
  * count. Nothing recorded is dropped: a rank that falls among the underflow (overflow) counts
- * returns the range bound, clamped to [min, max]. Count, min, max and sum are always exact
- * (the sum is a double accumulated in arrival order).
+ * returns the range bound, clamped to [min, max]. Count, min and max are always exact; the
+ * sum is a double kept in two lanes (the k-th value, k from 0, is added to lane k mod 2 in
+ * arrival order; the sum is lane 0 + lane 1), the same for one-by-one and batched adds.
  *
  * Thread safety: a sketch is single-writer; it may be read concurrently only while no one
  * writes. Use `llmm_recorder` for many writer threads.
@@ -208,7 +209,8 @@ LLMM_API llmm_status llmm_sketch_rank(const llmm_sketch *s, double v, double *fr
 LLMM_API uint64_t llmm_sketch_count(const llmm_sketch *s);
 
 /**
- * @brief Sum of the recorded values (0 for an empty sketch).
+ * @brief Sum of the recorded values (0 for an empty sketch): its two lanes added (see the
+ * file description).
  * @param[in] s the sketch
  * @param[out] out the sum
  * @retval LLMM_OK

@@ -148,7 +148,7 @@ static void merge_stats(llmm_sketch *dst, const llmm_sketch *src)
     }
     dst->count += src->count;
     dst->zero += src->zero;
-    dst->sum += src->sum;
+    llmm__sketch_set_sum(dst, llmm__sketch_sum(dst) + llmm__sketch_sum(src));
 }
 
 llmm_status llmm_sketch_merge(llmm_sketch *dst, const llmm_sketch *src)
@@ -257,12 +257,12 @@ llmm_status llmm_sketch_subtract(llmm_sketch *dst, const llmm_sketch *earlier)
     dst->zero -= earlier->zero;
     dst->under -= earlier->under;
     dst->over -= earlier->over;
-    dst->sum -= earlier->sum;
+    llmm__sketch_set_sum(dst, llmm__sketch_sum(dst) - llmm__sketch_sum(earlier));
     old_min = dst->min;
     old_max = dst->max;
     if (!dst->count) {
         dst->min = dst->max = 0.0;
-        dst->sum = 0.0;
+        llmm__sketch_set_sum(dst, 0.0);
     } else {
         int min_exact = old_min < earlier->min, max_exact = old_max > earlier->max;
         if (!min_exact)

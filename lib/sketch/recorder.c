@@ -28,8 +28,10 @@ struct llmm_shard {
     uint64_t nbuckets;  /* buckets in the range */
     /* writer-private: buckets strictly between the min's and the max's cannot change them */
     uint64_t mm_lo, mm_span;
-    double sum;         /* writer-private running sum, published in sum_bits */
-    _Atomic uint64_t sum_bits, min_bits, max_bits; /* doubles as bits; min starts at +Inf */
+    /* writer-private running sum in two lanes (a value's lane is its bucket's parity, so
+     * consecutive adds rarely wait on each other's addition), each published in sum_bits */
+    double sums[2];
+    _Atomic uint64_t sum_bits[2], min_bits, max_bits; /* doubles as bits; min starts at +Inf */
     _Atomic uint64_t zero, under, over;
     /* cold */
     llmm_recorder *owner;
@@ -128,8 +130,9 @@ static llmm_shard *shard_make(llmm_recorder *r)
     sh->nbuckets = nb;
     sh->mm_lo = 0;
     sh->mm_span = 0; /* no values yet: everything takes the slow path */
-    sh->sum = 0.0;
-    atomic_init(&sh->sum_bits, 0);
+    sh->sums[0] = sh->sums[1] = 0.0;
+    atomic_init(&sh->sum_bits[0], 0);
+    atomic_init(&sh->sum_bits[1], 0);
     atomic_init(&sh->min_bits, LLMM__DBL_MAX_BITS + 1); /* +Inf: nothing seen */
     atomic_init(&sh->max_bits, 0);
     atomic_init(&sh->zero, 0);
@@ -216,18 +219,18 @@ static void note_extremes(llmm_shard *sh, uint64_t lo_bits, uint64_t hi_bits)
     sh->mm_span = mxoff > sh->mm_lo ? mxoff - sh->mm_lo : 0;
 }
 
-static inline void publish_sum(llmm_shard *sh)
+static inline void publish_sum(llmm_shard *sh, unsigned lane)
 {
     uint64_t nb;
-    memcpy(&nb, &sh->sum, sizeof nb);
-    atomic_store_explicit(&sh->sum_bits, nb, memory_order_relaxed);
+    memcpy(&nb, &sh->sums[lane], sizeof nb);
+    atomic_store_explicit(&sh->sum_bits[lane], nb, memory_order_relaxed);
 }
 
 /* Sum, min and max for one validated value. */
 static void note_value(llmm_shard *sh, uint64_t bits, double v)
 {
-    sh->sum += v;
-    publish_sum(sh);
+    sh->sums[0] += v;
+    publish_sum(sh, 0);
     bits &= ~(UINT64_C(1) << 63); /* -0 as 0 */
     note_extremes(sh, bits, bits);
 }
@@ -275,8 +278,9 @@ static inline llmm_status add_one(llmm_shard *sh, double v)
     if (LLMM__LIKELY(off - sh->mm_lo < sh->mm_span)) {
         page *p = atomic_load_explicit(&sh->pages[off >> PAGE_SHIFT], memory_order_relaxed);
         if (LLMM__LIKELY(p != NULL)) {
-            sh->sum += v;
-            publish_sum(sh);
+            unsigned lane = (unsigned)off & 1;
+            sh->sums[lane] += v;
+            publish_sum(sh, lane);
             bump(&p->c[off & (PAGE_SIZE - 1)], 1);
             return LLMM_OK;
         }
@@ -296,7 +300,7 @@ llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
     const llmm__map_cell *cells;
     uint64_t mask, lo, nb, mn = UINT64_MAX, mx = 0, zero = 0, under = 0, over = 0;
     uint32_t shift;
-    double sum;
+    double even, odd;
     size_t i;
     if (!sh || (!v && n))
         return LLMM_E_INVALID;
@@ -322,11 +326,17 @@ llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
     }
     /* extremes first, so a concurrent snapshot never counts a value beyond its min / max */
     note_extremes(sh, mn, mx);
-    sum = sh->sum;
+    even = sh->sums[0];
+    odd = sh->sums[1];
+    for (i = 0; i + 1 < n; i += 2) {
+        even += v[i];
+        odd += v[i + 1];
+    }
+    if (i < n)
+        even += v[i];
     for (i = 0; i < n; i++) {
         uint64_t bits = llmm__dbits(v[i]) & ~(UINT64_C(1) << 63);
         uint64_t off = llmm__map_biased(cells, shift, mask, bits) - lo;
-        sum += v[i];
         if (LLMM__LIKELY(off < nb && bits != 0)) {
             page *p = atomic_load_explicit(&sh->pages[off >> PAGE_SHIFT], memory_order_relaxed);
             bump(&p->c[off & (PAGE_SIZE - 1)], 1);
@@ -344,8 +354,10 @@ llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
         bump(&sh->under, under);
     if (over)
         bump(&sh->over, over);
-    sh->sum = sum;
-    publish_sum(sh);
+    sh->sums[0] = even;
+    sh->sums[1] = odd;
+    publish_sum(sh, 0);
+    publish_sum(sh, 1);
     return LLMM_OK;
 }
 
@@ -406,7 +418,8 @@ llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
         zero += atomic_load_explicit(&sh->zero, memory_order_acquire);
         under += atomic_load_explicit(&sh->under, memory_order_acquire);
         over += atomic_load_explicit(&sh->over, memory_order_acquire);
-        sum += from_bits(atomic_load_explicit(&sh->sum_bits, memory_order_relaxed));
+        sum += from_bits(atomic_load_explicit(&sh->sum_bits[0], memory_order_relaxed));
+        sum += from_bits(atomic_load_explicit(&sh->sum_bits[1], memory_order_relaxed));
         b = atomic_load_explicit(&sh->min_bits, memory_order_relaxed);
         if (b < minb)
             minb = b;
@@ -423,7 +436,7 @@ llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
     fresh.under = under;
     fresh.over = over;
     fresh.count = total + zero + under + over;
-    fresh.sum = fresh.count ? sum : 0.0;
+    llmm__sketch_set_sum(&fresh, fresh.count ? sum : 0.0);
     fresh.min = fresh.count ? from_bits(minb) : 0.0;
     fresh.max = fresh.count ? from_bits(maxb) : 0.0;
     if (fresh.count && fresh.min > fresh.max)

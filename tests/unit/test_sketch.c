@@ -267,9 +267,15 @@ static void test_stats_and_rank(void **state)
     assert_status(llmm_sketch_rank(s, 1.0, &x), LLMM_E_EMPTY);
     assert_ok(llmm_sketch_sum(s, &x));
     assert_true(x == 0.0);
-    for (int i = 1; i <= 1000; i++) {
-        assert_ok(llmm_sketch_add(s, i * 0.001));
-        sum += i * 0.001;
+    /* the documented summation: the k-th value (k from 0) goes to lane k & 1, the sum is
+     * lane 0 + lane 1 */
+    {
+        double lane[2] = {0.0, 0.0};
+        for (int i = 1; i <= 1000; i++) {
+            assert_ok(llmm_sketch_add(s, i * 0.001));
+            lane[(i - 1) & 1] += i * 0.001;
+        }
+        sum = lane[0] + lane[1];
     }
     assert_ok(llmm_sketch_sum(s, &x));
     assert_true(x == sum);
