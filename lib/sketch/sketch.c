@@ -255,12 +255,19 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
             ihi = s->idx_hi;
         any_in = ilo <= ihi;
     }
-    /* the batch may push a 32-bit counter over the edge: widen up front if it could */
+    /* the batch may push a 32-bit counter over the edge: widen up front if it could. Widening
+     * ends the single-add fast path, so it happens only when some bucket could really pass
+     * 2^32 - 1 (its count plus the whole batch), not merely because the total did. */
     if (any_in) {
         int wide = s->counts64 != NULL;
         if (!wide && s->cap) {
             uint64_t total_in = s->count - s->zero - s->under - s->over + (uint64_t)n;
-            wide = total_in > UINT32_MAX;
+            if (total_in > UINT32_MAX) {
+                uint32_t top = 0;
+                for (i = 0; i < s->cap; i++)
+                    top = s->counts32[i] > top ? s->counts32[i] : top;
+                wide = (uint64_t)top + n > UINT32_MAX;
+            }
         } else if (!wide) {
             wide = (uint64_t)n > UINT32_MAX;
         }

@@ -416,6 +416,47 @@ static void test_narrow_counter_wrap_widens(void **state)
     llmm_sketch_free(s);
 }
 
+static void test_add_many_widens_only_when_a_bucket_could_wrap(void **state)
+{
+    /* Two buckets of 3e9 each: the total is past 2^32 but no 32-bit counter is near its edge,
+     * so a batch keeps the narrow store (no allocation; a wide store would allocate 8 bytes a
+     * bucket). A batch that could push a bucket past 2^32 - 1 widens it, and counts stay exact. */
+    llmm_test_alloc ta;
+    llmm_ctx *ctx = llmm_test_ctx(&ta, 0);
+    llmm_sketch *s;
+    const uint64_t big = UINT64_C(3000000000);
+    double batch[100];
+    size_t calls;
+    int32_t i2, i5;
+    (void)state;
+    assert_non_null(ctx);
+    assert_ok(llmm_sketch_new(ctx, 6, &s));
+    assert_ok(llmm_sketch_add(s, 1.0));
+    assert_ok(llmm_sketch_add(s, 100.0));
+    assert_ok(llmm_sketch_add_n(s, 2.0, big));
+    assert_ok(llmm_sketch_add_n(s, 5.0, big));
+    for (int k = 0; k < 100; k++)
+        batch[k] = k & 1 ? 2.0 : 5.0;
+    calls = ta.calls;
+    assert_ok(llmm_sketch_add_many(s, batch, 100));
+    assert_int_equal(ta.calls, calls);
+    assert_ok(llmm_sketch_index(6, 2.0, &i2));
+    assert_ok(llmm_sketch_index(6, 5.0, &i5));
+    assert_int_equal(llmm_sketch_bucket_count(s, i2), big + 50);
+    assert_int_equal(llmm_sketch_bucket_count(s, i5), big + 50);
+    /* now bucket of 2.0 within 100 of the edge: the next batch widens (one allocation) */
+    assert_ok(llmm_sketch_add_n(s, 2.0, (uint64_t)UINT32_MAX - 60 - (big + 50)));
+    calls = ta.calls;
+    assert_ok(llmm_sketch_add_many(s, batch, 100));
+    assert_true(ta.calls > calls);
+    assert_int_equal(llmm_sketch_bucket_count(s, i2), (uint64_t)UINT32_MAX - 60 + 50);
+    assert_int_equal(llmm_sketch_bucket_count(s, i5), big + 100);
+    assert_int_equal(llmm_sketch_count(s), 2 + 2 * big + 200 + ((uint64_t)UINT32_MAX - 60 - (big + 50)));
+    llmm_sketch_free(s);
+    llmm_ctx_free(ctx);
+    assert_int_equal(ta.live_bytes, 0);
+}
+
 /* ---- merge, subtract, downscale --------------------------------------------------------- */
 
 enum { PARTS = 16, PER = 4000 };
@@ -734,6 +775,7 @@ int main(void)
         cmocka_unit_test(test_zero_subnormal_and_range),
         cmocka_unit_test(test_wide_counters),
         cmocka_unit_test(test_narrow_counter_wrap_widens),
+        cmocka_unit_test(test_add_many_widens_only_when_a_bucket_could_wrap),
         cmocka_unit_test(test_merge_order_and_grouping),
         cmocka_unit_test(test_merged_accuracy_vs_exact),
         cmocka_unit_test(test_subtract_recovers_interval),
