@@ -194,32 +194,47 @@ llmm_status llmm_sketch_add_n(llmm_sketch *s, double v, uint64_t n)
     return record_n(s, v, n);
 }
 
-/* Pass-1 check of one add_many value: valid, and widens [lo, hi] (bits of the smallest and
- * largest positive value). */
-static inline int scan_value(double x, uint64_t *lo, uint64_t *hi)
+/* Take back the bucket count of one value that add_many recorded (valid); the caller restores
+ * count, sum, min, max and the zero / range counts. */
+static void unrecord(llmm_sketch *s, double v)
 {
-    uint64_t b = llmm__dbits(x);
-    if (!valid_bits(b))
-        return 0;
-    b &= ~(UINT64_C(1) << 63);
-    if (b == 0)
-        return 1;
-    if (b < *lo)
-        *lo = b;
-    if (b > *hi)
-        *hi = b;
-    return 1;
+    int64_t idx = 0;
+    if (classify(s, llmm__dbits(v), v, &idx) == 0) {
+        size_t off = (size_t)(idx - s->base);
+        if (s->counts64)
+            s->counts64[off]--;
+        else
+            s->counts32[off]--;
+    }
 }
 
+/* Before a batch of n: if a 32-bit counter could pass 2^32 - 1 during it, widen the store now
+ * (so the batch loop needs no wrap check). Widening ends the single-add fast path, so it
+ * happens only when some bucket's count plus the whole batch could really overflow, not
+ * merely because the total passed 2^32. */
+static llmm_status widen_if_needed(llmm_sketch *s, size_t n)
+{
+    uint32_t top = 0;
+    size_t i;
+    if (!s->counts32 || s->count - s->zero - s->under - s->over + (uint64_t)n <= UINT32_MAX)
+        return LLMM_OK;
+    for (i = 0; i < s->cap; i++)
+        top = s->counts32[i] > top ? s->counts32[i] : top;
+    if ((uint64_t)top + n <= UINT32_MAX)
+        return LLMM_OK;
+    return llmm__store_reserve(s, s->base, s->base + (int64_t)s->cap - 1, 1);
+}
+
+/* One pass: pairs of values that both fall in the fast window are counted inline (each pair
+ * adds one value to each sum lane, so the lanes stay in registers); any other pair goes value
+ * by value through llmm_sketch_add. On the first invalid value (or allocation failure) every
+ * value already recorded is taken back, so the call is all or nothing. */
 llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
 {
-    uint64_t lo_bits = UINT64_MAX, hi_bits = 0, zeros = 0, under = 0, over = 0;
-    int64_t ilo = 0, ihi = 0;
-    double even, odd, vmin, vmax;
-    unsigned par;
-    size_t i;
+    uint64_t count0, zero0, under0, over0;
+    double sums0[2], min0, max0;
+    size_t i = 0;
     llmm_status st;
-    int any_in = 0;
 
     if (!s || (!v && n))
         return LLMM_E_INVALID;
@@ -227,114 +242,57 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
         return LLMM_OK;
     if ((uint64_t)n > UINT64_MAX - s->count)
         return LLMM_E_RANGE;
-    /* pass 1: validate everything and sum it into the two lanes (value i goes to lane
-     * (count + i) & 1, as if added one by one); positive doubles order like their bits */
-    par = (unsigned)(s->count & 1);
-    even = s->sums[par];
-    odd = s->sums[par ^ 1];
-    for (i = 0; i + 1 < n; i += 2) {
-        if (!scan_value(v[i], &lo_bits, &hi_bits) || !scan_value(v[i + 1], &lo_bits, &hi_bits))
-            return LLMM_E_INVALID;
-        even += v[i];
-        odd += v[i + 1];
-    }
-    if (i < n) {
-        if (!scan_value(v[i], &lo_bits, &hi_bits))
-            return LLMM_E_INVALID;
-        even += v[i];
-    }
-    if (hi_bits) {
-        double dlo, dhi;
-        memcpy(&dlo, &lo_bits, sizeof dlo);
-        memcpy(&dhi, &hi_bits, sizeof dhi);
-        ilo = llmm__map_index(s->scale, dlo);
-        ihi = llmm__map_index(s->scale, dhi);
-        if (ilo < s->idx_lo)
-            ilo = s->idx_lo;
-        if (ihi > s->idx_hi)
-            ihi = s->idx_hi;
-        any_in = ilo <= ihi;
-    }
-    /* the batch may push a 32-bit counter over the edge: widen up front if it could. Widening
-     * ends the single-add fast path, so it happens only when some bucket could really pass
-     * 2^32 - 1 (its count plus the whole batch), not merely because the total did. */
-    if (any_in) {
-        int wide = s->counts64 != NULL;
-        if (!wide && s->cap) {
-            uint64_t total_in = s->count - s->zero - s->under - s->over + (uint64_t)n;
-            if (total_in > UINT32_MAX) {
-                uint32_t top = 0;
-                for (i = 0; i < s->cap; i++)
-                    top = s->counts32[i] > top ? s->counts32[i] : top;
-                wide = (uint64_t)top + n > UINT32_MAX;
-            }
-        } else if (!wide) {
-            wide = (uint64_t)n > UINT32_MAX;
-        }
-        st = llmm__store_reserve(s, ilo, ihi, wide);
-        if (st != LLMM_OK)
-            return st;
-    }
-    /* pass 2: cannot fail any more */
-    vmin = s->count ? s->min : DBL_MAX;
-    vmax = s->count ? s->max : 0.0;
-    if (s->counts32) {
-        /* locals: stores to c[] could alias the sketch's fields and force reloads */
-        uint32_t *c = s->counts32;
-        uint64_t base = (uint64_t)(s->base + llmm__bias(s->scale));
-        uint64_t cap = s->cap, mask = s->cell_mask;
+    st = widen_if_needed(s, n);
+    if (st != LLMM_OK)
+        return st;
+    count0 = s->count;
+    zero0 = s->zero;
+    under0 = s->under;
+    over0 = s->over;
+    sums0[0] = s->sums[0];
+    sums0[1] = s->sums[1];
+    min0 = s->min;
+    max0 = s->max;
+    while (i < n) {
+        /* locals: stores to the counters could alias the sketch's fields and force reloads */
         const llmm__map_cell *cells = s->cells;
-        uint32_t shift = s->key_shift;
-        for (i = 0; i < n; i++) {
-            uint64_t b = llmm__dbits(v[i]);
-            uint64_t rel = llmm__map_biased(cells, shift, mask, b) - base;
-            /* validated above: only 0 / -0 map outside the store besides out-of-range */
-            if (LLMM__LIKELY(rel < cap)) {
-                c[rel]++;
-                continue;
+        uint32_t shift = s->key_shift, *fc = s->fast_counts;
+        uint64_t mask = s->cell_mask, lo = s->fast_lo, span = s->fast_span;
+        unsigned par = (unsigned)(s->count & 1);
+        double a = s->sums[par], b = s->sums[par ^ 1]; /* lanes of v[i] and v[i + 1] */
+        size_t start = i;
+        for (; i + 1 < n; i += 2) {
+            uint64_t r0 = llmm__map_biased(cells, shift, mask, llmm__dbits(v[i])) - lo;
+            uint64_t r1 = llmm__map_biased(cells, shift, mask, llmm__dbits(v[i + 1])) - lo;
+            if (LLMM__UNLIKELY(r0 >= span || r1 >= span))
+                break;
+            fc[r0]++;
+            fc[r1]++;
+            a += v[i];
+            b += v[i + 1];
+        }
+        s->sums[par] = a;
+        s->sums[par ^ 1] = b;
+        s->count += i - start;
+        /* the pair that left the window (or the last odd value): one by one */
+        for (size_t end = i + 2 < n ? i + 2 : n; i < end; i++) {
+            st = llmm_sketch_add(s, v[i]);
+            if (st != LLMM_OK) {
+                for (size_t j = 0; j < i; j++)
+                    unrecord(s, v[j]);
+                s->count = count0;
+                s->zero = zero0;
+                s->under = under0;
+                s->over = over0;
+                s->sums[0] = sums0[0];
+                s->sums[1] = sums0[1];
+                s->min = min0;
+                s->max = max0;
+                llmm__sketch_refresh_fast(s);
+                return st;
             }
-            if ((b << 1) == 0)
-                zeros++;
-            else if (llmm__map_index(s->scale, v[i]) < s->idx_lo)
-                under++;
-            else
-                over++;
-        }
-    } else {
-        for (i = 0; i < n; i++) {
-            uint64_t b = llmm__dbits(v[i]);
-            int64_t idx = 0;
-            int kind = classify(s, b, v[i], &idx);
-            if (kind == 0)
-                llmm__store_add(s, idx, 1);
-            else if (kind == -1)
-                zeros++;
-            else if (kind == -2)
-                under++;
-            else
-                over++;
         }
     }
-    if (zeros && 0.0 < vmin)
-        vmin = 0.0;
-    if (hi_bits) {
-        double dlo, dhi;
-        memcpy(&dlo, &lo_bits, sizeof dlo);
-        memcpy(&dhi, &hi_bits, sizeof dhi);
-        if (dlo < vmin)
-            vmin = dlo;
-        if (dhi > vmax)
-            vmax = dhi;
-    }
-    s->min = vmin;
-    s->max = vmax;
-    s->zero += zeros;
-    s->under += under;
-    s->over += over;
-    s->count += n;
-    s->sums[par] = even;
-    s->sums[par ^ 1] = odd;
-    llmm__sketch_refresh_fast(s);
     return LLMM_OK;
 }
 

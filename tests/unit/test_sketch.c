@@ -416,6 +416,49 @@ static void test_narrow_counter_wrap_widens(void **state)
     llmm_sketch_free(s);
 }
 
+static void test_add_many_takes_back_a_failed_batch(void **state)
+{
+    /* add_many records in one pass and takes everything back on the first invalid value: a
+     * batch that first counts thousands of values in the fast window, a zero, values under and
+     * over the range and new extremes (the store grows) must leave no trace when its last
+     * value is invalid, and the same batch without it equals adding the values one by one. */
+    const double bad[] = {NAN, INFINITY, -1.0, -0.5e-300};
+    llmm_sketch *s = mk(6), *ref, *one = mk(6);
+    double v[5003];
+    uint64_t x = 99;
+    (void)state;
+    for (int i = 0; i < 100; i++)
+        assert_ok(llmm_sketch_add(s, lognormal(&x, 0.2, 1.0)));
+    assert_ok(llmm_sketch_clone(s, &ref));
+    for (int i = 0; i < 4996; i++)
+        v[i] = lognormal(&x, 0.2, 1.0);
+    v[4996] = 0.0;
+    v[4997] = 1e-12; /* under the default range */
+    v[4998] = 1e16;  /* over it */
+    v[4999] = 1e-5;  /* new minimum, the store grows downwards */
+    v[5000] = 3e6;   /* new maximum, the store grows upwards */
+    v[5001] = 0.2;
+    for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+        v[5002] = bad[b];
+        assert_status(llmm_sketch_add_many(s, v, 5003), LLMM_E_INVALID);
+        assert_same_sketch(s, ref, 1);
+        /* an invalid value first and in the middle of a fast pair */
+        assert_status(llmm_sketch_add_many(s, v + 5002, 1), LLMM_E_INVALID);
+        v[1001] = bad[b];
+        assert_status(llmm_sketch_add_many(s, v, 2000), LLMM_E_INVALID);
+        v[1001] = 0.25;
+        assert_same_sketch(s, ref, 1);
+    }
+    assert_ok(llmm_sketch_add_many(s, v, 5002));
+    assert_ok(llmm_sketch_copy(one, ref));
+    for (int i = 0; i < 5002; i++)
+        assert_ok(llmm_sketch_add(one, v[i]));
+    assert_same_sketch(s, one, 1);
+    llmm_sketch_free(s);
+    llmm_sketch_free(ref);
+    llmm_sketch_free(one);
+}
+
 static void test_add_many_widens_only_when_a_bucket_could_wrap(void **state)
 {
     /* Two buckets of 3e9 each: the total is past 2^32 but no 32-bit counter is near its edge,
@@ -776,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_wide_counters),
         cmocka_unit_test(test_narrow_counter_wrap_widens),
         cmocka_unit_test(test_add_many_widens_only_when_a_bucket_could_wrap),
+        cmocka_unit_test(test_add_many_takes_back_a_failed_batch),
         cmocka_unit_test(test_merge_order_and_grouping),
         cmocka_unit_test(test_merged_accuracy_vs_exact),
         cmocka_unit_test(test_subtract_recovers_interval),
