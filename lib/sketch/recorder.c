@@ -311,8 +311,11 @@ llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
     lo = sh->lo_biased;
     nb = sh->nbuckets;
     shift = sh->key_shift;
-    /* pass 1: validate, find the batch's extremes and make every page it needs, so that
-     * pass 2 cannot fail */
+    /* pass 1: validate, find the batch's extremes, make every page it needs (so that pass 2
+     * cannot fail) and sum (two lanes, even and odd positions); a reader never sees a batch
+     * half counted and then taken back */
+    even = sh->sums[0];
+    odd = sh->sums[1];
     for (i = 0; i < n; i++) {
         uint64_t bits = llmm__dbits(v[i]), off;
         if (!valid_bits(bits))
@@ -323,17 +326,13 @@ llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
         off = llmm__map_biased(cells, shift, mask, bits) - lo;
         if (off < nb && bits != 0 && !page_for(sh, off))
             return LLMM_E_NOMEM;
+        if (i & 1)
+            odd += v[i];
+        else
+            even += v[i];
     }
     /* extremes first, so a concurrent snapshot never counts a value beyond its min / max */
     note_extremes(sh, mn, mx);
-    even = sh->sums[0];
-    odd = sh->sums[1];
-    for (i = 0; i + 1 < n; i += 2) {
-        even += v[i];
-        odd += v[i + 1];
-    }
-    if (i < n)
-        even += v[i];
     for (i = 0; i < n; i++) {
         uint64_t bits = llmm__dbits(v[i]) & ~(UINT64_C(1) << 63);
         uint64_t off = llmm__map_biased(cells, shift, mask, bits) - lo;
