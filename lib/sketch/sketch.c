@@ -144,6 +144,14 @@ __attribute__((noinline))
 #endif
 static llmm_status add_slow(llmm_sketch *s, double v)
 {
+    /* a wide store's window (same rule as the fast path's; 0 span when the store is narrow) */
+    uint64_t rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, llmm__dbits(v)) - s->wide_lo;
+    if (rel < s->wide_span) {
+        s->wide_counts[rel]++;
+        s->sums[s->count & 1] += v;
+        s->count++;
+        return LLMM_OK;
+    }
     if (!valid_bits(llmm__dbits(v)))
         return LLMM_E_INVALID;
     return record_n(s, v, 1);

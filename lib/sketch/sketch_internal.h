@@ -81,6 +81,10 @@ struct llmm_sketch {
     double sums[2];
 
     /* ---- cold ---- */
+    /* The same window over a wide store (checked first thing on the slow path, so a sketch
+     * with a bucket past 2^32 - 1 still adds in a few ns): counts64 + (biased index - wide_lo) */
+    uint64_t wide_lo, wide_span;
+    uint64_t *wide_counts;
     double min, max;            /* valid when count > 0 */
     uint32_t *counts32;         /* narrow store (NULL when wide or unallocated) */
     uint64_t *counts64;         /* wide store, used once a bucket passes 2^32 - 1 */

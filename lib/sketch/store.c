@@ -16,11 +16,15 @@ void llmm__sketch_refresh_fast(llmm_sketch *s)
     int64_t lo, hi, mn, mx;
     s->fast_span = 0;
     s->fast_counts = NULL;
+    s->wide_span = 0;
+    s->wide_counts = NULL;
+    s->wide_span = 0;
+    s->wide_counts = NULL;
     /* The fast path counts without an overflow check. Between two refreshes it can add at
      * most fast_span * 2^32 values (a bucket counter that wraps takes the slow path), far
      * below 2^63, so with the count under 2^63 the total cannot wrap; above it, every add
-     * takes the checked slow path. */
-    if (!s->counts32 || s->count == 0 || s->count >= (UINT64_C(1) << 63))
+     * takes the checked slow path. (The wide window's 64-bit counters cannot pass the count.) */
+    if ((!s->counts32 && !s->counts64) || s->count == 0 || s->count >= (UINT64_C(1) << 63))
         return;
     /* strictly inside the buckets of min and max, so the fast path never changes them */
     mn = s->min > 0.0 ? llmm__map_index(s->scale, s->min) : INT64_MIN / 4;
@@ -39,6 +43,12 @@ void llmm__sketch_refresh_fast(llmm_sketch *s)
         hi = s->base + (int64_t)s->cap - 1;
     if (hi < lo)
         return;
+    if (s->counts64) {
+        s->wide_lo = (uint64_t)(lo + llmm__bias(s->scale));
+        s->wide_span = (uint64_t)(hi - lo + 1);
+        s->wide_counts = s->counts64 + (lo - s->base);
+        return;
+    }
     s->fast_lo = (uint64_t)(lo + llmm__bias(s->scale));
     s->fast_span = (uint64_t)(hi - lo + 1);
     s->fast_counts = s->counts32 + (lo - s->base);
@@ -141,4 +151,6 @@ void llmm__sketch_release_store(llmm_sketch *s)
     s->base = 0;
     s->fast_span = 0;
     s->fast_counts = NULL;
+    s->wide_span = 0;
+    s->wide_counts = NULL;
 }

@@ -394,6 +394,31 @@ static void test_wide_counters(void **state)
     assert_close(x, 3.0, REL_ERR_S6, 0);
     assert_status(llmm_sketch_add_n(s, 3.0, UINT64_MAX), LLMM_E_RANGE);
     assert_int_equal(llmm_sketch_count(s), big + 103);
+    /* the wide store's window (values strictly between the min's and max's buckets) takes
+     * what it should and rejects what is invalid, in the sketch and in a clone of it */
+    {
+        const double bad[] = {NAN, INFINITY, -3.0, -0.0 - DBL_MIN, 0x1p-1074};
+        llmm_sketch *c, *ref;
+        double sum0, sum1;
+        int32_t i2;
+        assert_ok(llmm_sketch_clone(s, &c));
+        assert_ok(llmm_sketch_clone(s, &ref));
+        for (size_t k = 0; k < sizeof bad / sizeof *bad - 1; k++)
+            assert_status(llmm_sketch_add(c, bad[k]), LLMM_E_INVALID);
+        assert_same_sketch(c, ref, 1);
+        assert_ok(llmm_sketch_sum(c, &sum0));
+        for (int k = 0; k < 1000; k++)
+            assert_ok(llmm_sketch_add(c, 2.0));
+        assert_ok(llmm_sketch_add(c, 0x1p-1074)); /* subnormal: under the range */
+        assert_ok(llmm_sketch_sum(c, &sum1));
+        assert_close(sum1 - sum0, 2000.0, 1e-6, 0);
+        assert_ok(llmm_sketch_index(6, 2.0, &i2));
+        assert_int_equal(llmm_sketch_bucket_count(c, i2), 1000);
+        assert_int_equal(llmm_sketch_bucket_count(c, idx), big + 101);
+        assert_int_equal(llmm_sketch_count(c), big + 103 + 1001);
+        llmm_sketch_free(c);
+        llmm_sketch_free(ref);
+    }
     llmm_sketch_free(s);
 }
 
