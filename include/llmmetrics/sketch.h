@@ -405,6 +405,8 @@ LLMM_API llmm_status llmm_sketch_downscale(llmm_sketch *s, int32_t new_scale);
 
 /**
  * @brief Copy `src`'s contents into `dst`, replacing all of `dst`'s contents, scale and range.
+ *
+ * Copying a sketch onto itself (`dst == src`) changes nothing and returns #LLMM_OK.
  * @param[in,out] dst the target (its context is kept)
  * @param[in] src the source
  * @retval LLMM_OK

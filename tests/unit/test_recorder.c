@@ -215,6 +215,10 @@ static void test_invalid_input(void **state)
     assert_status(llmm_shard_add(NULL, 1.0), LLMM_E_INVALID);
     assert_status(llmm_shard_add_many(sh, batch, 3), LLMM_E_INVALID);
     assert_status(llmm_shard_add_many(sh, NULL, 3), LLMM_E_INVALID);
+    assert_status(llmm_shard_add_many(NULL, batch, 1), LLMM_E_INVALID);
+    assert_ok(llmm_shard_add_many(sh, NULL, 0));
+    assert_ok(llmm_shard_add_many(sh, batch, 0));
+    assert_status(llmm_recorder_shard(rec, NULL), LLMM_E_INVALID);
     assert_ok(llmm_recorder_snapshot(rec, snap));
     assert_int_equal(llmm_sketch_count(snap), 0);
     assert_ok(llmm_shard_add(sh, 1e4));   /* over */

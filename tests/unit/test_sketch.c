@@ -630,6 +630,71 @@ static void test_subtract_recovers_interval(void **state)
     llmm_sketch_free(ab);
 }
 
+static void test_merge_subtract_edges_and_arguments(void **state)
+{
+    /* containment is checked bucket by bucket: same count and special counts, other buckets */
+    llmm_sketch *a = mk(6), *b = mk(6), *e = mk(6), *ref;
+    const double qs[3] = {0.1, 0.5, 0.9};
+    double x, out[3] = {-1, -1, -1};
+    (void)state;
+    assert_ok(llmm_sketch_add(a, 1.0));
+    assert_ok(llmm_sketch_add(a, 2.0));
+    assert_ok(llmm_sketch_add(a, 8.0));
+    assert_ok(llmm_sketch_add(b, 1.0));
+    assert_ok(llmm_sketch_add(b, 3.0));
+    assert_ok(llmm_sketch_add(b, 8.0));
+    assert_ok(llmm_sketch_clone(b, &ref));
+    assert_status(llmm_sketch_subtract(b, a), LLMM_E_STATE);
+    assert_same_sketch(b, ref, 1);
+    /* empty operands: merging or subtracting an empty sketch changes nothing */
+    assert_ok(llmm_sketch_merge(b, e));
+    assert_ok(llmm_sketch_subtract(b, e));
+    assert_same_sketch(b, ref, 1);
+    /* an empty sketch answers with LLMM_E_EMPTY and leaves the output alone */
+    assert_status(llmm_sketch_quantiles(e, qs, 3, out), LLMM_E_EMPTY);
+    assert_true(out[0] == -1 && out[1] == -1 && out[2] == -1);
+    /* a merge whose count would pass 2^64 - 1 fails and changes nothing */
+    assert_ok(llmm_sketch_add_n(e, 5.0, UINT64_MAX - 2));
+    assert_status(llmm_sketch_merge(e, b), LLMM_E_RANGE);
+    assert_int_equal(llmm_sketch_count(e), UINT64_MAX - 2);
+    assert_status(llmm_sketch_merge(b, e), LLMM_E_RANGE);
+    assert_same_sketch(b, ref, 1);
+    /* NULL arguments of every query and of range / clone / copy */
+    assert_status(llmm_sketch_quantile(NULL, 0.5, &x), LLMM_E_INVALID);
+    assert_status(llmm_sketch_quantile(b, 0.5, NULL), LLMM_E_INVALID);
+    assert_status(llmm_sketch_quantiles(NULL, qs, 3, out), LLMM_E_INVALID);
+    assert_status(llmm_sketch_quantiles(b, NULL, 3, out), LLMM_E_INVALID);
+    assert_status(llmm_sketch_quantiles(b, qs, 3, NULL), LLMM_E_INVALID);
+    assert_status(llmm_sketch_rank(NULL, 1.0, &x), LLMM_E_INVALID);
+    assert_status(llmm_sketch_rank(b, 1.0, NULL), LLMM_E_INVALID);
+    assert_status(llmm_sketch_sum(NULL, &x), LLMM_E_INVALID);
+    assert_status(llmm_sketch_sum(b, NULL), LLMM_E_INVALID);
+    assert_status(llmm_sketch_min(NULL, &x), LLMM_E_INVALID);
+    assert_status(llmm_sketch_min(b, NULL), LLMM_E_INVALID);
+    assert_status(llmm_sketch_max(NULL, &x), LLMM_E_INVALID);
+    assert_status(llmm_sketch_max(b, NULL), LLMM_E_INVALID);
+    assert_status(llmm_sketch_mean(NULL, &x), LLMM_E_INVALID);
+    assert_status(llmm_sketch_mean(b, NULL), LLMM_E_INVALID);
+    assert_status(llmm_sketch_special_counts(NULL, NULL, NULL, NULL), LLMM_E_INVALID);
+    assert_int_equal(llmm_sketch_count(NULL), 0);
+    assert_int_equal(llmm_sketch_scale(NULL), -1);
+    assert_status(llmm_sketch_range(NULL, &x, &x), LLMM_E_INVALID);
+    assert_status(llmm_sketch_range(b, NULL, &x), LLMM_E_INVALID);
+    assert_status(llmm_sketch_clone(b, NULL), LLMM_E_INVALID);
+    assert_status(llmm_sketch_clone(NULL, &a), LLMM_E_INVALID);
+    assert_null(a);
+    assert_ok(llmm_sketch_copy(b, b)); /* onto itself: nothing changes */
+    assert_status(llmm_sketch_copy(NULL, b), LLMM_E_INVALID);
+    assert_status(llmm_sketch_copy(b, NULL), LLMM_E_INVALID);
+    /* add_n of 0 values is a valid no-op, of an invalid value an error */
+    assert_ok(llmm_sketch_add_n(b, 2.0, 0));
+    assert_status(llmm_sketch_add_n(b, -2.0, 0), LLMM_E_INVALID);
+    assert_same_sketch(b, ref, 1);
+    llmm_sketch_free(b);
+    llmm_sketch_free(e);
+    llmm_sketch_free(ref);
+}
+
 static void test_subtract_extremes_from_earlier(void **state)
 {
     /* the interval does not hold the extremes: min / max become bucket representatives */
@@ -849,6 +914,7 @@ int main(void)
         cmocka_unit_test(test_merged_accuracy_vs_exact),
         cmocka_unit_test(test_subtract_recovers_interval),
         cmocka_unit_test(test_subtract_extremes_from_earlier),
+        cmocka_unit_test(test_merge_subtract_edges_and_arguments),
         cmocka_unit_test(test_downscale_and_mixed_scales),
         cmocka_unit_test(test_merge_different_ranges),
         cmocka_unit_test(test_failing_allocator),
