@@ -259,7 +259,7 @@ cmd_fuzz() {
     ninja -C "$FUZZ_BUILD" -j "$JOBS"
     local t name
     for t in "$FUZZ_BUILD"/tests/fuzz/fuzz_*; do
-        [ -x "$t" ] || continue
+        [ -f "$t" ] && [ -x "$t" ] || continue # not the meson .p directories
         name=${t##*/fuzz_}
         log "$t for $seconds s"
         setarch "$(uname -m)" -R tests/fuzz/run_fuzz.sh "$t" "tests/fuzz/corpus/$name" "$seconds"
