@@ -295,58 +295,68 @@ llmm_status llmm_shard_add(llmm_shard *sh, double v)
     return add_one(sh, v);
 }
 
-llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
+#define BATCH_CHUNK 1024 /* values per pass of llmm_shard_add_many (even: sum lanes by parity) */
+
+/* Check a batch without counting anything: every value valid, and every page it needs made. */
+static llmm_status prepare_batch(llmm_shard *sh, const double *v, size_t n)
 {
-    const llmm__map_cell *cells;
-    uint64_t mask, lo, nb, mn = UINT64_MAX, mx = 0, zero = 0, under = 0, over = 0;
-    uint32_t shift;
-    double even, odd;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t bits = llmm__dbits(v[i]), off;
+        if (!valid_bits(bits))
+            return LLMM_E_INVALID;
+        bits &= ~(UINT64_C(1) << 63); /* -0 as 0 */
+        off = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) - sh->lo_biased;
+        if (off < sh->nbuckets && bits != 0 && !page_for(sh, off))
+            return LLMM_E_NOMEM;
+    }
+    return LLMM_OK;
+}
+
+/* Record n <= BATCH_CHUNK values. Pass 1 validates them, makes their pages, sums them and
+ * notes each value's counter; only when all of that succeeded does pass 2 count, so a reader
+ * never sees a batch half counted and then taken back. */
+static llmm_status add_chunk(llmm_shard *sh, const double *v, size_t n)
+{
+    _Atomic uint64_t *ctr[BATCH_CHUNK];
+    const llmm__map_cell *cells = sh->cells;
+    uint64_t mask = sh->cell_mask, lo = sh->lo_biased, nb = sh->nbuckets;
+    uint64_t mn = UINT64_MAX, mx = 0, zero = 0, under = 0, over = 0;
+    uint32_t shift = sh->key_shift;
+    double even = sh->sums[0], odd = sh->sums[1];
     size_t i;
-    if (!sh || (!v && n))
-        return LLMM_E_INVALID;
-    if (n == 0)
-        return LLMM_OK;
-    cells = sh->cells;
-    mask = sh->cell_mask;
-    lo = sh->lo_biased;
-    nb = sh->nbuckets;
-    shift = sh->key_shift;
-    /* pass 1: validate, find the batch's extremes, make every page it needs (so that pass 2
-     * cannot fail) and sum (two lanes, even and odd positions); a reader never sees a batch
-     * half counted and then taken back */
-    even = sh->sums[0];
-    odd = sh->sums[1];
     for (i = 0; i < n; i++) {
         uint64_t bits = llmm__dbits(v[i]), off;
+        page *p;
         if (!valid_bits(bits))
             return LLMM_E_INVALID;
         bits &= ~(UINT64_C(1) << 63); /* -0 as 0 */
         mn = bits < mn ? bits : mn;
         mx = bits > mx ? bits : mx;
-        off = llmm__map_biased(cells, shift, mask, bits) - lo;
-        if (off < nb && bits != 0 && !page_for(sh, off))
-            return LLMM_E_NOMEM;
         if (i & 1)
             odd += v[i];
         else
             even += v[i];
+        off = llmm__map_biased(cells, shift, mask, bits) - lo;
+        if (LLMM__LIKELY(off < nb && bits != 0)) {
+            p = page_for(sh, off);
+            if (!p)
+                return LLMM_E_NOMEM;
+            ctr[i] = &p->c[off & (PAGE_SIZE - 1)];
+            continue;
+        }
+        ctr[i] = NULL;
+        if (bits == 0)
+            zero++;
+        else if (llmm__map_index(sh->owner->scale, v[i]) < sh->owner->idx_lo)
+            under++;
+        else
+            over++;
     }
     /* extremes first, so a concurrent snapshot never counts a value beyond its min / max */
     note_extremes(sh, mn, mx);
-    for (i = 0; i < n; i++) {
-        uint64_t bits = llmm__dbits(v[i]) & ~(UINT64_C(1) << 63);
-        uint64_t off = llmm__map_biased(cells, shift, mask, bits) - lo;
-        if (LLMM__LIKELY(off < nb && bits != 0)) {
-            page *p = atomic_load_explicit(&sh->pages[off >> PAGE_SHIFT], memory_order_relaxed);
-            bump(&p->c[off & (PAGE_SIZE - 1)], 1);
-        } else if (bits == 0) {
-            zero++;
-        } else if (llmm__map_index(sh->owner->scale, v[i]) < sh->owner->idx_lo) {
-            under++;
-        } else {
-            over++;
-        }
-    }
+    for (i = 0; i < n; i++)
+        if (LLMM__LIKELY(ctr[i] != NULL))
+            bump(ctr[i], 1);
     if (zero)
         bump(&sh->zero, zero);
     if (under)
@@ -358,6 +368,20 @@ llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
     publish_sum(sh, 0);
     publish_sum(sh, 1);
     return LLMM_OK;
+}
+
+llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
+{
+    llmm_status st;
+    if (!sh || (!v && n))
+        return LLMM_E_INVALID;
+    if (n <= BATCH_CHUNK)
+        return n ? add_chunk(sh, v, n) : LLMM_OK;
+    /* a longer batch is checked whole first; then no chunk can fail */
+    st = prepare_batch(sh, v, n);
+    for (size_t i = 0; st == LLMM_OK && i < n; i += BATCH_CHUNK)
+        st = add_chunk(sh, v + i, n - i < BATCH_CHUNK ? n - i : BATCH_CHUNK);
+    return st;
 }
 
 llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)

@@ -517,6 +517,14 @@ static llmm_status call_shard_add_many(box *b)
     v[5] = 0.0;
     return llmm_shard_add_many(b->sh[0], v, 24);
 }
+static llmm_status call_shard_add_many_long(box *b)
+{
+    /* longer than one internal chunk: the pages of the last values are made last */
+    static double v[3000];
+    for (int i = 0; i < 3000; i++)
+        v[i] = i < 2990 ? 1.0 + (i % 7) : 1e-8 * pow(10.0, (i - 2990) * 2.0);
+    return llmm_shard_add_many(b->sh[0], v, 3000);
+}
 static void set_recorder_and_into(box *b)
 {
     set_recorder_shard(b);
@@ -942,6 +950,7 @@ static const fault_case cases[] = {
     {"recorder_shard_second", set_recorder_shard, call_shard, 2},
     {"shard_add_new_page", set_recorder_shard, call_shard_add, 1},
     {"shard_add_many_pages", set_recorder_shard, call_shard_add_many, 3},
+    {"shard_add_many_long_batch", set_recorder_shard, call_shard_add_many_long, 3},
     {"recorder_snapshot_into", set_recorder_and_into, call_recorder_snapshot, 1},
     {"window_new", NULL, call_window_new, 6},
     {"window_add_first", set_window_empty, call_window_add_first, 1},

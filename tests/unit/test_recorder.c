@@ -275,6 +275,57 @@ out:
     return st;
 }
 
+static void test_long_batches(void **state)
+{
+    /* batches longer than one internal chunk: all or nothing as a whole, and the same buckets
+     * as a sketch given the same values */
+    enum { N = 5000 };
+    static double v[N];
+    llmm_recorder *rec = NULL;
+    llmm_shard *sh = NULL;
+    llmm_sketch *snap = mk(6), *want = mk(6);
+    double x, y;
+    int32_t a, b;
+    uint64_t z1, u1, o1, z2, u2, o2;
+    (void)state;
+    for (int i = 0; i < N; i++)
+        v[i] = value_at(7, (uint64_t)i);
+    assert_ok(llmm_recorder_new(NULL, 6, &rec));
+    assert_ok(llmm_recorder_shard(rec, &sh));
+    v[N - 1] = NAN; /* in the last chunk: nothing of the batch may be counted */
+    assert_status(llmm_shard_add_many(sh, v, N), LLMM_E_INVALID);
+    assert_ok(llmm_recorder_snapshot(rec, snap));
+    assert_int_equal(llmm_sketch_count(snap), 0);
+    v[N - 1] = 0.5;
+    assert_ok(llmm_shard_add_many(sh, v, N));
+    assert_ok(llmm_shard_add_many(sh, v, 1)); /* an odd one between, then again */
+    assert_ok(llmm_shard_add_many(sh, v, N));
+    assert_ok(llmm_sketch_add_many(want, v, N));
+    assert_ok(llmm_sketch_add_many(want, v, 1));
+    assert_ok(llmm_sketch_add_many(want, v, N));
+    assert_ok(llmm_recorder_snapshot(rec, snap));
+    assert_int_equal(llmm_sketch_count(snap), llmm_sketch_count(want));
+    assert_ok(llmm_sketch_special_counts(snap, &z1, &u1, &o1));
+    assert_ok(llmm_sketch_special_counts(want, &z2, &u2, &o2));
+    assert_true(z1 == z2 && u1 == u2 && o1 == o2 && z1 > 0 && u1 > 0 && o1 > 0);
+    assert_ok(llmm_sketch_bucket_span(want, &a, &b));
+    for (int32_t i = a - 1; i <= b + 1; i++)
+        assert_int_equal(llmm_sketch_bucket_count(snap, i), llmm_sketch_bucket_count(want, i));
+    assert_ok(llmm_sketch_sum(snap, &x));
+    assert_ok(llmm_sketch_sum(want, &y));
+    assert_close(x, y, 1e-12, 0);
+    assert_ok(llmm_sketch_min(snap, &x));
+    assert_ok(llmm_sketch_min(want, &y));
+    assert_true(x == y);
+    assert_ok(llmm_sketch_max(snap, &x));
+    assert_ok(llmm_sketch_max(want, &y));
+    assert_true(x == y);
+    llmm_shard_release(sh);
+    llmm_sketch_free(snap);
+    llmm_sketch_free(want);
+    llmm_recorder_free(rec);
+}
+
 static void test_failing_allocator(void **state)
 {
     (void)state;
@@ -288,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_interval_by_subtract),
         cmocka_unit_test(test_release_and_reuse),
         cmocka_unit_test(test_invalid_input),
+        cmocka_unit_test(test_long_batches),
         cmocka_unit_test(test_failing_allocator),
     };
     return cmocka_run_group_tests_name("recorder", tests, NULL, NULL);
