@@ -142,8 +142,9 @@ LLMM_API llmm_status llmm_sketch_add(llmm_sketch *s, double v);
 LLMM_API llmm_status llmm_sketch_add_n(llmm_sketch *s, double v, uint64_t n);
 
 /**
- * @brief Record a batch. All or nothing: the whole batch is validated (and the store grown)
- * first; if any value is invalid nothing is recorded.
+ * @brief Record a batch. All or nothing: if any value is invalid (or memory runs out) the
+ * sketch is left exactly as it was and nothing of the batch is recorded. The sum is the same,
+ * bit for bit, as adding the values one by one with llmm_sketch_add().
  * @param[in,out] s the sketch
  * @param[in] v the values (may be NULL when `n` is 0)
  * @param[in] n number of values
@@ -495,7 +496,9 @@ LLMM_API llmm_status llmm_recorder_shard(llmm_recorder *r, llmm_shard **out);
 LLMM_API llmm_status llmm_shard_add(llmm_shard *sh, double v);
 
 /**
- * @brief Record a batch into a shard; all or nothing, as llmm_sketch_add_many().
+ * @brief Record a batch into a shard; all or nothing, as llmm_sketch_add_many(): the batch is
+ * checked (and the pages it needs made) before any of it is counted, so a concurrent snapshot
+ * never sees part of a failed batch.
  * @param[in,out] sh the shard
  * @param[in] v the values (NULL allowed when `n` is 0)
  * @param[in] n number of values
