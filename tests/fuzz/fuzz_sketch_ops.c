@@ -62,6 +62,36 @@ static uint64_t bucket_total(const llmm_sketch *s)
     return t;
 }
 
+/* x and y hold the same values: counts, buckets, extremes; sums equal when exact_sum */
+static void same(const llmm_sketch *x, const llmm_sketch *y, int exact_sum)
+{
+    int32_t a1, b1, a2, b2;
+    uint64_t z1, u1, o1, z2, u2, o2;
+    double m1, m2;
+    llmm_status s1, s2;
+    CHECK(llmm_sketch_count(x) == llmm_sketch_count(y));
+    CHECK(llmm_sketch_special_counts(x, &z1, &u1, &o1) == LLMM_OK);
+    CHECK(llmm_sketch_special_counts(y, &z2, &u2, &o2) == LLMM_OK);
+    CHECK(z1 == z2 && u1 == u2 && o1 == o2);
+    s1 = llmm_sketch_bucket_span(x, &a1, &b1);
+    s2 = llmm_sketch_bucket_span(y, &a2, &b2);
+    CHECK(s1 == s2);
+    if (s1 == LLMM_OK) {
+        CHECK(a1 == a2 && b1 == b2);
+        for (int32_t i = a1; i <= b1; i++)
+            CHECK(llmm_sketch_bucket_count(x, i) == llmm_sketch_bucket_count(y, i));
+    }
+    if (llmm_sketch_count(x)) {
+        CHECK(llmm_sketch_min(x, &m1) == LLMM_OK && llmm_sketch_min(y, &m2) == LLMM_OK);
+        CHECK(m1 == m2);
+        CHECK(llmm_sketch_max(x, &m1) == LLMM_OK && llmm_sketch_max(y, &m2) == LLMM_OK);
+        CHECK(m1 == m2);
+    }
+    CHECK(llmm_sketch_sum(x, &m1) == LLMM_OK && llmm_sketch_sum(y, &m2) == LLMM_OK);
+    if (exact_sum)
+        CHECK(m1 == m2 || (m1 != m1 && m2 != m2));
+}
+
 static void check(const llmm_sketch *s)
 {
     uint64_t z, u, o, n = llmm_sketch_count(s);
@@ -135,8 +165,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (size_t i = 0; i < k; i++)
                 v[i] = take_double(&in);
             llmm_status sst;
+            /* the batch equals the same values added one by one (sum bit for bit), and a
+             * failed batch leaves the sketch exactly as it was */
+            llmm_sketch *was = NULL, *one = NULL;
+            if (llmm_sketch_clone(a, &was) != LLMM_OK || llmm_sketch_clone(a, &one) != LLMM_OK)
+                abort();
             st = llmm_sketch_add_many(a, v, k);
             CHECK(llmm_sketch_count(a) == before + (st == LLMM_OK ? k : 0));
+            if (st == LLMM_OK) {
+                for (size_t i = 0; i < k; i++)
+                    CHECK(llmm_sketch_add(one, v[i]) == LLMM_OK);
+                same(a, one, 1);
+            } else {
+                same(a, was, 1);
+            }
+            llmm_sketch_free(was);
+            llmm_sketch_free(one);
             sst = llmm_shard_add_many(sh, v, k);
             if (st == LLMM_E_RANGE) /* (checked before the values) */
                 CHECK(k > UINT64_MAX - before && (sst == LLMM_OK || sst == LLMM_E_INVALID));
