@@ -74,6 +74,46 @@ static void close_map(jw *w)
     check(w, yajl_gen_map_close(w->g));
 }
 
+/* "k": value pairs */
+static void kv_num(jw *w, const char *k, double v)
+{
+    key(w, k);
+    num(w, v);
+}
+
+static void kv_u64(jw *w, const char *k, uint64_t v)
+{
+    key(w, k);
+    u64(w, v);
+}
+
+static void kv_str(jw *w, const char *k, const char *v)
+{
+    key(w, k);
+    str(w, v);
+}
+
+static void kv_bool(jw *w, const char *k, int v)
+{
+    key(w, k);
+    check(w, yajl_gen_bool(w->g, v));
+}
+
+/* Open the object of a detector section: its metric and whether it could run; when it could
+ * not, the reason closes the object and the caller writes nothing more (returns 0). */
+static int open_section(jw *w, const char *name, int metric, int available, const char *why_not)
+{
+    key(w, name);
+    open_map(w);
+    kv_str(w, "metric", llmm_cli_metric_key[metric]);
+    kv_bool(w, "available", available);
+    if (!available) {
+        kv_str(w, "reason", why_not ? why_not : "no data");
+        close_map(w);
+    }
+    return available;
+}
+
 static void inputs(jw *w, const llmm_cli_report *r)
 {
     key(w, "inputs");
@@ -81,25 +121,16 @@ static void inputs(jw *w, const llmm_cli_report *r)
     for (size_t i = 0; i < r->ninputs; i++) {
         const llmm_cli_input *in = &r->inputs[i];
         open_map(w);
-        key(w, "path");
-        str(w, in->path);
-        key(w, "format");
-        str(w, llmm_cli_format_name(in->fmt));
-        key(w, "requests");
-        u64(w, in->info.requests);
-        key(w, "runs");
-        u64(w, in->info.runs);
-        key(w, "start_times");
-        check(w, yajl_gen_bool(w->g, in->info.has_start_times));
-        key(w, "itls");
-        check(w, yajl_gen_bool(w->g, in->info.has_itls));
+        kv_str(w, "path", in->path);
+        kv_str(w, "format", llmm_cli_format_name(in->fmt));
+        kv_u64(w, "requests", in->info.requests);
+        kv_u64(w, "runs", in->info.runs);
+        kv_bool(w, "start_times", in->info.has_start_times);
+        kv_bool(w, "itls", in->info.has_itls);
         if (in->fmt == LLMM_CLI_FORMAT_VLLM) {
-            key(w, "e2e_from_latencies");
-            u64(w, in->info.e2e_from_latencies);
-            key(w, "e2e_from_ttft_plus_itls");
-            u64(w, in->info.e2e_from_itls);
-            key(w, "second_pass");
-            check(w, yajl_gen_bool(w->g, in->info.replayed));
+            kv_u64(w, "e2e_from_latencies", in->info.e2e_from_latencies);
+            kv_u64(w, "e2e_from_ttft_plus_itls", in->info.e2e_from_itls);
+            kv_bool(w, "second_pass", in->info.replayed);
         }
         close_map(w);
     }
@@ -110,52 +141,35 @@ static void basics(jw *w, const llmm_cli_summary *s)
 {
     key(w, "requests");
     open_map(w);
-    key(w, "total");
-    u64(w, s->total);
-    key(w, "completed");
-    u64(w, s->completed);
-    key(w, "failed");
-    u64(w, s->failed);
+    kv_u64(w, "total", s->total);
+    kv_u64(w, "completed", s->completed);
+    kv_u64(w, "failed", s->failed);
     close_map(w);
-    key(w, "error_rate");
-    num(w, s->error_rate);
+    kv_num(w, "error_rate", s->error_rate);
     key(w, "throughput");
     open_map(w);
-    key(w, "req_per_s");
-    num(w, s->req_per_s);
-    key(w, "tok_per_s");
-    num(w, s->tok_per_s);
-    key(w, "total_tok_per_s");
-    num(w, s->total_tok_per_s);
-    key(w, "output_tokens");
-    u64(w, s->out_tokens);
-    key(w, "input_tokens");
-    u64(w, s->in_tokens);
-    key(w, "duration_s");
-    num(w, s->duration_s);
-    key(w, "duration_source");
-    str(w, s->duration_source);
+    kv_num(w, "req_per_s", s->req_per_s);
+    kv_num(w, "tok_per_s", s->tok_per_s);
+    kv_num(w, "total_tok_per_s", s->total_tok_per_s);
+    kv_u64(w, "output_tokens", s->out_tokens);
+    kv_u64(w, "input_tokens", s->in_tokens);
+    kv_num(w, "duration_s", s->duration_s);
+    kv_str(w, "duration_source", s->duration_source);
     close_map(w);
 }
 
 static void metrics(jw *w, const llmm_cli_summary *s)
 {
-    key(w, "percentile_rule");
-    str(w, "nearest-rank: rank = max(1, ceil(q*n)), from llmm sketches");
-    key(w, "relative_error");
-    num(w, s->rel_error);
+    kv_str(w, "percentile_rule", "nearest-rank: rank = max(1, ceil(q*n)), from llmm sketches");
+    kv_num(w, "relative_error", s->rel_error);
     for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
         const llmm_cli_msum *ms = &s->m[m];
         key(w, llmm_cli_metric_key[m]);
         open_map(w);
-        key(w, "count");
-        u64(w, ms->count);
-        key(w, "mean");
-        num(w, ms->mean);
-        key(w, "min");
-        num(w, ms->min);
-        key(w, "max");
-        num(w, ms->max);
+        kv_u64(w, "count", ms->count);
+        kv_num(w, "mean", ms->mean);
+        kv_num(w, "min", ms->min);
+        kv_num(w, "max", ms->max);
         for (int k = 0; k < LLMM_CLI_NQ; k++) {
             key(w, llmm_cli_q_key[k]);
             num(w, ms->q[k]);
@@ -190,12 +204,9 @@ static void goodput(jw *w, const llmm_cli_report *r)
         }
     }
     close_map(w);
-    key(w, "good_requests");
-    u64(w, s->good);
-    key(w, "fraction");
-    num(w, s->good_fraction);
-    key(w, "req_per_s");
-    num(w, s->good_per_s);
+    kv_u64(w, "good_requests", s->good);
+    kv_num(w, "fraction", s->good_fraction);
+    kv_num(w, "req_per_s", s->good_per_s);
     close_map(w);
 }
 
@@ -206,12 +217,9 @@ static void events(jw *w, const llmm_cli_report *r)
     check(w, yajl_gen_array_open(w->g));
     for (size_t i = 0; i < t->nev; i++) {
         open_map(w);
-        key(w, "t_s");
-        num(w, t->ev[i].t);
-        key(w, "type");
-        str(w, llmm_cli_event_name(t->ev[i].type));
-        key(w, "value");
-        num(w, t->ev[i].value);
+        kv_num(w, "t_s", t->ev[i].t);
+        kv_str(w, "type", llmm_cli_event_name(t->ev[i].type));
+        kv_num(w, "value", t->ev[i].value);
         close_map(w);
     }
     check(w, yajl_gen_array_close(w->g));
@@ -224,84 +232,51 @@ static void slo_verdict(jw *w, const llmm_cli_report *r)
         return;
     key(w, "slo");
     open_map(w);
-    key(w, "quantile");
-    num(w, v->quantile);
+    kv_num(w, "quantile", v->quantile);
     key(w, "checks");
     check(w, yajl_gen_array_open(w->g));
     for (size_t i = 0; i < v->nchecks; i++) {
         const llmm_cli_slo_check *c = &v->checks[i];
         open_map(w);
-        key(w, "metric");
-        str(w, llmm_cli_metric_key[c->metric]);
-        key(w, "bound");
-        num(w, c->bound);
-        key(w, "latency");
-        num(w, c->latency);
-        key(w, "latency_ok");
-        check(w, yajl_gen_bool(w->g, c->latency_ok));
+        kv_str(w, "metric", llmm_cli_metric_key[c->metric]);
+        kv_num(w, "bound", c->bound);
+        kv_num(w, "latency", c->latency);
+        kv_bool(w, "latency_ok", c->latency_ok);
         close_map(w);
     }
     check(w, yajl_gen_array_close(w->g));
-    key(w, "error_rate");
-    num(w, v->error_rate);
-    key(w, "err_max");
-    num(w, v->err_max);
-    key(w, "errors_ok");
-    check(w, yajl_gen_bool(w->g, v->errors_ok));
-    key(w, "satisfied");
-    check(w, yajl_gen_bool(w->g, v->satisfied));
+    kv_num(w, "error_rate", v->error_rate);
+    kv_num(w, "err_max", v->err_max);
+    kv_bool(w, "errors_ok", v->errors_ok);
+    kv_bool(w, "satisfied", v->satisfied);
     close_map(w);
 }
 
 static void spikes(jw *w, const llmm_cli_report *r)
 {
     const llmm_cli_spikes *sp = &r->spikes;
-    key(w, "spikes");
-    open_map(w);
-    key(w, "metric");
-    str(w, llmm_cli_metric_key[sp->metric]);
-    key(w, "available");
-    check(w, yajl_gen_bool(w->g, sp->available));
-    if (!sp->available) {
-        key(w, "reason");
-        str(w, sp->why_not ? sp->why_not : "no data");
-        close_map(w);
+    if (!open_section(w, "spikes", sp->metric, sp->available, sp->why_not))
         return;
-    }
-    key(w, "samples");
-    u64(w, sp->samples);
-    key(w, "classified");
-    u64(w, sp->classified);
-    key(w, "level1");
-    u64(w, sp->level1);
-    key(w, "level2");
-    u64(w, sp->level2);
-    key(w, "rate");
-    num(w, sp->rate);
+    kv_u64(w, "samples", sp->samples);
+    kv_u64(w, "classified", sp->classified);
+    kv_u64(w, "level1", sp->level1);
+    kv_u64(w, "level2", sp->level2);
+    kv_num(w, "rate", sp->rate);
     key(w, "detector");
     open_map(w);
-    key(w, "slot_s");
-    num(w, (double)sp->slot_ns / 1e9);
-    key(w, "slots");
-    u64(w, sp->slots);
-    key(w, "warmup");
-    u64(w, sp->warmup_used);
-    key(w, "base_quantile");
-    num(w, sp->base_q);
-    key(w, "severe_quantile");
-    num(w, sp->severe_q);
-    key(w, "severe_factor");
-    num(w, sp->factor);
+    kv_num(w, "slot_s", (double)sp->slot_ns / 1e9);
+    kv_u64(w, "slots", sp->slots);
+    kv_u64(w, "warmup", sp->warmup_used);
+    kv_num(w, "base_quantile", sp->base_q);
+    kv_num(w, "severe_quantile", sp->severe_q);
+    kv_num(w, "severe_factor", sp->factor);
     close_map(w);
     if (sp->attributed) {
         key(w, "attribution");
         open_map(w);
-        key(w, "lookback_s");
-        num(w, sp->lookback);
-        key(w, "with_event");
-        u64(w, sp->with_event);
-        key(w, "without_event");
-        u64(w, sp->without_event);
+        kv_num(w, "lookback_s", sp->lookback);
+        kv_u64(w, "with_event", sp->with_event);
+        kv_u64(w, "without_event", sp->without_event);
         key(w, "by_type");
         open_map(w);
         for (size_t k = 0; k < sp->ncause; k++) {
@@ -311,29 +286,20 @@ static void spikes(jw *w, const llmm_cli_report *r)
         close_map(w);
         close_map(w);
     }
-    key(w, "interval_s");
-    num(w, sp->interval_used);
+    kv_num(w, "interval_s", sp->interval_used);
     key(w, "intervals");
     check(w, yajl_gen_array_open(w->g));
     for (size_t i = 0; i < sp->nrows; i++) {
         const llmm_cli_spike_row *row = &sp->rows[i];
         open_map(w);
-        key(w, "start_s");
-        num(w, row->t0);
-        key(w, "end_s");
-        num(w, row->t1);
-        key(w, "samples");
-        u64(w, row->samples);
-        key(w, "classified");
-        u64(w, row->classified);
-        key(w, "level1");
-        u64(w, row->level1);
-        key(w, "level2");
-        u64(w, row->level2);
-        key(w, "base_threshold_s");
-        num(w, row->base_threshold);
-        key(w, "max_s");
-        num(w, row->max);
+        kv_num(w, "start_s", row->t0);
+        kv_num(w, "end_s", row->t1);
+        kv_u64(w, "samples", row->samples);
+        kv_u64(w, "classified", row->classified);
+        kv_u64(w, "level1", row->level1);
+        kv_u64(w, "level2", row->level2);
+        kv_num(w, "base_threshold_s", row->base_threshold);
+        kv_num(w, "max_s", row->max);
         close_map(w);
     }
     check(w, yajl_gen_array_close(w->g));
@@ -343,40 +309,21 @@ static void spikes(jw *w, const llmm_cli_report *r)
 static void collapse(jw *w, const llmm_cli_report *r)
 {
     const llmm_cli_collapse *c = &r->collapse;
-    key(w, "collapse");
-    open_map(w);
-    key(w, "metric");
-    str(w, llmm_cli_metric_key[c->metric]);
-    key(w, "available");
-    check(w, yajl_gen_bool(w->g, c->available));
-    if (!c->available) {
-        key(w, "reason");
-        str(w, c->why_not ? c->why_not : "no data");
-        close_map(w);
+    if (!open_section(w, "collapse", c->metric, c->available, c->why_not))
         return;
-    }
-    key(w, "window_after_switch_s");
-    num(w, c->window);
-    key(w, "baseline_latencies");
-    u64(w, c->w);
-    key(w, "k");
-    num(w, c->k);
-    key(w, "sigma_floor");
-    num(w, c->floor);
-    key(w, "samples");
-    u64(w, c->samples);
-    key(w, "collapsed");
-    u64(w, c->collapsed);
+    kv_num(w, "window_after_switch_s", c->window);
+    kv_u64(w, "baseline_latencies", c->w);
+    kv_num(w, "k", c->k);
+    kv_num(w, "sigma_floor", c->floor);
+    kv_u64(w, "samples", c->samples);
+    kv_u64(w, "collapsed", c->collapsed);
     key(w, "switches");
     check(w, yajl_gen_array_open(w->g));
     for (size_t i = 0; i < c->nsw; i++) {
         open_map(w);
-        key(w, "t_s");
-        num(w, c->sw[i].t);
-        key(w, "latencies");
-        u64(w, c->sw[i].latencies);
-        key(w, "flagged");
-        u64(w, c->sw[i].flagged);
+        kv_num(w, "t_s", c->sw[i].t);
+        kv_u64(w, "latencies", c->sw[i].latencies);
+        kv_u64(w, "flagged", c->sw[i].flagged);
         close_map(w);
     }
     check(w, yajl_gen_array_close(w->g));
@@ -384,14 +331,10 @@ static void collapse(jw *w, const llmm_cli_report *r)
     check(w, yajl_gen_array_open(w->g));
     for (size_t i = 0; i < c->nflags; i++) {
         open_map(w);
-        key(w, "t_s");
-        num(w, c->flags[i].t);
-        key(w, "value_s");
-        num(w, c->flags[i].v);
-        key(w, "threshold_s");
-        num(w, c->flags[i].threshold);
-        key(w, "baseline_mean_s");
-        num(w, c->flags[i].mean);
+        kv_num(w, "t_s", c->flags[i].t);
+        kv_num(w, "value_s", c->flags[i].v);
+        kv_num(w, "threshold_s", c->flags[i].threshold);
+        kv_num(w, "baseline_mean_s", c->flags[i].mean);
         close_map(w);
     }
     check(w, yajl_gen_array_close(w->g));
@@ -416,12 +359,9 @@ static void scorecard(jw *w, const llmm_cli_report *r)
         return;
     key(w, "scorecard");
     open_map(w);
-    key(w, "scenario");
-    str(w, sc->scenario_name);
-    key(w, "overall");
-    num(w, sc->status == LLMM_OK ? sc->result.overall : NAN);
-    key(w, "renormalized");
-    check(w, yajl_gen_bool(w->g, sc->result.renormalized));
+    kv_str(w, "scenario", sc->scenario_name);
+    kv_num(w, "overall", sc->status == LLMM_OK ? sc->result.overall : NAN);
+    kv_bool(w, "renormalized", sc->result.renormalized);
     layer_array(w, "layer_weight", sc->result.layer_weight);
     layer_array(w, "layer_score", sc->result.layer_score);
     layer_array(w, "layer_contribution", sc->result.layer_contribution);
@@ -430,20 +370,13 @@ static void scorecard(jw *w, const llmm_cli_report *r)
     for (size_t i = 0; i < sc->n; i++) {
         const llmm_cli_score_metric *m = &sc->metrics[i];
         open_map(w);
-        key(w, "layer");
-        str(w, llmm_cli_layer_name(m->layer));
-        key(w, "name");
-        str(w, m->name);
-        key(w, "value");
-        num(w, m->value);
-        key(w, "target");
-        num(w, m->target);
-        key(w, "worst");
-        num(w, m->worst);
-        key(w, "lower_is_better");
-        check(w, yajl_gen_bool(w->g, m->dir == LLMM_LOWER_IS_BETTER));
-        key(w, "score");
-        num(w, m->score);
+        kv_str(w, "layer", llmm_cli_layer_name(m->layer));
+        kv_str(w, "name", m->name);
+        kv_num(w, "value", m->value);
+        kv_num(w, "target", m->target);
+        kv_num(w, "worst", m->worst);
+        kv_bool(w, "lower_is_better", m->dir == LLMM_LOWER_IS_BETTER);
+        kv_num(w, "score", m->score);
         close_map(w);
     }
     check(w, yajl_gen_array_close(w->g));
