@@ -105,13 +105,10 @@ func NewBurnAlerter(sloTarget float64, slot time.Duration, slots int, opts ...Op
 	if err != nil {
 		return nil, err
 	}
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_burn
-	if err := check(op, C.llmm_burn_new(cctx, C.double(sloTarget), slotNs, n, &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_burn_new(cctx, C.double(sloTarget), slotNs, n, &c)
+	}); err != nil {
 		return nil, err
 	}
 	b := &BurnAlerter{c: c, ctx: o.ctx}
@@ -260,13 +257,10 @@ func NewErrorTrigger(window time.Duration, opts ...Option) (*ErrorTrigger, error
 	if err != nil {
 		return nil, err
 	}
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_error_trigger
-	if err := check(op, C.llmm_error_trigger_new(cctx, w, &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_error_trigger_new(cctx, w, &c)
+	}); err != nil {
 		return nil, err
 	}
 	t := &ErrorTrigger{c: c, ctx: o.ctx}

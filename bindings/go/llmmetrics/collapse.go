@@ -78,13 +78,10 @@ type CollapseDetector struct {
 func NewCollapseDetector(opts ...Option) (*CollapseDetector, error) {
 	const op = "llmm_collapse_new"
 	o := collect(opts)
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_collapse
-	if err := check(op, C.llmm_collapse_new(cctx, &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_collapse_new(cctx, &c)
+	}); err != nil {
 		return nil, err
 	}
 	d := &CollapseDetector{c: c, ctx: o.ctx}

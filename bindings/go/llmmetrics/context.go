@@ -148,6 +148,20 @@ func (ctx *Context) acquire(op string) (*C.llmm_ctx, error) {
 	return ctx.c, nil
 }
 
+// construct runs a C constructor with the context's C handle (nil for libc): the context is
+// taken for the new object, and given back when the constructor fails.
+func (ctx *Context) construct(op string, make func(*C.llmm_ctx) C.llmm_status) error {
+	cctx, err := ctx.acquire(op)
+	if err != nil {
+		return err
+	}
+	if err := check(op, make(cctx)); err != nil {
+		ctx.release()
+		return err
+	}
+	return nil
+}
+
 // release ends the use of the context by an object that was closed or never made.
 func (ctx *Context) release() {
 	if ctx == nil {

@@ -77,13 +77,10 @@ func NewEventLog(capacity int, opts ...Option) (*EventLog, error) {
 	if capacity > EventLogCapacityMax {
 		return nil, newError(op, StatusRange, "")
 	}
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_event_log
-	if err := check(op, C.llmm_event_log_new(cctx, C.uint32_t(capacity), &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_event_log_new(cctx, C.uint32_t(capacity), &c)
+	}); err != nil {
 		return nil, err
 	}
 	l := &EventLog{c: c, ctx: o.ctx}

@@ -196,13 +196,10 @@ type PromWriter struct {
 func NewPromWriter(format PromFormat, opts ...Option) (*PromWriter, error) {
 	const op = "llmm_prom_writer_new"
 	o := collect(opts)
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_prom_writer
-	if err := check(op, C.llmm_prom_writer_new(cctx, C.llmm_prom_format(format), &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_prom_writer_new(cctx, C.llmm_prom_format(format), &c)
+	}); err != nil {
 		return nil, err
 	}
 	w := &PromWriter{c: c, ctx: o.ctx}

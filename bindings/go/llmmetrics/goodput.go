@@ -53,13 +53,10 @@ type Goodput struct {
 func NewGoodput(opts ...Option) (*Goodput, error) {
 	const op = "llmm_goodput_new"
 	o := collect(opts)
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_goodput
-	if err := check(op, C.llmm_goodput_new(cctx, &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_goodput_new(cctx, &c)
+	}); err != nil {
 		return nil, err
 	}
 	g := &Goodput{c: c, ctx: o.ctx}

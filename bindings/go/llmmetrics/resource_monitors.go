@@ -42,13 +42,10 @@ func NewKVHitTracker(window time.Duration, opts ...Option) (*KVHitTracker, error
 	if err != nil {
 		return nil, err
 	}
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_kv_hit_tracker
-	if err := check(op, C.llmm_kv_hit_tracker_new(cctx, w, &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_kv_hit_tracker_new(cctx, w, &c)
+	}); err != nil {
 		return nil, err
 	}
 	t := &KVHitTracker{c: c, ctx: o.ctx}
@@ -138,13 +135,10 @@ func wrapTLBMonitor(c *C.llmm_tlb_monitor, ctx *Context) *TLBMonitor {
 func NewTLBMonitor(workload TLBWorkload, opts ...Option) (*TLBMonitor, error) {
 	const op = "llmm_tlb_monitor_new"
 	o := collect(opts)
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_tlb_monitor
-	if err := check(op, C.llmm_tlb_monitor_new(cctx, C.llmm_tlb_workload(workload), &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_tlb_monitor_new(cctx, C.llmm_tlb_workload(workload), &c)
+	}); err != nil {
 		return nil, err
 	}
 	return wrapTLBMonitor(c, o.ctx), nil
@@ -158,13 +152,10 @@ func NewTLBMonitorCustom(maxMissRate float64, window time.Duration, opts ...Opti
 	if err != nil {
 		return nil, err
 	}
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_tlb_monitor
-	if err := check(op, C.llmm_tlb_monitor_new_custom(cctx, C.double(maxMissRate), w, &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_tlb_monitor_new_custom(cctx, C.double(maxMissRate), w, &c)
+	}); err != nil {
 		return nil, err
 	}
 	return wrapTLBMonitor(c, o.ctx), nil

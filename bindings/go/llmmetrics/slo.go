@@ -105,13 +105,10 @@ func NewSLOWindow(slot time.Duration, slots, scale int, opts ...Option) (*SLOWin
 	if !ok {
 		return nil, errArg(op, "scale out of bounds")
 	}
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_slo_window
-	if err := check(op, C.llmm_slo_window_new(cctx, slotNs, n, sc, &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_slo_window_new(cctx, slotNs, n, sc, &c)
+	}); err != nil {
 		return nil, err
 	}
 	w := &SLOWindow{c: c, ctx: o.ctx}

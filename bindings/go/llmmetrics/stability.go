@@ -49,13 +49,10 @@ type StabilityGate struct {
 func NewStabilityGate(opts ...Option) (*StabilityGate, error) {
 	const op = "llmm_stability_new"
 	o := collect(opts)
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_stability
-	if err := check(op, C.llmm_stability_new(cctx, &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_stability_new(cctx, &c)
+	}); err != nil {
 		return nil, err
 	}
 	g := &StabilityGate{c: c, ctx: o.ctx}
@@ -195,13 +192,10 @@ type SaturationSignal struct {
 func NewSaturationSignal(opts ...Option) (*SaturationSignal, error) {
 	const op = "llmm_saturation_new"
 	o := collect(opts)
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_saturation
-	if err := check(op, C.llmm_saturation_new(cctx, &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_saturation_new(cctx, &c)
+	}); err != nil {
 		return nil, err
 	}
 	s := &SaturationSignal{c: c, ctx: o.ctx}

@@ -66,13 +66,10 @@ func NewWindow(slot time.Duration, slots, scale int, opts ...Option) (*Window, e
 	if !ok {
 		return nil, errArg(op, "scale out of bounds")
 	}
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_window
-	if err := check(op, C.llmm_window_new(cctx, slotNs, n, sc, &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_window_new(cctx, slotNs, n, sc, &c)
+	}); err != nil {
 		return nil, err
 	}
 	w := &Window{c: c, ctx: o.ctx}
@@ -251,13 +248,10 @@ func NewRatioWindow(slot time.Duration, slots int, opts ...Option) (*RatioWindow
 	if err != nil {
 		return nil, err
 	}
-	cctx, err := o.ctx.acquire(op)
-	if err != nil {
-		return nil, err
-	}
 	var c *C.llmm_ratio_window
-	if err := check(op, C.llmm_ratio_window_new(cctx, slotNs, n, &c)); err != nil {
-		o.ctx.release()
+	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
+		return C.llmm_ratio_window_new(cctx, slotNs, n, &c)
+	}); err != nil {
 		return nil, err
 	}
 	rw := &RatioWindow{c: c, ctx: o.ctx}
