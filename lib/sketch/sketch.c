@@ -216,8 +216,8 @@ static void unrecord(llmm_sketch *s, double v)
     }
 }
 
-/* Before a batch of n: if a 32-bit counter could pass 2^32 - 1 during it, widen the store now
- * (so the batch loop needs no wrap check). Widening ends the single-add fast path, so it
+/* Before n more values of a batch: if a 32-bit counter could pass 2^32 - 1 during them, widen
+ * the store now (so the batch loop needs no wrap check). Widening ends the single-add fast path, so it
  * happens only when some bucket's count plus the whole batch could really overflow, not
  * merely because the total passed 2^32. */
 static llmm_status widen_if_needed(llmm_sketch *s, size_t n)
@@ -241,7 +241,7 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
 {
     uint64_t count0, zero0, under0, over0;
     double sums0[2], min0, max0;
-    size_t i = 0;
+    size_t i = 0, safe = 0;
     llmm_status st;
 
     if (!s || (!v && n))
@@ -250,9 +250,6 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
         return LLMM_OK;
     if ((uint64_t)n > UINT64_MAX - s->count)
         return LLMM_E_RANGE;
-    st = widen_if_needed(s, n);
-    if (st != LLMM_OK)
-        return st;
     count0 = s->count;
     zero0 = s->zero;
     under0 = s->under;
@@ -262,13 +259,31 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
     min0 = s->min;
     max0 = s->max;
     while (i < n) {
-        /* locals: stores to the counters could alias the sketch's fields and force reloads */
-        const llmm__map_cell *cells = s->cells;
-        uint32_t shift = s->key_shift, *fc = s->fast_counts;
-        uint64_t mask = s->cell_mask, lo = s->fast_lo, span = s->fast_span;
-        unsigned par = (unsigned)(s->count & 1);
-        double a = s->sums[par], b = s->sums[par ^ 1]; /* lanes of v[i] and v[i + 1] */
+        const llmm__map_cell *cells;
+        uint32_t shift, *fc;
+        uint64_t mask, lo, span;
+        unsigned par;
+        double a, b;
         size_t start = i;
+        /* The pairs below count without a wrap check: make sure none can wrap. Once checked
+         * against a store, the rest of the batch is safe (it adds at most n - i to any
+         * counter); before there is a store, look again on the next round. */
+        if (safe < n - i) {
+            st = widen_if_needed(s, n - i);
+            if (st != LLMM_OK)
+                goto fail;
+            safe = s->counts32 || s->counts64 ? n - i : 0;
+        }
+        /* locals: stores to the counters could alias the sketch's fields and force reloads */
+        cells = s->cells;
+        shift = s->key_shift;
+        fc = s->fast_counts;
+        mask = s->cell_mask;
+        lo = s->fast_lo;
+        span = s->fast_span;
+        par = (unsigned)(s->count & 1);
+        a = s->sums[par]; /* lane of v[i] */
+        b = s->sums[par ^ 1]; /* lane of v[i + 1] */
         for (; i + 1 < n; i += 2) {
             uint64_t r0 = llmm__map_biased(cells, shift, mask, llmm__dbits(v[i])) - lo;
             uint64_t r1 = llmm__map_biased(cells, shift, mask, llmm__dbits(v[i + 1])) - lo;
@@ -285,23 +300,25 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
         /* the pair that left the window (or the last odd value): one by one */
         for (size_t end = i + 2 < n ? i + 2 : n; i < end; i++) {
             st = llmm_sketch_add(s, v[i]);
-            if (st != LLMM_OK) {
-                for (size_t j = 0; j < i; j++)
-                    unrecord(s, v[j]);
-                s->count = count0;
-                s->zero = zero0;
-                s->under = under0;
-                s->over = over0;
-                s->sums[0] = sums0[0];
-                s->sums[1] = sums0[1];
-                s->min = min0;
-                s->max = max0;
-                llmm__sketch_refresh_fast(s);
-                return st;
-            }
+            if (st != LLMM_OK)
+                goto fail;
         }
     }
     return LLMM_OK;
+fail:
+    /* v[0 .. i-1] are recorded: take them back */
+    for (size_t j = 0; j < i; j++)
+        unrecord(s, v[j]);
+    s->count = count0;
+    s->zero = zero0;
+    s->under = under0;
+    s->over = over0;
+    s->sums[0] = sums0[0];
+    s->sums[1] = sums0[1];
+    s->min = min0;
+    s->max = max0;
+    llmm__sketch_refresh_fast(s);
+    return st;
 }
 
 llmm_status llmm_sketch_reset(llmm_sketch *s)
