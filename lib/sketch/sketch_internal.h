@@ -110,10 +110,12 @@ static inline uint64_t llmm__store_get(const llmm_sketch *s, int64_t i)
     return s->counts64 ? s->counts64[off] : s->counts32[off];
 }
 
-/* The sketch's sum: its two lanes added. */
+/* The sketch's sum: its two lanes added. An empty second lane is not added, so a total set by
+ * llmm__sketch_set_sum (a decoded sum may be any double, -0.0 and signalling NaNs included)
+ * reads back bit for bit; with values (never negative) both ways give the same double. */
 static inline double llmm__sketch_sum(const llmm_sketch *s)
 {
-    return s->sums[0] + s->sums[1];
+    return s->sums[1] == 0.0 ? s->sums[0] : s->sums[0] + s->sums[1];
 }
 
 /* Replace the sketch's sum (both lanes). */

@@ -8,6 +8,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus"
 cp -r "$corpus"/. "$work/corpus/" 2>/dev/null || true
-# -rss_limit_mb keeps a runaway allocation from taking the machine
+# -rss_limit_mb keeps a runaway allocation from taking the machine. libFuzzer's own exit code
+# for a crash, a leak or a timeout is 77, which meson reads as "skipped": make every finding a
+# failure (exit 1).
 exec "$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-    -print_final_stats=1 "$work/corpus"
+    -error_exitcode=1 -timeout_exitcode=1 -print_final_stats=1 "$work/corpus"
