@@ -198,7 +198,7 @@ cmd_test() {
     suite_step "$FUZZ_BUILD" FUZZ_SETUP fuzz 1 \
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     log "test: $((SECONDS - start)) s in all"
-    python3 tests/summarize_testlog.py --extra-failures "$FAILED_STEPS" "${LOGS[@]}"
+    python3 tests/summarize_testlog.py --whole-skips-fail --extra-failures "$FAILED_STEPS" "${LOGS[@]}"
 }
 
 cmd_coverage() {

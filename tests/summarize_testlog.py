@@ -11,9 +11,14 @@ of a run with `--logbase LOGBASE`) and `meson introspect --tests` for each test'
   a TAP test skipped as a whole (exit 77) counts as one skip;
 - any other test counts as one: OK and EXPECTEDFAIL pass, SKIP skips, the rest fail.
 
+With --whole-skips-fail a test skipped as a whole (meson result SKIP: exit 77, which is also
+what libFuzzer returns on a finding) counts as a failure: `./dev.sh test` installs every
+package the suites need, so such a skip means a suite did not run.
+
 Used by `./dev.sh test`. Exit status 1 when anything failed.
 
-usage: summarize_testlog.py [--extra-failures N] BUILDDIR[:LOGBASE][=MESON_TEST_EXIT_STATUS] ...
+usage: summarize_testlog.py [--extra-failures N] [--whole-skips-fail]
+                            BUILDDIR[:LOGBASE][=MESON_TEST_EXIT_STATUS] ...
 """
 
 import argparse
@@ -96,6 +101,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--extra-failures", type=int, default=0,
                     help="failed steps outside meson test (configure, build, docs)")
+    ap.add_argument("--whole-skips-fail", action="store_true",
+                    help="a test skipped as a whole (exit 77) is a failure")
     ap.add_argument("builddirs", nargs="+")
     args = ap.parse_args()
 
@@ -113,7 +120,11 @@ def main():
                         continue
                     entry = json.loads(line)
                     p, fl, s = count_test(entry, protos.get(entry.get("name")))
-                    if fl:
+                    if args.whole_skips_fail and entry.get("result") == "SKIP" and not p + fl:
+                        fl, s = 1, 0
+                        print("FAILED: %s: %s (skipped as a whole: the suite did not run)"
+                              % (where, entry.get("name")))
+                    elif fl:
                         print("FAILED: %s: %s (%s)" % (where, entry.get("name"),
                                                        entry.get("result")))
                     counts = [counts[0] + p, counts[1] + fl, counts[2] + s]
