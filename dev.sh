@@ -68,6 +68,7 @@ usage: ./dev.sh COMMAND [ARGS]
                  ASan+UBSan build running the unit and integration suites; a TSan build
                  running suite tsan; a libFuzzer build running each fuzz target briefly;
                  ends with one line "N passed, N failed" and exits non-zero on any failure
+                 (a test skipped as a whole counts as a failure)
   coverage       install gcovr, build build-coverage (gcc, -O0, gcov), run the unit suite
                  and report line and branch coverage of lib/ (text summary, per-file
                  missing lines in build-coverage/coverage.txt, HTML in
