@@ -240,6 +240,31 @@ static inline int valid_bits(uint64_t bits)
     return bits - 1 < LLMM__DBL_MAX_BITS || (bits << 1) == 0;
 }
 
+/* Where a value is counted: valid, and the page of its bucket made; *ctr is its bucket's
+ * counter, or the zero / underflow / overflow count. Counts nothing. */
+static llmm_status value_counter(llmm_shard *sh, double v, _Atomic uint64_t **ctr)
+{
+    uint64_t bits = llmm__dbits(v), off;
+    page *p;
+    if (!valid_bits(bits))
+        return LLMM_E_INVALID;
+    bits &= ~(UINT64_C(1) << 63); /* -0 as 0 */
+    off = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) - sh->lo_biased;
+    if (LLMM__LIKELY(off < sh->nbuckets && bits != 0)) {
+        p = page_for(sh, off);
+        if (!p)
+            return LLMM_E_NOMEM;
+        *ctr = &p->c[off & (PAGE_SIZE - 1)];
+    } else if (bits == 0) {
+        *ctr = &sh->zero;
+    } else if (llmm__map_index(sh->owner->scale, v) < sh->owner->idx_lo) {
+        *ctr = &sh->under;
+    } else {
+        *ctr = &sh->over;
+    }
+    return LLMM_OK;
+}
+
 /* Everything but the common case: first touch of a page, new extremes, zero, out of range,
  * invalid input. */
 #if defined(__GNUC__)
@@ -247,25 +272,12 @@ __attribute__((noinline))
 #endif
 static llmm_status add_slow(llmm_shard *sh, double v)
 {
-    uint64_t bits = llmm__dbits(v), off;
-    if (!valid_bits(bits))
-        return LLMM_E_INVALID;
-    off = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) - sh->lo_biased;
-    if (off < sh->nbuckets && bits - 1 < LLMM__DBL_MAX_BITS) {
-        page *p = page_for(sh, off);
-        if (!p)
-            return LLMM_E_NOMEM;
-        note_value(sh, bits, v);
-        bump(&p->c[off & (PAGE_SIZE - 1)], 1);
-        return LLMM_OK;
-    }
-    note_value(sh, bits, v);
-    if ((bits << 1) == 0)
-        bump(&sh->zero, 1);
-    else if (llmm__map_index(sh->owner->scale, v) < sh->owner->idx_lo)
-        bump(&sh->under, 1);
-    else
-        bump(&sh->over, 1);
+    _Atomic uint64_t *ctr;
+    llmm_status st = value_counter(sh, v, &ctr);
+    if (st != LLMM_OK)
+        return st;
+    note_value(sh, llmm__dbits(v), v);
+    bump(ctr, 1);
     return LLMM_OK;
 }
 
@@ -301,13 +313,10 @@ llmm_status llmm_shard_add(llmm_shard *sh, double v)
 static llmm_status prepare_batch(llmm_shard *sh, const double *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        uint64_t bits = llmm__dbits(v[i]), off;
-        if (!valid_bits(bits))
-            return LLMM_E_INVALID;
-        bits &= ~(UINT64_C(1) << 63); /* -0 as 0 */
-        off = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) - sh->lo_biased;
-        if (off < sh->nbuckets && bits != 0 && !page_for(sh, off))
-            return LLMM_E_NOMEM;
+        _Atomic uint64_t *ctr;
+        llmm_status st = value_counter(sh, v[i], &ctr);
+        if (st != LLMM_OK)
+            return st;
     }
     return LLMM_OK;
 }
@@ -318,51 +327,25 @@ static llmm_status prepare_batch(llmm_shard *sh, const double *v, size_t n)
 static llmm_status add_chunk(llmm_shard *sh, const double *v, size_t n)
 {
     _Atomic uint64_t *ctr[BATCH_CHUNK];
-    const llmm__map_cell *cells = sh->cells;
-    uint64_t mask = sh->cell_mask, lo = sh->lo_biased, nb = sh->nbuckets;
-    uint64_t mn = UINT64_MAX, mx = 0, zero = 0, under = 0, over = 0;
-    uint32_t shift = sh->key_shift;
+    uint64_t mn = UINT64_MAX, mx = 0;
     double even = sh->sums[0], odd = sh->sums[1];
     size_t i;
     for (i = 0; i < n; i++) {
-        uint64_t bits = llmm__dbits(v[i]), off;
-        page *p;
-        if (!valid_bits(bits))
-            return LLMM_E_INVALID;
-        bits &= ~(UINT64_C(1) << 63); /* -0 as 0 */
+        uint64_t bits = llmm__dbits(v[i]) & ~(UINT64_C(1) << 63); /* -0 as 0 */
+        llmm_status st = value_counter(sh, v[i], &ctr[i]);
+        if (st != LLMM_OK)
+            return st;
         mn = bits < mn ? bits : mn;
         mx = bits > mx ? bits : mx;
         if (i & 1)
             odd += v[i];
         else
             even += v[i];
-        off = llmm__map_biased(cells, shift, mask, bits) - lo;
-        if (LLMM__LIKELY(off < nb && bits != 0)) {
-            p = page_for(sh, off);
-            if (!p)
-                return LLMM_E_NOMEM;
-            ctr[i] = &p->c[off & (PAGE_SIZE - 1)];
-            continue;
-        }
-        ctr[i] = NULL;
-        if (bits == 0)
-            zero++;
-        else if (llmm__map_index(sh->owner->scale, v[i]) < sh->owner->idx_lo)
-            under++;
-        else
-            over++;
     }
     /* extremes first, so a concurrent snapshot never counts a value beyond its min / max */
     note_extremes(sh, mn, mx);
     for (i = 0; i < n; i++)
-        if (LLMM__LIKELY(ctr[i] != NULL))
-            bump(ctr[i], 1);
-    if (zero)
-        bump(&sh->zero, zero);
-    if (under)
-        bump(&sh->under, under);
-    if (over)
-        bump(&sh->over, over);
+        bump(ctr[i], 1);
     sh->sums[0] = even;
     sh->sums[1] = odd;
     publish_sum(sh, 0);

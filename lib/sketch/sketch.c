@@ -97,6 +97,13 @@ static void update_extremes(llmm_sketch *s, double lo, double hi)
         s->max = hi;
 }
 
+/* Count `n` values adding up to `sum`: into the lane of the next value, then the count. */
+static inline void tally(llmm_sketch *s, double sum, uint64_t n)
+{
+    s->sums[s->count & 1] += sum;
+    s->count += n;
+}
+
 /* Record v n times (n >= 1); v already validated. All or nothing. */
 static llmm_status record_n(llmm_sketch *s, double v, uint64_t n)
 {
@@ -126,8 +133,7 @@ static llmm_status record_n(llmm_sketch *s, double v, uint64_t n)
     if (v == 0.0)
         v = 0.0; /* normalise -0.0 */
     update_extremes(s, v, v);
-    s->sums[s->count & 1] += v * (double)n;
-    s->count += n;
+    tally(s, v * (double)n, n);
     llmm__sketch_refresh_fast(s);
     return LLMM_OK;
 }
@@ -144,12 +150,13 @@ __attribute__((noinline))
 #endif
 static llmm_status add_slow(llmm_sketch *s, double v)
 {
-    /* a wide store's window (same rule as the fast path's; 0 span when the store is narrow) */
+    /* A wide store's window (same rule as the fast path's; 0 span when the store is narrow).
+     * The index is mapped again here: handing it over from llmm_sketch_add would keep it in
+     * one more register there and cost the fast path an instruction. */
     uint64_t rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, llmm__dbits(v)) - s->wide_lo;
     if (rel < s->wide_span) {
         s->wide_counts[rel]++;
-        s->sums[s->count & 1] += v;
-        s->count++;
+        tally(s, v, 1);
         return LLMM_OK;
     }
     if (!valid_bits(llmm__dbits(v)))

@@ -18,8 +18,6 @@ void llmm__sketch_refresh_fast(llmm_sketch *s)
     s->fast_counts = NULL;
     s->wide_span = 0;
     s->wide_counts = NULL;
-    s->wide_span = 0;
-    s->wide_counts = NULL;
     /* The fast path counts without an overflow check. Between two refreshes it can add at
      * most fast_span * 2^32 values (a bucket counter that wraps takes the slow path), far
      * below 2^63, so with the count under 2^63 the total cannot wrap; above it, every add

@@ -238,4 +238,46 @@ static inline double exact_q(const double *sorted, size_t n, double q)
     return sorted[(rank > n ? n : rank) - 1];
 }
 
+/* a and b hold the same values: scale, count, special counts, buckets, min, max and
+ * quantiles alike; sums equal (sum_rel = 0) or within sum_rel relative. */
+static inline void assert_same_sketch(const llmm_sketch *a, const llmm_sketch *b, double sum_rel)
+{
+    int32_t fa, la, fb, lb;
+    double x, y;
+    uint64_t z1, u1, o1, z2, u2, o2;
+    assert_int_equal(llmm_sketch_scale(a), llmm_sketch_scale(b));
+    assert_int_equal(llmm_sketch_count(a), llmm_sketch_count(b));
+    assert_ok(llmm_sketch_special_counts(a, &z1, &u1, &o1));
+    assert_ok(llmm_sketch_special_counts(b, &z2, &u2, &o2));
+    assert_int_equal(z1, z2);
+    assert_int_equal(u1, u2);
+    assert_int_equal(o1, o2);
+    assert_int_equal(llmm_sketch_bucket_span(a, &fa, &la), llmm_sketch_bucket_span(b, &fb, &lb));
+    if (llmm_sketch_bucket_span(a, &fa, &la) == LLMM_OK) {
+        assert_int_equal(fa, fb);
+        assert_int_equal(la, lb);
+        for (int32_t i = fa; i <= la; i++)
+            assert_int_equal(llmm_sketch_bucket_count(a, i), llmm_sketch_bucket_count(b, i));
+    }
+    if (llmm_sketch_count(a)) {
+        assert_ok(llmm_sketch_min(a, &x));
+        assert_ok(llmm_sketch_min(b, &y));
+        assert_true(x == y);
+        assert_ok(llmm_sketch_max(a, &x));
+        assert_ok(llmm_sketch_max(b, &y));
+        assert_true(x == y);
+        for (double q = 0.0; q <= 1.0; q += 0.0625) {
+            assert_ok(llmm_sketch_quantile(a, q, &x));
+            assert_ok(llmm_sketch_quantile(b, q, &y));
+            assert_true(x == y);
+        }
+    }
+    assert_ok(llmm_sketch_sum(a, &x));
+    assert_ok(llmm_sketch_sum(b, &y));
+    if (sum_rel == 0.0)
+        assert_true(x == y);
+    else
+        assert_close(x, y, sum_rel, 0.0);
+}
+
 #endif

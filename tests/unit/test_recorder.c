@@ -106,31 +106,7 @@ static void test_stress_writers_and_reader(void **state)
             assert_ok(llmm_sketch_add(expect, value_at(t, i)));
     assert_ok(llmm_recorder_snapshot(rec, snap));
     assert_int_equal(llmm_sketch_count(snap), WRITERS * per);
-    {
-        uint64_t z1, u1, o1, z2, u2, o2;
-        int32_t a, b, c, d;
-        double x, y;
-        assert_ok(llmm_sketch_special_counts(snap, &z1, &u1, &o1));
-        assert_ok(llmm_sketch_special_counts(expect, &z2, &u2, &o2));
-        assert_int_equal(z1, z2);
-        assert_int_equal(u1, u2);
-        assert_int_equal(o1, o2);
-        assert_ok(llmm_sketch_bucket_span(snap, &a, &b));
-        assert_ok(llmm_sketch_bucket_span(expect, &c, &d));
-        assert_int_equal(a, c);
-        assert_int_equal(b, d);
-        for (int32_t i = a; i <= b; i++)
-            assert_int_equal(llmm_sketch_bucket_count(snap, i), llmm_sketch_bucket_count(expect, i));
-        assert_ok(llmm_sketch_min(snap, &x));
-        assert_ok(llmm_sketch_min(expect, &y));
-        assert_true(x == y);
-        assert_ok(llmm_sketch_max(snap, &x));
-        assert_ok(llmm_sketch_max(expect, &y));
-        assert_true(x == y);
-        assert_ok(llmm_sketch_sum(snap, &x));
-        assert_ok(llmm_sketch_sum(expect, &y));
-        assert_close(x, y, 1e-9, 0);
-    }
+    assert_same_sketch(snap, expect, 1e-9);
     llmm_sketch_free(snap);
     llmm_sketch_free(expect);
     llmm_recorder_free(rec);
@@ -284,9 +260,7 @@ static void test_long_batches(void **state)
     llmm_recorder *rec = NULL;
     llmm_shard *sh = NULL;
     llmm_sketch *snap = mk(6), *want = mk(6);
-    double x, y;
-    int32_t a, b;
-    uint64_t z1, u1, o1, z2, u2, o2;
+    uint64_t z, u, o;
     (void)state;
     for (int i = 0; i < N; i++)
         v[i] = value_at(7, (uint64_t)i);
@@ -304,22 +278,9 @@ static void test_long_batches(void **state)
     assert_ok(llmm_sketch_add_many(want, v, 1));
     assert_ok(llmm_sketch_add_many(want, v, N));
     assert_ok(llmm_recorder_snapshot(rec, snap));
-    assert_int_equal(llmm_sketch_count(snap), llmm_sketch_count(want));
-    assert_ok(llmm_sketch_special_counts(snap, &z1, &u1, &o1));
-    assert_ok(llmm_sketch_special_counts(want, &z2, &u2, &o2));
-    assert_true(z1 == z2 && u1 == u2 && o1 == o2 && z1 > 0 && u1 > 0 && o1 > 0);
-    assert_ok(llmm_sketch_bucket_span(want, &a, &b));
-    for (int32_t i = a - 1; i <= b + 1; i++)
-        assert_int_equal(llmm_sketch_bucket_count(snap, i), llmm_sketch_bucket_count(want, i));
-    assert_ok(llmm_sketch_sum(snap, &x));
-    assert_ok(llmm_sketch_sum(want, &y));
-    assert_close(x, y, 1e-12, 0);
-    assert_ok(llmm_sketch_min(snap, &x));
-    assert_ok(llmm_sketch_min(want, &y));
-    assert_true(x == y);
-    assert_ok(llmm_sketch_max(snap, &x));
-    assert_ok(llmm_sketch_max(want, &y));
-    assert_true(x == y);
+    assert_same_sketch(snap, want, 1e-12);
+    assert_ok(llmm_sketch_special_counts(snap, &z, &u, &o));
+    assert_true(z > 0 && u > 0 && o > 0);
     llmm_shard_release(sh);
     llmm_sketch_free(snap);
     llmm_sketch_free(want);

@@ -21,46 +21,6 @@ static llmm_sketch *mk(int scale)
 
 
 
-static void assert_same_sketch(const llmm_sketch *a, const llmm_sketch *b, int exact_sum)
-{
-    int32_t fa, la, fb, lb;
-    double x, y;
-    uint64_t z1, u1, o1, z2, u2, o2;
-    assert_int_equal(llmm_sketch_scale(a), llmm_sketch_scale(b));
-    assert_int_equal(llmm_sketch_count(a), llmm_sketch_count(b));
-    assert_ok(llmm_sketch_special_counts(a, &z1, &u1, &o1));
-    assert_ok(llmm_sketch_special_counts(b, &z2, &u2, &o2));
-    assert_int_equal(z1, z2);
-    assert_int_equal(u1, u2);
-    assert_int_equal(o1, o2);
-    assert_int_equal(llmm_sketch_bucket_span(a, &fa, &la), llmm_sketch_bucket_span(b, &fb, &lb));
-    if (llmm_sketch_bucket_span(a, &fa, &la) == LLMM_OK) {
-        assert_int_equal(fa, fb);
-        assert_int_equal(la, lb);
-        for (int32_t i = fa; i <= la; i++)
-            assert_int_equal(llmm_sketch_bucket_count(a, i), llmm_sketch_bucket_count(b, i));
-    }
-    if (llmm_sketch_count(a)) {
-        assert_ok(llmm_sketch_min(a, &x));
-        assert_ok(llmm_sketch_min(b, &y));
-        assert_true(x == y);
-        assert_ok(llmm_sketch_max(a, &x));
-        assert_ok(llmm_sketch_max(b, &y));
-        assert_true(x == y);
-        for (double q = 0.0; q <= 1.0; q += 0.0625) {
-            assert_ok(llmm_sketch_quantile(a, q, &x));
-            assert_ok(llmm_sketch_quantile(b, q, &y));
-            assert_true(x == y);
-        }
-    }
-    assert_ok(llmm_sketch_sum(a, &x));
-    assert_ok(llmm_sketch_sum(b, &y));
-    if (exact_sum)
-        assert_true(x == y);
-    else
-        assert_close(x, y, 1e-12, 0.0);
-}
-
 /* ---- mapping ---------------------------------------------------------------------------- */
 
 static void test_mapping_boundaries_every_scale(void **state)
@@ -167,7 +127,7 @@ static void test_reference_quantiles(void **state)
         for (size_t i = 0; i < r->n; i++)
             assert_ok(llmm_sketch_add(a, r->values[i]));
         assert_ok(llmm_sketch_add_many(b, r->values, r->n));
-        assert_same_sketch(a, b, 1);
+        assert_same_sketch(a, b, 0.0);
         assert_ok(llmm_sketch_quantiles(a, r->q, r->nq, got_many));
         for (size_t j = 0; j < r->nq; j++) {
             assert_ok(llmm_sketch_quantile(a, r->q[j], &got[j]));
@@ -321,11 +281,11 @@ static void test_invalid_values_change_nothing(void **state)
         batch[2] = bad[i];
         assert_status(llmm_sketch_add_many(s, batch, 4), LLMM_E_INVALID);
     }
-    assert_same_sketch(s, ref, 1);
+    assert_same_sketch(s, ref, 0.0);
     assert_status(llmm_sketch_add(NULL, 1.0), LLMM_E_INVALID);
     assert_status(llmm_sketch_add_many(s, NULL, 3), LLMM_E_INVALID);
     assert_ok(llmm_sketch_add_many(s, NULL, 0));
-    assert_same_sketch(s, ref, 1);
+    assert_same_sketch(s, ref, 0.0);
     llmm_sketch_free(s);
     llmm_sketch_free(ref);
 }
@@ -405,7 +365,7 @@ static void test_wide_counters(void **state)
         assert_ok(llmm_sketch_clone(s, &ref));
         for (size_t k = 0; k < sizeof bad / sizeof *bad - 1; k++)
             assert_status(llmm_sketch_add(c, bad[k]), LLMM_E_INVALID);
-        assert_same_sketch(c, ref, 1);
+        assert_same_sketch(c, ref, 0.0);
         assert_ok(llmm_sketch_sum(c, &sum0));
         for (int k = 0; k < 1000; k++)
             assert_ok(llmm_sketch_add(c, 2.0));
@@ -466,19 +426,19 @@ static void test_add_many_takes_back_a_failed_batch(void **state)
     for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
         v[5002] = bad[b];
         assert_status(llmm_sketch_add_many(s, v, 5003), LLMM_E_INVALID);
-        assert_same_sketch(s, ref, 1);
+        assert_same_sketch(s, ref, 0.0);
         /* an invalid value first and in the middle of a fast pair */
         assert_status(llmm_sketch_add_many(s, v + 5002, 1), LLMM_E_INVALID);
         v[1001] = bad[b];
         assert_status(llmm_sketch_add_many(s, v, 2000), LLMM_E_INVALID);
         v[1001] = 0.25;
-        assert_same_sketch(s, ref, 1);
+        assert_same_sketch(s, ref, 0.0);
     }
     assert_ok(llmm_sketch_add_many(s, v, 5002));
     assert_ok(llmm_sketch_copy(one, ref));
     for (int i = 0; i < 5002; i++)
         assert_ok(llmm_sketch_add(one, v[i]));
-    assert_same_sketch(s, one, 1);
+    assert_same_sketch(s, one, 0.0);
     llmm_sketch_free(s);
     llmm_sketch_free(ref);
     llmm_sketch_free(one);
@@ -551,8 +511,8 @@ static void test_merge_order_and_grouping(void **state)
     for (int width = 1; width < PARTS; width *= 2)
         for (int p = 0; p + width < PARTS; p += 2 * width)
             assert_ok(llmm_sketch_merge(tree[p], tree[p + width]));
-    assert_same_sketch(seq, rev, 0);
-    assert_same_sketch(seq, tree[0], 0);
+    assert_same_sketch(seq, rev, 1e-12);
+    assert_same_sketch(seq, tree[0], 1e-12);
     assert_int_equal(llmm_sketch_count(seq), PARTS * PER);
     assert_status(llmm_sketch_merge(seq, seq), LLMM_E_INVALID);
     assert_status(llmm_sketch_merge(NULL, seq), LLMM_E_INVALID);
@@ -645,11 +605,11 @@ static void test_merge_subtract_edges_and_arguments(void **state)
     assert_ok(llmm_sketch_add(b, 8.0));
     assert_ok(llmm_sketch_clone(b, &ref));
     assert_status(llmm_sketch_subtract(b, a), LLMM_E_STATE);
-    assert_same_sketch(b, ref, 1);
+    assert_same_sketch(b, ref, 0.0);
     /* empty operands: merging or subtracting an empty sketch changes nothing */
     assert_ok(llmm_sketch_merge(b, e));
     assert_ok(llmm_sketch_subtract(b, e));
-    assert_same_sketch(b, ref, 1);
+    assert_same_sketch(b, ref, 0.0);
     /* an empty sketch answers with LLMM_E_EMPTY and leaves the output alone */
     assert_status(llmm_sketch_quantiles(e, qs, 3, out), LLMM_E_EMPTY);
     assert_true(out[0] == -1 && out[1] == -1 && out[2] == -1);
@@ -658,7 +618,7 @@ static void test_merge_subtract_edges_and_arguments(void **state)
     assert_status(llmm_sketch_merge(e, b), LLMM_E_RANGE);
     assert_int_equal(llmm_sketch_count(e), UINT64_MAX - 2);
     assert_status(llmm_sketch_merge(b, e), LLMM_E_RANGE);
-    assert_same_sketch(b, ref, 1);
+    assert_same_sketch(b, ref, 0.0);
     /* NULL arguments of every query and of range / clone / copy */
     assert_status(llmm_sketch_quantile(NULL, 0.5, &x), LLMM_E_INVALID);
     assert_status(llmm_sketch_quantile(b, 0.5, NULL), LLMM_E_INVALID);
@@ -692,7 +652,7 @@ static void test_merge_subtract_edges_and_arguments(void **state)
     /* add_n of 0 values is a valid no-op, of an invalid value an error */
     assert_ok(llmm_sketch_add_n(b, 2.0, 0));
     assert_status(llmm_sketch_add_n(b, -2.0, 0), LLMM_E_INVALID);
-    assert_same_sketch(b, ref, 1);
+    assert_same_sketch(b, ref, 0.0);
     llmm_sketch_free(a);
     llmm_sketch_free(b);
     llmm_sketch_free(e);
@@ -734,7 +694,7 @@ static void test_downscale_and_mixed_scales(void **state)
     assert_ok(llmm_sketch_clone(fine, &fine_copy));
     /* coarse <- fine: fine is downscaled on the fly */
     assert_ok(llmm_sketch_merge(coarse, fine));
-    assert_same_sketch(coarse, direct5, 0);
+    assert_same_sketch(coarse, direct5, 1e-12);
     /* fine <- coarse: dst itself drops to scale 5 */
     assert_ok(llmm_sketch_downscale(fine_copy, 8));
     assert_status(llmm_sketch_downscale(fine_copy, 9), LLMM_E_INVALID);
@@ -742,7 +702,7 @@ static void test_downscale_and_mixed_scales(void **state)
     assert_int_equal(llmm_sketch_scale(fine_copy), 5);
     assert_ok(llmm_sketch_downscale(direct5, 3));
     assert_ok(llmm_sketch_downscale(coarse, 3));
-    assert_same_sketch(coarse, direct5, 0);
+    assert_same_sketch(coarse, direct5, 1e-12);
     llmm_sketch_free(fine);
     llmm_sketch_free(coarse);
     llmm_sketch_free(direct5);
@@ -852,7 +812,7 @@ static void test_copy_and_reset(void **state)
     for (int i = 1; i < 500; i++)
         assert_ok(llmm_sketch_add(a, i * 0.37));
     assert_ok(llmm_sketch_copy(b, a));
-    assert_same_sketch(a, b, 1);
+    assert_same_sketch(a, b, 0.0);
     assert_ok(llmm_sketch_add(b, 3.0)); /* b is independent */
     assert_int_equal(llmm_sketch_count(a) + 1, llmm_sketch_count(b));
     assert_ok(llmm_sketch_reset(a));
