@@ -166,6 +166,8 @@ static int streamed(int fmt, const char *buf, size_t len, const llmm_cli_sink *s
             size_t n;
             const uint8_t *flags = llmm_cli_vllm_failed_flags(p, &n);
             rc = s->itl_reset(s->user);
+            if (rc != LLMM_CLI_OK) /* as the tool's streaming reader (input.c) reports it */
+                rc = llmm_cli_fail(err, rc, "in.json: out of memory");
             if (rc == LLMM_CLI_OK)
                 rc = vllm_pass(buf, len, s, flags, n, seed * 3, &q, err);
         }

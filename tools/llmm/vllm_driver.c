@@ -150,8 +150,11 @@ int llmm_cli_parse_vllm(const char *buf, size_t len, const char *name, const llm
     if (rc == LLMM_CLI_OK && llmm_cli_vllm_needs_replay(p)) {
         size_t n;
         const uint8_t *flags = llmm_cli_vllm_failed_flags(p, &n);
-        if (sink && sink->itl_reset)
+        if (sink && sink->itl_reset) {
             rc = sink->itl_reset(sink->user);
+            if (rc != LLMM_CLI_OK) /* a code only from the sink: the message, as input.c's */
+                rc = llmm_cli_fail(err, rc, "%s: out of memory", name);
+        }
         if (rc == LLMM_CLI_OK)
             rc = parse_pass(buf, len, name, sink, flags, n, &q, err);
         p->info.replayed = 1;
