@@ -39,7 +39,7 @@ def main():
     a = inclusive_ir(exe, n, function, args)
     b = inclusive_ir(exe, 2 * n, function, args)
     per_add = (b - a) / n + 2  # + the call and the PLT jump
-    print('instructions per %s (call and PLT included): %.2f' % (function, per_add))
+    print('instructions per %s (call and PLT included): %.3f' % (function, per_add))
     if limit is not None:
         print('limit: %.2f' % limit)
         if per_add > limit:

@@ -24,8 +24,7 @@
  * bucket; positive values below the range to an underflow count, above it to an overflow
  * count. Nothing recorded is dropped: a rank that falls among the underflow (overflow) counts
  * returns the range bound, clamped to [min, max]. Count, min and max are always exact; the
- * sum is a double kept in two lanes (the k-th value, k from 0, is added to lane k mod 2 in
- * arrival order; the sum is lane 0 + lane 1), the same for one-by-one and batched adds.
+ * sum is a double added in arrival order, the same for one-by-one and batched adds.
  *
  * Thread safety: a sketch is single-writer; it may be read concurrently only while no one
  * writes. Use `llmm_recorder` for many writer threads.
@@ -117,10 +116,14 @@ LLMM_API llmm_status llmm_sketch_range(const llmm_sketch *s, double *lo, double 
 
 /**
  * @brief Record one value. The hot path: no allocation once its bucket region is touched.
- * @param[in,out] s the sketch
+ *
+ * The one call that does not check its handle: `s` must be a live sketch (a NULL `s` is
+ * undefined behaviour, not #LLMM_E_INVALID), because the test and branch would be two of the
+ * 25 instructions an add is allowed. Every value is checked.
+ * @param[in,out] s the sketch, not NULL
  * @param[in] v a finite value ≥ 0
  * @retval LLMM_OK
- * @retval LLMM_E_INVALID NULL sketch, or `v` is NaN, infinite or negative (nothing recorded)
+ * @retval LLMM_E_INVALID `v` is NaN, infinite or negative (nothing recorded)
  * @retval LLMM_E_NOMEM growing the bucket store failed (nothing recorded)
  * @since 1.0.0
  * @note Not thread-safe: single writer.
@@ -133,7 +136,7 @@ LLMM_API llmm_status llmm_sketch_add(llmm_sketch *s, double v);
  * @param[in] v a finite value ≥ 0
  * @param[in] n how many times
  * @retval LLMM_OK
- * @retval LLMM_E_INVALID as llmm_sketch_add()
+ * @retval LLMM_E_INVALID NULL sketch, or `v` is NaN, infinite or negative (nothing recorded)
  * @retval LLMM_E_RANGE the total count would overflow 2^64 − 1 (nothing recorded)
  * @retval LLMM_E_NOMEM
  * @since 1.0.0
@@ -210,8 +213,7 @@ LLMM_API llmm_status llmm_sketch_rank(const llmm_sketch *s, double v, double *fr
 LLMM_API uint64_t llmm_sketch_count(const llmm_sketch *s);
 
 /**
- * @brief Sum of the recorded values (0 for an empty sketch): its two lanes added (see the
- * file description).
+ * @brief Sum of the recorded values (0 for an empty sketch), added in arrival order.
  * @param[in] s the sketch
  * @param[out] out the sum
  * @retval LLMM_OK
@@ -339,8 +341,10 @@ LLMM_API llmm_status llmm_sketch_bucket_bounds(int32_t scale, int32_t index, dou
  *
  * Equal scales add counts bucket by bucket. With different scales the result takes the
  * coarser scale: the finer sketch (which may be `dst`) is downscaled by an exact index shift.
- * Values of `src` outside `dst`'s range go to `dst`'s underflow / overflow counts. All or
- * nothing: on any error `dst` is unchanged.
+ * Values of `src` outside `dst`'s range go to `dst`'s underflow / overflow counts. An empty
+ * `src` takes part like any other: a coarser one still lowers `dst`'s scale and its sum is
+ * added, so merges in any order and grouping give the same result. All or nothing: on any
+ * error `dst` is unchanged.
  * @param[in,out] dst the sketch receiving the values
  * @param[in] src the sketch to add (unchanged; may not be `dst`)
  * @retval LLMM_OK

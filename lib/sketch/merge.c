@@ -133,8 +133,12 @@ static void add_run(llmm_sketch *dst, const llmm_sketch *src, int64_t a, int64_t
     }
 }
 
+/* Counts, extremes and sum of src join dst's. An empty src still adds its sum (a decoded
+ * or subtracted sketch may carry one), so that the result is a function of the two operands
+ * alone and merges in any grouping agree. */
 static void merge_stats(llmm_sketch *dst, const llmm_sketch *src)
 {
+    llmm__sketch_set_sum(dst, llmm__sketch_sum(dst) + llmm__sketch_sum(src));
     if (!src->count)
         return;
     if (!dst->count) {
@@ -148,7 +152,6 @@ static void merge_stats(llmm_sketch *dst, const llmm_sketch *src)
     }
     dst->count += src->count;
     dst->zero += src->zero;
-    llmm__sketch_set_sum(dst, llmm__sketch_sum(dst) + llmm__sketch_sum(src));
 }
 
 llmm_status llmm_sketch_merge(llmm_sketch *dst, const llmm_sketch *src)
@@ -159,8 +162,8 @@ llmm_status llmm_sketch_merge(llmm_sketch *dst, const llmm_sketch *src)
         return LLMM_E_INVALID;
     if (src->count > UINT64_MAX - dst->count)
         return LLMM_E_RANGE;
-    if (!src->count)
-        return LLMM_OK;
+    /* (an empty src is merged like any other: a coarser one still lowers dst's scale, so
+     * that merges in any order and grouping end at the same scale) */
     /* common case: same scale and range, src's buckets already inside dst's store */
     if (src->scale == dst->scale && src->idx_lo == dst->idx_lo && src->idx_hi == dst->idx_hi) {
         int have = llmm__store_span(src, &a, &b);

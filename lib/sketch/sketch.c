@@ -97,10 +97,10 @@ static void update_extremes(llmm_sketch *s, double lo, double hi)
         s->max = hi;
 }
 
-/* Count `n` values adding up to `sum`: into the lane of the next value, then the count. */
+/* Count `n` values adding up to `sum`. */
 static inline void tally(llmm_sketch *s, double sum, uint64_t n)
 {
-    s->sums[s->count & 1] += sum;
+    s->sum += sum;
     s->count += n;
 }
 
@@ -164,38 +164,52 @@ static llmm_status add_slow(llmm_sketch *s, double v)
     return record_n(s, v, 1);
 }
 
-/* A 32-bit counter of the fast window just wrapped: undo and let the slow path widen. */
+/* A 32-bit counter of the fast window just wrapped: undo and let the slow path widen. The index
+ * is mapped again (handing it over would keep it live on the fast path). */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static llmm_status add_wrapped(llmm_sketch *s, uint64_t rel, double v)
+static llmm_status add_wrapped(llmm_sketch *s, double v)
 {
+    uint64_t rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, llmm__dbits(v)) -
+                   s->fast_lo;
     s->fast_counts[rel] = UINT32_MAX;
     return record_n(s, v, 1);
 }
 
+/* The increment of a fast-window counter, jumping to `wrapped` when it wraps to 0. GCC (12)
+ * turns the plain C form into a separate address computation plus the increment when the
+ * flags of the increment are used; on x86-64 one `addl` with the indexed operand and a `jz`
+ * do it in two instructions (clang already emits exactly these from the C form). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && __GNUC__ >= 11
+#define LLMM__INC_OR_GOTO(counter, wrapped)                                                    \
+    __asm__ goto("addl $1, %0\n\tjz %l[" #wrapped "]" : "+m"(counter) : : "cc" : wrapped)
+#else
+#define LLMM__INC_OR_GOTO(counter, wrapped)                                                    \
+    do {                                                                                       \
+        if (LLMM__UNLIKELY(++(counter) == 0))                                                  \
+            goto wrapped;                                                                      \
+    } while (0)
+#endif
+
+/* The hot path: 23 instructions for a value in the fast window (DESIGN.md §5 counts 25 with
+ * the caller's call and PLT jump). The handle is not checked here (documented in sketch.h):
+ * its test and branch alone would be 2 of them. */
 llmm_status llmm_sketch_add(llmm_sketch *s, double v)
 {
-    uint64_t bits = llmm__dbits(v);
-    uint64_t rel;
-    if (LLMM__UNLIKELY(!s))
-        return LLMM_E_INVALID;
     /* The fast window holds only normal doubles inside the range, strictly between the top
      * and bottom buckets in use; every 0, -0, subnormal, negative, Inf and NaN maps to a
      * table index outside it (sign bit -> far above, zero/subnormal -> far below, Inf/NaN ->
      * above the largest finite bucket), so one unsigned compare validates and locates. */
-    rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, bits) - s->fast_lo;
+    uint64_t rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, llmm__dbits(v)) -
+                   s->fast_lo;
     if (LLMM__LIKELY(rel < s->fast_span)) {
-        if (LLMM__LIKELY(++s->fast_counts[rel] != 0)) {
-            /* Two sum lanes by arrival parity: consecutive adds do not wait on each other's
-             * floating-point addition through memory (3.7 -> 2.5 ns per add here). The
-             * volatile read keeps the increment below a single read-modify-write. */
-            unsigned lane = (unsigned)*(volatile const uint64_t *)&s->count & 1;
-            s->count++;
-            s->sums[lane] += v;
-            return LLMM_OK;
-        }
-        return add_wrapped(s, rel, v);
+        LLMM__INC_OR_GOTO(s->fast_counts[rel], wrapped);
+        s->count++;
+        s->sum += v;
+        return LLMM_OK;
+    wrapped:
+        return add_wrapped(s, v);
     }
     return add_slow(s, v);
 }
@@ -240,14 +254,14 @@ static llmm_status widen_if_needed(llmm_sketch *s, size_t n)
     return llmm__store_reserve(s, s->base, s->base + (int64_t)s->cap - 1, 1);
 }
 
-/* One pass: pairs of values that both fall in the fast window are counted inline (each pair
- * adds one value to each sum lane, so the lanes stay in registers); any other pair goes value
- * by value through llmm_sketch_add. On the first invalid value (or allocation failure) every
+/* One pass: pairs of values that both fall in the fast window are counted inline (the sum
+ * stays in a register, added in arrival order); any other pair goes value by value through
+ * llmm_sketch_add. On the first invalid value (or allocation failure) every
  * value already recorded is taken back, so the call is all or nothing. */
 llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
 {
     uint64_t count0, zero0, under0, over0;
-    double sums0[2], min0, max0;
+    double sum0, min0, max0;
     size_t i = 0, safe = 0;
     llmm_status st;
 
@@ -261,16 +275,14 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
     zero0 = s->zero;
     under0 = s->under;
     over0 = s->over;
-    sums0[0] = s->sums[0];
-    sums0[1] = s->sums[1];
+    sum0 = s->sum;
     min0 = s->min;
     max0 = s->max;
     while (i < n) {
         const llmm__map_cell *cells;
         uint32_t shift, *fc;
         uint64_t mask, lo, span;
-        unsigned par;
-        double a, b;
+        double a;
         size_t start = i;
         /* The pairs below count without a wrap check: make sure none can wrap. Once checked
          * against a store, the rest of the batch is safe (it adds at most n - i to any
@@ -288,9 +300,7 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
         mask = s->cell_mask;
         lo = s->fast_lo;
         span = s->fast_span;
-        par = (unsigned)(s->count & 1);
-        a = s->sums[par]; /* lane of v[i] */
-        b = s->sums[par ^ 1]; /* lane of v[i + 1] */
+        a = s->sum;
         for (; i + 1 < n; i += 2) {
             uint64_t r0 = llmm__map_biased(cells, shift, mask, llmm__dbits(v[i])) - lo;
             uint64_t r1 = llmm__map_biased(cells, shift, mask, llmm__dbits(v[i + 1])) - lo;
@@ -298,11 +308,10 @@ llmm_status llmm_sketch_add_many(llmm_sketch *s, const double *v, size_t n)
                 break;
             fc[r0]++;
             fc[r1]++;
-            a += v[i];
-            b += v[i + 1];
+            a += v[i]; /* in arrival order, as one-by-one adds would */
+            a += v[i + 1];
         }
-        s->sums[par] = a;
-        s->sums[par ^ 1] = b;
+        s->sum = a;
         s->count += i - start;
         /* the pair that left the window (or the last odd value): one by one */
         for (size_t end = i + 2 < n ? i + 2 : n; i < end; i++) {
@@ -320,8 +329,7 @@ fail:
     s->zero = zero0;
     s->under = under0;
     s->over = over0;
-    s->sums[0] = sums0[0];
-    s->sums[1] = sums0[1];
+    s->sum = sum0;
     s->min = min0;
     s->max = max0;
     llmm__sketch_refresh_fast(s);

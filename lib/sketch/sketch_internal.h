@@ -74,11 +74,7 @@ struct llmm_sketch {
     uint32_t pad_;
     uint64_t cell_mask; /* llmm__cell_mask(scale) */
     uint64_t count;     /* every recorded value */
-    /* The sum in two lanes: the k-th value recorded (k = count before it, from 0) is added to
-     * sums[k & 1], so consecutive adds do not wait on each other's floating-point addition.
-     * The total is sums[0] + sums[1] (llmm__sketch_sum); calls that replace the total keep it
-     * in sums[0] with sums[1] = 0 (llmm__sketch_set_sum). */
-    double sums[2];
+    double sum;         /* of every recorded value, added in arrival order */
 
     /* ---- cold ---- */
     /* The same window over a wide store (checked first thing on the slow path, so a sketch
@@ -110,19 +106,16 @@ static inline uint64_t llmm__store_get(const llmm_sketch *s, int64_t i)
     return s->counts64 ? s->counts64[off] : s->counts32[off];
 }
 
-/* The sketch's sum: its two lanes added. An empty second lane is not added, so a total set by
- * llmm__sketch_set_sum (a decoded sum may be any double, -0.0 and signalling NaNs included)
- * reads back bit for bit; with values (never negative) both ways give the same double. */
+/* The sketch's sum (decoded sums, -0.0 and signalling NaNs included, read back bit for bit). */
 static inline double llmm__sketch_sum(const llmm_sketch *s)
 {
-    return s->sums[1] == 0.0 ? s->sums[0] : s->sums[0] + s->sums[1];
+    return s->sum;
 }
 
-/* Replace the sketch's sum (both lanes). */
+/* Replace the sketch's sum. */
 static inline void llmm__sketch_set_sum(llmm_sketch *s, double total)
 {
-    s->sums[0] = total;
-    s->sums[1] = 0.0;
+    s->sum = total;
 }
 
 /* Recompute the fast window after min / max / store changes. */

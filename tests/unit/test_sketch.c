@@ -227,15 +227,10 @@ static void test_stats_and_rank(void **state)
     assert_status(llmm_sketch_rank(s, 1.0, &x), LLMM_E_EMPTY);
     assert_ok(llmm_sketch_sum(s, &x));
     assert_true(x == 0.0);
-    /* the documented summation: the k-th value (k from 0) goes to lane k & 1, the sum is
-     * lane 0 + lane 1 */
-    {
-        double lane[2] = {0.0, 0.0};
-        for (int i = 1; i <= 1000; i++) {
-            assert_ok(llmm_sketch_add(s, i * 0.001));
-            lane[(i - 1) & 1] += i * 0.001;
-        }
-        sum = lane[0] + lane[1];
+    /* the documented summation: one double, in arrival order */
+    for (int i = 1; i <= 1000; i++) {
+        assert_ok(llmm_sketch_add(s, i * 0.001));
+        sum += i * 0.001;
     }
     assert_ok(llmm_sketch_sum(s, &x));
     assert_true(x == sum);
@@ -282,7 +277,7 @@ static void test_invalid_values_change_nothing(void **state)
         assert_status(llmm_sketch_add_many(s, batch, 4), LLMM_E_INVALID);
     }
     assert_same_sketch(s, ref, 0.0);
-    assert_status(llmm_sketch_add(NULL, 1.0), LLMM_E_INVALID);
+    assert_status(llmm_sketch_add_n(NULL, 1.0, 1), LLMM_E_INVALID);
     assert_status(llmm_sketch_add_many(s, NULL, 3), LLMM_E_INVALID);
     assert_ok(llmm_sketch_add_many(s, NULL, 0));
     assert_same_sketch(s, ref, 0.0);
@@ -709,6 +704,48 @@ static void test_downscale_and_mixed_scales(void **state)
     llmm_sketch_free(fine_copy);
 }
 
+static void test_merge_empty_coarser_operand(void **state)
+{
+    /* an empty sketch at a coarser scale takes part in a merge: (a + e) + b and a + (e + b)
+     * both end at e's scale with the same buckets (found by fuzz_sketch_merge) */
+    llmm_sketch *a = mk(6), *b = mk(6), *e = mk(2), *left, *right, *eb;
+    uint64_t seed = 5;
+    double sa, sb, s;
+    (void)state;
+    for (int i = 0; i < 3000; i++)
+        assert_ok(llmm_sketch_add(i % 3 ? a : b, lognormal(&seed, 0.2, 1.0)));
+    assert_ok(llmm_sketch_clone(a, &left));
+    assert_ok(llmm_sketch_merge(left, e));
+    assert_int_equal(llmm_sketch_scale(left), 2);
+    assert_int_equal(llmm_sketch_count(left), llmm_sketch_count(a));
+    assert_ok(llmm_sketch_merge(left, b));
+    assert_ok(llmm_sketch_clone(e, &eb));
+    assert_ok(llmm_sketch_merge(eb, b));
+    assert_ok(llmm_sketch_clone(a, &right));
+    assert_ok(llmm_sketch_merge(right, eb));
+    assert_int_equal(llmm_sketch_scale(right), 2);
+    assert_same_sketch(left, right, 1e-12);
+    assert_ok(llmm_sketch_sum(a, &sa));
+    assert_ok(llmm_sketch_sum(b, &sb));
+    assert_ok(llmm_sketch_sum(left, &s));
+    assert_close(s, sa + sb, 1e-12, 0);
+    /* an empty operand at the same scale changes nothing, in either role */
+    llmm_sketch_free(eb);
+    assert_ok(llmm_sketch_clone(a, &eb));
+    llmm_sketch_free(e);
+    e = mk(6);
+    assert_ok(llmm_sketch_merge(eb, e));
+    assert_same_sketch(eb, a, 0.0);
+    assert_ok(llmm_sketch_merge(e, a));
+    assert_same_sketch(e, a, 0.0);
+    llmm_sketch_free(a);
+    llmm_sketch_free(b);
+    llmm_sketch_free(e);
+    llmm_sketch_free(eb);
+    llmm_sketch_free(left);
+    llmm_sketch_free(right);
+}
+
 static void test_merge_different_ranges(void **state)
 {
     llmm_sketch *narrow = mk(6), *wide = mk(6);
@@ -880,6 +917,7 @@ int main(void)
         cmocka_unit_test(test_subtract_extremes_from_earlier),
         cmocka_unit_test(test_merge_subtract_edges_and_arguments),
         cmocka_unit_test(test_downscale_and_mixed_scales),
+        cmocka_unit_test(test_merge_empty_coarser_operand),
         cmocka_unit_test(test_merge_different_ranges),
         cmocka_unit_test(test_failing_allocator),
         cmocka_unit_test(test_memory_typical_series),

@@ -365,7 +365,7 @@ func ExamplePromWriter() {
 	// # HELP latency_seconds Request latency.
 	// # TYPE latency_seconds summary
 	// latency_seconds{quantile="1.0"} 0.4
-	// latency_seconds_sum 0.7
+	// latency_seconds_sum 0.7000000000000001
 	// latency_seconds_count 3
 }
 

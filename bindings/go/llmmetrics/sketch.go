@@ -208,8 +208,8 @@ func (s *Sketch) Count() uint64 {
 	return n
 }
 
-// Sum is the sum of the recorded values, a double sum in two lanes (value k goes to lane
-// k mod 2 in arrival order; the sum is lane 0 + lane 1); 0 when empty or closed.
+// Sum is the sum of the recorded values, a double sum in arrival order; 0 when empty or
+// closed.
 func (s *Sketch) Sum() float64 {
 	var out C.double
 	if s.c == nil || C.llmm_sketch_sum(s.c, &out) != C.LLMM_OK {

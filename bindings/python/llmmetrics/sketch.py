@@ -262,8 +262,7 @@ class Sketch(Handle):
 
     @property
     def sum(self) -> float:
-        """Sum of the recorded values (a double sum in two lanes: value k goes to lane k % 2 in
-        arrival order, the sum is lane 0 + lane 1; 0.0 when empty)."""
+        """Sum of the recorded values (a double sum in arrival order; 0.0 when empty)."""
         return self._stat(_lib.llmm_sketch_sum, "llmm_sketch_sum")
 
     @property

@@ -42,12 +42,11 @@ def exact_bucket(scale: int, v: float) -> int:
 
 
 def arrival_sum(values) -> float:
-    """The sketch's documented summation: the k-th value (k from 0) is added to lane k % 2 in
-    arrival order; the sum is lane 0 + lane 1."""
-    lanes = [0.0, 0.0]
-    for k, v in enumerate(values):
-        lanes[k & 1] += v
-    return lanes[0] + lanes[1]
+    """The sketch's documented summation: one double, the values added in arrival order."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
 
 
 class QuantileAccuracy(unittest.TestCase):

@@ -252,8 +252,7 @@ impl Sketch {
         self.count() == 0
     }
 
-    /// Sum of the recorded values: a double sum in two lanes (value k goes to lane k mod 2 in
-    /// arrival order; the sum is lane 0 + lane 1), 0 when empty.
+    /// Sum of the recorded values: a double sum in arrival order, 0 when empty.
     pub fn sum(&self) -> f64 {
         let mut out = 0.0;
         // SAFETY: live handle; fails only for NULL arguments.
