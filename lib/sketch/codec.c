@@ -147,7 +147,7 @@ static size_t encode(const llmm_sketch *s, uint8_t *p, uint64_t *nruns)
     /* min and max mean nothing in an empty sketch: always written as +0.0 there */
     put_le(&w, s->count ? llmm__dbits(s->min) : 0, 8);
     put_le(&w, s->count ? llmm__dbits(s->max) : 0, 8);
-    put_le(&w, llmm__dbits(llmm__sketch_sum(s)), 8);
+    put_le(&w, llmm__dbits(s->sum), 8);
     put_var(&w, s->count);
     put_var(&w, s->zero);
     put_var(&w, s->under);
@@ -405,7 +405,7 @@ llmm_status llmm_sketch_deserialize(llmm_ctx *ctx, const uint8_t *buf, size_t le
     s->over = h.over;
     s->min = h.min;
     s->max = h.max;
-    llmm__sketch_set_sum(s, h.sum);
+    s->sum = h.sum;
     llmm__sketch_refresh_fast(s);
     *out = s;
     return LLMM_OK;

@@ -138,7 +138,7 @@ static void add_run(llmm_sketch *dst, const llmm_sketch *src, int64_t a, int64_t
  * alone and merges in any grouping agree. */
 static void merge_stats(llmm_sketch *dst, const llmm_sketch *src)
 {
-    llmm__sketch_set_sum(dst, llmm__sketch_sum(dst) + llmm__sketch_sum(src));
+    dst->sum += src->sum;
     if (!src->count)
         return;
     if (!dst->count) {
@@ -260,12 +260,12 @@ llmm_status llmm_sketch_subtract(llmm_sketch *dst, const llmm_sketch *earlier)
     dst->zero -= earlier->zero;
     dst->under -= earlier->under;
     dst->over -= earlier->over;
-    llmm__sketch_set_sum(dst, llmm__sketch_sum(dst) - llmm__sketch_sum(earlier));
+    dst->sum -= earlier->sum;
     old_min = dst->min;
     old_max = dst->max;
     if (!dst->count) {
         dst->min = dst->max = 0.0;
-        llmm__sketch_set_sum(dst, 0.0);
+        dst->sum = 0.0;
     } else {
         int min_exact = old_min < earlier->min, max_exact = old_max > earlier->max;
         if (!min_exact)

@@ -262,7 +262,7 @@ llmm_status llmm_sketch_sum(const llmm_sketch *s, double *out)
 {
     if (!s || !out)
         return LLMM_E_INVALID;
-    *out = llmm__sketch_sum(s);
+    *out = s->sum;
     return LLMM_OK;
 }
 
@@ -292,7 +292,7 @@ llmm_status llmm_sketch_mean(const llmm_sketch *s, double *out)
         return LLMM_E_INVALID;
     if (!s->count)
         return LLMM_E_EMPTY;
-    *out = llmm__sketch_sum(s) / (double)s->count;
+    *out = s->sum / (double)s->count;
     return LLMM_OK;
 }
 

@@ -442,7 +442,7 @@ llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
     fresh.under = under;
     fresh.over = over;
     fresh.count = total + zero + under + over;
-    llmm__sketch_set_sum(&fresh, fresh.count ? sum : 0.0);
+    fresh.sum = fresh.count ? sum : 0.0;
     fresh.min = fresh.count ? from_bits(minb) : 0.0;
     fresh.max = fresh.count ? from_bits(maxb) : 0.0;
     if (fresh.count && fresh.min > fresh.max)

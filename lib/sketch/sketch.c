@@ -345,7 +345,7 @@ llmm_status llmm_sketch_reset(llmm_sketch *s)
     if (s->counts64)
         memset(s->counts64, 0, s->cap * sizeof(uint64_t));
     s->count = s->zero = s->under = s->over = 0;
-    llmm__sketch_set_sum(s, 0.0);
+    s->sum = 0.0;
     s->min = s->max = 0.0;
     llmm__sketch_refresh_fast(s);
     return LLMM_OK;

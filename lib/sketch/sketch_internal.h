@@ -74,7 +74,8 @@ struct llmm_sketch {
     uint32_t pad_;
     uint64_t cell_mask; /* llmm__cell_mask(scale) */
     uint64_t count;     /* every recorded value */
-    double sum;         /* of every recorded value, added in arrival order */
+    double sum;         /* of every recorded value, added in arrival order; a decoded sum
+                         * (any double, -0.0 and signalling NaNs too) kept bit for bit */
 
     /* ---- cold ---- */
     /* The same window over a wide store (checked first thing on the slow path, so a sketch
@@ -104,18 +105,6 @@ static inline uint64_t llmm__store_get(const llmm_sketch *s, int64_t i)
     if (off >= s->cap)
         return 0;
     return s->counts64 ? s->counts64[off] : s->counts32[off];
-}
-
-/* The sketch's sum (decoded sums, -0.0 and signalling NaNs included, read back bit for bit). */
-static inline double llmm__sketch_sum(const llmm_sketch *s)
-{
-    return s->sum;
-}
-
-/* Replace the sketch's sum. */
-static inline void llmm__sketch_set_sum(llmm_sketch *s, double total)
-{
-    s->sum = total;
 }
 
 /* Recompute the fast window after min / max / store changes. */
