@@ -133,9 +133,10 @@ static void add_run(llmm_sketch *dst, const llmm_sketch *src, int64_t a, int64_t
     }
 }
 
-/* Counts, extremes and sum of src join dst's. An empty src still adds its sum (a decoded
- * or subtracted sketch may carry one), so that the result is a function of the two operands
- * alone and merges in any grouping agree. */
+/* Counts, extremes and sum of src join dst's. An empty src is merged like any other: a
+ * coarser one still lowers dst's scale (llmm_sketch_merge) and its sum is still added (a
+ * decoded or subtracted sketch may carry one), so the result is a function of the two
+ * operands alone and merges in any grouping agree. */
 static void merge_stats(llmm_sketch *dst, const llmm_sketch *src)
 {
     dst->sum += src->sum;
@@ -162,8 +163,6 @@ llmm_status llmm_sketch_merge(llmm_sketch *dst, const llmm_sketch *src)
         return LLMM_E_INVALID;
     if (src->count > UINT64_MAX - dst->count)
         return LLMM_E_RANGE;
-    /* (an empty src is merged like any other: a coarser one still lowers dst's scale, so
-     * that merges in any order and grouping end at the same scale) */
     /* common case: same scale and range, src's buckets already inside dst's store */
     if (src->scale == dst->scale && src->idx_lo == dst->idx_lo && src->idx_hi == dst->idx_hi) {
         int have = llmm__store_span(src, &a, &b);

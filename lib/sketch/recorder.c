@@ -267,9 +267,7 @@ static llmm_status value_counter(llmm_shard *sh, double v, _Atomic uint64_t **ct
 
 /* Everything but the common case: first touch of a page, new extremes, zero, out of range,
  * invalid input. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
+LLMM__NOINLINE
 static llmm_status add_slow(llmm_shard *sh, double v)
 {
     _Atomic uint64_t *ctr;

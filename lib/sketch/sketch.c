@@ -144,16 +144,20 @@ static int valid_bits(uint64_t bits)
     return bits - 1 < LLMM__DBL_MAX_BITS || (bits << 1) == 0;
 }
 
-/* Kept out of line so the fast path's registers stay free (fewer instructions per add). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
+/* v's offset in a window of buckets that starts at biased index `lo` (any offset at or above
+ * the window's span means "not in it": see llmm_sketch_add). The slow paths map the value
+ * again rather than take the index from llmm_sketch_add, where keeping it live would cost the
+ * fast path an instruction. */
+static inline uint64_t window_offset(const llmm_sketch *s, double v, uint64_t lo)
+{
+    return llmm__map_biased(s->cells, s->key_shift, s->cell_mask, llmm__dbits(v)) - lo;
+}
+
+LLMM__NOINLINE
 static llmm_status add_slow(llmm_sketch *s, double v)
 {
-    /* A wide store's window (same rule as the fast path's; 0 span when the store is narrow).
-     * The index is mapped again here: handing it over from llmm_sketch_add would keep it in
-     * one more register there and cost the fast path an instruction. */
-    uint64_t rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, llmm__dbits(v)) - s->wide_lo;
+    /* a wide store's window (same rule as the fast path's; 0 span when the store is narrow) */
+    uint64_t rel = window_offset(s, v, s->wide_lo);
     if (rel < s->wide_span) {
         s->wide_counts[rel]++;
         tally(s, v, 1);
@@ -164,16 +168,11 @@ static llmm_status add_slow(llmm_sketch *s, double v)
     return record_n(s, v, 1);
 }
 
-/* A 32-bit counter of the fast window just wrapped: undo and let the slow path widen. The index
- * is mapped again (handing it over would keep it live on the fast path). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
+/* A 32-bit counter of the fast window just wrapped: undo and let the slow path widen. */
+LLMM__NOINLINE
 static llmm_status add_wrapped(llmm_sketch *s, double v)
 {
-    uint64_t rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, llmm__dbits(v)) -
-                   s->fast_lo;
-    s->fast_counts[rel] = UINT32_MAX;
+    s->fast_counts[window_offset(s, v, s->fast_lo)] = UINT32_MAX;
     return record_n(s, v, 1);
 }
 
@@ -201,8 +200,7 @@ llmm_status llmm_sketch_add(llmm_sketch *s, double v)
      * and bottom buckets in use; every 0, -0, subnormal, negative, Inf and NaN maps to a
      * table index outside it (sign bit -> far above, zero/subnormal -> far below, Inf/NaN ->
      * above the largest finite bucket), so one unsigned compare validates and locates. */
-    uint64_t rel = llmm__map_biased(s->cells, s->key_shift, s->cell_mask, llmm__dbits(v)) -
-                   s->fast_lo;
+    uint64_t rel = window_offset(s, v, s->fast_lo);
     if (LLMM__LIKELY(rel < s->fast_span)) {
         LLMM__INC_OR_GOTO(s->fast_counts[rel], wrapped);
         s->count++;

@@ -12,9 +12,12 @@
 #if defined(__GNUC__)
 #define LLMM__LIKELY(x) __builtin_expect(!!(x), 1)
 #define LLMM__UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* for the slow paths of hot calls: kept out of line so the hot path's registers stay free */
+#define LLMM__NOINLINE __attribute__((noinline))
 #else
 #define LLMM__LIKELY(x) (x)
 #define LLMM__UNLIKELY(x) (x)
+#define LLMM__NOINLINE
 #endif
 
 /* Bits of the largest finite double: (bits - 1) >= this rejects 0, negatives, Inf and NaN. */
