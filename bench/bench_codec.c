@@ -3,7 +3,7 @@
  *
  * Usage: bench_codec [--json] [N]
  *
- * DESIGN.md §5: the typical (sigma = 1) series must encode in at most 2 KiB. */
+ * doc/spec.md §10: the typical (sigma = 1) series must encode in at most 2 KiB. */
 #include "bench_common.h"
 
 #include "llmmetrics/llmmetrics.h"

@@ -1,5 +1,5 @@
 /* Detect-module benchmarks beyond the spike detector: ns per llmm_collapse_observe (target
- * ≤ 50 ns, DESIGN.md §5), per llmm_collapse_observe_ex, per llmm_saturation_observe, per
+ * ≤ 50 ns, doc/spec.md §10), per llmm_collapse_observe_ex, per llmm_saturation_observe, per
  * llmm_stability_add, per event-log add and look-back, and correlation cost per pair.
  * Usage: bench_detect [--json]. Fixed-seed log-normal latencies (median 200 ms, σ = 1 and
  * σ = 2, in ms), batches 2 ms apart with a weight switch every 1000 batches; best of 5 runs,

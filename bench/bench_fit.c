@@ -1,4 +1,4 @@
-/* bench_fit: llmm_polyfit, n = 10 000, degree 3 (DESIGN.md §5: at most numpy.polyfit's time,
+/* bench_fit: llmm_polyfit, n = 10 000, degree 3 (doc/spec.md §10: at most numpy.polyfit's time,
  * coefficients within 1e-9 relative), with numpy timed on the same data in the same run when a
  * Python with numpy is found ($LLMM_PYTHON, /usr/bin/python3, python3).
  *

@@ -1,4 +1,4 @@
-/* Sketch and recorder benchmarks: the figures of DESIGN.md §5 on log-normal latencies
+/* Sketch and recorder benchmarks: the figures of doc/spec.md §10 on log-normal latencies
  * (median 200 ms, sigma 1 and 2, fixed seed, 10 M values), calling through the shared library.
  * Every timed figure is the best of REPS runs (each on a fresh sketch or recorder): on a shared
  * machine the minimum is the figure least disturbed by other load.

@@ -22,7 +22,7 @@ extern "C" {
  * The detector keeps a ::llmm_window of per-slot latency sketches (default 60 slots of 1 s)
  * and two baselines, the base quantile (default P99) and the severe quantile (default P99.9)
  * of the latencies in the window. Each observed latency is classified against the baselines
- * in force when it arrives (SPEC.md §6):
+ * in force when it arrives (doc/spec.md §6):
  *
  * | level | condition |
  * |---|---|
@@ -51,8 +51,8 @@ extern "C" {
  * count in the spike rate. After a quiet period long enough to empty the window, the detector
  * warms up again.
  *
- * Spike rate. llmm_spike_rate() is the SPEC.md §6 rate over the window at `now_ns` (the slot of
- * `now_ns` and the `slots − 1` before it): the number of classified samples that were above
+ * Spike rate. llmm_spike_rate() is the rate of doc/spec.md §6 over the window at `now_ns` (the
+ * slot of `now_ns` and the `slots − 1` before it): the number of classified samples that were above
  * the base threshold in force when they arrived (levels 1 and 2), divided by the number of
  * classified samples in the window. Because each sample keeps the verdict it got on arrival,
  * a sustained slowdown shows as a rate far above 1 − P until the baselines catch up.
@@ -293,7 +293,7 @@ LLMM_API llmm_status llmm_spike_reset(llmm_spike *d);
 /**
  * @defgroup collapse Collapse detector: latency outliers right after a precision switch
  *
- * SPEC.md §7. The detector keeps the last W batch latencies (default W = 8). A latency is an
+ * doc/spec.md §7. The detector keeps the last W batch latencies (default W = 8). A latency is an
  * *outlier* when it exceeds `mean + k·σ` of the W latencies observed *before* it (default
  * k = 2.5); the newest sample is never part of its own baseline (with W = 8 a point can lie at
  * most √7 ≈ 2.65 population standard deviations from a mean that includes it, so such a rule
@@ -849,7 +849,7 @@ LLMM_API llmm_status llmm_event_log_reset(llmm_event_log *log);
 /**
  * @defgroup correlation Correlation of paired series: Pearson and Spearman
  *
- * For attribution experiments such as SPEC.md §6's (scheduler jitter 5 / 25 / 50 µs against
+ * For attribution experiments such as doc/spec.md §6's (scheduler jitter 5 / 25 / 50 µs against
  * NUMA-binding failure rates 1.2 / 37.6 / 89.3 % and P99 spike rates 0.8 / 22.4 / 68.1 %).
  *
  * Pearson's r is computed in two passes over copies of the data scaled by an exact power of

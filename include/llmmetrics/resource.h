@@ -2,7 +2,7 @@
  * @file resource.h
  * @brief CPU-GPU load imbalance, KV-cache formulas and occupancy, TLB / page-walk monitors.
  *
- * The formulas of SPEC.md §8, each checked against its reference values in the unit tests:
+ * The formulas of doc/spec.md §8, each checked against its reference values in the unit tests:
  * - load imbalance index `LII = |mean_cpu − mean_gpu| / max(mean_cpu, mean_gpu, 1e-6)`, as a
  *   batch call (llmm_lii()) and as a streaming monitor over the last W samples with the
  *   keep / prefetch / adapt tiers and a separate scaling trigger (::llmm_lii_monitor);
@@ -45,7 +45,7 @@ extern "C" {
 #define LLMM_LII_WINDOW_MAX 1048576u
 
 /**
- * @brief Action tier for a load imbalance index (SPEC.md §8).
+ * @brief Action tier for a load imbalance index (doc/spec.md §8).
  *
  * With the default thresholds: [0, 0.2) keep, [0.2, 0.4) prefetch, [0.4, 1] adapt. Each lower
  * bound belongs to its tier (an LII of exactly 0.2 is #LLMM_LII_PREFETCH, exactly 0.4 is
@@ -432,7 +432,7 @@ LLMM_API llmm_status llmm_kv_hit_tracker_reset(llmm_kv_hit_tracker *t);
  */
 
 /**
- * @brief TLB miss-rate alert presets (SPEC.md §8).
+ * @brief TLB miss-rate alert presets (doc/spec.md §8).
  *
  * | preset | miss-rate threshold | window |
  * |---|---|---|

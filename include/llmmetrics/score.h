@@ -45,7 +45,7 @@ extern "C" {
 #define LLMM_SCORE_NAME_MAX 255
 
 /**
- * @brief The four evaluation layers (SPEC.md §1), in the order of every weight array.
+ * @brief The four evaluation layers (doc/spec.md §1), in the order of every weight array.
  * @since 1.0.0
  */
 typedef enum llmm_layer {

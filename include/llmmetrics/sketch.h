@@ -13,7 +13,7 @@
  * Units: the sketch is unit-agnostic. Record in seconds when you export (the exporters are
  * bit-exact for seconds or any power-of-two factor).
  *
- * Rank rule (SPEC §5): quantile q of n values is the value of rank r = max(1, ceil(q·n)),
+ * Rank rule (doc/spec.md §5): quantile q of n values is the value of rank r = max(1, ceil(q·n)),
  * where q·n within 1e-9 of an integer counts as that integer. Rank 1 returns the exact
  * minimum, rank n the exact maximum, every other rank the representative value of its bucket
  * (2·base^(i+1)/(1+base), the point of least relative error), clamped to [min, max].

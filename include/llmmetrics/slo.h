@@ -2,7 +2,7 @@
  * @file slo.h
  * @brief SLO checks, goodput, error-budget burn rates and the error-share trigger.
  *
- * Everything of SPEC.md §2:
+ * Everything of doc/spec.md §2:
  * - the online SLO check, `satisfied = (p95 ≤ p95_max) && (error_rate ≤ err_max)` with
  *   `error_rate = errors / (successes + errors)`, over a sketch of successful latencies
  *   (llmm_slo_check()) or over a time window (::llmm_slo_window);
@@ -20,7 +20,7 @@
  * caller's monotonic clock, under the rules of window.h (time never goes backwards; spans round
  * up to whole slots; the current slot is still filling).
  *
- * Quantiles follow the nearest-rank rule of sketch.h (SPEC.md §5): the q-quantile of n values
+ * Quantiles follow the nearest-rank rule of sketch.h (doc/spec.md §5): the q-quantile of n values
  * is the value of rank max(1, ceil(q·n)), q·n within 1e-9 of an integer counting as that
  * integer. The p95 of 10 latencies is therefore the largest (rank 10); of 20, the 19th. Rank 1
  * and rank n are exact, other ranks carry the sketch's relative error (0.542 % at the default
@@ -76,7 +76,7 @@ typedef struct llmm_slo_result {
 LLMM_API llmm_status llmm_slo_result_init(llmm_slo_result *r);
 
 /**
- * @brief The online SLO check of SPEC.md §2 over a sketch of successful latencies.
+ * @brief The online SLO check of doc/spec.md §2 over a sketch of successful latencies.
  *
  * `satisfied = (p95 ≤ p95_max) && (errors / (successes + errors) ≤ err_max)`, where the
  * successes are the values in `ok_latencies` (failed requests contribute no latency) and the
@@ -204,7 +204,7 @@ LLMM_API llmm_status llmm_slo_window_add_errors(llmm_slo_window *w, uint64_t now
 /**
  * @brief The SLO check over the slots a span covers (see llmm_slo_check_quantile()).
  *
- * Pass q = 0.95 for the check of SPEC.md §2. An idle span (no request) gives a result that is
+ * Pass q = 0.95 for the check of doc/spec.md §2. An idle span (no request) gives a result that is
  * not satisfied, with latency +Inf and error rate 0.
  * @param[in,out] w the window (its clock advances to `now_ns`)
  * @param[in] now_ns the time stamp, not earlier than the latest accepted

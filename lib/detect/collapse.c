@@ -1,4 +1,4 @@
-/* Throughput-collapse detection (SPEC.md §7): a latency above mean + k·σ of the W latencies
+/* Throughput-collapse detection (doc/spec.md §7): a latency above mean + k·σ of the W latencies
  * before it, shortly after a weight switch. Running sums make each sample O(1). */
 #include <math.h>
 #include <string.h>

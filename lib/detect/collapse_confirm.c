@@ -1,4 +1,4 @@
-/* The confirmation matrix of a weight switch (SPEC.md §7): besides the latency rule, a TPS
+/* The confirmation matrix of a weight switch (doc/spec.md §7): besides the latency rule, a TPS
  * drop matched against the switch's time stamp and low memory-bandwidth utilisation, each
  * kept and reported on its own. */
 #include <string.h>

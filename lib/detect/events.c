@@ -23,7 +23,7 @@ struct llmm_event_log {
     uint64_t dropped;
 };
 
-/* The stable names, indexed by type; SPEC.md §6 names the first two. */
+/* The stable names, indexed by type; doc/spec.md §6 names the first two. */
 static const char *const attr_names[] = {
     NULL,
     LLMM_EVENT_ATTR_TCP_RETRANSMIT,

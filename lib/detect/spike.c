@@ -1,4 +1,4 @@
-/* Latency-spike detection (SPEC.md §6): classification against P99 / P99.9 baselines of a
+/* Latency-spike detection (doc/spec.md §6): classification against P99 / P99.9 baselines of a
  * sliding window, baselines maintained incrementally when slots close, spike rate. */
 #include <string.h>
 

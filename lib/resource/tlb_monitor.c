@@ -1,4 +1,4 @@
-/* TLB miss rate over a time window against a threshold (SPEC.md §8 presets or custom). */
+/* TLB miss rate over a time window against a threshold (doc/spec.md §8 presets or custom). */
 #include <string.h>
 
 #include "core/internal.h"

@@ -3,7 +3,7 @@
 
 #include "core/internal.h"
 
-/* SPEC.md §1, capability / performance / engineering / business. */
+/* doc/spec.md §1, capability / performance / engineering / business. */
 static const double preset_weights[3][LLMM_LAYER_COUNT] = {
     {0.25, 0.40, 0.20, 0.15}, /* customer service */
     {0.45, 0.20, 0.15, 0.20}, /* code assistant */

@@ -1,4 +1,4 @@
-/* Queries: nearest-rank quantiles (SPEC §5), rank, summary statistics, bucket cursor. */
+/* Queries: nearest-rank quantiles (doc/spec.md §5), rank, summary statistics, bucket cursor. */
 #include <math.h>
 
 #include "sketch_internal.h"

@@ -191,7 +191,7 @@ static llmm_status add_wrapped(llmm_sketch *s, double v)
     } while (0)
 #endif
 
-/* The hot path: 23 instructions for a value in the fast window (DESIGN.md §5 counts 25 with
+/* The hot path: 23 instructions for a value in the fast window (doc/spec.md §10 counts 25 with
  * the caller's call and PLT jump). The handle is not checked here (documented in sketch.h):
  * its test and branch alone would be 2 of them. */
 llmm_status llmm_sketch_add(llmm_sketch *s, double v)

@@ -1,4 +1,4 @@
-/* The online SLO check (SPEC.md §2): a latency quantile of the successes and the error rate of
+/* The online SLO check (doc/spec.md §2): a latency quantile of the successes and the error rate of
  * all requests, each against its bound. */
 #include <math.h>
 #include <string.h>

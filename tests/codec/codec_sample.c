@@ -237,7 +237,8 @@ static int cmp_point(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* SPEC §5: rank r = max(1, ceil(q·n)), q·n within 1e-9 of an integer counts as that integer */
+/* doc/spec.md §5: rank r = max(1, ceil(q·n)), q·n within 1e-9 of an integer counts as that
+ * integer */
 static uint64_t rank_of(double q, uint64_t n)
 {
     double qn = q * (double)n, r = nearbyint(qn);

@@ -226,8 +226,8 @@ static inline int cmp_dbl(const void *a, const void *b)
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
-/* exact nearest-rank quantile of sorted data (SPEC §5): rank max(1, ceil(q n)), q n within 1e-9
- * of an integer counting as that integer */
+/* exact nearest-rank quantile of sorted data (doc/spec.md §5): rank max(1, ceil(q n)), q n
+ * within 1e-9 of an integer counting as that integer */
 static inline double exact_q(const double *sorted, size_t n, double q)
 {
     double qn = q * (double)n, r = nearbyint(qn);

@@ -1,9 +1,9 @@
-/* capacity module: every reference value of SPEC.md §3, plus the input checks. Public API. */
+/* capacity module: every reference value of doc/spec.md §3, plus the input checks. Public API. */
 #include "helpers.h"
 
 #define SENTINEL 4242.0
 
-/* SPEC.md rounds its figures to 4 or 5 places: compare at half a unit of the last one. */
+/* doc/spec.md rounds its figures to 4 or 5 places: compare at half a unit of the last one. */
 static void test_decay_rate(void **state)
 {
     double eta = SENTINEL;

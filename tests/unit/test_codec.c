@@ -1011,7 +1011,7 @@ static void test_typical_sizes(void **state)
     (void)state;
     fprintf(stderr, "# encoded size, 10 M log-normal values, scale 6: sigma 1: %zu bytes, "
                     "sigma 2: %zu bytes\n", n1, n2);
-    assert_true(n1 <= 2048); /* DESIGN.md §5 */
+    assert_true(n1 <= 2048); /* doc/spec.md §10 */
     /* a regression guard at the measured sigma = 2 size plus a margin */
     assert_true(n2 <= 3072);
     b = encode(s2, &len);

@@ -1,4 +1,4 @@
-/* Collapse detector (SPEC.md §7): hand-built sequences whose flags and baselines are worked
+/* Collapse detector (doc/spec.md §7): hand-built sequences whose flags and baselines are worked
  * out by hand in the comments, the confirmation matrix, and a long random stream checked
  * against a naive two-pass recomputation of mean and σ over the W latencies before each one. */
 #include "helpers.h"

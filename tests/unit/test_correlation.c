@@ -1,4 +1,4 @@
-/* Correlation (SPEC.md §6): Pearson and Spearman against closed forms worked out by hand with
+/* Correlation (doc/spec.md §6): Pearson and Spearman against closed forms worked out by hand with
  * exact fractions (shown in the comments), Anscombe's published quartet, invariances, ties. */
 #include "helpers.h"
 
@@ -13,7 +13,7 @@ static double corr(const double *x, const double *y, size_t n, llmm_correlation_
 #define PEARSON LLMM_CORRELATION_PEARSON
 #define SPEARMAN LLMM_CORRELATION_SPEARMAN
 
-/* SPEC.md §6: scheduler jitter 5 / 25 / 50 µs; NUMA-binding failures 1.2 / 37.6 / 89.3 %;
+/* doc/spec.md §6: scheduler jitter 5 / 25 / 50 µs; NUMA-binding failures 1.2 / 37.6 / 89.3 %;
  * P99 spike rates 0.8 / 22.4 / 68.1 %.
  *
  * By hand, with exact fractions: jitter mean 80/3, deviations −65/3, −5/3, 70/3, so

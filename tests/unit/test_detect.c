@@ -1,4 +1,4 @@
-/* Detect: the latency-spike detector (SPEC.md §6). Deterministic synthetic clocks; references
+/* Detect: the latency-spike detector (doc/spec.md §6). Deterministic synthetic clocks; references
  * are exact nearest-rank quantiles of the closed slots (sorted values), hand-built scenarios
  * and closed-form tail probabilities of the generating distributions. */
 #include "helpers.h"

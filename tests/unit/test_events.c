@@ -1,4 +1,4 @@
-/* Event log and spike attribution (SPEC.md §6): the attribute-name table, look-back order and
+/* Event log and spike attribution (doc/spec.md §6): the attribute-name table, look-back order and
  * bounds, the bounded ring, LLMM_E_BUFFER, and a random stream checked against a plain list. */
 #include "helpers.h"
 
@@ -17,7 +17,7 @@ static void test_attribute_names(void **state)
     (void)state;
     assert_int_equal(sizeof(llmm_event_type), sizeof(int));
     assert_int_equal(sizeof(llmm_event), 32);
-    /* the names SPEC.md §6 fixes, and the rest of the table in detect.h */
+    /* the names doc/spec.md §6 fixes, and the rest of the table in detect.h */
     assert_string_equal(llmm_event_attr_name(LLMM_EVENT_TCP_RETRANSMIT), "net.tcp.retrans");
     assert_string_equal(llmm_event_attr_name(LLMM_EVENT_MAJOR_FAULT), "mem.major_fault");
     assert_string_equal(llmm_event_attr_name(LLMM_EVENT_SCHED_JITTER), "sched.jitter");

@@ -1,5 +1,5 @@
 /* Resource module: load imbalance index (batch and streaming), KV-cache formulas, OOM
- * precursors. Reference values are SPEC.md §8's, hand-computed ones (in comments), or those of
+ * precursors. Reference values are doc/spec.md §8's, hand-computed ones (in comments), or those of
  * the Python expressions the seed defines (int(), max()), evaluated with CPython. */
 #include "helpers.h"
 
@@ -345,7 +345,7 @@ static void test_kv_evict_threshold(void **state)
 {
     double t = -1.0;
     (void)state;
-    /* SPEC.md §8: f = 0.2 → 0.81, f = 0.6 → 0.73; and CPython's
+    /* doc/spec.md §8: f = 0.2 → 0.81, f = 0.6 → 0.73; and CPython's
      * max(0.65, 0.85 - 0.2 * 0.2) is 0.8099999999999999, which we match bit for bit */
     assert_ok(llmm_kv_evict_threshold(0.2, &t));
     assert_close(t, 0.81, TOL, 0);
@@ -379,7 +379,7 @@ static void test_kv_ttl(void **state)
         double h;
         int64_t ttl;
     } cases[] = {
-        {0.75, 128}, {1.0, 144}, {0.0, 80}, /* SPEC.md §8 */
+        {0.75, 128}, {1.0, 144}, {0.0, 80}, /* doc/spec.md §8 */
         {0.2, 92},   {0.3, 99},  {0.5, 112}, {0.6, 118}, {0.8, 131}, {0.9, 137},
         {0x1.fffffffffffffp-7, 81}, {0x1.7ffffffffffffp-5, 83},
         {0x1.7ffffffffffffp-1, 128}, {0x1.fffffffffffffp-1, 144},
@@ -480,7 +480,7 @@ static void test_tlb_presets(void **state)
     uint64_t win = 7;
     (void)state;
     assert_int_equal(sizeof(llmm_tlb_workload), sizeof(int));
-    /* SPEC.md §8: OLTP database 12.5 % over 1 s, Java micro-service 8.2 % over 500 ms */
+    /* doc/spec.md §8: OLTP database 12.5 % over 1 s, Java micro-service 8.2 % over 500 ms */
     assert_ok(llmm_tlb_preset(LLMM_TLB_OLTP_DATABASE, &rate, &win));
     assert_true(rate == 0.125);
     assert_int_equal(win, 1000000000);
@@ -523,7 +523,7 @@ static void test_kv_hit_tracker(void **state)
     assert_int_equal(r.hits, 3);
     assert_int_equal(r.lookups, 4);
     assert_true(r.hit_rate == 0.75);
-    assert_int_equal(r.ttl, 128); /* SPEC.md §8: h = 0.75 → 128 */
+    assert_int_equal(r.ttl, 128); /* doc/spec.md §8: h = 0.75 → 128 */
     assert_ok(llmm_kv_hit_tracker_add(t, 10 * MS, 1, 4));      /* slot 10 */
     r = kv_read(t, 10 * MS);
     assert_true(r.hit_rate == 0.5);
@@ -621,7 +621,7 @@ static llmm_tlb_reading tlb_read(llmm_tlb_monitor *m, uint64_t now)
     return r;
 }
 
-/* SPEC.md §8 presets. OLTP: 12.5 % over 1 s, 60 slots of ceil(10^9 / 60) = 16 666 667 ns.
+/* doc/spec.md §8 presets. OLTP: 12.5 % over 1 s, 60 slots of ceil(10^9 / 60) = 16 666 667 ns.
  * Java: 8.2 % over 500 ms, 60 slots of ceil(5·10^8 / 60) = 8 333 334 ns. A miss rate equal to
  * the threshold does not alert; one above it does. */
 static void test_tlb_monitor_presets(void **state)

@@ -1,12 +1,12 @@
 /* Score module: presets, normalisation, the four-layer scorecard. Values are hand-computed
- * from SPEC.md §1 (see the comments next to each expectation). Links the shared library. */
+ * from doc/spec.md §1 (see the comments next to each expectation). Links the shared library. */
 #include "helpers.h"
 
 #define TOL 1e-12
 
 static void test_preset_table(void **state)
 {
-    /* SPEC.md §1, capability / performance / engineering / business. */
+    /* doc/spec.md §1, capability / performance / engineering / business. */
     static const double expect[3][4] = {
         {0.25, 0.40, 0.20, 0.15},
         {0.45, 0.20, 0.15, 0.20},

@@ -1,6 +1,6 @@
-/* SLO module: the online check (SPEC.md §2) over a sketch and over a window, vLLM goodput,
+/* SLO module: the online check (doc/spec.md §2) over a sketch and over a window, vLLM goodput,
  * multi-window burn-rate alerts (SRE workbook) and the error-share trigger. Expected values are
- * SPEC.md's, hand-computed from the slot rule of window.h (in comments), or exact nearest-rank
+ * doc/spec.md's, hand-computed from the slot rule of window.h (in comments), or exact nearest-rank
  * quantiles computed here by sorting. */
 #include "helpers.h"
 
@@ -34,7 +34,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Exact nearest-rank quantile (SPEC.md §5) of n values, by sorting a copy. */
+/* Exact nearest-rank quantile (doc/spec.md §5) of n values, by sorting a copy. */
 static double exact_quantile(const double *v, size_t n, double q)
 {
     double *c = malloc(n * sizeof *c);

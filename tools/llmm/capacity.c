@@ -1,4 +1,4 @@
-/* capacity.c: `llmm capacity`: the closed-form capacity figures of SPEC §3 (capacity.h). */
+/* capacity.c: `llmm capacity`: the closed-form capacity figures of doc/spec.md §3 (capacity.h). */
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -19,8 +19,8 @@ void llmm_cli_capacity_usage(FILE *f)
 {
     fputs("usage: llmm capacity [--json] FIGURE OPTIONS...\n"
           "\n"
-          "Closed-form capacity figures (SPEC 3). Give the options of one or more figures;\n"
-          "each prints with its formula. Numbers take SI suffixes k, M, G, T, P (2039G =\n"
+          "Closed-form capacity figures (doc/spec.md, section 3). Give the options of one or\n"
+          "more figures; each prints with its formula. Numbers take SI suffixes k, M, G, T, P (2039G =\n"
           "2.039e12); options marked LIST take comma-separated values.\n"
           "\n"
           "Little's-law capacity, tps = max(1, L / W * safety), W = P99.9 in seconds:\n"

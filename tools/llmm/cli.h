@@ -186,7 +186,7 @@ int llmm_cli_number(const char *s, size_t len, double *out);
 void llmm_cli_sort(double *v, size_t n);
 /* numpy.percentile(v, p) with the default 'linear' method, v sorted, n > 0, p in [0, 100]. */
 double llmm_cli_linear_percentile(const double *sorted, size_t n, double p);
-/* Nearest-rank quantile (SPEC §5): rank max(1, ceil(q·n)), q·n within 1e-9 of an integer
+/* Nearest-rank quantile (doc/spec.md §5): rank max(1, ceil(q·n)), q·n within 1e-9 of an integer
  * counts as that integer; v sorted, n > 0. */
 double llmm_cli_nearest_rank(const double *sorted, size_t n, double q);
 

@@ -20,7 +20,7 @@ void llmm_cli_knee_usage(FILE *f)
           "strictly increasing concurrency. SWEEP.csv may be '-' for stdin.\n"
           "\n"
           "Estimators:\n"
-          "  cubic inflection  inflection of a least-squares cubic after trimming (SPEC 4)\n"
+          "  cubic inflection  inflection of a least-squares cubic after trimming\n"
           "  growth collapse   where the smoothed marginal gain dQPS/dN collapses\n"
           "  kneedle           farthest point above the chord of the normalised curve\n"
           "  USL               X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)), N_max\n"

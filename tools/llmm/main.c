@@ -14,7 +14,7 @@ static void usage(FILE *f)
           "  knee SWEEP.csv   knee estimators, USL fit and SLO capacity of a load sweep\n"
           "  merge A.llmm ... -o OUT.llmm   merge binary sketch files exactly\n"
           "  quantiles X.llmm [Q...]        quantiles and counts of a sketch file\n"
-          "  capacity         Little's-law, roofline, decay and scaling figures (SPEC 3)\n"
+          "  capacity         Little's-law, roofline, decay and scaling figures\n"
           "  demo             write a synthetic vLLM trace and load sweep, print their\n"
           "                   reports and write their SVG charts\n"
           "  help [COMMAND]   this text, or a command's --help\n"

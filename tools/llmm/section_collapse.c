@@ -1,5 +1,5 @@
 /* section_collapse.c: throughput collapses around weight (precision) switches, through
- * llmm_collapse (SPEC §7).
+ * llmm_collapse (doc/spec.md §7).
  *
  * The watched metric (timeline.c) and the inputs' model.weight_switch events are replayed
  * together in time order into a collapse detector with the library's defaults (W = 8 previous

@@ -4,7 +4,7 @@
  * `--metric LAYER:NAME=VALUE:TARGET:WORST[:lower]`. VALUE '-' takes NAME from the report.
  * With a scenario the report adds, unless a --metric of the same name is given:
  *   engineering:error_rate   lower is better, target 0, worst = --slo err (default 0.05, the
- *                            "5xx share > 5 %" self-healing trigger of SPEC §2)
+ *                            "5xx share > 5 %" self-healing trigger of doc/spec.md §2)
  *   performance:M_p95_s      for each SLO M given with --slo (ttft, tpot, e2e): lower is
  *                            better, target = the SLO, worst = twice the SLO
  * Layers without any metric are reported missing and the overall score is renormalised over

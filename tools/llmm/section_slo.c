@@ -1,4 +1,4 @@
-/* section_slo.c: the SLO verdict of SPEC §2 through llmm_slo_check_quantile().
+/* section_slo.c: the SLO verdict of doc/spec.md §2 through llmm_slo_check_quantile().
  *
  * For each latency SLO given with --slo (ttft, tpot, e2e): the P95 (or --slo-quantile) of the
  * successful requests' values must be at most the bound, and the error rate (failed / all

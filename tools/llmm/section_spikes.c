@@ -1,4 +1,4 @@
-/* section_spikes.c: latency spikes over time, through llmm_spike (SPEC §6), and their
+/* section_spikes.c: latency spikes over time, through llmm_spike (doc/spec.md §6), and their
  * attribution to events through llmm_event_log.
  *
  * The watched metric (timeline.c) is replayed in time order into a spike detector with the

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// SPEC.md §3 reference values: each result equals its formula evaluated in Go and the
+// doc/spec.md §3 reference values: each result equals its formula evaluated in Go and the
 // rounded figure the spec prints.
 func TestCapacityFormulas(t *testing.T) {
 	cases := []struct {

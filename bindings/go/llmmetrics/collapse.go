@@ -62,7 +62,7 @@ type CollapseReport struct {
 	Membw            float64 // lowest utilisation matched to the switch; 0 when none
 }
 
-// CollapseDetector flags throughput collapses around weight-precision switches (SPEC §7): a
+// CollapseDetector flags throughput collapses around weight-precision switches (doc/spec.md §7): a
 // batch latency above mean + k·σ of the W latencies before it, arriving within 10 ms of a
 // switch, with optional TPS-drop and memory-bandwidth confirmation.
 //

@@ -192,7 +192,7 @@ func pearson(x, y []float64) float64 {
 }
 
 func TestCorrelation(t *testing.T) {
-	// SPEC §6: scheduler jitter against NUMA-binding failures and P99 spike rates.
+	// doc/spec.md §6: scheduler jitter against NUMA-binding failures and P99 spike rates.
 	jitter := []float64{5, 25, 50}
 	numa := []float64{1.2, 37.6, 89.3}
 	spikes := []float64{0.8, 22.4, 68.1}

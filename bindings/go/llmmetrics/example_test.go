@@ -450,7 +450,7 @@ func ExampleTLBMonitor() {
 	// Output: 0.13 true
 }
 
-// The one-shot SLO check of SPEC §2 over ten requests (latencies in ms).
+// The one-shot SLO check of doc/spec.md §2 over ten requests (latencies in ms).
 func ExampleSLOCheck() {
 	s, _ := llmmetrics.NewSketch(llmmetrics.ScaleDefault)
 	defer s.Close()
@@ -497,7 +497,7 @@ func ExampleEventLog() {
 	// mem.major_fault 20ms
 }
 
-// SPEC §6: scheduler jitter against P99 spike rates.
+// doc/spec.md §6: scheduler jitter against P99 spike rates.
 func ExampleCorrelation() {
 	jitter := []float64{5, 25, 50}
 	spikes := []float64{0.8, 22.4, 68.1}

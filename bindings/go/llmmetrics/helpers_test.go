@@ -25,7 +25,7 @@ func sourceRoot(t testing.TB) string {
 
 // exactQuantile is the nearest-rank quantile of sorted values, computed independently of
 // the library: rank r = max(1, ceil(q·n)), where q·n within 1e-9 of an integer counts as
-// that integer (SPEC §5).
+// that integer (doc/spec.md §5).
 func exactQuantile(sorted []float64, q float64) float64 {
 	n := float64(len(sorted))
 	x := q * n

@@ -111,7 +111,7 @@ func TestLIIMonitor(t *testing.T) {
 	}
 }
 
-// SPEC.md §8 reference values.
+// doc/spec.md §8 reference values.
 func TestKVFormulas(t *testing.T) {
 	evict := []struct{ f, want float64 }{
 		{0, 0.85}, {0.2, 0.8099999999999999}, {0.6, 0.85 - 0.2*0.6}, {1, 0.65},

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The presets of SPEC.md §1.
+// The presets of doc/spec.md §1.
 func TestScenarioWeights(t *testing.T) {
 	cases := []struct {
 		s    Scenario

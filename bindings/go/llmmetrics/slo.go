@@ -48,7 +48,7 @@ func sloCall(op string, f func(r *C.llmm_slo_result) C.llmm_status) (SLOResult, 
 	return sloResultOf(&r), nil
 }
 
-// SLOCheck is the online SLO check of SPEC §2 over a sketch of the successful requests'
+// SLOCheck is the online SLO check of doc/spec.md §2 over a sketch of the successful requests'
 // latencies and a count of failed requests: p95 ≤ p95Max (in the sketch's unit) and
 // errors / (successes + errors) ≤ errMax.
 func SLOCheck(okLatencies *Sketch, errors uint64, p95Max, errMax float64) (SLOResult, error) {
@@ -150,7 +150,7 @@ func (w *SLOWindow) AddErrors(now, n uint64) error {
 }
 
 // Check runs the SLO check at quantile q over the slots that span covers at time now (q =
-// 0.95 for the check of SPEC §2). An idle span is not satisfied.
+// 0.95 for the check of doc/spec.md §2). An idle span is not satisfied.
 func (w *SLOWindow) Check(now uint64, span time.Duration, q, latencyMax, errMax float64) (SLOResult, error) {
 	const op = "llmm_slo_window_check"
 	if w.c == nil {

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// SPEC §2 reference behaviour: 10 samples, p95 is the largest (rank ceil(9.5) = 10),
+// doc/spec.md §2 reference behaviour: 10 samples, p95 is the largest (rank ceil(9.5) = 10),
 // error_rate = errors / N, satisfied = p95 ≤ 800 ms && error_rate ≤ 0.01.
 func TestSLOCheck(t *testing.T) {
 	s, err := NewSketch(ScaleDefault)

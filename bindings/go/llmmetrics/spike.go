@@ -63,7 +63,7 @@ type SpikeStats struct {
 }
 
 // SpikeDetector classifies each latency against P99 / P99.9 baselines computed from a sliding
-// window of per-slot sketches (SPEC §6), on the caller's clock, and reports the spike rate.
+// window of per-slot sketches (doc/spec.md §6), on the caller's clock, and reports the spike rate.
 //
 // A SpikeDetector is used by one goroutine at a time. Close it when done; a finalizer closes
 // a forgotten one.

@@ -297,7 +297,7 @@ class CollapseCounts(NamedTuple):
 
 
 class CollapseDetector(Handle):
-    """Throughput collapse right after a precision switch, SPEC.md §7 (``llmm_collapse``).
+    """Throughput collapse right after a precision switch, doc/spec.md §7 (``llmm_collapse``).
 
     A latency is an outlier above mean + k·σ of the W before it, and collapsed when it comes
     at most 10 ms after a switch marked with :meth:`mark_switch`. TPS and memory-bandwidth

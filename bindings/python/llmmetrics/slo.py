@@ -61,7 +61,7 @@ def _slo_result(r: Any) -> SloResult:
 
 
 def slo_check(ok_latencies: Sketch, errors: int, p95_max: float, err_max: float) -> SloResult:
-    """The online SLO check of SPEC.md §2: ``p95 ≤ p95_max and error_rate ≤ err_max``.
+    """The online SLO check of doc/spec.md §2: ``p95 ≤ p95_max and error_rate ≤ err_max``.
 
     :param ok_latencies: the latencies of the successful requests
     :param errors: the number of failed requests

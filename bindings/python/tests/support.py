@@ -35,8 +35,8 @@ def lognormal(n: int, median: float = 0.2, sigma: float = 1.0, seed: int = 1) ->
 
 
 def exact_quantile(sorted_values: Sequence[float], q: float) -> float:
-    """Nearest-rank quantile of sorted data (SPEC §5): rank max(1, ceil(q·n)), with q·n within
-    1e-9 of an integer counting as that integer."""
+    """Nearest-rank quantile of sorted data (doc/spec.md §5): rank max(1, ceil(q·n)), with
+    q·n within 1e-9 of an integer counting as that integer."""
     n = len(sorted_values)
     qn = q * n
     r = round(qn)

@@ -1,4 +1,4 @@
-"""Resource formulas against SPEC.md §8 reference values and Python evaluations of the
+"""Resource formulas against doc/spec.md §8 reference values and Python evaluations of the
 same formulas."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scorecard against SPEC.md §1 (presets) and an independent Python evaluation."""
+"""Scorecard against doc/spec.md §1 (presets) and an independent Python evaluation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SLO check (SPEC.md §2 reference behaviour), SLO window, goodput, burn-rate alerts and the
+"""SLO check (doc/spec.md §2 reference behaviour), SLO window, goodput, burn-rate alerts and the
 error-share trigger, against references computed in Python on the same data; plus the
 windowed resource monitors (KV hit rate, TLB miss rate)."""
 

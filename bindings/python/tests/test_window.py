@@ -173,7 +173,7 @@ class SpikeTests(unittest.TestCase):
 
 
 def _level(v: float, st) -> int:
-    """The SPEC.md §6 rule applied to the baselines reported for the same time stamp."""
+    """The doc/spec.md §6 rule applied to the baselines reported for the same time stamp."""
     if not st.ready or v <= st.base_threshold:
         return SpikeLevel.NONE
     return SpikeLevel.LEVEL2 if v > 1.2 * st.severe_threshold else SpikeLevel.LEVEL1

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Suite 'cli': `llmm knee`, `merge`, `quantiles`, `capacity` and the SVG charts, run on
-small data with known answers (closed forms, SPEC.md values, an independent Python
+small data with known answers (closed forms, doc/spec.md values, an independent Python
 computation) and on garbage. Standard library only; the SVG files are parsed with
 xml.etree.
 

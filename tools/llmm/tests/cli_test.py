@@ -29,7 +29,7 @@ def run(*args, stdin=None):
 
 
 def nearest_rank(sorted_v, q):
-    """SPEC §5: rank max(1, ceil(q n)); q n within 1e-9 of an integer counts as it."""
+    """doc/spec.md §5: rank max(1, ceil(q n)); q n within 1e-9 of an integer counts as it."""
     n = len(sorted_v)
     r = q * n
     if abs(r - round(r)) <= 1e-9:

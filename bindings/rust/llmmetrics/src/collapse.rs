@@ -1,4 +1,4 @@
-//! Throughput collapse right after a precision switch (SPEC.md §7).
+//! Throughput collapse right after a precision switch (doc/spec.md §7).
 
 use std::fmt;
 use std::mem::MaybeUninit;
@@ -107,7 +107,7 @@ pub struct CollapseCounts {
     pub switches: u64,
 }
 
-/// Throughput collapse right after a precision switch (SPEC.md §7, `llmm_collapse`): a batch
+/// Throughput collapse right after a precision switch (doc/spec.md §7, `llmm_collapse`): a batch
 /// latency is an outlier above `mean + k·σ` of the W before it, and collapsed when it comes
 /// within 10 ms of the latest switch.
 ///

@@ -205,7 +205,7 @@ pub enum CorrelationMethod {
 /// ```
 /// use llmmetrics::{correlation, CorrelationMethod};
 ///
-/// // SPEC.md §6: scheduler jitter against NUMA-binding failure rates.
+/// // doc/spec.md §6: scheduler jitter against NUMA-binding failure rates.
 /// let jitter = [5.0, 25.0, 50.0];
 /// let numa = [1.2, 37.6, 89.3];
 /// assert!(correlation(&jitter, &numa, CorrelationMethod::Pearson)? > 0.99);

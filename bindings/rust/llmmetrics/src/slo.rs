@@ -56,7 +56,7 @@ fn slo_result(
     })
 }
 
-/// The online SLO check of SPEC.md §2: `p95 ≤ p95_max && errors / (successes + errors) ≤
+/// The online SLO check of doc/spec.md §2: `p95 ≤ p95_max && errors / (successes + errors) ≤
 /// err_max`, the successes being the latencies in `ok_latencies`.
 ///
 /// ```
@@ -157,7 +157,7 @@ impl SloWindow {
         check(unsafe { ffi::llmm_slo_window_add_errors(self.ptr.as_ptr(), now_ns, errors) })
     }
 
-    /// The SLO check over the slots the span covers (q = 0.95 for SPEC.md §2).
+    /// The SLO check over the slots the span covers (q = 0.95 for doc/spec.md §2).
     pub fn check(
         &mut self,
         now_ns: u64,

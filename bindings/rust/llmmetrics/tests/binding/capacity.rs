@@ -1,4 +1,4 @@
-//! Capacity formulas against the reference values of SPEC.md §3 / capacity.h.
+//! Capacity formulas against the reference values of doc/spec.md §3 / capacity.h.
 
 use llmmetrics::*;
 

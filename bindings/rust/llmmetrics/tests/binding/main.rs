@@ -1,6 +1,6 @@
 //! Integration tests of the safe crate, checked against the C library called directly through
 //! `llmmetrics-sys` on the same data, against exact sorted nearest-rank references, and
-//! against the closed-form values of SPEC.md.
+//! against the closed-form values of doc/spec.md.
 
 mod support;
 

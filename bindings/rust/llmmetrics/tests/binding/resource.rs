@@ -1,4 +1,4 @@
-//! Resource signals against SPEC.md §8 and against the C library.
+//! Resource signals against doc/spec.md §8 and against the C library.
 
 use llmmetrics::sys;
 use llmmetrics::*;

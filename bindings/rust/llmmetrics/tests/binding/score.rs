@@ -1,4 +1,4 @@
-//! The scorecard against SPEC.md §1 and against the C library driven directly.
+//! The scorecard against doc/spec.md §1 and against the C library driven directly.
 
 use std::ffi::CString;
 use std::mem::MaybeUninit;

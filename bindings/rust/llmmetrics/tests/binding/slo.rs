@@ -1,4 +1,4 @@
-//! SLO checks, goodput, burn rates and the error trigger against SPEC.md §2 and exact counts.
+//! SLO checks, goodput, burn rates and the error trigger against doc/spec.md §2 and exact counts.
 
 use std::mem::MaybeUninit;
 

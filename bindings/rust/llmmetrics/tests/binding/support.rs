@@ -41,8 +41,8 @@ pub fn lognormal_data(seed: u64, n: usize, median: f64, sigma: f64) -> Vec<f64> 
     (0..n).map(|_| rng.lognormal(median, sigma)).collect()
 }
 
-/// Exact nearest-rank quantile of sorted data (SPEC §5: rank max(1, ceil(q·n)), q·n within
-/// 1e-9 of an integer counts as that integer).
+/// Exact nearest-rank quantile of sorted data (doc/spec.md §5: rank max(1, ceil(q·n)), q·n
+/// within 1e-9 of an integer counts as that integer).
 pub fn exact_quantile(sorted: &[f64], q: f64) -> f64 {
     let qn = q * sorted.len() as f64;
     let rank = if (qn - qn.round()).abs() <= 1e-9 { qn.round() } else { qn.ceil() };
