@@ -5,18 +5,18 @@
  * callback returns "out of memory", k from byte 1); byte 1 also seeds the chunk sizes; the
  * rest is the file, in an exactly sized heap buffer without a terminating NUL (any overread is
  * a sanitizer report). Checked:
- *   - the whole-buffer entry point and the streaming objects fed in random chunks (with the
+ *   - the whole-buffer entry point and the readers' calls fed in random chunks (with the
  *     vLLM second pass when the first asks for it) agree on the return code, on every
  *     callback and its arguments, on the input statistics and on the error message: a parser
  *     must not depend on where reads split the file;
  *   - an error names the input (`name:...`) and a failing sink's code comes back;
- *   - delivered records follow the record contract (cli.h): a failed request has NaN
+ *   - delivered records follow the record contract (input/record.h): a failed request has NaN
  *     latencies, a successful one finite TTFT <= E2E; ITLs are finite; the statistics count
  *     the delivered records;
  *   - no leak (LeakSanitizer) on any path. */
 #include "fuzz_common.h"
 
-#include "cli.h"
+#include "input/input.h"
 
 /* Every callback, appended as bytes. */
 typedef struct trace {
@@ -139,77 +139,59 @@ static size_t next_chunk(chunker *c, size_t left)
     return k < left ? k : left;
 }
 
-/* One streamed pass of the vLLM parser; *out is the parser (freed by the caller). */
-static int vllm_pass(const char *buf, size_t len, const llmm_cli_sink *s, const uint8_t *flags,
-                     size_t nflags, uint64_t seed, llmm_cli_vllm **out, llmm_cli_error *err)
+static const char *name_of(int fmt)
+{
+    return fmt == LLMM_CLI_FORMAT_VLLM ? "in.json" : fmt == LLMM_CLI_FORMAT_CSV ? "in.csv"
+                                                                                 : "in.jsonl";
+}
+
+/* One streamed pass of a reader; *out is the reader object (destroyed by the caller). */
+static int pass(const llmm_cli_reader *rd, const char *buf, size_t len, const llmm_cli_sink *s,
+                const uint8_t *flags, size_t nflags, uint64_t seed, void **out,
+                llmm_cli_input_info *info, llmm_cli_error *err)
 {
     chunker c = {seed | 1};
     size_t at = 0;
-    int rc = llmm_cli_vllm_new("in.json", s, flags, nflags, out, err);
+    int rc = rd->create(rd, name_of(rd->fmt), s, flags, nflags, out, err);
     while (rc == LLMM_CLI_OK && at < len) {
         size_t k = next_chunk(&c, len - at);
-        rc = llmm_cli_vllm_feed(*out, buf + at, k, err);
+        rc = rd->feed(*out, buf + at, k, err);
         at += k;
     }
     if (rc == LLMM_CLI_OK)
-        rc = llmm_cli_vllm_finish(*out, err);
+        rc = rd->finish(*out, info, err);
     return rc;
 }
 
+/* The reader's calls driven here, in random chunks, with the second pass when it asks. */
 static int streamed(int fmt, const char *buf, size_t len, const llmm_cli_sink *s,
                     uint64_t seed, llmm_cli_input_info *info, llmm_cli_error *err)
 {
-    if (fmt == LLMM_CLI_FORMAT_VLLM) {
-        llmm_cli_vllm *p = NULL, *q = NULL;
-        int rc = vllm_pass(buf, len, s, NULL, 0, seed, &p, err);
-        if (rc == LLMM_CLI_OK && llmm_cli_vllm_needs_replay(p)) {
-            size_t n;
-            const uint8_t *flags = llmm_cli_vllm_failed_flags(p, &n);
-            rc = s->itl_reset(s->user);
-            if (rc != LLMM_CLI_OK) /* as the tool's streaming reader (input.c) reports it */
-                rc = llmm_cli_fail(err, rc, "in.json: out of memory");
-            if (rc == LLMM_CLI_OK)
-                rc = vllm_pass(buf, len, s, flags, n, seed * 3, &q, err);
-        }
-        if (rc == LLMM_CLI_OK) {
-            llmm_cli_vllm_info(p, info);
-            if (q)
-                info->replayed = 1;
-        }
-        llmm_cli_vllm_free(q);
-        llmm_cli_vllm_free(p);
-        return rc;
-    } else {
-        llmm_cli_table *t = NULL;
-        chunker c = {seed | 1};
-        size_t at = 0;
-        int rc = llmm_cli_table_new((llmm_cli_format)fmt, fmt == LLMM_CLI_FORMAT_CSV ? "in.csv"
-                                                                                     : "in.jsonl",
-                                    s, &t, err);
-        if (rc != LLMM_CLI_OK)
-            return rc;
-        while (rc == LLMM_CLI_OK && at < len) {
-            size_t k = next_chunk(&c, len - at);
-            rc = llmm_cli_table_feed(t, buf + at, k, err);
-            at += k;
-        }
+    const llmm_cli_reader *rd = llmm_cli_reader_for((llmm_cli_format)fmt);
+    const uint8_t *flags = NULL;
+    void *p = NULL, *q = NULL;
+    size_t n = 0;
+    int rc = pass(rd, buf, len, s, NULL, 0, seed, &p, info, err);
+    if (rc == LLMM_CLI_OK && rd->replay)
+        flags = rd->replay(p, &n);
+    if (flags) {
+        rc = s->itl_reset(s->user);
+        if (rc != LLMM_CLI_OK) /* as the tool's reader driver (input/read.c) reports it */
+            rc = llmm_cli_fail(err, rc, "%s: out of memory", name_of(fmt));
         if (rc == LLMM_CLI_OK)
-            rc = llmm_cli_table_finish(t, err);
-        if (rc == LLMM_CLI_OK)
-            llmm_cli_table_info(t, info);
-        llmm_cli_table_free(t);
-        return rc;
+            rc = pass(rd, buf, len, s, flags, n, seed * 3, &q, NULL, err);
     }
+    if (rc == LLMM_CLI_OK && q)
+        info->replayed = 1;
+    rd->destroy(q);
+    rd->destroy(p);
+    return rc;
 }
 
 static int whole(int fmt, const char *buf, size_t len, const llmm_cli_sink *s,
                  llmm_cli_input_info *info, llmm_cli_error *err)
 {
-    switch (fmt) {
-    case LLMM_CLI_FORMAT_VLLM: return llmm_cli_parse_vllm(buf, len, "in.json", s, info, err);
-    case LLMM_CLI_FORMAT_CSV: return llmm_cli_parse_csv(buf, len, "in.csv", s, info, err);
-    default: return llmm_cli_parse_jsonl(buf, len, "in.jsonl", s, info, err);
-    }
+    return llmm_cli_parse_buffer((llmm_cli_format)fmt, buf, len, name_of(fmt), s, info, err);
 }
 
 /* The message after "in.json:LINE:COLUMN: ". YAJL holds back a token that spans two chunks
@@ -264,9 +246,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
               ia.has_itls == ib.has_itls && ia.replayed == ib.replayed);
         CHECK(ia.requests == ta.records);
     } else {
-        const char *name = fmt == LLMM_CLI_FORMAT_VLLM ? "in.json"
-                           : fmt == LLMM_CLI_FORMAT_CSV ? "in.csv"
-                                                        : "in.jsonl";
+        const char *name = name_of(fmt);
         CHECK(ra == LLMM_CLI_EPARSE || ra == LLMM_CLI_ENOMEM);
         CHECK(strncmp(ea.msg, name, strlen(name)) == 0);
         CHECK(strcmp(skip_position(ea.msg), skip_position(eb.msg)) == 0);

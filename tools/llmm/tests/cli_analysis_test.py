@@ -10,24 +10,15 @@ import json
 import math
 import os
 import random
-import subprocess
 import sys
-import tempfile
-import unittest
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_common  # noqa: E402
+from cli_common import REL, run  # noqa: E402
 from cli_test import expected, make_requests, nearest_rank, vllm_doc  # noqa: E402
 
-LLMM = None
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
-BASE = 2.0 ** (2.0 ** -6)
-REL = (BASE - 1.0) / (BASE + 1.0)
-
-
-def run(*args, stdin=None):
-    return subprocess.run([LLMM, *args], input=stdin, capture_output=True, text=True,
-                          timeout=120)
 
 
 def usl(lam, sigma, kappa, n):
@@ -46,20 +37,7 @@ def svg_texts(root, cls):
     return ["".join(e.itertext()) for e in svg_all(root, cls)]
 
 
-class Base(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def write(self, name, text):
-        path = os.path.join(self.dir, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
-
+class Base(cli_common.Base):
     def ok_json(self, *args):
         p = run(*args)
         self.assertEqual(p.returncode, 0, (args, p.stderr))
@@ -252,6 +230,15 @@ class Knee(Base):
             self.assert_fails(["knee", "--json", path], 1, where)
         self.assert_fails(["knee", os.path.join(self.dir, "missing.csv")], 1, "missing.csv")
 
+    def test_file_over_the_limit(self):
+        # a sweep file of 256 MiB and one byte is refused as too large (the reader took up to
+        # 512 MiB while saying 256), without being read: it is sparse, all NUL bytes
+        path = os.path.join(self.dir, "huge.csv")
+        with open(path, "wb") as f:
+            f.truncate((256 << 20) + 1)
+        self.assert_fails(["knee", path], 1, "huge.csv: larger than 256 MiB")
+        self.assert_fails(["quantiles", path], 1, "huge.csv: larger than 256 MiB")
+
     def test_usage_errors(self):
         f = self.write("u.csv", usl_sweep())
         for args in (["knee"], ["knee", f, f], ["knee", "--trim", "0.9", f],
@@ -261,6 +248,12 @@ class Knee(Base):
             p = run(*args)
             self.assertEqual(p.returncode, 2, (args, p.stderr))
             self.assertTrue(p.stderr.strip())
+        # one message per error (a --smooth that is not a number was reported twice)
+        for bad in ("x", "200001"):
+            p = run("knee", "--smooth", bad, f)
+            self.assertEqual(p.returncode, 2)
+            self.assertEqual(p.stderr, "llmm knee: --smooth: '%s' is not a number in "
+                             "[0, 100001]\n" % bad)
 
 
 # ---- sketch files: report --save-sketch, merge, quantiles -------------------------------
@@ -573,8 +566,4 @@ class Charts(Base):
 
 
 if __name__ == "__main__":
-    LLMM = os.path.abspath(sys.argv.pop(1))
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["TMPDIR"] = tmp  # `llmm demo` without --dir keeps its directory there
-        prog = unittest.main(verbosity=2, exit=False)
-    sys.exit(0 if prog.result.wasSuccessful() else 1)
+    cli_common.main()

@@ -11,7 +11,11 @@
 
 #include <cmocka.h>
 
-#include "cli.h"
+#include "cmd/command.h"
+#include "common/numbers.h"
+#include "input/input.h"
+#include "input/table.h"
+#include "synth/rng.h"
 
 /* ---- a sink that keeps everything -------------------------------------------------------- */
 
@@ -28,21 +32,25 @@ typedef struct cap {
     size_t nev;
 } cap;
 
+/* Keep v as element n of the fixed array a, and count it even when a is full. */
+#define KEEP(a, n, v)                                                                          \
+    do {                                                                                       \
+        if ((n) < sizeof(a) / sizeof((a)[0]))                                                  \
+            (a)[n] = (v);                                                                      \
+        (n)++;                                                                                 \
+    } while (0)
+
 static int cap_record(void *u, const llmm_cli_record *r)
 {
     cap *c = u;
-    if (c->nrec < 64)
-        c->rec[c->nrec] = *r;
-    c->nrec++;
+    KEEP(c->rec, c->nrec, *r);
     return LLMM_CLI_OK;
 }
 
 static int cap_itl(void *u, double v)
 {
     cap *c = u;
-    if (c->nitl < 256)
-        c->itl[c->nitl] = v;
-    c->nitl++;
+    KEEP(c->itl, c->nitl, v);
     return LLMM_CLI_OK;
 }
 
@@ -57,9 +65,7 @@ static int cap_reset(void *u)
 static int cap_run_end(void *u, double d)
 {
     cap *c = u;
-    if (c->nrun < 8)
-        c->dur[c->nrun] = d;
-    c->nrun++;
+    KEEP(c->dur, c->nrun, d);
     return LLMM_CLI_OK;
 }
 
@@ -91,25 +97,28 @@ static llmm_cli_sink cap_sink(cap *c)
     return s;
 }
 
-static int vllm(const char *text, cap *c, llmm_cli_error *err)
+/* The whole-buffer reader of format f on len bytes of buf, into c. */
+static int parse(llmm_cli_format f, const char *name, const char *buf, size_t len, cap *c,
+                 llmm_cli_input_info *info, llmm_cli_error *err)
 {
     llmm_cli_sink s = cap_sink(c);
     err->msg[0] = '\0';
-    return llmm_cli_parse_vllm(text, strlen(text), "t.json", &s, NULL, err);
+    return llmm_cli_parse_buffer(f, buf, len, name, &s, info, err);
+}
+
+static int vllm(const char *text, cap *c, llmm_cli_error *err)
+{
+    return parse(LLMM_CLI_FORMAT_VLLM, "t.json", text, strlen(text), c, NULL, err);
 }
 
 static int csv(const char *text, cap *c, llmm_cli_error *err)
 {
-    llmm_cli_sink s = cap_sink(c);
-    err->msg[0] = '\0';
-    return llmm_cli_parse_csv(text, strlen(text), "t.csv", &s, NULL, err);
+    return parse(LLMM_CLI_FORMAT_CSV, "t.csv", text, strlen(text), c, NULL, err);
 }
 
 static int jsonl(const char *text, cap *c, llmm_cli_error *err)
 {
-    llmm_cli_sink s = cap_sink(c);
-    err->msg[0] = '\0';
-    return llmm_cli_parse_jsonl(text, strlen(text), "t.jsonl", &s, NULL, err);
+    return parse(LLMM_CLI_FORMAT_JSONL, "t.jsonl", text, strlen(text), c, NULL, err);
 }
 
 #define assert_msg_has(err, s)                                                               \
@@ -138,10 +147,10 @@ static void vllm_values(void **state)
     cap c;
     llmm_cli_error err;
     llmm_cli_input_info info;
-    llmm_cli_sink s = cap_sink(&c);
     (void)state;
-    assert_int_equal(llmm_cli_parse_vllm(VLLM_DOC, strlen(VLLM_DOC), "t.json", &s, &info, &err),
-                     LLMM_CLI_OK);
+    assert_int_equal(
+        parse(LLMM_CLI_FORMAT_VLLM, "t.json", VLLM_DOC, strlen(VLLM_DOC), &c, &info, &err),
+        LLMM_CLI_OK);
     assert_int_equal(c.nrec, 3);
     assert_int_equal(c.nrun, 1);
     assert_true(c.dur[0] == 10.0);
@@ -169,17 +178,19 @@ static void vllm_bytewise(void **state)
     cap c;
     llmm_cli_error err;
     llmm_cli_sink s = cap_sink(&c);
-    llmm_cli_vllm *p;
-    size_t n = strlen(VLLM_DOC);
+    const llmm_cli_reader *rd = &llmm_cli_reader_vllm;
+    void *p;
+    size_t n = strlen(VLLM_DOC), nflags;
     (void)state;
-    assert_int_equal(llmm_cli_vllm_new("t.json", &s, NULL, 0, &p, &err), LLMM_CLI_OK);
+    assert_int_equal(rd->create(rd, "t.json", &s, NULL, 0, &p, &err), LLMM_CLI_OK);
     for (size_t i = 0; i < n; i++)
-        assert_int_equal(llmm_cli_vllm_feed(p, VLLM_DOC + i, 1, &err), LLMM_CLI_OK);
-    assert_int_equal(llmm_cli_vllm_finish(p, &err), LLMM_CLI_OK);
+        assert_int_equal(rd->feed(p, VLLM_DOC + i, 1, &err), LLMM_CLI_OK);
+    assert_int_equal(rd->finish(p, NULL, &err), LLMM_CLI_OK);
     assert_int_equal(c.nrec, 3);
     assert_true(c.rec[0].e2e_s == 0.54 && c.rec[2].e2e_s == 0.125);
-    assert_int_equal(llmm_cli_vllm_needs_replay(p), 1);
-    llmm_cli_vllm_free(p);
+    assert_non_null(rd->replay(p, &nflags)); /* a second pass is needed */
+    assert_int_equal(nflags, 3);
+    rd->destroy(p);
 }
 
 /* Errors before ITLs: no second pass needed. Several documents (--append-result). */
@@ -311,8 +322,7 @@ static void vllm_truncated(void **state)
     for (size_t len = 0; len < n; len++) {
         cap c;
         llmm_cli_error err;
-        llmm_cli_sink s = cap_sink(&c);
-        int rc = llmm_cli_parse_vllm(VLLM_DOC, len, "t.json", &s, NULL, &err);
+        int rc = parse(LLMM_CLI_FORMAT_VLLM, "t.json", VLLM_DOC, len, &c, NULL, &err);
         /* the document ends with '}' '\n': only the prefix without the newline is complete */
         if (len == n - 1)
             assert_int_equal(rc, LLMM_CLI_OK);
@@ -336,17 +346,13 @@ static void vllm_noise(void **state)
         size_t len = llmm_cli_rng_next(&r) % sizeof buf;
         cap c;
         llmm_cli_error err;
-        llmm_cli_sink s = cap_sink(&c);
         for (size_t i = 0; i < len; i++)
             buf[i] = alphabet[llmm_cli_rng_next(&r) % (sizeof alphabet - 1)];
-        err.msg[0] = '\0';
-        if (llmm_cli_parse_vllm(buf, len, "n.json", &s, NULL, &err) != LLMM_CLI_OK)
+        if (parse(LLMM_CLI_FORMAT_VLLM, "n.json", buf, len, &c, NULL, &err) != LLMM_CLI_OK)
             assert_true(strncmp(err.msg, "n.json", 6) == 0);
-        err.msg[0] = '\0';
-        if (llmm_cli_parse_jsonl(buf, len, "n.jsonl", &s, NULL, &err) != LLMM_CLI_OK)
+        if (parse(LLMM_CLI_FORMAT_JSONL, "n.jsonl", buf, len, &c, NULL, &err) != LLMM_CLI_OK)
             assert_true(strncmp(err.msg, "n.jsonl", 7) == 0);
-        err.msg[0] = '\0';
-        if (llmm_cli_parse_csv(buf, len, "n.csv", &s, NULL, &err) != LLMM_CLI_OK)
+        if (parse(LLMM_CLI_FORMAT_CSV, "n.csv", buf, len, &c, NULL, &err) != LLMM_CLI_OK)
             assert_true(strncmp(err.msg, "n.csv", 5) == 0);
     }
 }
@@ -367,9 +373,10 @@ static void mutations(void **state)
     for (int iter = 0; iter < 6000; iter++) {
         const char *seed = seeds[iter % 3] ? seeds[iter % 3] : VLLM_DOC;
         size_t len = strlen(seed), edits = 1 + llmm_cli_rng_next(&r) % 4;
+        static const llmm_cli_format fmt[3] = {LLMM_CLI_FORMAT_VLLM, LLMM_CLI_FORMAT_CSV,
+                                               LLMM_CLI_FORMAT_JSONL};
         cap c;
         llmm_cli_error err;
-        llmm_cli_sink s = cap_sink(&c);
         int rc;
         memcpy(buf, seed, len);
         for (size_t e = 0; e < edits && len > 1; e++) {
@@ -390,13 +397,7 @@ static void mutations(void **state)
                 }
             }
         }
-        err.msg[0] = '\0';
-        if (iter % 3 == 0)
-            rc = llmm_cli_parse_vllm(buf, len, "m", &s, NULL, &err);
-        else if (iter % 3 == 1)
-            rc = llmm_cli_parse_csv(buf, len, "m", &s, NULL, &err);
-        else
-            rc = llmm_cli_parse_jsonl(buf, len, "m", &s, NULL, &err);
+        rc = parse(fmt[iter % 3], "m", buf, len, &c, NULL, &err);
         if (rc != LLMM_CLI_OK)
             assert_true(rc == LLMM_CLI_EPARSE && strncmp(err.msg, "m:", 2) == 0);
     }
@@ -460,8 +461,8 @@ static void csv_malformed(void **state)
         llmm_cli_error err;
         int rc;
         if (!cases[i].msg) { /* embedded NUL: needs an explicit length */
-            llmm_cli_sink s = cap_sink(&c);
-            rc = llmm_cli_parse_csv("ttft_s,e2e_s\n0.1,0.2\0\n", 23, "t.csv", &s, NULL, &err);
+            rc = parse(LLMM_CLI_FORMAT_CSV, "t.csv", "ttft_s,e2e_s\n0.1,0.2\0\n", 23, &c, NULL,
+                       &err);
             assert_int_equal(rc, LLMM_CLI_EPARSE);
             assert_msg_has(err, "t.csv:2: NUL byte");
             continue;

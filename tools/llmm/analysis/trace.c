@@ -1,0 +1,245 @@
+/* trace.c: the accumulator behind `llmm report` (trace.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/trace.h"
+#include "common/events.h"
+
+const double llmm_cli_q[LLMM_CLI_NQ] = {0.5, 0.9, 0.95, 0.99, 0.999, 0.9999};
+const char *const llmm_cli_q_label[LLMM_CLI_NQ] = {"P50", "P90", "P95", "P99", "P99.9", "P99.99"};
+const char *const llmm_cli_q_key[LLMM_CLI_NQ] = {"p50", "p90", "p95", "p99", "p99_9", "p99_99"};
+const char *const llmm_cli_metric_label[LLMM_CLI_M_COUNT] = {"TTFT", "TPOT", "ITL", "E2E"};
+const char *const llmm_cli_metric_key[LLMM_CLI_M_COUNT] = {"ttft_s", "tpot_s", "itl_s", "e2e_s"};
+
+static int from_status(llmm_status st)
+{
+    return st == LLMM_OK ? LLMM_CLI_OK : st == LLMM_E_NOMEM ? LLMM_CLI_ENOMEM : LLMM_CLI_EPARSE;
+}
+
+int llmm_cli_trace_init(llmm_cli_trace *t, int exact, const double slo[3])
+{
+    memset(t, 0, sizeof *t);
+    t->exact = exact;
+    for (int i = 0; i < 3; i++) {
+        t->slo[i] = slo ? slo[i] : NAN;
+        if (!isnan(t->slo[i]))
+            t->slo_set = 1;
+    }
+    t->run_min_start = INFINITY;
+    t->run_max_end = -INFINITY;
+    for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
+        if (llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &t->sk[m]) != LLMM_OK)
+            return LLMM_CLI_ENOMEM;
+    }
+    if (llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &t->itl_input) != LLMM_OK)
+        return LLMM_CLI_ENOMEM;
+    if (t->slo_set) {
+        static const llmm_goodput_option opt[3] = {LLMM_GOODPUT_TTFT_MAX, LLMM_GOODPUT_TPOT_MAX,
+                                                   LLMM_GOODPUT_E2E_MAX};
+        if (llmm_goodput_new(NULL, &t->goodput) != LLMM_OK)
+            return LLMM_CLI_ENOMEM;
+        for (int i = 0; i < 3; i++) {
+            if (!isnan(t->slo[i]) && llmm_goodput_set_f64(t->goodput, opt[i], t->slo[i]) != LLMM_OK)
+                return LLMM_CLI_EUSAGE;
+        }
+    }
+    return LLMM_CLI_OK;
+}
+
+void llmm_cli_trace_free(llmm_cli_trace *t)
+{
+    for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
+        llmm_sketch_free(t->sk[m]);
+        llmm_cli_vec_free(&t->ex[m]);
+    }
+    llmm_sketch_free(t->itl_input);
+    llmm_goodput_free(t->goodput);
+    free(t->pts);
+    free(t->ev);
+    memset(t, 0, sizeof *t);
+}
+
+static int add(llmm_cli_trace *t, int m, double v)
+{
+    int rc = from_status(llmm_sketch_add(t->sk[m], v));
+    if (rc == LLMM_CLI_OK && t->exact)
+        rc = llmm_cli_vec_push(&t->ex[m], v);
+    return rc;
+}
+
+static int push_point(llmm_cli_trace *t, const llmm_cli_point *p)
+{
+    if (llmm_cli_grow(&t->pts, &t->cappts, t->npts + 1, sizeof *p, 1024) != LLMM_CLI_OK)
+        return LLMM_CLI_ENOMEM;
+    t->pts[t->npts++] = *p;
+    return LLMM_CLI_OK;
+}
+
+static int on_record(void *user, const llmm_cli_record *r)
+{
+    llmm_cli_trace *t = user;
+    double tpot = NAN;
+    int rc;
+    if (!isnan(r->start_s)) {
+        double end = r->failed ? r->start_s : r->start_s + r->e2e_s;
+        if (r->start_s < t->run_min_start)
+            t->run_min_start = r->start_s;
+        if (end > t->run_max_end)
+            t->run_max_end = end;
+    }
+    if (r->failed) {
+        t->failed++;
+        return t->goodput ? from_status(llmm_goodput_add_failures(t->goodput, 1)) : LLMM_CLI_OK;
+    }
+    t->completed++;
+    if (r->output_tokens >= 0)
+        t->out_tokens += (uint64_t)r->output_tokens;
+    else
+        t->out_unknown++;
+    if (r->input_tokens >= 0)
+        t->in_tokens += (uint64_t)r->input_tokens;
+    else
+        t->in_unknown++;
+    if ((rc = add(t, LLMM_CLI_M_TTFT, r->ttft_s)) != LLMM_CLI_OK ||
+        (rc = add(t, LLMM_CLI_M_E2E, r->e2e_s)) != LLMM_CLI_OK)
+        return rc;
+    if (r->output_tokens > 1) {
+        tpot = (r->e2e_s - r->ttft_s) / (double)(r->output_tokens - 1);
+        if ((rc = add(t, LLMM_CLI_M_TPOT, tpot)) != LLMM_CLI_OK)
+            return rc;
+    }
+    if (t->goodput) {
+        /* vLLM's per-request TPOT: 0 with at most one output token (also when the count is
+         * unknown) */
+        double g_tpot;
+        llmm_status st = llmm_goodput_tpot(r->e2e_s, r->ttft_s,
+                                           r->output_tokens > 0 ? (uint64_t)r->output_tokens : 0,
+                                           &g_tpot);
+        if (st == LLMM_OK)
+            st = llmm_goodput_observe(t->goodput, r->ttft_s, g_tpot, r->e2e_s, NULL);
+        if ((rc = from_status(st)) != LLMM_CLI_OK)
+            return rc;
+    }
+    if (!isnan(r->start_s)) {
+        llmm_cli_point p = {r->start_s, r->ttft_s, tpot, r->e2e_s};
+        return push_point(t, &p);
+    }
+    return LLMM_CLI_OK;
+}
+
+int llmm_cli_trace_add_event(llmm_cli_trace *t, double t_s, int32_t type, double value)
+{
+    if (llmm_cli_grow(&t->ev, &t->capev, t->nev + 1, sizeof *t->ev, 16) != LLMM_CLI_OK)
+        return LLMM_CLI_ENOMEM;
+    t->ev[t->nev].t = t_s;
+    t->ev[t->nev].type = type;
+    t->ev[t->nev].value = value;
+    t->nev++;
+    return LLMM_CLI_OK;
+}
+
+static int cmp_event(const void *pa, const void *pb)
+{
+    const llmm_cli_event *a = pa, *b = pb;
+    return (a->t > b->t) - (a->t < b->t);
+}
+
+void llmm_cli_trace_events_done(llmm_cli_trace *t)
+{
+    if (t->nev > 1)
+        qsort(t->ev, t->nev, sizeof *t->ev, cmp_event);
+}
+
+static int on_event(void *user, double t_s, const char *name, double value)
+{
+    llmm_cli_trace *t = user;
+    int32_t type = llmm_cli_event_type(name);
+    if (type == 0)
+        return LLMM_CLI_EPARSE;
+    return llmm_cli_trace_add_event(t, t_s, type, value);
+}
+
+static int on_itl(void *user, double v)
+{
+    llmm_cli_trace *t = user;
+    int rc = from_status(llmm_sketch_add(t->itl_input, v));
+    if (rc == LLMM_CLI_OK && t->exact)
+        rc = llmm_cli_vec_push(&t->ex[LLMM_CLI_M_ITL], v);
+    return rc;
+}
+
+static int on_itl_reset(void *user)
+{
+    llmm_cli_trace *t = user;
+    t->ex[LLMM_CLI_M_ITL].n = t->itl_exact_mark;
+    return from_status(llmm_sketch_reset(t->itl_input));
+}
+
+static int on_run_end(void *user, double duration_s)
+{
+    llmm_cli_trace *t = user;
+    double span = NAN, advance = 0, offset;
+    t->runs++;
+    if (isfinite(t->run_min_start))
+        span = t->run_max_end - t->run_min_start;
+    if (!isnan(duration_s)) {
+        t->duration_sum += duration_s;
+        t->runs_stated++;
+    } else if (!isnan(span)) {
+        t->duration_sum += span;
+        t->runs_spanned++;
+    } else {
+        t->runs_unknown++;
+    }
+    /* this run's points move onto the shared time line */
+    offset = isfinite(t->run_min_start) ? t->timeline_end - t->run_min_start : 0;
+    for (size_t i = t->run_first_pt; i < t->npts; i++)
+        t->pts[i].t += offset;
+    if (isfinite(t->run_min_start)) {
+        for (size_t i = t->run_first_ev; i < t->nev; i++)
+            t->ev[i].t += offset;
+    } else { /* no start times: the run's events cannot be placed */
+        t->events_dropped += t->nev - t->run_first_ev;
+        t->nev = t->run_first_ev;
+    }
+    t->run_first_ev = t->nev;
+    if (!isnan(span))
+        advance = span;
+    if (!isnan(duration_s) && duration_s > advance)
+        advance = duration_s;
+    t->timeline_end += advance;
+    t->run_first_pt = t->npts;
+    t->run_min_start = INFINITY;
+    t->run_max_end = -INFINITY;
+    return LLMM_CLI_OK;
+}
+
+static void on_note(void *user, const char *msg)
+{
+    llmm_cli_trace *t = user;
+    t->notes++;
+    fprintf(stderr, "llmm: note: %s\n", msg);
+}
+
+void llmm_cli_trace_sink(llmm_cli_trace *t, llmm_cli_sink *sink)
+{
+    const llmm_cli_sink s = {t, on_record, on_itl, on_itl_reset, on_run_end, on_note, on_event};
+    *sink = s;
+}
+
+void llmm_cli_trace_input_begin(llmm_cli_trace *t)
+{
+    t->itl_exact_mark = t->ex[LLMM_CLI_M_ITL].n;
+    llmm_sketch_reset(t->itl_input);
+}
+
+int llmm_cli_trace_input_end(llmm_cli_trace *t)
+{
+    int rc = LLMM_CLI_OK;
+    if (llmm_sketch_count(t->itl_input) > 0)
+        rc = from_status(llmm_sketch_merge(t->sk[LLMM_CLI_M_ITL], t->itl_input));
+    llmm_sketch_reset(t->itl_input);
+    return rc;
+}

@@ -1,0 +1,117 @@
+/* trace.h: the accumulator the report feeds every input into (trace.c), and the numbers it
+ * derives (summary.c).
+ *
+ * Per successful request it records TTFT, E2E and TPOT into llmm sketches (and into plain
+ * arrays with --exact), every ITL into a sketch, the counts and token totals, and, for
+ * requests with a send time, a point on the time line for the time-ordered sections (spikes,
+ * collapses). Several runs (files, or vLLM documents of one file) are laid end to end on one
+ * time line, each starting where the previous one ended.
+ */
+#ifndef LLMM_CLI_TRACE_H
+#define LLMM_CLI_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llmmetrics/llmmetrics.h>
+
+#include "common/array.h"
+#include "input/record.h"
+
+enum { LLMM_CLI_M_TTFT = 0, LLMM_CLI_M_TPOT, LLMM_CLI_M_ITL, LLMM_CLI_M_E2E, LLMM_CLI_M_COUNT };
+
+/* Quantiles every metric reports: P50, P90, P95, P99, P99.9, P99.99. */
+#define LLMM_CLI_NQ 6
+extern const double llmm_cli_q[LLMM_CLI_NQ];
+extern const char *const llmm_cli_q_label[LLMM_CLI_NQ]; /* "P99.9" */
+extern const char *const llmm_cli_q_key[LLMM_CLI_NQ];   /* "p99_9" */
+extern const char *const llmm_cli_metric_label[LLMM_CLI_M_COUNT]; /* "TTFT" */
+extern const char *const llmm_cli_metric_key[LLMM_CLI_M_COUNT];   /* "ttft_s" */
+
+/* A successful request on the merged time line (seconds since the first run began). */
+typedef struct llmm_cli_point {
+    double t;     /* send time */
+    double ttft, tpot, e2e; /* tpot NaN when output tokens <= 1 or unknown */
+} llmm_cli_point;
+
+/* An event on the merged time line. */
+typedef struct llmm_cli_event {
+    double t;
+    int32_t type; /* llmm_event_type */
+    double value;
+} llmm_cli_event;
+
+typedef struct llmm_cli_trace {
+    int exact;
+    llmm_sketch *sk[LLMM_CLI_M_COUNT];
+    llmm_cli_vec ex[LLMM_CLI_M_COUNT]; /* every value, with exact */
+    llmm_sketch *itl_input;            /* ITLs of the input being read */
+    size_t itl_exact_mark;
+    uint64_t completed, failed;
+    uint64_t out_tokens, in_tokens, out_unknown, in_unknown;
+    /* goodput as vLLM defines it (llmm_goodput): thresholds in seconds, NaN = not set */
+    double slo[3]; /* ttft, tpot, e2e */
+    int slo_set;
+    llmm_goodput *goodput;
+    /* runs */
+    uint64_t runs, runs_stated, runs_spanned, runs_unknown;
+    double duration_sum;
+    double timeline_end;
+    size_t run_first_pt;
+    double run_min_start, run_max_end;
+    /* time line */
+    llmm_cli_point *pts;
+    size_t npts, cappts;
+    /* events (vLLM "llmm_events", --event), sorted by time after llmm_cli_trace_events_done */
+    llmm_cli_event *ev;
+    size_t nev, capev, run_first_ev;
+    uint64_t events_dropped; /* in runs without start times: nowhere to place them */
+    /* notes from the parsers */
+    uint64_t notes;
+} llmm_cli_trace;
+
+int llmm_cli_trace_init(llmm_cli_trace *t, int exact, const double slo[3]);
+void llmm_cli_trace_free(llmm_cli_trace *t);
+/* The sink that feeds `t`. */
+void llmm_cli_trace_sink(llmm_cli_trace *t, llmm_cli_sink *sink);
+/* Bracket each input (file): ITLs are kept per input until it ends, so that a second vLLM
+ * pass can replace them. */
+void llmm_cli_trace_input_begin(llmm_cli_trace *t);
+int llmm_cli_trace_input_end(llmm_cli_trace *t);
+
+/* Add an event at t seconds on the merged time line (--event). */
+int llmm_cli_trace_add_event(llmm_cli_trace *t, double t_s, int32_t type, double value);
+/* Sort the events by time (call once every input and --event is in). */
+void llmm_cli_trace_events_done(llmm_cli_trace *t);
+
+/* One metric's summary. */
+typedef struct llmm_cli_msum {
+    uint64_t count;
+    double mean, min, max;
+    double q[LLMM_CLI_NQ];   /* sketch, nearest rank */
+    int has_exact;
+    double lin[LLMM_CLI_NQ]; /* numpy 'linear' on every value */
+} llmm_cli_msum;
+
+/* Everything the basic report shows. */
+typedef struct llmm_cli_summary {
+    uint64_t total, completed, failed;
+    double error_rate; /* NaN when there are no requests */
+    double duration_s; /* NaN when unknown */
+    const char *duration_source;
+    double req_per_s, tok_per_s, total_tok_per_s; /* NaN when unknown */
+    uint64_t out_tokens, in_tokens, out_unknown, in_unknown;
+    llmm_cli_msum m[LLMM_CLI_M_COUNT];
+    double rel_error; /* the sketches' guaranteed relative error */
+    int32_t scale;
+    /* goodput */
+    int has_goodput;
+    uint64_t good;
+    double good_fraction, good_per_s;
+} llmm_cli_summary;
+
+/* duration_override: seconds, or NaN to use what the inputs say (summary.c). */
+int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_cli_summary *s,
+                             llmm_cli_error *err);
+
+#endif /* LLMM_CLI_TRACE_H */

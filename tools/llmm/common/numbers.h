@@ -1,0 +1,21 @@
+/* numbers.h: decimal numbers, sorting, exact percentiles, sketch error bounds. */
+#ifndef LLMM_CLI_NUMBERS_H
+#define LLMM_CLI_NUMBERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A JSON-grammar decimal (s, len, no NUL needed) to the correctly rounded double, as strtod;
+ * LLMM_CLI_EPARSE if it is not one number or not finite. */
+int llmm_cli_number(const char *s, size_t len, double *out);
+/* Sort ascending (doubles, no NaN). */
+void llmm_cli_sort(double *v, size_t n);
+/* numpy.percentile(v, p) with the default 'linear' method, v sorted, n > 0, p in [0, 100]. */
+double llmm_cli_linear_percentile(const double *sorted, size_t n, double p);
+/* Nearest-rank quantile (doc/spec.md §5): rank max(1, ceil(q·n)), q·n within 1e-9 of an integer
+ * counts as that integer; v sorted, n > 0. */
+double llmm_cli_nearest_rank(const double *sorted, size_t n, double q);
+/* The guaranteed relative error of a sketch scale, (b - 1) / (b + 1), b = 2^(2^-scale). */
+double llmm_cli_rel_error(int32_t scale);
+
+#endif /* LLMM_CLI_NUMBERS_H */
