@@ -121,6 +121,78 @@ LLMM_API uint32_t llmm_version(void);
 LLMM_API const char *llmm_version_string(void);
 
 /**
+ * @brief The size-prefixed structs, named for llmm_struct_init().
+ *
+ * Values are pinned forever and new kinds are only appended, like status codes. The name of
+ * each is `LLMM_STRUCT_` followed by its type's name without `llmm_`, in capitals.
+ * @since 1.1.0
+ */
+typedef enum llmm_struct_kind {
+    LLMM_STRUCT_ALLOCATOR = 1,               /**< ::llmm_allocator */
+    LLMM_STRUCT_SPIKE_STATS = 2,             /**< ::llmm_spike_stats */
+    LLMM_STRUCT_COLLAPSE_VERDICT = 3,        /**< ::llmm_collapse_verdict */
+    LLMM_STRUCT_COLLAPSE_REPORT = 4,         /**< ::llmm_collapse_report */
+    LLMM_STRUCT_STABILITY_READING = 5,       /**< ::llmm_stability_reading */
+    LLMM_STRUCT_SATURATION_READING = 6,      /**< ::llmm_saturation_reading */
+    LLMM_STRUCT_OTLP_OPTIONS = 7,            /**< ::llmm_otlp_options */
+    LLMM_STRUCT_FIT_STATS = 8,               /**< ::llmm_fit_stats */
+    LLMM_STRUCT_KNEE = 9,                    /**< ::llmm_knee */
+    LLMM_STRUCT_USL = 10,                    /**< ::llmm_usl */
+    LLMM_STRUCT_KNEE_OPTIONS = 11,           /**< ::llmm_knee_options */
+    LLMM_STRUCT_LII_READING = 12,            /**< ::llmm_lii_reading */
+    LLMM_STRUCT_KV_OCCUPANCY_RESULT = 13,    /**< ::llmm_kv_occupancy_result */
+    LLMM_STRUCT_KV_HIT_READING = 14,         /**< ::llmm_kv_hit_reading */
+    LLMM_STRUCT_TLB_READING = 15,            /**< ::llmm_tlb_reading */
+    LLMM_STRUCT_SCORE_RESULT = 16,           /**< ::llmm_score_result */
+    LLMM_STRUCT_SLO_RESULT = 17,             /**< ::llmm_slo_result */
+    LLMM_STRUCT_GOODPUT_RESULT = 18,         /**< ::llmm_goodput_result */
+    LLMM_STRUCT_BURN_RESULT = 19,            /**< ::llmm_burn_result */
+    LLMM_STRUCT_ERROR_TRIGGER_READING = 20,  /**< ::llmm_error_trigger_reading */
+    LLMM_STRUCT_KIND_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
+} llmm_struct_kind;
+
+/**
+ * @brief Initialise a caller-sized struct of `size` bytes: the rule for every struct that
+ * starts with `uint32_t struct_size`.
+ *
+ * **Caller-sized structs.** A size-prefixed struct is sized by the caller: `struct_size` holds
+ * the `sizeof` of the caller's own definition of the struct. A minor release may append fields
+ * at the end, never anything else, and each release records the size it gave each struct. A
+ * call accepts every size released for its struct (so a program built against 1.0 keeps
+ * working with every 1.x), reads and writes only those `struct_size` bytes, gives the fields
+ * a shorter struct lacks their defaults, and refuses any other size with #LLMM_E_ABI before it
+ * changes anything (a newer caller's struct on an older library, or a wrong size).
+ *
+ * How to set `struct_size`:
+ * - C and C++: call `llmm_<type>_init(&s)`. In the headers each such name is a macro that
+ *   passes `sizeof` of your struct to this function, so a program recompiled against newer
+ *   headers initialises the newer, larger struct.
+ * - Bindings (ctypes, cgo, Rust): call this function with the struct's size in the binding's
+ *   own definition (`ctypes.sizeof`, `C.sizeof_…`, `size_of`).
+ * - The structs of 1.0 also keep exported functions named `llmm_<type>_init`, which programs
+ *   built against 1.0 call; they always write the 1.0 size, whatever the library's version.
+ *
+ * The defaults are zero except where a struct's init documents otherwise (::llmm_allocator,
+ * ::llmm_knee, ::llmm_usl, ::llmm_knee_options, ::llmm_otlp_options).
+ * @param[in] kind which struct `s` is
+ * @param[out] s the struct to fill: its first `size` bytes are written, `struct_size` = `size`
+ * @param[in] size `sizeof` the caller's struct
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `s` is NULL
+ * @retval LLMM_E_ABI `kind` is not a struct this library knows, or `size` is not a size
+ *         released for it; nothing was written
+ * @since 1.1.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_struct_init(llmm_struct_kind kind, void *s, uint32_t size);
+
+/** @cond LLMM_INTERNAL */
+/* What each `llmm_<type>_init(p)` macro expands to: `p` must point to a `type`. */
+#define LLMM_SIZED_INIT_(kind, type, p)                                                      \
+    llmm_struct_init((kind), (1 ? (p) : (type *)0), (uint32_t)sizeof(type))
+/** @endcond */
+
+/**
  * @brief Allocation hooks. Every allocation the library makes for a handle goes through the
  * allocator of the context the handle was made with.
  *
@@ -129,11 +201,13 @@ LLMM_API const char *llmm_version_string(void);
  * or NULL on failure; `realloc` receives the old size and `free` the size that was allocated,
  * so size-tracking allocators need no header. The library never passes a size of 0 and never
  * frees NULL through the hook.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_allocator {
-    uint32_t struct_size;  /**< sizeof(llmm_allocator), set by llmm_allocator_init() */
-    void *user;            /**< passed unchanged to every hook */
+    uint32_t struct_size; /**< caller-sized: set by llmm_allocator_init() */
+    void *user;           /**< passed unchanged to every hook */
     /** Allocate `size` bytes; NULL on failure. */
     void *(*alloc)(void *user, size_t size);
     /** Resize `ptr` from `old_size` to `new_size` bytes; NULL on failure (ptr stays valid). */
@@ -143,14 +217,20 @@ typedef struct llmm_allocator {
 } llmm_allocator;
 
 /**
- * @brief Initialise an allocator struct with libc-backed hooks and the correct struct_size.
+ * @brief Initialise an ::llmm_allocator: libc-backed hooks, `user` NULL.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @param[out] a the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `a` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_allocator_init(llmm_allocator *a);
+/** @cond LLMM_INTERNAL */
+#define llmm_allocator_init(a) LLMM_SIZED_INIT_(LLMM_STRUCT_ALLOCATOR, llmm_allocator, a)
+/** @endcond */
 
 /**
  * @brief An immutable library context: holds the allocator.
@@ -168,8 +248,7 @@ typedef struct llmm_ctx llmm_ctx;
  * @param[out] out the new context, or NULL on failure
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `out` is NULL, or a hook of `a` is NULL
- * @retval LLMM_E_ABI `a->struct_size` is smaller than the 1.0 struct or larger than this
- *         library knows
+ * @retval LLMM_E_ABI `a->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_NOMEM the allocation failed
  * @since 1.0.0
  * @note Thread-safe.

@@ -105,13 +105,15 @@ typedef enum llmm_spike_option {
 /**
  * @brief What the detector knows at a time stamp: baselines in force and counts per level.
  *
- * Size-prefixed: set `struct_size` with llmm_spike_stats_init() before the call; fields are
- * only ever appended. "Window" counts cover the slot of `now_ns` and the `slots − 1` before
- * it; "total" counts cover everything since creation or llmm_spike_reset().
+ * "Window" counts cover the slot of `now_ns` and the `slots − 1` before
+ * it; "total" counts cover everything since creation or
+ * llmm_spike_reset().
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_spike_stats {
-    uint32_t struct_size;       /**< sizeof(llmm_spike_stats), set by llmm_spike_stats_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_spike_stats_init() */
     int32_t ready;              /**< 1 when samples are being classified (warm-up done), else 0 */
     double base_threshold;      /**< base quantile (P99) in force; 0 when no baseline */
     double severe_threshold;    /**< severe quantile (P99.9) in force; 0 when no baseline */
@@ -251,15 +253,20 @@ LLMM_API llmm_status llmm_spike_observe(llmm_spike *d, uint64_t now_ns, double l
 LLMM_API llmm_status llmm_spike_rate(llmm_spike *d, uint64_t now_ns, double *rate);
 
 /**
- * @brief Prepare a ::llmm_spike_stats for llmm_spike_get_stats(): zero it and set
- * `struct_size`.
- * @param[out] s the struct
+ * @brief Initialise a ::llmm_spike_stats: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] s the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `s` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_spike_stats_init(llmm_spike_stats *s);
+/** @cond LLMM_INTERNAL */
+#define llmm_spike_stats_init(s) LLMM_SIZED_INIT_(LLMM_STRUCT_SPIKE_STATS, llmm_spike_stats, s)
+/** @endcond */
 
 /**
  * @brief Baselines in force and counts per level at `now_ns`.
@@ -271,7 +278,7 @@ LLMM_API llmm_status llmm_spike_stats_init(llmm_spike_stats *s);
  * @param[in,out] s the result; `s->struct_size` must be set (llmm_spike_stats_init())
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL argument or time going backwards
- * @retval LLMM_E_ABI `s->struct_size` is not a size this library knows
+ * @retval LLMM_E_ABI `s->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_NOMEM bringing the baselines up to date failed (nothing changed)
  * @since 1.0.0
  * @note Not thread-safe: advances the detector's clock.
@@ -369,12 +376,11 @@ typedef enum llmm_collapse_option {
 /**
  * @brief The verdict on one latency (llmm_collapse_observe_ex()).
  *
- * Size-prefixed: set `struct_size` with llmm_collapse_verdict_init(); fields are only ever
- * appended.
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_collapse_verdict {
-    uint32_t struct_size;     /**< sizeof(llmm_collapse_verdict), set by the init call */
+    uint32_t struct_size; /**< caller-sized: set by llmm_collapse_verdict_init() */
     int32_t collapsed;        /**< 1: outlier and (if required) matched to a switch */
     int32_t ready;            /**< 1: a baseline of W earlier latencies existed */
     int32_t outlier;          /**< 1: latency > threshold (whatever the switch) */
@@ -390,12 +396,11 @@ typedef struct llmm_collapse_verdict {
 /**
  * @brief The confirmation matrix of the latest switch (llmm_collapse_switch_report()).
  *
- * Size-prefixed: set `struct_size` with llmm_collapse_report_init(); fields are only ever
- * appended.
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_collapse_report {
-    uint32_t struct_size;      /**< sizeof(llmm_collapse_report), set by the init call */
+    uint32_t struct_size; /**< caller-sized: set by llmm_collapse_report_init() */
     int32_t signals;           /**< confirmed signals among latency, TPS, memory bandwidth: 0 … 3 */
     int32_t latency_confirmed; /**< 1: a latency matched to the switch was collapsed */
     int32_t tps_known;         /**< 1: a reading before and one after the switch, before > 0 */
@@ -540,14 +545,20 @@ LLMM_API llmm_status llmm_collapse_observe(llmm_collapse *c, uint64_t now_ns, do
                                            int32_t *collapsed);
 
 /**
- * @brief Prepare a ::llmm_collapse_verdict: zero it and set `struct_size`.
- * @param[out] v the struct
+ * @brief Initialise a ::llmm_collapse_verdict: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] v the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `v` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_collapse_verdict_init(llmm_collapse_verdict *v);
+/** @cond LLMM_INTERNAL */
+#define llmm_collapse_verdict_init(v) LLMM_SIZED_INIT_(LLMM_STRUCT_COLLAPSE_VERDICT, llmm_collapse_verdict, v)
+/** @endcond */
 
 /**
  * @brief llmm_collapse_observe() with the whole verdict: baseline, threshold, switch distance.
@@ -558,7 +569,7 @@ LLMM_API llmm_status llmm_collapse_verdict_init(llmm_collapse_verdict *v);
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL argument, a bad latency or time going backwards
  * @retval LLMM_E_RANGE `latency` above #LLMM_DETECT_VALUE_MAX
- * @retval LLMM_E_ABI `v->struct_size` is not a size this library knows
+ * @retval LLMM_E_ABI `v->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Not thread-safe: single writer. On any error nothing changes.
  */
@@ -600,14 +611,20 @@ LLMM_API llmm_status llmm_collapse_observe_membw(llmm_collapse *c, uint64_t now_
                                                  double utilisation);
 
 /**
- * @brief Prepare a ::llmm_collapse_report: zero it and set `struct_size`.
- * @param[out] r the struct
+ * @brief Initialise a ::llmm_collapse_report: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_collapse_report_init(llmm_collapse_report *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_collapse_report_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_COLLAPSE_REPORT, llmm_collapse_report, r)
+/** @endcond */
 
 /**
  * @brief The confirmation matrix of the latest switch: latency, TPS drop, memory bandwidth,
@@ -616,7 +633,7 @@ LLMM_API llmm_status llmm_collapse_report_init(llmm_collapse_report *r);
  * @param[in,out] r the report; `r->struct_size` must be set (llmm_collapse_report_init())
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL argument
- * @retval LLMM_E_ABI `r->struct_size` is not a size this library knows
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_EMPTY no switch was marked since creation or reset
  * @since 1.0.0
  * @note Safe to call concurrently with other readers.
@@ -926,12 +943,11 @@ typedef enum llmm_stability_option {
 /**
  * @brief The gate's state (llmm_stability_read()).
  *
- * Size-prefixed: set `struct_size` with llmm_stability_reading_init(); fields are only ever
- * appended.
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_stability_reading {
-    uint32_t struct_size; /**< sizeof(llmm_stability_reading), set by the init call */
+    uint32_t struct_size; /**< caller-sized: set by llmm_stability_reading_init() */
     int32_t stable;       /**< 1: k means held and max / min ≤ 1 + ε */
     uint32_t held;        /**< means judged: min(k, means added), ≤ k */
     uint32_t windows;     /**< k */
@@ -1039,14 +1055,20 @@ LLMM_API llmm_status llmm_stability_get_u64(const llmm_stability *s, llmm_stabil
 LLMM_API llmm_status llmm_stability_add(llmm_stability *s, double mean, int32_t *stable);
 
 /**
- * @brief Prepare a ::llmm_stability_reading: zero it and set `struct_size`.
- * @param[out] r the struct
+ * @brief Initialise a ::llmm_stability_reading: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_stability_reading_init(llmm_stability_reading *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_stability_reading_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_STABILITY_READING, llmm_stability_reading, r)
+/** @endcond */
 
 /**
  * @brief The gate's verdict and the figures behind it.
@@ -1054,7 +1076,7 @@ LLMM_API llmm_status llmm_stability_reading_init(llmm_stability_reading *r);
  * @param[in,out] r the result; `r->struct_size` must be set (llmm_stability_reading_init())
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL argument
- * @retval LLMM_E_ABI `r->struct_size` is not a size this library knows
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Safe to call concurrently with other readers.
  */
@@ -1116,12 +1138,13 @@ typedef enum llmm_saturation_option {
 /**
  * @brief The signal's state (llmm_saturation_read()).
  *
- * Size-prefixed: set `struct_size` with llmm_saturation_reading_init(); fields are only ever
- * appended. Slopes are in the caller's unit per second of `now_ns`.
+ * Slopes are in the caller's unit per second of `now_ns`.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_saturation_reading {
-    uint32_t struct_size;     /**< sizeof(llmm_saturation_reading), set by the init call */
+    uint32_t struct_size; /**< caller-sized: set by llmm_saturation_reading_init() */
     int32_t saturated;        /**< 1: ready and both slopes confidently positive */
     int32_t ready;            /**< 1: the window holds N samples */
     int32_t latency_rising;   /**< 1: the latency slope is confidently positive */
@@ -1239,14 +1262,20 @@ LLMM_API llmm_status llmm_saturation_observe(llmm_saturation *s, uint64_t now_ns
                                              double in_flight, int32_t *saturated);
 
 /**
- * @brief Prepare a ::llmm_saturation_reading: zero it and set `struct_size`.
- * @param[out] r the struct
+ * @brief Initialise a ::llmm_saturation_reading: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_saturation_reading_init(llmm_saturation_reading *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_saturation_reading_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_SATURATION_READING, llmm_saturation_reading, r)
+/** @endcond */
 
 /**
  * @brief Slopes, standard errors and the verdict over the samples held.
@@ -1254,7 +1283,7 @@ LLMM_API llmm_status llmm_saturation_reading_init(llmm_saturation_reading *r);
  * @param[in,out] r the result; `r->struct_size` must be set (llmm_saturation_reading_init())
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL argument
- * @retval LLMM_E_ABI `r->struct_size` is not a size this library knows
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Safe to call concurrently with other readers.
  */

@@ -393,12 +393,13 @@ typedef enum llmm_otlp_temporality {
 } llmm_otlp_temporality;
 
 /**
- * @brief Options of the OTLP JSON exporters (size-prefixed; fill with
- * llmm_otlp_options_init()).
+ * @brief Options of the OTLP JSON exporters.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_otlp_options {
-    uint32_t struct_size;           /**< sizeof(llmm_otlp_options), set by the init call */
+    uint32_t struct_size; /**< caller-sized: set by llmm_otlp_options_init() */
     uint64_t start_time_unix_nano;  /**< start of the covered interval (default 0) */
     uint64_t time_unix_nano;        /**< end of the covered interval (default 0) */
     double unit_to_seconds;         /**< factor applied to every value (default 1) */
@@ -419,14 +420,20 @@ typedef struct llmm_otlp_options {
 } llmm_otlp_options;
 
 /**
- * @brief Fill `o` with the defaults and the correct struct_size.
- * @param[out] o the options
+ * @brief Initialise a ::llmm_otlp_options: the defaults documented with each field.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] o the struct to fill
  * @retval LLMM_OK
- * @retval LLMM_E_INVALID NULL `o`
+ * @retval LLMM_E_INVALID `o` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_otlp_options_init(llmm_otlp_options *o);
+/** @cond LLMM_INTERNAL */
+#define llmm_otlp_options_init(o) LLMM_SIZED_INIT_(LLMM_STRUCT_OTLP_OPTIONS, llmm_otlp_options, o)
+/** @endcond */
 
 /**
  * @brief Write one OTLP/JSON `ExponentialHistogramDataPoint` object.
@@ -450,7 +457,7 @@ LLMM_API llmm_status llmm_otlp_options_init(llmm_otlp_options *o);
  * @retval LLMM_E_INVALID NULL `s` or `len`, NULL `buf` with `cap` > 0, a bad option
  *         (factor, temporality, attribute list), `earlier` with cumulative temporality, or
  *         `earlier` of another scale or range
- * @retval LLMM_E_ABI `o->struct_size` not understood
+ * @retval LLMM_E_ABI `o->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_STATE `earlier` is not contained in `s`
  * @retval LLMM_E_RANGE no scale down to −10 fits `max_buckets`, or the factor moves a bucket
  *         outside what the format can represent
@@ -484,7 +491,7 @@ LLMM_API llmm_status llmm_export_otlp_json_point(const llmm_sketch *s,
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID as llmm_export_otlp_json_point(), a NULL, empty or non-UTF-8
  *         `name`, or a non-UTF-8 `description` or `unit`
- * @retval LLMM_E_ABI `o->struct_size` not understood
+ * @retval LLMM_E_ABI `o->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_STATE `earlier` is not contained in `s`
  * @retval LLMM_E_RANGE as llmm_export_otlp_json_point()
  * @retval LLMM_E_NOMEM cloning `s` for the delta failed

@@ -37,17 +37,18 @@ extern "C" {
 #define LLMM_POLY_MAX_DEGREE 16
 
 /**
- * @brief Diagnostics of a least-squares polynomial fit (size-prefixed; fill struct_size with
- * llmm_fit_stats_init() before the call).
+ * @brief Diagnostics of a least-squares polynomial fit.
  *
  * The figures come from the orthogonal factorisation of the centred and scaled problem, so they
  * describe the least-squares polynomial itself; evaluating the returned highest-power-first
  * coefficients in double precision far from the data's centre can add rounding of its own.
  * Weighted fits report weighted sums (Σ wᵢ rᵢ²).
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_fit_stats {
-    uint32_t struct_size; /**< sizeof(llmm_fit_stats), set by llmm_fit_stats_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_fit_stats_init() */
     /** Numerical rank of the centred, scaled, column-equilibrated Vandermonde matrix: the
      * number of columns whose distance from the span of the lower powers exceeds
      * `max(n, degree + 1) · DBL_EPSILON` of their norm. A successful fit always has
@@ -67,14 +68,20 @@ typedef struct llmm_fit_stats {
 } llmm_fit_stats;
 
 /**
- * @brief Initialise a ::llmm_fit_stats: zero every field and set struct_size.
+ * @brief Initialise a ::llmm_fit_stats: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @param[out] st the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `st` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_fit_stats_init(llmm_fit_stats *st);
+/** @cond LLMM_INTERNAL */
+#define llmm_fit_stats_init(st) LLMM_SIZED_INIT_(LLMM_STRUCT_FIT_STATS, llmm_fit_stats, st)
+/** @endcond */
 
 /**
  * @brief Least-squares polynomial fit, the equivalent of `numpy.polyfit(x, y, degree)`.
@@ -100,7 +107,7 @@ LLMM_API llmm_status llmm_fit_stats_init(llmm_fit_stats *st);
  * @retval LLMM_E_EMPTY n is 0
  * @retval LLMM_E_RANGE degree > #LLMM_POLY_MAX_DEGREE, or a fitted coefficient is not
  *         representable as a finite double
- * @retval LLMM_E_ABI `st->struct_size` is not sizeof(llmm_fit_stats) of this version
+ * @retval LLMM_E_ABI `st->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -130,7 +137,7 @@ LLMM_API llmm_status llmm_polyfit(const double *x, const double *y, size_t n, ui
  * @retval LLMM_E_EMPTY n is 0
  * @retval LLMM_E_RANGE degree > #LLMM_POLY_MAX_DEGREE, or a fitted coefficient is not
  *         representable as a finite double
- * @retval LLMM_E_ABI `st->struct_size` is not sizeof(llmm_fit_stats) of this version
+ * @retval LLMM_E_ABI `st->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -247,11 +254,13 @@ typedef enum llmm_knee_quality {
 } llmm_knee_quality;
 
 /**
- * @brief One knee estimate (size-prefixed; fill struct_size with llmm_knee_init()).
+ * @brief One knee estimate.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_knee {
-    uint32_t struct_size;      /**< sizeof(llmm_knee), set by llmm_knee_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_knee_init() */
     llmm_knee_quality quality; /**< see each estimator */
     double knee;               /**< concurrency at the knee; NaN when quality is NONE */
     double qps;                /**< throughput at the knee (see each estimator); NaN when NONE */
@@ -259,14 +268,20 @@ typedef struct llmm_knee {
 } llmm_knee;
 
 /**
- * @brief Initialise a ::llmm_knee: quality NONE, NaN values, struct_size set.
+ * @brief Initialise a ::llmm_knee: quality NONE, NaN values.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @param[out] k the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `k` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_knee_init(llmm_knee *k);
+/** @cond LLMM_INTERNAL */
+#define llmm_knee_init(k) LLMM_SIZED_INIT_(LLMM_STRUCT_KNEE, llmm_knee, k)
+/** @endcond */
 
 /**
  * @brief Knee as the inflection point of a least-squares cubic (the reference method).
@@ -309,7 +324,7 @@ LLMM_API llmm_status llmm_knee_inflection(const double *conc, const double *qps,
  * @retval LLMM_E_EMPTY n is 0
  * @retval LLMM_E_INVALID as llmm_knee_inflection()
  * @retval LLMM_E_RANGE as llmm_knee_inflection()
- * @retval LLMM_E_ABI `out->struct_size` is not sizeof(llmm_knee) of this version
+ * @retval LLMM_E_ABI `out->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -342,7 +357,7 @@ LLMM_API llmm_status llmm_knee_inflection_ex(const double *conc, const double *q
  * @retval LLMM_E_INVALID a pointer is NULL, a value is NaN or infinite, the concurrencies are
  *         not strictly increasing, or n is too small for the smoothing width
  * @retval LLMM_E_RANGE fraction is outside (0, 1), or smooth is even
- * @retval LLMM_E_ABI `out->struct_size` is not sizeof(llmm_knee) of this version
+ * @retval LLMM_E_ABI `out->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -378,7 +393,7 @@ LLMM_API llmm_status llmm_knee_collapse(const double *conc, const double *qps, s
  * @retval LLMM_E_INVALID a pointer is NULL, a value is NaN or infinite, n < 3, or the
  *         concurrencies are not strictly increasing
  * @retval LLMM_E_RANGE sensitivity is negative, NaN or infinite
- * @retval LLMM_E_ABI `out->struct_size` is not sizeof(llmm_knee) of this version
+ * @retval LLMM_E_ABI `out->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -399,11 +414,13 @@ LLMM_API llmm_status llmm_knee_kneedle(const double *conc, const double *qps, si
  */
 
 /**
- * @brief A fitted USL model (size-prefixed; fill struct_size with llmm_usl_init()).
+ * @brief A fitted USL model.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_usl {
-    uint32_t struct_size;      /**< sizeof(llmm_usl), set by llmm_usl_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_usl_init() */
     /** OK: converged fit with R² ≥ 0.9 and N_max no farther than twice the largest measured
      * concurrency; WEAK: the fit is poor, there is no throughput peak (κ = 0), or N_max is an
      * extrapolation beyond that; NONE: no model (only in llmm_knee_report() when the fit
@@ -423,14 +440,20 @@ typedef struct llmm_usl {
 } llmm_usl;
 
 /**
- * @brief Initialise a ::llmm_usl: NaN parameters, quality NONE, struct_size set.
+ * @brief Initialise a ::llmm_usl: NaN parameters, quality NONE.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @param[out] m the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `m` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_usl_init(llmm_usl *m);
+/** @cond LLMM_INTERNAL */
+#define llmm_usl_init(m) LLMM_SIZED_INIT_(LLMM_STRUCT_USL, llmm_usl, m)
+/** @endcond */
 
 /**
  * @brief Fit the Universal Scalability Law to (concurrency, throughput) pairs.
@@ -451,7 +474,7 @@ LLMM_API llmm_status llmm_usl_init(llmm_usl *m);
  * @retval LLMM_E_INVALID a pointer is NULL, a value is NaN, infinite or ≤ 0, n < 6, or fewer
  *         than 3 distinct concurrencies
  * @retval LLMM_E_NOT_CONVERGED the iteration did not converge
- * @retval LLMM_E_ABI `model->struct_size` is not sizeof(llmm_usl) of this version
+ * @retval LLMM_E_ABI `model->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -467,7 +490,7 @@ LLMM_API llmm_status llmm_usl_fit(const double *conc, const double *qps, size_t 
  * @retval LLMM_E_INVALID a pointer is NULL, n is not finite and > 0, or the model is invalid
  *         (λ not finite and > 0, σ not finite, κ not finite and ≥ 0)
  * @retval LLMM_E_RANGE the model's denominator is ≤ 0 at n (outside its domain)
- * @retval LLMM_E_ABI `model->struct_size` is not sizeof(llmm_usl) of this version
+ * @retval LLMM_E_ABI `model->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -482,7 +505,7 @@ LLMM_API llmm_status llmm_usl_throughput(const llmm_usl *model, double n, double
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID as llmm_usl_throughput()
  * @retval LLMM_E_RANGE the model's denominator is ≤ 0 at n
- * @retval LLMM_E_ABI `model->struct_size` is not sizeof(llmm_usl) of this version
+ * @retval LLMM_E_ABI `model->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -500,7 +523,7 @@ LLMM_API llmm_status llmm_usl_latency(const llmm_usl *model, double n, double *l
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a pointer is NULL, max_latency is not finite and > 0, or the model is
  *         invalid
- * @retval LLMM_E_ABI `model->struct_size` is not sizeof(llmm_usl) of this version
+ * @retval LLMM_E_ABI `model->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -515,12 +538,13 @@ LLMM_API llmm_status llmm_usl_slo_concurrency(const llmm_usl *model, double max_
  */
 
 /**
- * @brief Parameters of llmm_knee_report() (size-prefixed; llmm_knee_options_init() fills the
- * defaults).
+ * @brief Parameters of llmm_knee_report().
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_knee_options {
-    uint32_t struct_size;       /**< sizeof(llmm_knee_options), set by llmm_knee_options_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_knee_options_init() */
     uint32_t smooth;            /**< growth-collapse smoothing width, odd, 0 = auto (default 0) */
     double trim;                /**< inflection trim share, 0 … 0.45 (default 0.1) */
     double collapse_fraction;   /**< growth-collapse threshold share, (0, 1) (default 0.5) */
@@ -528,14 +552,20 @@ typedef struct llmm_knee_options {
 } llmm_knee_options;
 
 /**
- * @brief Initialise ::llmm_knee_options with the defaults and set struct_size.
+ * @brief Initialise a ::llmm_knee_options: `smooth` 0, `trim` 0.1, `collapse_fraction` 0.5, `kneedle_sensitivity` 1.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @param[out] o the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `o` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_knee_options_init(llmm_knee_options *o);
+/** @cond LLMM_INTERNAL */
+#define llmm_knee_options_init(o) LLMM_SIZED_INIT_(LLMM_STRUCT_KNEE_OPTIONS, llmm_knee_options, o)
+/** @endcond */
 
 /**
  * @brief Run every knee estimator and the USL fit on one sweep, for a side-by-side report.
@@ -559,7 +589,7 @@ LLMM_API llmm_status llmm_knee_options_init(llmm_knee_options *o);
  *         infinite, a concurrency is ≤ 0 or not strictly increasing, or n is too small for the
  *         inflection, collapse or Kneedle estimator when it was asked for
  * @retval LLMM_E_RANGE an option is outside its bounds, or as llmm_knee_inflection()
- * @retval LLMM_E_ABI a struct_size is not the size this version knows
+ * @retval LLMM_E_ABI a `struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Thread-safe.
  */

@@ -76,12 +76,13 @@ typedef enum llmm_lii_option {
 } llmm_lii_option;
 
 /**
- * @brief What a ::llmm_lii_monitor reads now. Size-prefixed: call llmm_lii_reading_init()
- * first.
+ * @brief What a ::llmm_lii_monitor reads now.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_lii_reading {
-    uint32_t struct_size; /**< sizeof(llmm_lii_reading), set by llmm_lii_reading_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_lii_reading_init() */
     llmm_lii_tier tier;   /**< the action tier of `lii` */
     int32_t scale;        /**< 1 when `lii` ≥ the scaling threshold, else 0 */
     uint32_t samples;     /**< samples in the window (≤ the window size) */
@@ -118,14 +119,20 @@ typedef struct llmm_lii_monitor llmm_lii_monitor;
 LLMM_API llmm_status llmm_lii(const double *cpu, const double *gpu, size_t n, double *lii);
 
 /**
- * @brief Initialise a reading struct: sets `struct_size` and clears the rest.
- * @param[out] r the struct
+ * @brief Initialise a ::llmm_lii_reading: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_lii_reading_init(llmm_lii_reading *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_lii_reading_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_LII_READING, llmm_lii_reading, r)
+/** @endcond */
 
 /**
  * @brief Create a streaming LII monitor with the default thresholds (0.2 / 0.4, scale at 0.3).
@@ -199,7 +206,7 @@ LLMM_API llmm_status llmm_lii_monitor_add(llmm_lii_monitor *m, double cpu, doubl
  * @param[in,out] r the reading; `r->struct_size` set by llmm_lii_reading_init()
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `m` or `r` is NULL
- * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_EMPTY no sample yet; `r` is not written
  * @since 1.0.0
  * @note Not thread-safe with concurrent writers of the same monitor.
@@ -273,8 +280,7 @@ LLMM_API llmm_status llmm_kv_evict_threshold(double fragmentation, double *thres
 LLMM_API llmm_status llmm_kv_ttl(double avg_hit_rate, int64_t *ttl);
 
 /**
- * @brief Block-level and token-level occupancy of a paged KV cache. Size-prefixed: call
- * llmm_kv_occupancy_result_init() first.
+ * @brief Block-level and token-level occupancy of a paged KV cache.
  *
  * With block size B, T blocks in the pool, U of them in use and K tokens stored:
  * `block_occupancy = U / T`, `token_occupancy = K / (T·B)`, and their gap
@@ -282,10 +288,12 @@ LLMM_API llmm_status llmm_kv_ttl(double avg_hit_rate, int64_t *ttl);
  * reserved inside used blocks but holding no token, as a share of the pool.
  * `internal_fragmentation` is the same waste as a share of the reserved slots, `1 − K / (U·B)`
  * (0 when no block is in use).
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_kv_occupancy_result {
-    uint32_t struct_size;  /**< sizeof(llmm_kv_occupancy_result), set by llmm_kv_occupancy_result_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_kv_occupancy_result_init() */
     uint32_t reserved_;    /**< @private padding, always 0 */
     uint64_t wasted_slots; /**< U·B − K: token slots reserved but empty */
     double block_occupancy;        /**< U / T */
@@ -295,14 +303,20 @@ typedef struct llmm_kv_occupancy_result {
 } llmm_kv_occupancy_result;
 
 /**
- * @brief Initialise an occupancy result: sets `struct_size` and clears the rest.
- * @param[out] r the struct
+ * @brief Initialise a ::llmm_kv_occupancy_result: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_kv_occupancy_result_init(llmm_kv_occupancy_result *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_kv_occupancy_result_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_KV_OCCUPANCY_RESULT, llmm_kv_occupancy_result, r)
+/** @endcond */
 
 /**
  * @brief Block-level vs token-level occupancy and their gap (see ::llmm_kv_occupancy_result).
@@ -314,7 +328,7 @@ LLMM_API llmm_status llmm_kv_occupancy_result_init(llmm_kv_occupancy_result *r);
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` NULL, B or T zero, U > T, K > U·B, or T·B beyond 2^64 − 1;
  *         `r` is not written
- * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -329,12 +343,13 @@ LLMM_API llmm_status llmm_kv_occupancy(uint64_t block_size, uint64_t blocks_tota
 #define LLMM_RESOURCE_WINDOW_SLOTS 60u
 
 /**
- * @brief The KV-cache hit rate over a window. Size-prefixed: call llmm_kv_hit_reading_init()
- * first.
+ * @brief The KV-cache hit rate over a window.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_kv_hit_reading {
-    uint32_t struct_size; /**< sizeof(llmm_kv_hit_reading), set by llmm_kv_hit_reading_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_kv_hit_reading_init() */
     uint32_t reserved_;   /**< @private padding, always 0 */
     uint64_t hits;        /**< hits in the window */
     uint64_t lookups;     /**< lookups in the window, > 0 */
@@ -349,14 +364,20 @@ typedef struct llmm_kv_hit_reading {
 typedef struct llmm_kv_hit_tracker llmm_kv_hit_tracker;
 
 /**
- * @brief Initialise a hit-rate reading: sets `struct_size` and clears the rest.
- * @param[out] r the struct
+ * @brief Initialise a ::llmm_kv_hit_reading: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_kv_hit_reading_init(llmm_kv_hit_reading *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_kv_hit_reading_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_KV_HIT_READING, llmm_kv_hit_reading, r)
+/** @endcond */
 
 /**
  * @brief Create a hit-rate tracker.
@@ -406,7 +427,7 @@ LLMM_API llmm_status llmm_kv_hit_tracker_add(llmm_kv_hit_tracker *t, uint64_t no
  * @param[in,out] r the reading; `r->struct_size` set by llmm_kv_hit_reading_init()
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `t` or `r` NULL, or time going backwards; nothing changed
- * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_EMPTY no lookup in the window; `r` not written, nothing changed
  * @since 1.0.0
  * @note Not thread-safe on the same tracker.
@@ -476,11 +497,13 @@ LLMM_API llmm_status llmm_tlb_preset(llmm_tlb_workload workload, double *max_mis
 LLMM_API llmm_status llmm_page_walk_ns(double cycles, double cpu_hz, double *ns);
 
 /**
- * @brief What a ::llmm_tlb_monitor reads. Size-prefixed: call llmm_tlb_reading_init() first.
+ * @brief What a ::llmm_tlb_monitor reads.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_tlb_reading {
-    uint32_t struct_size;  /**< sizeof(llmm_tlb_reading), set by llmm_tlb_reading_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_tlb_reading_init() */
     int32_t alert;         /**< 1 when `miss_rate` > `max_miss_rate`, else 0 */
     uint64_t misses;       /**< TLB misses in the window */
     uint64_t accesses;     /**< TLB accesses in the window, > 0 */
@@ -499,14 +522,20 @@ typedef struct llmm_tlb_reading {
 typedef struct llmm_tlb_monitor llmm_tlb_monitor;
 
 /**
- * @brief Initialise a TLB reading: sets `struct_size` and clears the rest.
- * @param[out] r the struct
+ * @brief Initialise a ::llmm_tlb_reading: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_tlb_reading_init(llmm_tlb_reading *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_tlb_reading_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_TLB_READING, llmm_tlb_reading, r)
+/** @endcond */
 
 /**
  * @brief Create a TLB miss-rate monitor with a preset's threshold and window (see
@@ -576,7 +605,7 @@ LLMM_API llmm_status llmm_tlb_monitor_add(llmm_tlb_monitor *m, uint64_t now_ns, 
  * @param[in,out] r the reading; `r->struct_size` set by llmm_tlb_reading_init()
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `m` or `r` NULL, or time going backwards; nothing changed
- * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_EMPTY no access in the window; `r` not written, nothing changed
  * @since 1.0.0
  * @note Not thread-safe on the same monitor.

@@ -110,17 +110,18 @@ typedef enum llmm_scorecard_option {
 } llmm_scorecard_option;
 
 /**
- * @brief Result of llmm_scorecard_evaluate(). Size-prefixed: call llmm_score_result_init()
- * first. Arrays are indexed by ::llmm_layer.
+ * @brief Result of llmm_scorecard_evaluate(). Arrays are indexed by ::llmm_layer.
  *
  * For every layer, `layer_contribution[i] = layer_effective_weight[i] · layer_score[i]`, and
  * `overall` is the sum of the contributions. The effective weights are the configured weights
  * divided by their sum over the layers that count (all layers when none is missing, the present
  * ones after renormalisation), so they sum to 1 and `overall` lies in [0, 1].
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_score_result {
-    uint32_t struct_size;     /**< sizeof(llmm_score_result), set by llmm_score_result_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_score_result_init() */
     llmm_scenario scenario;   /**< the scorecard's scenario (#LLMM_SCENARIO_CUSTOM once weights were set) */
     uint32_t layers_missing;  /**< number of layers without an observed metric (any weight) */
     int32_t renormalized;     /**< 1 when a positively weighted layer was missing and the weights were renormalised, else 0 */
@@ -141,14 +142,20 @@ typedef struct llmm_score_result {
 typedef struct llmm_scorecard llmm_scorecard;
 
 /**
- * @brief Initialise a result struct: sets `struct_size` and clears the rest.
- * @param[out] r the struct to initialise
+ * @brief Initialise a ::llmm_score_result: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_score_result_init(llmm_score_result *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_score_result_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_SCORE_RESULT, llmm_score_result, r)
+/** @endcond */
 
 /**
  * @brief Read the layer weights of a scenario preset (table at ::llmm_scenario).
@@ -364,7 +371,7 @@ LLMM_API llmm_status llmm_scorecard_metric_score(const llmm_scorecard *sc, uint3
  * @param[in,out] r the result; `r->struct_size` must have been set by llmm_score_result_init()
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `sc` or `r` is NULL; `r` is not written
- * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct; `r` is not written
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_STATE custom weights never set (`r` is not written), or a layer missing under
  *         #LLMM_MISSING_REFUSE
  * @retval LLMM_E_EMPTY nothing to score

@@ -45,15 +45,17 @@ extern "C" {
  */
 
 /**
- * @brief The verdict of an SLO check. Size-prefixed: call llmm_slo_result_init() first.
+ * @brief The verdict of an SLO check.
  *
  * With no successful request the latency is +Inf and the check is not satisfied, whatever the
  * error rate. With no request at all `error_rate` is 0 (and the check, having no success, is
  * not satisfied).
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_slo_result {
-    uint32_t struct_size; /**< sizeof(llmm_slo_result), set by llmm_slo_result_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_slo_result_init() */
     int32_t satisfied;    /**< 1 when `latency_ok` and `errors_ok`, else 0 */
     int32_t latency_ok;   /**< 1 when there was a success and `latency` ≤ the latency bound */
     int32_t errors_ok;    /**< 1 when `error_rate` ≤ the error-rate bound */
@@ -66,14 +68,20 @@ typedef struct llmm_slo_result {
 } llmm_slo_result;
 
 /**
- * @brief Initialise an SLO result: sets `struct_size` and clears the rest.
- * @param[out] r the struct
+ * @brief Initialise a ::llmm_slo_result: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_slo_result_init(llmm_slo_result *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_slo_result_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_SLO_RESULT, llmm_slo_result, r)
+/** @endcond */
 
 /**
  * @brief The online SLO check of doc/spec.md §2 over a sketch of successful latencies.
@@ -90,7 +98,7 @@ LLMM_API llmm_status llmm_slo_result_init(llmm_slo_result *r);
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL pointer, a bound NaN, infinite or out of its range; `r` not
  *         written
- * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_RANGE successes + errors overflows 2^64 − 1
  * @since 1.0.0
  * @note Thread-safe as long as no one writes `ok_latencies` concurrently.
@@ -110,7 +118,7 @@ LLMM_API llmm_status llmm_slo_check(const llmm_sketch *ok_latencies, uint64_t er
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL pointer, `q` or a bound NaN, infinite or out of its range;
  *         `r` not written
- * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_RANGE successes + errors overflows 2^64 − 1
  * @since 1.0.0
  * @note Thread-safe as long as no one writes `ok_latencies` concurrently.
@@ -216,7 +224,7 @@ LLMM_API llmm_status llmm_slo_window_add_errors(llmm_slo_window *w, uint64_t now
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL pointer, `q` or a bound NaN, infinite or out of its range,
  *         `span_ns` 0, or time going backwards; nothing changed
- * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_RANGE `span_ns` longer than the ring; nothing changed
  * @retval LLMM_E_NOMEM the internal scratch sketch could not grow; nothing changed
  * @since 1.0.0
@@ -267,12 +275,13 @@ typedef enum llmm_goodput_option {
 } llmm_goodput_option;
 
 /**
- * @brief Goodput over the requests counted. Size-prefixed: call llmm_goodput_result_init()
- * first.
+ * @brief Goodput over the requests counted.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_goodput_result {
-    uint32_t struct_size;    /**< sizeof(llmm_goodput_result), set by llmm_goodput_result_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_goodput_result_init() */
     uint32_t reserved_;      /**< @private padding, always 0 */
     uint64_t requests;       /**< all requests: completed + failed */
     uint64_t completed;      /**< requests that completed successfully */
@@ -291,14 +300,20 @@ typedef struct llmm_goodput_result {
 typedef struct llmm_goodput llmm_goodput;
 
 /**
- * @brief Initialise a goodput result: sets `struct_size` and clears the rest.
- * @param[out] r the struct
+ * @brief Initialise a ::llmm_goodput_result: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_goodput_result_init(llmm_goodput_result *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_goodput_result_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_GOODPUT_RESULT, llmm_goodput_result, r)
+/** @endcond */
 
 /**
  * @brief vLLM's per-request time per output token: `(e2e − ttft) / (output_tokens − 1)` when
@@ -405,7 +420,7 @@ LLMM_API llmm_status llmm_goodput_add_failures(llmm_goodput *g, uint64_t n);
  * @param[in,out] r the result; `r->struct_size` set by llmm_goodput_result_init()
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `g` or `r` NULL, or `duration_ns` 0; `r` not written
- * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_EMPTY no request counted; `r` not written
  * @since 1.0.0
  * @note Not thread-safe with concurrent writers of the same counter.
@@ -491,12 +506,13 @@ typedef enum llmm_burn_option {
 } llmm_burn_option;
 
 /**
- * @brief Burn rates and alerts at a time stamp. Size-prefixed: call llmm_burn_result_init()
- * first. The arrays are indexed by ::llmm_burn_window.
+ * @brief Burn rates and alerts at a time stamp. The arrays are indexed by ::llmm_burn_window.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_burn_result {
-    uint32_t struct_size; /**< sizeof(llmm_burn_result), set by llmm_burn_result_init() */
+    uint32_t struct_size; /**< caller-sized: set by llmm_burn_result_init() */
     int32_t fast_alert;   /**< 1 when both fast windows burn faster than the fast factor */
     int32_t slow_alert;   /**< 1 when both slow windows burn faster than the slow factor */
     uint32_t reserved_;   /**< @private padding, always 0 */
@@ -513,14 +529,20 @@ typedef struct llmm_burn_result {
 typedef struct llmm_burn llmm_burn;
 
 /**
- * @brief Initialise a burn result: sets `struct_size` and clears the rest.
- * @param[out] r the struct
+ * @brief Initialise a ::llmm_burn_result: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_burn_result_init(llmm_burn_result *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_burn_result_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_BURN_RESULT, llmm_burn_result, r)
+/** @endcond */
 
 /**
  * @brief Burn rate of an error rate against an SLO target: `error_rate / (1 − slo_target)`.
@@ -663,7 +685,7 @@ LLMM_API llmm_status llmm_burn_add(llmm_burn *b, uint64_t now_ns, uint64_t error
  * @param[in,out] r the result; `r->struct_size` set by llmm_burn_result_init()
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `b` or `r` NULL, or time going backwards; nothing changed
- * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @since 1.0.0
  * @note Not thread-safe: advances the alerter's clock.
  */
@@ -720,12 +742,13 @@ typedef enum llmm_error_trigger_option {
 } llmm_error_trigger_option;
 
 /**
- * @brief What the trigger reads at a time stamp. Size-prefixed: call
- * llmm_error_trigger_reading_init() first.
+ * @brief What the trigger reads at a time stamp.
+ *
+ * Caller-sized: see llmm_struct_init().
  * @since 1.0.0
  */
 typedef struct llmm_error_trigger_reading {
-    uint32_t struct_size; /**< sizeof(llmm_error_trigger_reading), set by the _init() call */
+    uint32_t struct_size; /**< caller-sized: set by llmm_error_trigger_reading_init() */
     int32_t fired;        /**< 1 when `share` > the threshold and `requests` ≥ the minimum */
     uint64_t errors;      /**< failed requests in the window */
     uint64_t requests;    /**< all requests in the window */
@@ -739,14 +762,20 @@ typedef struct llmm_error_trigger_reading {
 typedef struct llmm_error_trigger llmm_error_trigger;
 
 /**
- * @brief Initialise a trigger reading: sets `struct_size` and clears the rest.
- * @param[out] r the struct
+ * @brief Initialise a ::llmm_error_trigger_reading: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init().
+ * @param[out] r the struct to fill
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `r` is NULL
+ * @retval LLMM_E_ABI (the macro only) `sizeof` the caller's struct is not a released size
  * @since 1.0.0
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_error_trigger_reading_init(llmm_error_trigger_reading *r);
+/** @cond LLMM_INTERNAL */
+#define llmm_error_trigger_reading_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_ERROR_TRIGGER_READING, llmm_error_trigger_reading, r)
+/** @endcond */
 
 /**
  * @brief Create an error-share trigger with the default threshold (5 %) and minimum (1).
@@ -856,7 +885,7 @@ LLMM_API llmm_status llmm_error_trigger_add(llmm_error_trigger *t, uint64_t now_
  * @param[in,out] r the reading; `r->struct_size` set by llmm_error_trigger_reading_init()
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `t` or `r` NULL, or time going backwards; nothing changed
- * @retval LLMM_E_ABI `r->struct_size` is not the size of this version's struct
+ * @retval LLMM_E_ABI `r->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_EMPTY no request in the window; `r` not written, nothing changed
  * @since 1.0.0
  * @note Not thread-safe: advances the trigger's clock.

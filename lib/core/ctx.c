@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "internal.h"
 
 static void *libc_alloc(void *user, size_t size)
@@ -24,35 +25,30 @@ static void libc_free(void *user, void *ptr, size_t size)
     free(ptr);
 }
 
-llmm_status llmm_allocator_init(llmm_allocator *a)
+void llmm__allocator_defaults(void *full)
 {
-    if (!a)
-        return LLMM_E_INVALID;
-    memset(a, 0, sizeof *a);
-    a->struct_size = LLMM__ALLOCATOR_SIZE_1_0;
-    a->user = NULL;
+    llmm_allocator *a = full;
     a->alloc = libc_alloc;
     a->realloc = libc_realloc;
     a->free = libc_free;
-    return LLMM_OK;
 }
 
 llmm_status llmm_ctx_new(const llmm_allocator *a, llmm_ctx **out)
 {
     llmm_allocator copy;
     llmm_ctx *ctx;
+    llmm_status rc;
 
     if (!out)
         return LLMM_E_INVALID;
     *out = NULL;
     if (a) {
-        if (a->struct_size != LLMM__ALLOCATOR_SIZE_1_0)
-            return LLMM_E_ABI;
-        if (!a->alloc || !a->realloc || !a->free)
+        if ((rc = LLMM__SIZED_GET(llmm_allocator, &copy, a)) != LLMM_OK)
+            return rc;
+        if (!copy.alloc || !copy.realloc || !copy.free)
             return LLMM_E_INVALID;
-        copy = *a;
     } else {
-        llmm_allocator_init(&copy);
+        LLMM__SIZED_DEFAULTS(llmm_allocator, &copy);
     }
     ctx = copy.alloc(copy.user, sizeof *ctx);
     if (!ctx)

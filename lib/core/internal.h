@@ -8,8 +8,6 @@
 
 #include "llmmetrics/core.h"
 
-#define LLMM__ALLOCATOR_SIZE_1_0 ((uint32_t)sizeof(llmm_allocator))
-
 struct llmm_ctx {
     llmm_allocator alloc;
 };
@@ -28,15 +26,6 @@ static inline int llmm__mul_size(size_t count, size_t size, size_t *out)
     *out = count * size;
     return 1;
 }
-
-/* The start of every size-prefixed struct's _init(): NULL check, zero fill, struct_size. */
-#define LLMM__STRUCT_INIT(p)                                                                 \
-    do {                                                                                     \
-        if (!(p))                                                                            \
-            return LLMM_E_INVALID;                                                           \
-        memset((p), 0, sizeof *(p));                                                         \
-        (p)->struct_size = (uint32_t)sizeof *(p);                                            \
-    } while (0)
 
 /* Finite and not NaN, without pulling math.h into every file. */
 static inline int llmm__is_finite(double v)

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "collapse_internal.h"
+#include "core/abi.h"
 #include "core/internal.h"
 
-#define COLLAPSE_VERDICT_SIZE_1_0 ((uint32_t)sizeof(llmm_collapse_verdict))
 
 void llmm__collapse_clear(llmm_collapse *c)
 {
@@ -197,15 +197,6 @@ llmm_status llmm_collapse_observe(llmm_collapse *c, uint64_t now_ns, double late
     return LLMM_OK;
 }
 
-llmm_status llmm_collapse_verdict_init(llmm_collapse_verdict *v)
-{
-    if (!v)
-        return LLMM_E_INVALID;
-    memset(v, 0, sizeof *v);
-    v->struct_size = COLLAPSE_VERDICT_SIZE_1_0;
-    return LLMM_OK;
-}
-
 llmm_status llmm_collapse_observe_ex(llmm_collapse *c, uint64_t now_ns, double latency,
                                      llmm_collapse_verdict *v)
 {
@@ -214,15 +205,14 @@ llmm_status llmm_collapse_observe_ex(llmm_collapse *c, uint64_t now_ns, double l
 
     if (!c || !v || now_ns < c->last_ns)
         return LLMM_E_INVALID;
-    if (v->struct_size != COLLAPSE_VERDICT_SIZE_1_0)
+    if (LLMM__SIZED_CHECK(llmm_collapse_verdict, v) != LLMM_OK)
         return LLMM_E_ABI;
     st = llmm__detect_value_check(latency);
     if (st != LLMM_OK)
         return st;
-    memset(&r, 0, sizeof r);
-    r.struct_size = COLLAPSE_VERDICT_SIZE_1_0;
+    LLMM__SIZED_DEFAULTS(llmm_collapse_verdict, &r);
     collapse_step(c, now_ns, latency, &r);
-    *v = r;
+    LLMM__SIZED_PUT(llmm_collapse_verdict, v, &r);
     return LLMM_OK;
 }
 

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "collapse_internal.h"
+#include "core/abi.h"
 #include "core/internal.h"
 
-#define COLLAPSE_REPORT_SIZE_1_0 ((uint32_t)sizeof(llmm_collapse_report))
 
 /* A reading at now_ns is matched to the latest switch when it comes at most confirm_ns after. */
 static int confirm_matched(const llmm_collapse *c, uint64_t now_ns)
@@ -47,15 +47,6 @@ llmm_status llmm_collapse_observe_membw(llmm_collapse *c, uint64_t now_ns, doubl
     return LLMM_OK;
 }
 
-llmm_status llmm_collapse_report_init(llmm_collapse_report *r)
-{
-    if (!r)
-        return LLMM_E_INVALID;
-    memset(r, 0, sizeof *r);
-    r->struct_size = COLLAPSE_REPORT_SIZE_1_0;
-    return LLMM_OK;
-}
-
 llmm_status llmm_collapse_switch_report(const llmm_collapse *c, llmm_collapse_report *r)
 {
     const llmm__switch *sw;
@@ -64,13 +55,12 @@ llmm_status llmm_collapse_switch_report(const llmm_collapse *c, llmm_collapse_re
 
     if (!c || !r)
         return LLMM_E_INVALID;
-    if (r->struct_size != COLLAPSE_REPORT_SIZE_1_0)
+    if (LLMM__SIZED_CHECK(llmm_collapse_report, r) != LLMM_OK)
         return LLMM_E_ABI;
     sw = &c->sw;
     if (!sw->marked)
         return LLMM_E_EMPTY;
-    memset(&o, 0, sizeof o);
-    o.struct_size = COLLAPSE_REPORT_SIZE_1_0;
+    LLMM__SIZED_DEFAULTS(llmm_collapse_report, &o);
     o.switch_ns = sw->at_ns;
     o.latencies = sw->latencies;
     o.flagged = sw->flagged;
@@ -92,6 +82,6 @@ llmm_status llmm_collapse_switch_report(const llmm_collapse *c, llmm_collapse_re
     o.signals = o.latency_confirmed + o.tps_confirmed + o.membw_confirmed;
     reach = c->switch_ns > c->confirm_ns ? c->switch_ns : c->confirm_ns;
     o.open = c->last_ns - sw->at_ns <= reach;
-    *r = o;
+    LLMM__SIZED_PUT(llmm_collapse_report, r, &o);
     return LLMM_OK;
 }

@@ -4,10 +4,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "detect_internal.h"
 
-#define SATURATION_READING_SIZE_1_0 ((uint32_t)sizeof(llmm_saturation_reading))
 #define SATURATION_Z_MAX 100.0
 /* A fitted rise over the window must exceed this share of the series' mean: rounding in the
  * sums of a flat series gives slopes of order 1e-16 relative, never a trend. */
@@ -274,15 +274,6 @@ llmm_status llmm_saturation_observe(llmm_saturation *s, uint64_t now_ns, double 
     return LLMM_OK;
 }
 
-llmm_status llmm_saturation_reading_init(llmm_saturation_reading *r)
-{
-    if (!r)
-        return LLMM_E_INVALID;
-    memset(r, 0, sizeof *r);
-    r->struct_size = SATURATION_READING_SIZE_1_0;
-    return LLMM_OK;
-}
-
 llmm_status llmm_saturation_read(const llmm_saturation *s, llmm_saturation_reading *r)
 {
     llmm_saturation_reading o;
@@ -290,12 +281,11 @@ llmm_status llmm_saturation_read(const llmm_saturation *s, llmm_saturation_readi
 
     if (!s || !r)
         return LLMM_E_INVALID;
-    if (r->struct_size != SATURATION_READING_SIZE_1_0)
+    if (LLMM__SIZED_CHECK(llmm_saturation_reading, r) != LLMM_OK)
         return LLMM_E_ABI;
     a = sat_fit_of(s, 0);
     b = sat_fit_of(s, 1);
-    memset(&o, 0, sizeof o);
-    o.struct_size = SATURATION_READING_SIZE_1_0;
+    LLMM__SIZED_DEFAULTS(llmm_saturation_reading, &o);
     o.ready = s->count == s->window;
     o.latency_rising = a.rising;
     o.inflight_rising = b.rising;
@@ -306,7 +296,7 @@ llmm_status llmm_saturation_read(const llmm_saturation *s, llmm_saturation_readi
     o.inflight_slope = b.slope;
     o.inflight_slope_se = sqrt(b.se2);
     o.total = s->total;
-    *r = o;
+    LLMM__SIZED_PUT(llmm_saturation_reading, r, &o);
     return LLMM_OK;
 }
 

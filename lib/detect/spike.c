@@ -2,10 +2,10 @@
  * sliding window, baselines maintained incrementally when slots close, spike rate. */
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "spike_internal.h"
 
-#define SPIKE_STATS_SIZE_1_0 ((uint32_t)sizeof(llmm_spike_stats))
 
 llmm_status llmm__spike_parts_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots,
                                   int32_t scale, llmm_window **win,
@@ -194,26 +194,18 @@ llmm_status llmm_spike_rate(llmm_spike *d, uint64_t now_ns, double *rate)
     return LLMM_OK;
 }
 
-llmm_status llmm_spike_stats_init(llmm_spike_stats *s)
-{
-    if (!s)
-        return LLMM_E_INVALID;
-    memset(s, 0, sizeof *s);
-    s->struct_size = SPIKE_STATS_SIZE_1_0;
-    return LLMM_OK;
-}
-
 llmm_status llmm_spike_get_stats(llmm_spike *d, uint64_t now_ns, llmm_spike_stats *s)
 {
     llmm__spike_slot sum;
     llmm__spike_base nb;
+    llmm_spike_stats o;
     uint64_t k;
     uint32_t e;
     llmm_status st;
 
     if (!d || !s || now_ns < d->win->clk.last_ns)
         return LLMM_E_INVALID;
-    if (s->struct_size != SPIKE_STATS_SIZE_1_0)
+    if (LLMM__SIZED_CHECK(llmm_spike_stats, s) != LLMM_OK)
         return LLMM_E_ABI;
     llmm__clock_locate(&d->win->clk, now_ns, &k, &e);
     if (k != d->base_slot) {
@@ -226,18 +218,20 @@ llmm_status llmm_spike_get_stats(llmm_spike *d, uint64_t now_ns, llmm_spike_stat
     llmm__clock_commit(&d->win->clk, now_ns, k, e);
     d->started = 1;
     window_counts(d, k, &sum);
-    s->ready = d->base.count >= d->warmup;
-    s->base_threshold = d->base.base;
-    s->severe_threshold = d->base.severe;
-    s->baseline_samples = d->base.count;
-    s->window_samples = sum.samples;
-    s->window_classified = sum.classified;
-    s->window_level1 = sum.level1;
-    s->window_level2 = sum.level2;
-    s->total_samples = d->total_samples;
-    s->total_classified = d->total_classified;
-    s->total_level1 = d->total_level1;
-    s->total_level2 = d->total_level2;
+    LLMM__SIZED_DEFAULTS(llmm_spike_stats, &o);
+    o.ready = d->base.count >= d->warmup;
+    o.base_threshold = d->base.base;
+    o.severe_threshold = d->base.severe;
+    o.baseline_samples = d->base.count;
+    o.window_samples = sum.samples;
+    o.window_classified = sum.classified;
+    o.window_level1 = sum.level1;
+    o.window_level2 = sum.level2;
+    o.total_samples = d->total_samples;
+    o.total_classified = d->total_classified;
+    o.total_level1 = d->total_level1;
+    o.total_level2 = d->total_level2;
+    LLMM__SIZED_PUT(llmm_spike_stats, s, &o);
     return LLMM_OK;
 }
 

@@ -3,10 +3,10 @@
  * judges the means already added. */
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "detect_internal.h"
 
-#define STABILITY_READING_SIZE_1_0 ((uint32_t)sizeof(llmm_stability_reading))
 #define STABILITY_EPS_MAX 10.0
 
 struct llmm_stability {
@@ -138,27 +138,17 @@ llmm_status llmm_stability_add(llmm_stability *s, double mean, int32_t *stable)
     return LLMM_OK;
 }
 
-llmm_status llmm_stability_reading_init(llmm_stability_reading *r)
-{
-    if (!r)
-        return LLMM_E_INVALID;
-    memset(r, 0, sizeof *r);
-    r->struct_size = STABILITY_READING_SIZE_1_0;
-    return LLMM_OK;
-}
-
 llmm_status llmm_stability_read(const llmm_stability *s, llmm_stability_reading *r)
 {
     llmm_stability_reading o;
 
     if (!s || !r)
         return LLMM_E_INVALID;
-    if (r->struct_size != STABILITY_READING_SIZE_1_0)
+    if (LLMM__SIZED_CHECK(llmm_stability_reading, r) != LLMM_OK)
         return LLMM_E_ABI;
-    memset(&o, 0, sizeof o);
-    o.struct_size = STABILITY_READING_SIZE_1_0;
+    LLMM__SIZED_DEFAULTS(llmm_stability_reading, &o);
     stability_judge(s, &o);
-    *r = o;
+    LLMM__SIZED_PUT(llmm_stability_reading, r, &o);
     return LLMM_OK;
 }
 

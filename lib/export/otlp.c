@@ -8,21 +8,19 @@
  * bucket i = (base^i, base^(i+1)], base = 2^(2^-scale), so the point is the sketch. */
 #include <string.h>
 
+#include "core/abi.h"
 #include "export/export_internal.h"
 
-llmm_status llmm_otlp_options_init(llmm_otlp_options *o)
+void llmm__otlp_options_defaults(void *full)
 {
-    LLMM__STRUCT_INIT(o);
+    llmm_otlp_options *o = full;
     o->unit_to_seconds = 1.0;
     o->temporality = LLMM_OTLP_CUMULATIVE;
-    return LLMM_OK;
 }
 
 static llmm_status check_options(const llmm_otlp_options *o, const llmm_sketch *earlier)
 {
     llmm_status st;
-    if (o->struct_size != sizeof *o)
-        return LLMM_E_ABI;
     if (!llmm__factor_valid(o->unit_to_seconds))
         return LLMM_E_INVALID;
     if (o->temporality != LLMM_OTLP_DELTA && o->temporality != LLMM_OTLP_CUMULATIVE)
@@ -176,18 +174,18 @@ static llmm_status export_json(const llmm_sketch *s, const llmm_sketch *earlier,
                                const char *name, const llmm_otlp_options *opt, uint8_t *buf,
                                size_t cap, size_t *len)
 {
-    llmm_otlp_options defaults;
-    const llmm_otlp_options *o = opt;
+    llmm_otlp_options full; /* the caller's options, with defaults for what they lack */
+    const llmm_otlp_options *o = &full;
     llmm_sketch *delta = NULL;
     llmm__sink out;
     llmm_status st;
 
     if (!s || !len || (!buf && cap))
         return LLMM_E_INVALID;
-    if (!o) {
-        llmm_otlp_options_init(&defaults);
-        o = &defaults;
-    }
+    if (!opt)
+        LLMM__SIZED_DEFAULTS(llmm_otlp_options, &full);
+    else if ((st = LLMM__SIZED_GET(llmm_otlp_options, &full, opt)) != LLMM_OK)
+        return st;
     if ((st = check_options(o, earlier)) != LLMM_OK)
         return st;
     if (earlier) {

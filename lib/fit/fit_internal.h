@@ -82,12 +82,6 @@ llmm__dd llmm__dd_add(llmm__dd a, llmm__dd b);
 /* (a.hi + a.lo) * b. */
 llmm__dd llmm__dd_mul_d(llmm__dd a, double b);
 
-/* Validate a caller's size-prefixed struct. */
-static inline llmm_status llmm__check_size(uint32_t have, size_t want)
-{
-    return have == (uint32_t)want ? LLMM_OK : LLMM_E_ABI;
-}
-
 /* Shared by knee.c and usl.c: all n values finite. */
 int llmm__all_finite(const double *v, size_t n);
 

@@ -3,28 +3,27 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/abi.h"
 #include "fit_internal.h"
 
 #define TRIM_MAX 0.45
 #define WEAK_R2 0.9
 #define EDGE_SHARE 0.05
 
-llmm_status llmm_knee_init(llmm_knee *k)
+void llmm__knee_defaults(void *full)
 {
-    LLMM__STRUCT_INIT(k);
+    llmm_knee *k = full;
     k->quality = LLMM_KNEE_NONE;
     k->knee = k->qps = k->strength = NAN;
-    return LLMM_OK;
 }
 
-llmm_status llmm_knee_options_init(llmm_knee_options *o)
+void llmm__knee_options_defaults(void *full)
 {
-    LLMM__STRUCT_INIT(o);
+    llmm_knee_options *o = full;
     o->smooth = 0;
     o->trim = 0.1;
     o->collapse_fraction = 0.5;
     o->kneedle_sensitivity = 1.0;
-    return LLMM_OK;
 }
 
 static int strictly_increasing(const double *x, size_t n)
@@ -77,7 +76,7 @@ llmm_status llmm_knee_inflection_ex(const double *conc, const double *qps, size_
 
     if (!conc || !qps || !out)
         return LLMM_E_INVALID;
-    if (out->struct_size != (uint32_t)sizeof *out)
+    if (LLMM__SIZED_CHECK(llmm_knee, out) != LLMM_OK)
         return LLMM_E_ABI;
     if (!(trim >= 0.0 && trim <= TRIM_MAX))
         return LLMM_E_RANGE;
@@ -89,7 +88,7 @@ llmm_status llmm_knee_inflection_ex(const double *conc, const double *qps, size_
     m = n - 2 * cut;
     if (2 * cut >= n || m < 4)
         return LLMM_E_INVALID;
-    llmm_fit_stats_init(&st);
+    LLMM__SIZED_DEFAULTS(llmm_fit_stats, &st);
     rc = llmm_polyfit(conc + cut, qps + cut, m, 3, c, &st);
     if (rc != LLMM_OK)
         return rc;
@@ -98,7 +97,7 @@ llmm_status llmm_knee_inflection_ex(const double *conc, const double *qps, size_
         hi = fmax(hi, conc[i]);
     }
 
-    llmm_knee_init(&k);
+    LLMM__SIZED_DEFAULTS(llmm_knee, &k);
     a = c[0];
     b = c[1];
     at = a != 0.0 ? -b / (3.0 * a) : NAN; /* p''(N) = 6aN + 2b */
@@ -111,7 +110,7 @@ llmm_status llmm_knee_inflection_ex(const double *conc, const double *qps, size_
                         ? LLMM_KNEE_WEAK
                         : LLMM_KNEE_OK;
     }
-    *out = k;
+    LLMM__SIZED_PUT(llmm_knee, out, &k);
     return LLMM_OK;
 }
 
@@ -122,7 +121,7 @@ llmm_status llmm_knee_inflection(const double *conc, const double *qps, size_t n
     llmm_status rc;
     if (!knee)
         return LLMM_E_INVALID;
-    llmm_knee_init(&k);
+    LLMM__SIZED_DEFAULTS(llmm_knee, &k);
     rc = llmm_knee_inflection_ex(conc, qps, n, trim, &k);
     if (rc != LLMM_OK)
         return rc;
@@ -154,9 +153,7 @@ static llmm_status check_sweep(const double *conc, const double *qps, const llmm
 {
     if (!conc || !qps || !out)
         return LLMM_E_INVALID;
-    if (out->struct_size != (uint32_t)sizeof *out)
-        return LLMM_E_ABI;
-    return LLMM_OK;
+    return LLMM__SIZED_CHECK(llmm_knee, out);
 }
 
 llmm_status llmm_knee_collapse(const double *conc, const double *qps, size_t n, double fraction,
@@ -183,7 +180,7 @@ llmm_status llmm_knee_collapse(const double *conc, const double *qps, size_t n, 
     if (ng < 2 * h + 2) /* room for the initial value and at least one more */
         return LLMM_E_INVALID;
 
-    llmm_knee_init(&k);
+    LLMM__SIZED_DEFAULTS(llmm_knee, &k);
     g0 = smoothed(conc, qps, h, h);
     thr = fraction * g0;
     prev = g0;
@@ -209,7 +206,7 @@ llmm_status llmm_knee_collapse(const double *conc, const double *qps, size_t n, 
         k.strength = 1.0 - (sum_after / (double)after) / g0;
         k.quality = rises ? LLMM_KNEE_WEAK : LLMM_KNEE_OK;
     }
-    *out = k;
+    LLMM__SIZED_PUT(llmm_knee, out, &k);
     return LLMM_OK;
 }
 
@@ -254,7 +251,7 @@ llmm_status llmm_knee_kneedle(const double *conc, const double *qps, size_t n,
         !strictly_increasing(conc, n))
         return LLMM_E_INVALID;
 
-    llmm_knee_init(&k);
+    LLMM__SIZED_DEFAULTS(llmm_knee, &k);
     ymin = ymax = qps[0];
     for (i = 1; i < n; i++) {
         ymin = fmin(ymin, qps[i]);
@@ -296,18 +293,14 @@ llmm_status llmm_knee_kneedle(const double *conc, const double *qps, size_t n,
             k.strength = diff_at(&nm, conc, qps, i);
         }
     }
-    *out = k;
+    LLMM__SIZED_PUT(llmm_knee, out, &k);
     return LLMM_OK;
 }
 
 /* ---- report ---------------------------------------------------------------------------- */
 
-static llmm_status check_out(const void *p, uint32_t have, size_t want)
-{
-    if (!p)
-        return LLMM_OK;
-    return llmm__check_size(have, want);
-}
+/* An output the caller may leave out (NULL) and, when given, a size it may not get wrong. */
+#define CHECK_OPTIONAL(type, p) ((p) ? LLMM__SIZED_CHECK(type, p) : LLMM_OK)
 
 llmm_status llmm_knee_report(const double *conc, const double *qps, size_t n,
                              const llmm_knee_options *opt, llmm_knee *inflection,
@@ -321,17 +314,15 @@ llmm_status llmm_knee_report(const double *conc, const double *qps, size_t n,
 
     if (!conc || !qps || (!inflection && !collapse && !kneedle && !usl))
         return LLMM_E_INVALID;
-    if (opt && opt->struct_size != (uint32_t)sizeof *opt)
-        return LLMM_E_ABI;
-    if ((rc = check_out(inflection, inflection ? inflection->struct_size : 0, sizeof ki)) ||
-        (rc = check_out(collapse, collapse ? collapse->struct_size : 0, sizeof kc)) ||
-        (rc = check_out(kneedle, kneedle ? kneedle->struct_size : 0, sizeof kk)) ||
-        (rc = check_out(usl, usl ? usl->struct_size : 0, sizeof u)))
+    if ((rc = CHECK_OPTIONAL(llmm_knee, inflection)) || (rc = CHECK_OPTIONAL(llmm_knee, collapse)) ||
+        (rc = CHECK_OPTIONAL(llmm_knee, kneedle)) || (rc = CHECK_OPTIONAL(llmm_usl, usl)))
         return rc;
-    if (opt)
-        o = *opt;
-    else
-        llmm_knee_options_init(&o);
+    if (opt) {
+        if ((rc = LLMM__SIZED_GET(llmm_knee_options, &o, opt)) != LLMM_OK)
+            return rc;
+    } else {
+        LLMM__SIZED_DEFAULTS(llmm_knee_options, &o);
+    }
     if (!(o.trim >= 0.0 && o.trim <= TRIM_MAX) ||
         !(o.collapse_fraction > 0.0 && o.collapse_fraction < 1.0) ||
         (o.smooth != 0 && o.smooth % 2 == 0) || !llmm__is_finite(o.kneedle_sensitivity) ||
@@ -345,10 +336,10 @@ llmm_status llmm_knee_report(const double *conc, const double *qps, size_t n,
         if (!(conc[i] > 0.0))
             return LLMM_E_INVALID;
 
-    llmm_knee_init(&ki);
-    llmm_knee_init(&kc);
-    llmm_knee_init(&kk);
-    llmm_usl_init(&u);
+    LLMM__SIZED_DEFAULTS(llmm_knee, &ki);
+    LLMM__SIZED_DEFAULTS(llmm_knee, &kc);
+    LLMM__SIZED_DEFAULTS(llmm_knee, &kk);
+    LLMM__SIZED_DEFAULTS(llmm_usl, &u);
     if (inflection && (rc = llmm_knee_inflection_ex(conc, qps, n, o.trim, &ki)) != LLMM_OK)
         return rc;
     if (collapse &&
@@ -358,15 +349,15 @@ llmm_status llmm_knee_report(const double *conc, const double *qps, size_t n,
         (rc = llmm_knee_kneedle(conc, qps, n, o.kneedle_sensitivity, &kk)) != LLMM_OK)
         return rc;
     if (usl && llmm_usl_fit(conc, qps, n, &u) != LLMM_OK)
-        llmm_usl_init(&u); /* no model is a result of the report, not an error */
+        LLMM__SIZED_DEFAULTS(llmm_usl, &u); /* no model is a result of the report, not an error */
 
     if (inflection)
-        *inflection = ki;
+        LLMM__SIZED_PUT(llmm_knee, inflection, &ki);
     if (collapse)
-        *collapse = kc;
+        LLMM__SIZED_PUT(llmm_knee, collapse, &kc);
     if (kneedle)
-        *kneedle = kk;
+        LLMM__SIZED_PUT(llmm_knee, kneedle, &kk);
     if (usl)
-        *usl = u;
+        LLMM__SIZED_PUT(llmm_usl, usl, &u);
     return LLMM_OK;
 }

@@ -11,13 +11,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/abi.h"
 #include "fit_internal.h"
-
-llmm_status llmm_fit_stats_init(llmm_fit_stats *st)
-{
-    LLMM__STRUCT_INIT(st);
-    return LLMM_OK;
-}
 
 /* What one validation pass learns about the data. */
 typedef struct scan {
@@ -206,7 +201,7 @@ static llmm_status fit(const double *x, const double *y, const double *w, size_t
         return LLMM_E_INVALID;
     if (degree > LLMM_POLY_MAX_DEGREE)
         return LLMM_E_RANGE;
-    if (st && st->struct_size != (uint32_t)sizeof *st)
+    if (st && LLMM__SIZED_CHECK(llmm_fit_stats, st) != LLMM_OK)
         return LLMM_E_ABI;
     if (n == 0)
         return LLMM_E_EMPTY;
@@ -245,17 +240,20 @@ static llmm_status fit(const double *x, const double *y, const double *w, size_t
     if (st) {
         /* The last diagonal entry of the factorised [V | y] is the residual norm. Undo the
          * power-of-two scalings of y and w. */
+        llmm_fit_stats o;
+        LLMM__SIZED_DEFAULTS(llmm_fit_stats, &o);
         rss = ldexp(q.r[p][p] * q.r[p][p], 2 * ye + we);
         tss = ldexp(tss, 2 * ye + we);
-        st->rank = rank;
-        st->n = (uint64_t)s.used;
-        st->rss = rss;
-        st->tss = tss;
-        st->r2 = tss > 0.0 ? 1.0 - rss / tss : 1.0;
-        st->residual_std = s.used > p ? sqrt(rss / (double)(s.used - p)) : 0.0;
-        st->condition = cond;
-        st->centre = c;
-        st->scale = ldexp(1.0, he);
+        o.rank = rank;
+        o.n = (uint64_t)s.used;
+        o.rss = rss;
+        o.tss = tss;
+        o.r2 = tss > 0.0 ? 1.0 - rss / tss : 1.0;
+        o.residual_std = s.used > p ? sqrt(rss / (double)(s.used - p)) : 0.0;
+        o.condition = cond;
+        o.centre = c;
+        o.scale = ldexp(1.0, he);
+        LLMM__SIZED_PUT(llmm_fit_stats, st, &o);
     }
     return LLMM_OK;
 }

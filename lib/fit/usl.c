@@ -9,18 +9,18 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/abi.h"
 #include "fit_internal.h"
 
 #define USL_MAX_ITS 500
 #define USL_MIN_POINTS 6
 
-llmm_status llmm_usl_init(llmm_usl *m)
+void llmm__usl_defaults(void *full)
 {
-    LLMM__STRUCT_INIT(m);
+    llmm_usl *m = full;
     m->quality = LLMM_KNEE_NONE;
     m->lambda = m->sigma = m->kappa = NAN;
     m->n_max = m->x_max = m->r2 = m->rss = NAN;
-    return LLMM_OK;
 }
 
 static double denom(double sigma, double kappa, double n)
@@ -211,7 +211,7 @@ llmm_status llmm_usl_fit(const double *conc, const double *qps, size_t n, llmm_u
 
     if (!conc || !qps || !model)
         return LLMM_E_INVALID;
-    if (model->struct_size != (uint32_t)sizeof *model)
+    if (LLMM__SIZED_CHECK(llmm_usl, model) != LLMM_OK)
         return LLMM_E_ABI;
     if (n == 0)
         return LLMM_E_EMPTY;
@@ -241,7 +241,7 @@ llmm_status llmm_usl_fit(const double *conc, const double *qps, size_t n, llmm_u
     if (its == 0)
         return LLMM_E_NOT_CONVERGED;
 
-    llmm_usl_init(&m);
+    LLMM__SIZED_DEFAULTS(llmm_usl, &m);
     m.iterations = its;
     m.lambda = th[0];
     m.sigma = th[1];
@@ -253,16 +253,18 @@ llmm_status llmm_usl_fit(const double *conc, const double *qps, size_t n, llmm_u
     m.quality = (m.r2 >= 0.9 && llmm__is_finite(m.n_max) && m.n_max <= 2.0 * xmax)
                     ? LLMM_KNEE_OK
                     : LLMM_KNEE_WEAK;
-    *model = m;
+    LLMM__SIZED_PUT(llmm_usl, model, &m);
     return LLMM_OK;
 }
 
-static llmm_status check_eval(const llmm_usl *m, double n, const void *out)
+/* The caller's model as a full-size copy `m`, and the evaluation point n, checked. */
+static llmm_status check_eval(const llmm_usl *model, double n, const void *out, llmm_usl *m)
 {
-    if (!m || !out)
+    llmm_status rc;
+    if (!model || !out)
         return LLMM_E_INVALID;
-    if (m->struct_size != (uint32_t)sizeof *m)
-        return LLMM_E_ABI;
+    if ((rc = LLMM__SIZED_GET(llmm_usl, m, model)) != LLMM_OK)
+        return rc;
     if (!model_valid(m) || !llmm__is_finite(n) || !(n > 0.0))
         return LLMM_E_INVALID;
     if (!(denom(m->sigma, m->kappa, n) > 0.0))
@@ -272,17 +274,19 @@ static llmm_status check_eval(const llmm_usl *m, double n, const void *out)
 
 llmm_status llmm_usl_throughput(const llmm_usl *model, double n, double *x)
 {
-    llmm_status rc = check_eval(model, n, x);
+    llmm_usl m;
+    llmm_status rc = check_eval(model, n, x, &m);
     if (rc == LLMM_OK)
-        *x = model->lambda * n / denom(model->sigma, model->kappa, n);
+        *x = m.lambda * n / denom(m.sigma, m.kappa, n);
     return rc;
 }
 
 llmm_status llmm_usl_latency(const llmm_usl *model, double n, double *latency)
 {
-    llmm_status rc = check_eval(model, n, latency);
+    llmm_usl m;
+    llmm_status rc = check_eval(model, n, latency, &m);
     if (rc == LLMM_OK)
-        *latency = denom(model->sigma, model->kappa, n) / model->lambda;
+        *latency = denom(m.sigma, m.kappa, n) / m.lambda;
     return rc;
 }
 
@@ -290,15 +294,17 @@ llmm_status llmm_usl_slo_concurrency(const llmm_usl *model, double max_latency, 
 {
     double t, s, k, r;
     int guard;
+    llmm_usl m;
+    llmm_status rc;
     if (!model || !n)
         return LLMM_E_INVALID;
-    if (model->struct_size != (uint32_t)sizeof *model)
-        return LLMM_E_ABI;
-    if (!model_valid(model) || !llmm__is_finite(max_latency) || !(max_latency > 0.0))
+    if ((rc = LLMM__SIZED_GET(llmm_usl, &m, model)) != LLMM_OK)
+        return rc;
+    if (!model_valid(&m) || !llmm__is_finite(max_latency) || !(max_latency > 0.0))
         return LLMM_E_INVALID;
-    t = model->lambda * max_latency; /* latency ≤ SLO ⇔ denominator ≤ t */
-    s = model->sigma;
-    k = model->kappa;
+    t = m.lambda * max_latency; /* latency ≤ SLO ⇔ denominator ≤ t */
+    s = m.sigma;
+    k = m.kappa;
     if (!(t >= 1.0)) { /* the denominator is 1 at N = 1 */
         *n = 0.0;
         return LLMM_OK;

@@ -1,6 +1,7 @@
 /* KV-cache formulas: free-pool fragmentation, eviction threshold, TTL, occupancy. */
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "llmmetrics/resource.h"
 
@@ -79,15 +80,10 @@ llmm_status llmm_kv_ttl(double avg_hit_rate, int64_t *ttl)
     return LLMM_OK;
 }
 
-llmm_status llmm_kv_occupancy_result_init(llmm_kv_occupancy_result *r)
-{
-    LLMM__STRUCT_INIT(r);
-    return LLMM_OK;
-}
-
 llmm_status llmm_kv_occupancy(uint64_t block_size, uint64_t blocks_total, uint64_t blocks_used,
                               uint64_t tokens_stored, llmm_kv_occupancy_result *r)
 {
+    llmm_kv_occupancy_result o;
     uint64_t slots_used;
     double capacity;
     if (!r || block_size == 0 || blocks_total == 0 || blocks_used > blocks_total)
@@ -97,13 +93,15 @@ llmm_status llmm_kv_occupancy(uint64_t block_size, uint64_t blocks_total, uint64
     slots_used = blocks_used * block_size; /* <= blocks_total * block_size: no overflow */
     if (tokens_stored > slots_used)
         return LLMM_E_INVALID;
-    if (r->struct_size != sizeof *r)
+    if (LLMM__SIZED_CHECK(llmm_kv_occupancy_result, r) != LLMM_OK)
         return LLMM_E_ABI;
     capacity = (double)blocks_total * (double)block_size;
-    r->wasted_slots = slots_used - tokens_stored;
-    r->block_occupancy = (double)blocks_used / (double)blocks_total;
-    r->token_occupancy = (double)tokens_stored / capacity;
-    r->gap = (double)r->wasted_slots / capacity;
-    r->internal_fragmentation = slots_used ? (double)r->wasted_slots / (double)slots_used : 0.0;
+    LLMM__SIZED_DEFAULTS(llmm_kv_occupancy_result, &o);
+    o.wasted_slots = slots_used - tokens_stored;
+    o.block_occupancy = (double)blocks_used / (double)blocks_total;
+    o.token_occupancy = (double)tokens_stored / capacity;
+    o.gap = (double)o.wasted_slots / capacity;
+    o.internal_fragmentation = slots_used ? (double)o.wasted_slots / (double)slots_used : 0.0;
+    LLMM__SIZED_PUT(llmm_kv_occupancy_result, r, &o);
     return LLMM_OK;
 }

@@ -1,6 +1,7 @@
 /* KV-cache hit rate over a time window, with the TTL that rate gives. */
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "llmmetrics/resource.h"
 #include "window/rate_monitor.h"
@@ -12,12 +13,6 @@ struct llmm_kv_hit_tracker {
     llmm_ctx *ctx;
     llmm__rate_monitor mon;
 };
-
-llmm_status llmm_kv_hit_reading_init(llmm_kv_hit_reading *r)
-{
-    LLMM__STRUCT_INIT(r);
-    return LLMM_OK;
-}
 
 llmm_status llmm_kv_hit_tracker_new(llmm_ctx *ctx, uint64_t window_ns, llmm_kv_hit_tracker **out)
 {
@@ -61,6 +56,7 @@ llmm_status llmm_kv_hit_tracker_add(llmm_kv_hit_tracker *t, uint64_t now_ns, uin
 llmm_status llmm_kv_hit_tracker_read(llmm_kv_hit_tracker *t, uint64_t now_ns,
                                      llmm_kv_hit_reading *r)
 {
+    llmm_kv_hit_reading o;
     uint64_t hits, lookups;
     double rate;
     int64_t ttl;
@@ -68,7 +64,7 @@ llmm_status llmm_kv_hit_tracker_read(llmm_kv_hit_tracker *t, uint64_t now_ns,
 
     if (!t || !r)
         return LLMM_E_INVALID;
-    if (r->struct_size != sizeof *r)
+    if (LLMM__SIZED_CHECK(llmm_kv_hit_reading, r) != LLMM_OK)
         return LLMM_E_ABI;
     st = llmm__rate_monitor_read(&t->mon, now_ns, &hits, &lookups, &rate);
     if (st != LLMM_OK)
@@ -77,10 +73,12 @@ llmm_status llmm_kv_hit_tracker_read(llmm_kv_hit_tracker *t, uint64_t now_ns,
     st = llmm_kv_ttl(rate, &ttl);
     if (st != LLMM_OK)
         return st;
-    r->hits = hits;
-    r->lookups = lookups;
-    r->hit_rate = rate;
-    r->ttl = ttl;
+    LLMM__SIZED_DEFAULTS(llmm_kv_hit_reading, &o);
+    o.hits = hits;
+    o.lookups = lookups;
+    o.hit_rate = rate;
+    o.ttl = ttl;
+    LLMM__SIZED_PUT(llmm_kv_hit_reading, r, &o);
     return LLMM_OK;
 }
 

@@ -1,6 +1,7 @@
 /* CPU-GPU load imbalance index: the batch formula and the streaming monitor over W samples. */
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "llmmetrics/resource.h"
 
@@ -49,12 +50,6 @@ llmm_status llmm_lii(const double *cpu, const double *gpu, size_t n, double *lii
         sg += gpu[i];
     }
     *lii = lii_of(sc / (double)n, sg / (double)n);
-    return LLMM_OK;
-}
-
-llmm_status llmm_lii_reading_init(llmm_lii_reading *r)
-{
-    LLMM__STRUCT_INIT(r);
     return LLMM_OK;
 }
 
@@ -163,10 +158,11 @@ llmm_status llmm_lii_monitor_add(llmm_lii_monitor *m, double cpu, double gpu)
 
 llmm_status llmm_lii_monitor_read(const llmm_lii_monitor *m, llmm_lii_reading *r)
 {
+    llmm_lii_reading o;
     double mc, mg, lii;
     if (!m || !r)
         return LLMM_E_INVALID;
-    if (r->struct_size != sizeof *r)
+    if (LLMM__SIZED_CHECK(llmm_lii_reading, r) != LLMM_OK)
         return LLMM_E_ABI;
     if (m->count == 0)
         return LLMM_E_EMPTY;
@@ -176,14 +172,16 @@ llmm_status llmm_lii_monitor_read(const llmm_lii_monitor *m, llmm_lii_reading *r
     mc = mc < 0.0 ? 0.0 : (mc > 1.0 ? 1.0 : mc);
     mg = mg < 0.0 ? 0.0 : (mg > 1.0 ? 1.0 : mg);
     lii = lii_of(mc, mg);
-    r->samples = m->count;
-    r->mean_cpu = mc;
-    r->mean_gpu = mg;
-    r->lii = lii;
-    r->tier = lii >= m->th[LLMM_LII_ADAPT_AT]      ? LLMM_LII_ADAPT
-              : lii >= m->th[LLMM_LII_PREFETCH_AT] ? LLMM_LII_PREFETCH
-                                                   : LLMM_LII_KEEP;
-    r->scale = lii >= m->th[LLMM_LII_SCALE_AT];
+    LLMM__SIZED_DEFAULTS(llmm_lii_reading, &o);
+    o.samples = m->count;
+    o.mean_cpu = mc;
+    o.mean_gpu = mg;
+    o.lii = lii;
+    o.tier = lii >= m->th[LLMM_LII_ADAPT_AT]      ? LLMM_LII_ADAPT
+             : lii >= m->th[LLMM_LII_PREFETCH_AT] ? LLMM_LII_PREFETCH
+                                                  : LLMM_LII_KEEP;
+    o.scale = lii >= m->th[LLMM_LII_SCALE_AT];
+    LLMM__SIZED_PUT(llmm_lii_reading, r, &o);
     return LLMM_OK;
 }
 

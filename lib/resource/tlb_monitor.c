@@ -1,6 +1,7 @@
 /* TLB miss rate over a time window against a threshold (doc/spec.md §8 presets or custom). */
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "llmmetrics/resource.h"
 #include "window/rate_monitor.h"
@@ -10,12 +11,6 @@ struct llmm_tlb_monitor {
     llmm__rate_monitor mon;
     double max_miss_rate;
 };
-
-llmm_status llmm_tlb_reading_init(llmm_tlb_reading *r)
-{
-    LLMM__STRUCT_INIT(r);
-    return LLMM_OK;
-}
 
 llmm_status llmm_tlb_monitor_new_custom(llmm_ctx *ctx, double max_miss_rate, uint64_t window_ns,
                                         llmm_tlb_monitor **out)
@@ -75,23 +70,26 @@ llmm_status llmm_tlb_monitor_add(llmm_tlb_monitor *m, uint64_t now_ns, uint64_t 
 
 llmm_status llmm_tlb_monitor_read(llmm_tlb_monitor *m, uint64_t now_ns, llmm_tlb_reading *r)
 {
+    llmm_tlb_reading o;
     uint64_t misses, accesses;
     double rate;
     llmm_status st;
 
     if (!m || !r)
         return LLMM_E_INVALID;
-    if (r->struct_size != sizeof *r)
+    if (LLMM__SIZED_CHECK(llmm_tlb_reading, r) != LLMM_OK)
         return LLMM_E_ABI;
     st = llmm__rate_monitor_read(&m->mon, now_ns, &misses, &accesses, &rate);
     if (st != LLMM_OK)
         return st;
-    r->alert = rate > m->max_miss_rate;
-    r->misses = misses;
-    r->accesses = accesses;
-    r->window_ns = m->mon.window_ns;
-    r->miss_rate = rate;
-    r->max_miss_rate = m->max_miss_rate;
+    LLMM__SIZED_DEFAULTS(llmm_tlb_reading, &o);
+    o.alert = rate > m->max_miss_rate;
+    o.misses = misses;
+    o.accesses = accesses;
+    o.window_ns = m->mon.window_ns;
+    o.miss_rate = rate;
+    o.max_miss_rate = m->max_miss_rate;
+    LLMM__SIZED_PUT(llmm_tlb_reading, r, &o);
     return LLMM_OK;
 }
 

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "score/weights.h"
 
@@ -27,12 +28,6 @@ struct llmm_scorecard {
     uint32_t n;
     uint32_t cap;
 };
-
-llmm_status llmm_score_result_init(llmm_score_result *r)
-{
-    LLMM__STRUCT_INIT(r);
-    return LLMM_OK;
-}
 
 llmm_status llmm_scorecard_new(llmm_ctx *ctx, llmm_scenario preset, llmm_scorecard **out)
 {
@@ -274,18 +269,12 @@ static void score_layers(const llmm_scorecard *sc, llmm_score_result *r)
     r->overall = NAN;
 }
 
-llmm_status llmm_scorecard_evaluate(const llmm_scorecard *sc, llmm_score_result *r)
+/* The overall score from the layers score_layers() filled: the status of the evaluation. */
+static llmm_status score_overall(const llmm_scorecard *sc, llmm_score_result *r)
 {
     double total = 0.0, overall = 0.0;
     int l, missing_weighted = 0;
 
-    if (!sc || !r)
-        return LLMM_E_INVALID;
-    if (r->struct_size != sizeof *r)
-        return LLMM_E_ABI;
-    if (!sc->weights_set)
-        return LLMM_E_STATE;
-    score_layers(sc, r);
     for (l = 0; l < LLMM_LAYER_COUNT; l++) {
         if (r->layer_present[l])
             total += sc->w[l];
@@ -307,4 +296,23 @@ llmm_status llmm_scorecard_evaluate(const llmm_scorecard *sc, llmm_score_result 
     r->overall = overall > 1.0 ? 1.0 : overall;
     r->renormalized = missing_weighted;
     return LLMM_OK;
+}
+
+llmm_status llmm_scorecard_evaluate(const llmm_scorecard *sc, llmm_score_result *r)
+{
+    llmm_score_result o;
+    llmm_status st;
+
+    if (!sc || !r)
+        return LLMM_E_INVALID;
+    if (LLMM__SIZED_CHECK(llmm_score_result, r) != LLMM_OK)
+        return LLMM_E_ABI;
+    if (!sc->weights_set)
+        return LLMM_E_STATE;
+    LLMM__SIZED_DEFAULTS(llmm_score_result, &o);
+    score_layers(sc, &o);
+    /* The layers are reported also when no overall score can be given. */
+    st = score_overall(sc, &o);
+    LLMM__SIZED_PUT(llmm_score_result, r, &o);
+    return st;
 }

@@ -3,6 +3,7 @@
  * factor. */
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "llmmetrics/slo.h"
 
@@ -17,12 +18,6 @@ struct llmm_burn {
     double factor[2];      /* fast, slow */
     uint64_t win[LLMM_BURN_WINDOWS];
 };
-
-llmm_status llmm_burn_result_init(llmm_burn_result *r)
-{
-    LLMM__STRUCT_INIT(r);
-    return LLMM_OK;
-}
 
 static int target_ok(double t)
 {
@@ -210,6 +205,7 @@ llmm_status llmm_burn_add(llmm_burn *b, uint64_t now_ns, uint64_t errors, uint64
 
 llmm_status llmm_burn_evaluate(llmm_burn *b, uint64_t now_ns, llmm_burn_result *r)
 {
+    llmm_burn_result o;
     uint64_t ev[LLMM_BURN_WINDOWS], tot[LLMM_BURN_WINDOWS];
     double burn[LLMM_BURN_WINDOWS], rate[LLMM_BURN_WINDOWS];
     double budget;
@@ -218,7 +214,7 @@ llmm_status llmm_burn_evaluate(llmm_burn *b, uint64_t now_ns, llmm_burn_result *
 
     if (!b || !r)
         return LLMM_E_INVALID;
-    if (r->struct_size != sizeof *r)
+    if (LLMM__SIZED_CHECK(llmm_burn_result, r) != LLMM_OK)
         return LLMM_E_ABI;
     /* Every span fits the ring and every sum is bounded by b->requests, so only the time
      * stamp can make a count fail, and it does so on the first call, before the ring's clock
@@ -229,19 +225,20 @@ llmm_status llmm_burn_evaluate(llmm_burn *b, uint64_t now_ns, llmm_burn_result *
             return st;
     }
     budget = 1.0 - b->target;
+    LLMM__SIZED_DEFAULTS(llmm_burn_result, &o);
     for (i = 0; i < LLMM_BURN_WINDOWS; i++) {
         rate[i] = tot[i] ? (double)ev[i] / (double)tot[i] : 0.0;
         burn[i] = rate[i] / budget;
-        r->requests[i] = tot[i];
-        r->errors[i] = ev[i];
-        r->error_rate[i] = rate[i];
-        r->burn_rate[i] = burn[i];
+        o.requests[i] = tot[i];
+        o.errors[i] = ev[i];
+        o.error_rate[i] = rate[i];
+        o.burn_rate[i] = burn[i];
     }
-    r->fast_alert = burn[LLMM_BURN_FAST_LONG] > b->factor[0] &&
-                    burn[LLMM_BURN_FAST_SHORT] > b->factor[0];
-    r->slow_alert = burn[LLMM_BURN_SLOW_LONG] > b->factor[1] &&
-                    burn[LLMM_BURN_SLOW_SHORT] > b->factor[1];
-    r->reserved_ = 0;
+    o.fast_alert = burn[LLMM_BURN_FAST_LONG] > b->factor[0] &&
+                   burn[LLMM_BURN_FAST_SHORT] > b->factor[0];
+    o.slow_alert = burn[LLMM_BURN_SLOW_LONG] > b->factor[1] &&
+                   burn[LLMM_BURN_SLOW_SHORT] > b->factor[1];
+    LLMM__SIZED_PUT(llmm_burn_result, r, &o);
     return LLMM_OK;
 }
 

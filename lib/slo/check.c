@@ -3,14 +3,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "slo_internal.h"
-
-llmm_status llmm_slo_result_init(llmm_slo_result *r)
-{
-    LLMM__STRUCT_INIT(r);
-    return LLMM_OK;
-}
 
 int llmm__slo_bounds_ok(double q, double latency_max, double err_max)
 {
@@ -21,6 +16,7 @@ int llmm__slo_bounds_ok(double q, double latency_max, double err_max)
 llmm_status llmm__slo_fill(const llmm_sketch *ok, uint64_t errors, double q, double latency_max,
                            double err_max, llmm_slo_result *r)
 {
+    llmm_slo_result o;
     uint64_t successes = llmm_sketch_count(ok);
     double latency = INFINITY, rate = 0.0;
 
@@ -31,14 +27,16 @@ llmm_status llmm__slo_fill(const llmm_sketch *ok, uint64_t errors, double q, dou
         return LLMM_E_INVALID;
     if (successes + errors > 0)
         rate = (double)errors / (double)(successes + errors);
-    r->successes = successes;
-    r->errors = errors;
-    r->quantile = q;
-    r->latency = latency;
-    r->error_rate = rate;
-    r->latency_ok = successes > 0 && latency <= latency_max;
-    r->errors_ok = rate <= err_max;
-    r->satisfied = r->latency_ok && r->errors_ok;
+    LLMM__SIZED_DEFAULTS(llmm_slo_result, &o);
+    o.successes = successes;
+    o.errors = errors;
+    o.quantile = q;
+    o.latency = latency;
+    o.error_rate = rate;
+    o.latency_ok = successes > 0 && latency <= latency_max;
+    o.errors_ok = rate <= err_max;
+    o.satisfied = o.latency_ok && o.errors_ok;
+    LLMM__SIZED_PUT(llmm_slo_result, r, &o);
     return LLMM_OK;
 }
 
@@ -47,7 +45,7 @@ llmm_status llmm_slo_check_quantile(const llmm_sketch *ok_latencies, uint64_t er
 {
     if (!ok_latencies || !r || !llmm__slo_bounds_ok(q, latency_max, err_max))
         return LLMM_E_INVALID;
-    if (r->struct_size != sizeof *r)
+    if (LLMM__SIZED_CHECK(llmm_slo_result, r) != LLMM_OK)
         return LLMM_E_ABI;
     return llmm__slo_fill(ok_latencies, errors, q, latency_max, err_max, r);
 }

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "llmmetrics/slo.h"
 
@@ -16,12 +17,6 @@ struct llmm_goodput {
     uint64_t good;
     uint64_t failed;
 };
-
-llmm_status llmm_goodput_result_init(llmm_goodput_result *r)
-{
-    LLMM__STRUCT_INIT(r);
-    return LLMM_OK;
-}
 
 static int latency_ok(double v)
 {
@@ -137,22 +132,25 @@ llmm_status llmm_goodput_add_failures(llmm_goodput *g, uint64_t n)
 llmm_status llmm_goodput_read(const llmm_goodput *g, uint64_t duration_ns,
                               llmm_goodput_result *r)
 {
+    llmm_goodput_result o;
     double seconds;
     if (!g || !r || duration_ns == 0)
         return LLMM_E_INVALID;
-    if (r->struct_size != sizeof *r)
+    if (LLMM__SIZED_CHECK(llmm_goodput_result, r) != LLMM_OK)
         return LLMM_E_ABI;
     if (requests_of(g) == 0)
         return LLMM_E_EMPTY;
     /* The duration converts exactly below 2^53 ns (about 104 days); the seconds and each
      * quotient are rounded once. */
     seconds = (double)duration_ns / 1e9;
-    r->requests = requests_of(g);
-    r->completed = g->completed;
-    r->good = g->good;
-    r->fraction = (double)g->good / (double)r->requests;
-    r->rate_per_s = (double)g->good / seconds;
-    r->throughput_per_s = (double)g->completed / seconds;
+    LLMM__SIZED_DEFAULTS(llmm_goodput_result, &o);
+    o.requests = requests_of(g);
+    o.completed = g->completed;
+    o.good = g->good;
+    o.fraction = (double)g->good / (double)o.requests;
+    o.rate_per_s = (double)g->good / seconds;
+    o.throughput_per_s = (double)g->completed / seconds;
+    LLMM__SIZED_PUT(llmm_goodput_result, r, &o);
     return LLMM_OK;
 }
 

@@ -6,6 +6,7 @@
  * changes nothing or completes: the one inner call that can fail for lack of memory comes
  * first, and everything that could make a later inner call fail (time, span, counter
  * overflow) is checked up front. The inner clocks therefore never run ahead of ours. */
+#include "core/abi.h"
 #include "core/internal.h"
 #include "slo_internal.h"
 
@@ -104,7 +105,7 @@ llmm_status llmm_slo_window_check(llmm_slo_window *w, uint64_t now_ns, uint64_t 
     if (!w || !r || !llmm__slo_bounds_ok(q, latency_max, err_max) || span_ns == 0 ||
         now_ns < w->last_ns)
         return LLMM_E_INVALID;
-    if (r->struct_size != sizeof *r)
+    if (LLMM__SIZED_CHECK(llmm_slo_result, r) != LLMM_OK)
         return LLMM_E_ABI;
     if (span_ns / w->slot_ns + (span_ns % w->slot_ns != 0) > w->slots)
         return LLMM_E_RANGE;

@@ -2,6 +2,7 @@
  * threshold and minimum request count, on a ratio window of (errors, requests). */
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "llmmetrics/slo.h"
 #include "window/rate_monitor.h"
@@ -15,12 +16,6 @@ struct llmm_error_trigger {
     uint64_t min_requests;
     double max_share;
 };
-
-llmm_status llmm_error_trigger_reading_init(llmm_error_trigger_reading *r)
-{
-    LLMM__STRUCT_INIT(r);
-    return LLMM_OK;
-}
 
 llmm_status llmm_error_trigger_new(llmm_ctx *ctx, uint64_t window_ns, llmm_error_trigger **out)
 {
@@ -114,21 +109,24 @@ llmm_status llmm_error_trigger_add(llmm_error_trigger *t, uint64_t now_ns, uint6
 llmm_status llmm_error_trigger_check(llmm_error_trigger *t, uint64_t now_ns,
                                      llmm_error_trigger_reading *r)
 {
+    llmm_error_trigger_reading o;
     uint64_t errors, requests;
     double share;
     llmm_status st;
 
     if (!t || !r)
         return LLMM_E_INVALID;
-    if (r->struct_size != sizeof *r)
+    if (LLMM__SIZED_CHECK(llmm_error_trigger_reading, r) != LLMM_OK)
         return LLMM_E_ABI;
     st = llmm__rate_monitor_read(&t->mon, now_ns, &errors, &requests, &share);
     if (st != LLMM_OK)
         return st;
-    r->errors = errors;
-    r->requests = requests;
-    r->share = share;
-    r->fired = requests >= t->min_requests && share > t->max_share;
+    LLMM__SIZED_DEFAULTS(llmm_error_trigger_reading, &o);
+    o.errors = errors;
+    o.requests = requests;
+    o.share = share;
+    o.fired = requests >= t->min_requests && share > t->max_share;
+    LLMM__SIZED_PUT(llmm_error_trigger_reading, r, &o);
     return LLMM_OK;
 }
 
