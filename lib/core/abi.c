@@ -18,17 +18,16 @@ LLMM__STRUCTS(LLMM__ASSERT_NEWEST)
     static const uint32_t sizes_##type[] = {LLMM__SIZES_##type GROWN(type), 0};
 LLMM__STRUCTS(SIZES_ARRAY)
 
-typedef struct desc {
-    llmm_struct_kind kind;
-    uint32_t full;          /* the library's own sizeof */
-    const uint32_t *sizes;  /* released sizes, oldest first, 0-terminated */
-    void (*defaults)(void *full);
-} desc;
-
 #define DESC_ROW(kind, type, defaults) {kind, (uint32_t)sizeof(type), sizes_##type, defaults},
-static const desc descs[] = {LLMM__STRUCTS(DESC_ROW)};
+static const llmm__sized_desc descs[] = {LLMM__STRUCTS(DESC_ROW)};
 
-static const desc *find(llmm_struct_kind kind)
+/* Room for the library's own copy of any of them. */
+#define MEMBER(kind, type, defaults) type m_##type;
+typedef union any_struct {
+    LLMM__STRUCTS(MEMBER)
+} any_struct;
+
+const llmm__sized_desc *llmm__sized_find(llmm_struct_kind kind)
 {
     size_t i;
     for (i = 0; i < sizeof descs / sizeof descs[0]; i++)
@@ -37,7 +36,7 @@ static const desc *find(llmm_struct_kind kind)
     return NULL;
 }
 
-static int released(const desc *d, uint32_t size)
+static int released(const llmm__sized_desc *d, uint32_t size)
 {
     const uint32_t *s;
     for (s = d->sizes; *s; s++)
@@ -46,18 +45,22 @@ static int released(const desc *d, uint32_t size)
     return 0;
 }
 
-llmm_status llmm__sized_check(llmm_struct_kind kind, const void *p)
+static uint32_t size_of(const void *p)
 {
-    const desc *d = find(kind);
     uint32_t size;
+    memcpy(&size, p, sizeof size);
+    return size;
+}
+
+llmm_status llmm__desc_check(const llmm__sized_desc *d, const void *p)
+{
     if (!p)
         return LLMM_E_INVALID;
-    memcpy(&size, p, sizeof size);
-    return d && released(d, size) ? LLMM_OK : LLMM_E_ABI;
+    return d && released(d, size_of(p)) ? LLMM_OK : LLMM_E_ABI;
 }
 
 /* The library's full struct with the defaults, struct_size = its own size. */
-static void fill_defaults(const desc *d, void *full)
+static void fill_defaults(const llmm__sized_desc *d, void *full)
 {
     memset(full, 0, d->full);
     memcpy(full, &d->full, sizeof d->full);
@@ -65,43 +68,40 @@ static void fill_defaults(const desc *d, void *full)
         d->defaults(full);
 }
 
-llmm_status llmm__sized_get(llmm_struct_kind kind, void *full, const void *p)
+/* Bytes [4, size) of src into dst: everything of a struct of `size` bytes but its size. */
+static void copy_fields(void *dst, const void *src, uint32_t size)
 {
-    const desc *d = find(kind);
-    uint32_t size;
-    llmm_status rc = llmm__sized_check(kind, p);
+    memcpy((char *)dst + sizeof size, (const char *)src + sizeof size, size - sizeof size);
+}
+
+llmm_status llmm__desc_get(const llmm__sized_desc *d, void *full, const void *p)
+{
+    llmm_status rc = llmm__desc_check(d, p);
     if (rc != LLMM_OK)
         return rc;
-    memcpy(&size, p, sizeof size);
     fill_defaults(d, full);
     /* Released sizes never exceed the library's own (LLMM__ASSERT_NEWEST). */
-    memcpy((char *)full + sizeof size, (const char *)p + sizeof size, size - sizeof size);
+    copy_fields(full, p, size_of(p));
     return LLMM_OK;
 }
 
 void llmm__sized_put(void *p, const void *full)
 {
-    uint32_t size;
-    memcpy(&size, p, sizeof size);
-    memcpy((char *)p + sizeof size, (const char *)full + sizeof size, size - sizeof size);
+    copy_fields(p, full, size_of(p));
 }
 
-#define MEMBER(kind, type, defaults) type m_##type;
-
-llmm_status llmm__sized_init(llmm_struct_kind kind, void *p, uint32_t size)
+llmm_status llmm__desc_init(const llmm__sized_desc *d, void *p, uint32_t size)
 {
-    const desc *d = find(kind);
-    union {
-        LLMM__STRUCTS(MEMBER)
-    } full; /* room for the library's own copy of any of them */
-
+    any_struct full;
     if (!p)
         return LLMM_E_INVALID;
     if (!d || !released(d, size))
         return LLMM_E_ABI;
+    if (d->full > sizeof full) /* a test's own description of a larger struct */
+        return LLMM_E_ABI;
     fill_defaults(d, &full);
     memcpy(p, &size, sizeof size);
-    memcpy((char *)p + sizeof size, (const char *)&full + sizeof size, size - sizeof size);
+    copy_fields(p, &full, size);
     return LLMM_OK;
 }
 

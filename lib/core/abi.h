@@ -33,16 +33,32 @@ enum { LLMM__STRUCTS(LLMM__KIND_ENUMERATOR) LLMM__KIND_END_ };
 /* `p` converted to `type *`; a pointer of another struct type does not compile. */
 #define LLMM__TYPED(type, p) (1 ? (p) : (type *)0)
 
-/* LLMM_OK when `p->struct_size` is a released size of `kind`; LLMM_E_ABI otherwise;
- * LLMM_E_INVALID for NULL. */
-llmm_status llmm__sized_check(llmm_struct_kind kind, const void *p);
+/* What the library knows of one size-prefixed struct. */
+typedef struct llmm__sized_desc {
+    llmm_struct_kind kind;
+    uint32_t full;                /* the library's own sizeof */
+    const uint32_t *sizes;        /* released sizes, oldest first, 0-terminated */
+    void (*defaults)(void *full); /* the non-zero defaults of a zeroed full struct, or NULL */
+} llmm__sized_desc;
+
+/* The description of `kind`, or NULL when this library does not know it. */
+const llmm__sized_desc *llmm__sized_find(llmm_struct_kind kind);
+/* LLMM_OK when `p->struct_size` is a released size of `d` (NULL: none is); LLMM_E_ABI
+ * otherwise; LLMM_E_INVALID for a NULL `p`. */
+llmm_status llmm__desc_check(const llmm__sized_desc *d, const void *p);
 /* Check `p`, then fill the full-size `full` with the defaults and overlay the caller's prefix;
  * full's struct_size becomes the library's own size. `full` is untouched on failure. */
-llmm_status llmm__sized_get(llmm_struct_kind kind, void *full, const void *p);
+llmm_status llmm__desc_get(const llmm__sized_desc *d, void *full, const void *p);
 /* Copy the caller's prefix of `full` (beyond struct_size) into `p`, whose size was checked. */
 void llmm__sized_put(void *p, const void *full);
-/* Write the defaults of `kind` into `p` as a struct of `size` bytes (a released size). */
-llmm_status llmm__sized_init(llmm_struct_kind kind, void *p, uint32_t size);
+/* Write the defaults into `p` as a struct of `size` bytes, which must be a released size;
+ * LLMM_E_INVALID for a NULL `p`, LLMM_E_ABI (nothing written) for another size. */
+llmm_status llmm__desc_init(const llmm__sized_desc *d, void *p, uint32_t size);
+
+/* The same by kind. */
+#define llmm__sized_check(kind, p) llmm__desc_check(llmm__sized_find(kind), p)
+#define llmm__sized_get(kind, full, p) llmm__desc_get(llmm__sized_find(kind), full, p)
+#define llmm__sized_init(kind, p, size) llmm__desc_init(llmm__sized_find(kind), p, size)
 
 #define LLMM__SIZED_CHECK(type, p) llmm__sized_check(LLMM__KIND(type), LLMM__TYPED(const type, p))
 #define LLMM__SIZED_GET(type, full, p)                                                       \
