@@ -13,7 +13,7 @@ BUILD_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev
 # Debian packages any test suite needs: with all of them installed no suite is skipped.
 TEST_PACKAGES=(meson ninja-build pkg-config gcc g++ clang libcmocka-dev doxygen abigail-tools
     python3 python3-numpy python3-cffi golang-go cargo libyajl-dev libmicrohttpd-dev libcurl4-openssl-dev
-    prometheus valgrind libclang-rt-14-dev)
+    prometheus valgrind libclang-rt-14-dev castxml)
 
 # The test configuration. The committed ABI baseline (tests/abi/libllmmetrics.abi) is made
 # from exactly this configuration, so `test` and `abi-baseline` share it.
@@ -50,6 +50,14 @@ FUZZ_BUILD=build-fuzz
 FUZZ_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dfuzz=true
     -Db_sanitize=address,undefined -Db_lundef=false
     -Dexamples=false -Dbench=false -Dbindings=false -Ddocs=disabled)
+# The static library (-Ddefault_library=static) as an embedder builds it: no suites (they test
+# the shared library); installed into a scratch destdir, an outside program is linked with
+# `pkg-config --static` and run (tests/install/install_check.sh --static).
+STATIC_BUILD=build-static
+# shellcheck disable=SC2034 # used through static_step
+STATIC_SETUP=(env CC=gcc meson setup --buildtype debugoptimized -Dwerror=true
+    -Ddefault_library=static -Dtests=false -Dexamples=false -Dbench=false -Dtools=false
+    -Dbindings=false -Ddocs=disabled)
 BENCH_BUILD=build-bench
 BENCH_SETUP=(meson setup -Doptimization=2 -Ddebug=false -Db_ndebug=true
     -Dtests=false -Dexamples=false -Dtools=false -Dbindings=false -Ddocs=disabled)
@@ -64,7 +72,9 @@ usage: ./dev.sh COMMAND [ARGS]
   demo           install what is missing (apt-get), build, run the main job
   test           install every package the test suites need, then from fresh build
                  directories: gcc debugoptimized build with -Werror, every meson suite,
-                 the Doxygen docs, the unit suite again under valgrind memcheck; a clang
+                 the Doxygen docs, the unit suite again under valgrind memcheck; a static
+                 library build (-Ddefault_library=static -Dtests=false) installed and
+                 linked into an outside program with pkg-config --static; a clang
                  ASan+UBSan build running the unit and integration suites; a TSan build
                  running suite tsan; a libFuzzer build running each fuzz target briefly;
                  ends with one line "N passed, N failed" and exits non-zero on any failure
@@ -78,7 +88,8 @@ usage: ./dev.sh COMMAND [ARGS]
   fuzz SECONDS   build build-fuzz (clang, libFuzzer, ASan+UBSan) and run every fuzz
                  target for SECONDS each over its seed corpus (tests/fuzz/corpus/NAME)
   abi-baseline   rebuild `build` in the test configuration and rewrite the committed
-                 ABI baseline tests/abi/libllmmetrics.abi (only for intended API changes)
+                 ABI baseline tests/abi/libllmmetrics.abi and API snapshot
+                 tests/abi/libllmmetrics.api (only for intended additions, doc/abi.md)
   --help         this text
 
 Environment: JOBS (parallel build jobs, default: number of CPUs).
@@ -169,6 +180,23 @@ valgrind_step() {
     log "$dir under valgrind: $((SECONDS - start)) s"
 }
 
+# The static step of `test`: a fresh static-only build, installed into a scratch destdir, an
+# outside program linked with pkg-config --static and run. Counts a failed step.
+static_step() {
+    local start=$SECONDS
+    log "configure and build $STATIC_BUILD (static library, -Dtests=false)"
+    if fresh_setup "$STATIC_BUILD" "${STATIC_SETUP[@]}" && ninja -C "$STATIC_BUILD" -j "$JOBS" &&
+        tests/install/install_check.sh --static "$PWD" "$PWD/$STATIC_BUILD" \
+            "$(meson introspect "$STATIC_BUILD" --projectinfo | python3 -c \
+                'import json, sys; print(json.load(sys.stdin)["version"])')" none gcc; then
+        log "$STATIC_BUILD: static library linked into an outside program and run"
+    else
+        log "FAILED: $STATIC_BUILD (static library build or outside program)"
+        FAILED_STEPS=$((FAILED_STEPS + 1))
+    fi
+    log "$STATIC_BUILD: $((SECONDS - start)) s"
+}
+
 cmd_test() {
     ensure_packages "${TEST_PACKAGES[@]}"
     local main_rc=0 start=$SECONDS asan_rt
@@ -189,6 +217,7 @@ cmd_test() {
         log "FAILED: configure/build $MAIN_BUILD"
         FAILED_STEPS=$((FAILED_STEPS + 1))
     fi
+    static_step
     # The Python interpreter's own allocations at exit are not ours (tests/lsan.supp).
     asan_rt=$(clang -print-file-name=libclang_rt.asan-x86_64.so)
     suite_step "$ASAN_BUILD" ASAN_SETUP "unit integration" 2 \
@@ -268,7 +297,7 @@ cmd_fuzz() {
 }
 
 cmd_abi_baseline() {
-    ensure_packages "${BUILD_PACKAGES[@]}" abigail-tools
+    ensure_packages "${BUILD_PACKAGES[@]}" abigail-tools castxml clang
     fresh_setup "$MAIN_BUILD" "${MAIN_SETUP[@]}"
     ninja -C "$MAIN_BUILD" -j "$JOBS"
     local lib
@@ -279,7 +308,9 @@ for t in json.load(sys.stdin):
         print(t["filename"][0])
 ')
     tests/abi/abi_check.sh "$lib" "$PWD" "$PWD/$MAIN_BUILD" --update
-    echo "dev.sh: commit tests/abi/libllmmetrics.abi together with the API change"
+    python3 tools/abi/api_snapshot.py -I include -I "$MAIN_BUILD/include" \
+        --write tests/abi/libllmmetrics.api
+    echo "dev.sh: commit tests/abi/libllmmetrics.abi and .api together with the API change"
 }
 
 case "${1:-}" in

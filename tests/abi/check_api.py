@@ -5,8 +5,10 @@
     any difference fails, with the diff. `./dev.sh abi-baseline` rewrites it on purpose.
  2. tests/abi/libllmmetrics.abignore suppresses "data member appended at the end" for exactly
     the size-prefixed structs of the headers (no more, no fewer), one entry each.
- 3. The check works: on a copy of the headers it passes unchanged, and it fails for each
-    mutation below (an argument type, an enum value, a struct field), naming what changed.
+ 3. The headers keep the 1.0 API (tests/abi/1.0): every 1.0 function, enumerator and typedef
+    as it was, every 1.0 struct as it was but for fields appended to a size-prefixed one.
+ 4. The checks work: on a copy of the headers they pass unchanged, and both 1 and 3 fail for
+    each mutation below (an argument type, an enum value, a struct field), naming it.
 
 usage: check_api.py SOURCE_ROOT BUILD_ROOT
 """
@@ -97,6 +99,11 @@ def main():
     tap.result(not problems, "libllmmetrics.abignore: one appended-fields entry per "
                "size-prefixed struct (%d)" % len(sized), "\n".join(problems))
 
+    v1_0 = header_model.load([os.path.join(src, "tests", "abi", "1.0")])
+    broken = api_snapshot.incompatibilities(v1_0, api)
+    tap.result(not broken, "the headers keep the 1.0 API (%d functions, %d structs, %d enums)"
+               % (len(v1_0.functions), len(v1_0.structs), len(v1_0.enums)), "\n".join(broken))
+
     with tempfile.TemporaryDirectory() as tmp:
         inc = os.path.join(tmp, "include")
         copy_headers(src, bld, inc)
@@ -114,14 +121,16 @@ def main():
                 continue
             with open(path, "w", encoding="utf-8") as f:
                 f.write(mutated)
-            diff = api_snapshot.compare(committed,
-                                        api_snapshot.render(header_model.load([inc])), "snapshot")
+            mutated_api = header_model.load([inc])
+            diff = api_snapshot.compare(committed, api_snapshot.render(mutated_api), "snapshot")
+            broken = api_snapshot.incompatibilities(v1_0, mutated_api)
             with open(path, "w", encoding="utf-8") as f:
                 f.write(original)
             changed = [line for line in diff.splitlines() if line[:1] in "+-"
                        and not line.startswith(("+++", "---"))]
-            tap.result(bool(changed) and any(name in line for line in changed),
-                       "mutation caught: %s" % what, "\n".join(changed[:6]))
+            tap.result(any(name in line for line in changed) and any(name in b for b in broken),
+                       "mutation caught by the snapshot and the 1.0 check: %s" % what,
+                       "\n".join(changed[:6] + broken))
     return tap.emit()
 
 

@@ -1,9 +1,30 @@
 /* An outside program: built only from what `meson install` put into the destdir, found through
- * `pkg-config llmmetrics`. It checks that the installed headers and library agree. */
+ * `pkg-config llmmetrics` (or `pkg-config --static` against the static library). It checks
+ * that the installed headers and library agree, and runs a sketch through an SLO check with a
+ * caller-sized result. */
 #include <stdio.h>
 #include <string.h>
 
 #include <llmmetrics/llmmetrics.h>
+
+/* 19 successes at 0.1 s and one error: p95 0.1 s, error rate 0.05, both within bounds. */
+static int slo(void)
+{
+    llmm_sketch *s = NULL;
+    llmm_slo_result r;
+    int i, ok;
+    if (llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &s) != LLMM_OK)
+        return 0;
+    for (i = 0; i < 19; i++)
+        llmm_sketch_add(s, 0.1);
+    ok = llmm_slo_result_init(&r) == LLMM_OK && r.struct_size == sizeof r &&
+         llmm_slo_check(s, 1, 0.2, 0.05, &r) == LLMM_OK;
+    llmm_sketch_free(s);
+    if (!ok)
+        return 0;
+    printf("slo satisfied %d p95 %.1f\n", (int)r.satisfied, r.latency);
+    return r.satisfied == 1;
+}
 
 int main(void)
 {
@@ -22,5 +43,5 @@ int main(void)
     }
     printf("version %s\n", v);
     printf("%s: %s\n", name, msg);
-    return 0;
+    return slo() ? 0 : 1;
 }

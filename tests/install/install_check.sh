@@ -2,9 +2,17 @@
 # `meson install --destdir` into a temporary directory, then build an outside program against
 # the installed copy with `pkg-config llmmetrics` and run it. TAP output.
 #
-# usage: install_check.sh SOURCE_ROOT BUILD_ROOT VERSION SANITIZE CC [CC ARGS...]
+# usage: install_check.sh [--static] SOURCE_ROOT BUILD_ROOT VERSION SANITIZE CC [CC ARGS...]
+#
+# --static: the build installed a static library only (-Ddefault_library=static); the programs
+# are linked with `pkg-config --static` and must not need any libllmmetrics.so.
 set -euo pipefail
 
+link=shared pkgconfig=(pkg-config)
+if [ "${1:-}" = --static ]; then
+    link=static pkgconfig=(pkg-config --static)
+    shift
+fi
 src=$1 bld=$2 version=$3 sanitize=$4
 shift 4
 cc=("$@")
@@ -44,37 +52,48 @@ ok "llmmetrics.pc and every public header installed"
 # Only the destdir's .pc file is visible; the sysroot prefix maps its paths into the destdir.
 PKG_CONFIG_LIBDIR=$(dirname "$pc")
 export PKG_CONFIG_LIBDIR PKG_CONFIG_PATH='' PKG_CONFIG_SYSROOT_DIR=$dest
-cflags=$(pkg-config --cflags llmmetrics 2>"$tmp/log") || fail "pkg-config --cflags llmmetrics"
-libs=$(pkg-config --libs llmmetrics 2>"$tmp/log") || fail "pkg-config --libs llmmetrics"
+cflags=$("${pkgconfig[@]}" --cflags llmmetrics 2>"$tmp/log") || fail "${pkgconfig[*]} --cflags llmmetrics"
+libs=$("${pkgconfig[@]}" --libs llmmetrics 2>"$tmp/log") || fail "${pkgconfig[*]} --libs llmmetrics"
 pcver=$(pkg-config --modversion llmmetrics)
 case "$cflags $libs" in
     *"$dest"*) ;;
     *) echo "cflags '$cflags' libs '$libs' do not point into $dest" >"$tmp/log"; fail "pkg-config flags point into the destdir" ;;
 esac
 [ "$pcver" = "$version" ] || { echo "modversion $pcver, expected $version" >"$tmp/log"; fail "pkg-config modversion"; }
-ok "pkg-config llmmetrics: $cflags $libs"
+ok "${pkgconfig[*]} llmmetrics: $cflags $libs"
 
 cp "$src/tests/install/consumer.c" "$tmp/consumer.c"
 # shellcheck disable=SC2086 # pkg-config output is a list of words
 (cd "$tmp" && "${cc[@]}" -std=c11 -Wall -Wextra -Werror consumer.c -o consumer $cflags $libs) \
-    >"$tmp/log" 2>&1 || fail "compile an outside program with pkg-config llmmetrics"
-ok "compile an outside program with pkg-config llmmetrics"
+    >"$tmp/log" 2>&1 || fail "compile an outside program with ${pkgconfig[*]} llmmetrics"
+ok "compile an outside program with ${pkgconfig[*]} llmmetrics"
 
-libdir=$(dirname "$(find "$dest" -name 'libllmmetrics.so.1' -print -quit)")
-resolved=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/consumer" | awk '/libllmmetrics/ {print $3}')
-case "$resolved" in
-    "$dest"/*) ;;
-    *) echo "libllmmetrics resolves to '$resolved'" >"$tmp/log"; fail "the program loads the installed library" ;;
-esac
-ok "the program loads the installed library ($resolved)"
+if [ "$link" = static ]; then
+    libdir=$(dirname "$(find "$dest" -name 'libllmmetrics.a' -print -quit)")
+    if [ -n "$(find "$dest" -name 'libllmmetrics.so*' -print -quit)" ] ||
+        readelf -d "$tmp/consumer" | grep -q 'NEEDED.*libllmmetrics'; then
+        readelf -d "$tmp/consumer" >"$tmp/log"
+        fail "the program contains the library (static build installs no shared library)"
+    fi
+    ok "the program contains the library: no libllmmetrics.so installed or needed"
+else
+    libdir=$(dirname "$(find "$dest" -name 'libllmmetrics.so.1' -print -quit)")
+    resolved=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/consumer" | awk '/libllmmetrics/ {print $3}')
+    case "$resolved" in
+        "$dest"/*) ;;
+        *) echo "libllmmetrics resolves to '$resolved'" >"$tmp/log"; fail "the program loads the installed library" ;;
+    esac
+    ok "the program loads the installed library ($resolved)"
+fi
 
 LD_LIBRARY_PATH=$libdir "$tmp/consumer" >"$tmp/out" 2>"$tmp/log" || fail "run the outside program"
 sed 's/^/# /' "$tmp/out"
-if ! grep -qx "version $version" "$tmp/out" || ! grep -q '^LLMM_E_INVALID: .' "$tmp/out"; then
+if ! grep -qx "version $version" "$tmp/out" || ! grep -q '^LLMM_E_INVALID: .' "$tmp/out" ||
+    ! grep -qx "slo satisfied 1 p95 0.1" "$tmp/out"; then
     cp "$tmp/out" "$tmp/log"
     fail "run the outside program"
 fi
-ok "run the outside program: prints version $version and a status message"
+ok "run the outside program: version $version, a status message, an SLO check"
 
 # The C++ example, compiled with g++ against the installed copy and run.
 cp "$src/examples/cpp_example.cpp" "$tmp/cpp_example.cpp"

@@ -52,6 +52,44 @@ def render(api: header_model.Api) -> str:
     return "".join(out)
 
 
+def incompatibilities(old: header_model.Api, new: header_model.Api) -> list:
+    """What `new` breaks of `old`, by the rules of a minor release (doc/abi.md): every
+    function, typedef and enumerator kept as it was; every struct kept, except that a
+    size-prefixed one may append fields. An empty list means `new` can replace `old`."""
+    out = []
+    for name, f in old.functions.items():
+        g = new.functions.get(name)
+        if g is None or g.prototype() != f.prototype():
+            out.append("function %s: %s" % (name, g.prototype() if g else "removed"))
+    for name, e in old.enums.items():
+        values = new.enums[name].values if name in new.enums else {}
+        out += ["enum %s: %s %s" % (name, k, values.get(k, "removed"))
+                for k, v in e.values.items() if values.get(k) != v]
+    for name, t in old.typedefs.items():
+        u = new.typedefs.get(name)
+        if u is None or u.type.spelling(name) != t.type.spelling(name):
+            out.append("typedef %s changed or removed" % name)
+    for name, s in old.structs.items():
+        n = new.structs.get(name)
+        if n is None or n.opaque != s.opaque:
+            out.append("struct %s removed or (un)defined" % name)
+        elif not s.opaque:
+            out += _struct_changes(s, n)
+    return out
+
+
+def _struct_changes(old: header_model.Struct, new: header_model.Struct) -> list:
+    def show(f):
+        return "%s at %d" % (f.type.spelling(f.name), f.offset) if f else "nothing"
+    out = ["struct %s: field %s is now %s" % (old.name, show(f), show(g))
+           for f, g in zip(old.fields, new.fields[:len(old.fields)] + (None,) * len(old.fields))
+           if f != g][:1]
+    if new.align != old.align or (new.size != old.size and not old.size_prefixed):
+        out.append("struct %s: size %d align %d, was %d and %d"
+                   % (old.name, new.size, new.align, old.size, old.align))
+    return out
+
+
 def compare(expected: str, actual: str, expected_name: str) -> str:
     """A unified diff from the committed snapshot to the headers' one ('' when equal)."""
     if expected == actual:
