@@ -8,6 +8,7 @@ import "C"
 import (
 	"runtime"
 	"time"
+	"unsafe"
 )
 
 // Defaults of a [BurnAlerter].
@@ -188,7 +189,7 @@ func (b *BurnAlerter) Evaluate(now uint64) (BurnResult, error) {
 		return BurnResult{}, errClosed("llmm_burn_evaluate", "burn alerter")
 	}
 	var r C.llmm_burn_result
-	if err := check("llmm_burn_result_init", C.llmm_burn_result_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_BURN_RESULT, unsafe.Pointer(&r), C.sizeof_llmm_burn_result); err != nil {
 		return BurnResult{}, err
 	}
 	st := C.llmm_burn_evaluate(b.c, C.uint64_t(now), &r)
@@ -340,7 +341,7 @@ func (t *ErrorTrigger) Check(now uint64) (ErrorTriggerReading, error) {
 		return ErrorTriggerReading{}, errClosed("llmm_error_trigger_check", "error trigger")
 	}
 	var r C.llmm_error_trigger_reading
-	if err := check("llmm_error_trigger_reading_init", C.llmm_error_trigger_reading_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_ERROR_TRIGGER_READING, unsafe.Pointer(&r), C.sizeof_llmm_error_trigger_reading); err != nil {
 		return ErrorTriggerReading{}, err
 	}
 	st := C.llmm_error_trigger_check(t.c, C.uint64_t(now), &r)

@@ -5,7 +5,10 @@ package llmmetrics
 */
 import "C"
 
-import "runtime"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // Limits of the detectors.
 const (
@@ -172,7 +175,7 @@ func (d *CollapseDetector) ObserveDetail(now uint64, latency float64) (CollapseV
 		return CollapseVerdict{}, errClosed("llmm_collapse_observe_ex", "collapse detector")
 	}
 	var v C.llmm_collapse_verdict
-	if err := check("llmm_collapse_verdict_init", C.llmm_collapse_verdict_init(&v)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_COLLAPSE_VERDICT, unsafe.Pointer(&v), C.sizeof_llmm_collapse_verdict); err != nil {
 		return CollapseVerdict{}, err
 	}
 	st := C.llmm_collapse_observe_ex(d.c, C.uint64_t(now), C.double(latency), &v)
@@ -215,7 +218,7 @@ func (d *CollapseDetector) SwitchReport() (CollapseReport, error) {
 		return CollapseReport{}, errClosed("llmm_collapse_switch_report", "collapse detector")
 	}
 	var r C.llmm_collapse_report
-	if err := check("llmm_collapse_report_init", C.llmm_collapse_report_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_COLLAPSE_REPORT, unsafe.Pointer(&r), C.sizeof_llmm_collapse_report); err != nil {
 		return CollapseReport{}, err
 	}
 	st := C.llmm_collapse_switch_report(d.c, &r)

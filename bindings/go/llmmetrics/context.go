@@ -77,7 +77,7 @@ type Context struct {
 // NewContext creates a context with a counting, libc-backed allocator.
 func NewContext() (*Context, error) {
 	var a C.llmm_allocator
-	if err := check("llmm_allocator_init", C.llmm_allocator_init(&a)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_ALLOCATOR, unsafe.Pointer(&a), C.sizeof_llmm_allocator); err != nil {
 		return nil, err
 	}
 	counter := (*C.llmmgo_counter)(C.calloc(1, C.size_t(unsafe.Sizeof(C.llmmgo_counter{}))))

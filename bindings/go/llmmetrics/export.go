@@ -356,7 +356,7 @@ type OTLPOptions struct {
 // cumulative temporality.
 func DefaultOTLPOptions() OTLPOptions {
 	var o C.llmm_otlp_options
-	C.llmm_otlp_options_init(&o)
+	_ = initStruct(C.LLMM_STRUCT_OTLP_OPTIONS, unsafe.Pointer(&o), C.sizeof_llmm_otlp_options) // defaults: cannot fail
 	return OTLPOptions{
 		StartTimeUnixNano: uint64(o.start_time_unix_nano),
 		TimeUnixNano:      uint64(o.time_unix_nano),
@@ -369,7 +369,7 @@ func DefaultOTLPOptions() OTLPOptions {
 // toC fills a C options struct; the strings are allocated in cs.
 func (o *OTLPOptions) toC(op string, cs *cStrings) (*C.llmm_otlp_options, error) {
 	var c C.llmm_otlp_options
-	if err := check("llmm_otlp_options_init", C.llmm_otlp_options_init(&c)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_OTLP_OPTIONS, unsafe.Pointer(&c), C.sizeof_llmm_otlp_options); err != nil {
 		return nil, err
 	}
 	if o == nil {

@@ -8,6 +8,7 @@ import "C"
 import (
 	"math"
 	"runtime"
+	"unsafe"
 )
 
 // PolyMaxDegree is the highest degree [Polyfit], [PolyfitWeighted] and [PolyRoots] accept.
@@ -82,7 +83,7 @@ func polyfit(op string, x, y, w []float64, degree int) ([]float64, FitStats, err
 		return nil, FitStats{}, newError(op, StatusRange, "degree above PolyMaxDegree")
 	}
 	var st C.llmm_fit_stats
-	if err := check("llmm_fit_stats_init", C.llmm_fit_stats_init(&st)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_FIT_STATS, unsafe.Pointer(&st), C.sizeof_llmm_fit_stats); err != nil {
 		return nil, FitStats{}, err
 	}
 	coeffs := make([]float64, degree+1)
@@ -248,7 +249,7 @@ func kneeCall(op string, conc, qps []float64, f func(k *C.llmm_knee) C.llmm_stat
 		return Knee{Quality: KneeNone, Knee: math.NaN(), QPS: math.NaN(), Strength: math.NaN()}, err
 	}
 	var k C.llmm_knee
-	if err := check("llmm_knee_init", C.llmm_knee_init(&k)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_KNEE, unsafe.Pointer(&k), C.sizeof_llmm_knee); err != nil {
 		return Knee{}, err
 	}
 	st := f(&k)
@@ -336,7 +337,7 @@ func uslOf(m *C.llmm_usl) USL {
 // toC fills a C model from m; the calls on a model read λ, σ and κ.
 func (m USL) toC(op string) (C.llmm_usl, error) {
 	var c C.llmm_usl
-	if err := check("llmm_usl_init", C.llmm_usl_init(&c)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_USL, unsafe.Pointer(&c), C.sizeof_llmm_usl); err != nil {
 		return c, err
 	}
 	c.quality = C.llmm_knee_quality(m.Quality)
@@ -358,7 +359,7 @@ func FitUSL(conc, qps []float64) (USL, error) {
 		return USL{}, err
 	}
 	var m C.llmm_usl
-	if err := check("llmm_usl_init", C.llmm_usl_init(&m)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_USL, unsafe.Pointer(&m), C.sizeof_llmm_usl); err != nil {
 		return USL{}, err
 	}
 	st := C.llmm_usl_fit(f64ptr(conc), f64ptr(qps), C.size_t(len(conc)), &m)
@@ -414,7 +415,7 @@ type KneeOptions struct {
 // fraction 0.5, Kneedle sensitivity 1.
 func DefaultKneeOptions() KneeOptions {
 	var o C.llmm_knee_options
-	C.llmm_knee_options_init(&o)
+	_ = initStruct(C.LLMM_STRUCT_KNEE_OPTIONS, unsafe.Pointer(&o), C.sizeof_llmm_knee_options) // defaults: cannot fail
 	return KneeOptions{Smooth: int(o.smooth), Trim: float64(o.trim),
 		CollapseFraction: float64(o.collapse_fraction), KneedleSensitivity: float64(o.kneedle_sensitivity)}
 }
@@ -436,7 +437,7 @@ func Knees(conc, qps []float64, opt *KneeOptions) (KneeReport, error) {
 		return KneeReport{}, err
 	}
 	var o C.llmm_knee_options
-	if err := check("llmm_knee_options_init", C.llmm_knee_options_init(&o)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_KNEE_OPTIONS, unsafe.Pointer(&o), C.sizeof_llmm_knee_options); err != nil {
 		return KneeReport{}, err
 	}
 	if opt != nil {
@@ -451,11 +452,11 @@ func Knees(conc, qps []float64, opt *KneeOptions) (KneeReport, error) {
 	var infl, coll, kneedle C.llmm_knee
 	var usl C.llmm_usl
 	for _, k := range []*C.llmm_knee{&infl, &coll, &kneedle} {
-		if err := check("llmm_knee_init", C.llmm_knee_init(k)); err != nil {
+		if err := initStruct(C.LLMM_STRUCT_KNEE, unsafe.Pointer(k), C.sizeof_llmm_knee); err != nil {
 			return KneeReport{}, err
 		}
 	}
-	if err := check("llmm_usl_init", C.llmm_usl_init(&usl)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_USL, unsafe.Pointer(&usl), C.sizeof_llmm_usl); err != nil {
 		return KneeReport{}, err
 	}
 	st := C.llmm_knee_report(f64ptr(conc), f64ptr(qps), C.size_t(len(conc)), &o, &infl, &coll, &kneedle, &usl)

@@ -8,6 +8,7 @@ import "C"
 import (
 	"runtime"
 	"time"
+	"unsafe"
 )
 
 // GoodputOption is a per-request SLO bound of a [Goodput] counter, in the caller's latency
@@ -132,7 +133,7 @@ func (g *Goodput) Read(duration time.Duration) (GoodputResult, error) {
 		return GoodputResult{}, err
 	}
 	var r C.llmm_goodput_result
-	if err := check("llmm_goodput_result_init", C.llmm_goodput_result_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_GOODPUT_RESULT, unsafe.Pointer(&r), C.sizeof_llmm_goodput_result); err != nil {
 		return GoodputResult{}, err
 	}
 	st := C.llmm_goodput_read(g.c, d, &r)

@@ -165,7 +165,7 @@ func (m *LIIMonitor) Read() (LIIReading, error) {
 		return LIIReading{}, errClosed("llmm_lii_monitor_read", "monitor")
 	}
 	var r C.llmm_lii_reading
-	if err := check("llmm_lii_reading_init", C.llmm_lii_reading_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_LII_READING, unsafe.Pointer(&r), C.sizeof_llmm_lii_reading); err != nil {
 		return LIIReading{}, err
 	}
 	st := C.llmm_lii_monitor_read(m.c, &r)
@@ -236,7 +236,7 @@ type KVOccupancy struct {
 // tokens (B > 0), blocksUsed (U ≤ T) of them in use holding tokensStored tokens (K ≤ U·B).
 func KVOccupancyOf(blockSize, blocksTotal, blocksUsed, tokensStored uint64) (KVOccupancy, error) {
 	var r C.llmm_kv_occupancy_result
-	if err := check("llmm_kv_occupancy_result_init", C.llmm_kv_occupancy_result_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_KV_OCCUPANCY_RESULT, unsafe.Pointer(&r), C.sizeof_llmm_kv_occupancy_result); err != nil {
 		return KVOccupancy{}, err
 	}
 	st := C.llmm_kv_occupancy(C.uint64_t(blockSize), C.uint64_t(blocksTotal), C.uint64_t(blocksUsed),

@@ -8,6 +8,7 @@ import "C"
 import (
 	"runtime"
 	"time"
+	"unsafe"
 )
 
 // Windows of the resource monitors.
@@ -83,7 +84,7 @@ func (t *KVHitTracker) Read(now uint64) (KVHitReading, error) {
 		return KVHitReading{}, errClosed("llmm_kv_hit_tracker_read", "tracker")
 	}
 	var r C.llmm_kv_hit_reading
-	if err := check("llmm_kv_hit_reading_init", C.llmm_kv_hit_reading_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_KV_HIT_READING, unsafe.Pointer(&r), C.sizeof_llmm_kv_hit_reading); err != nil {
 		return KVHitReading{}, err
 	}
 	st := C.llmm_kv_hit_tracker_read(t.c, C.uint64_t(now), &r)
@@ -192,7 +193,7 @@ func (m *TLBMonitor) Read(now uint64) (TLBReading, error) {
 		return TLBReading{}, errClosed("llmm_tlb_monitor_read", "monitor")
 	}
 	var r C.llmm_tlb_reading
-	if err := check("llmm_tlb_reading_init", C.llmm_tlb_reading_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_TLB_READING, unsafe.Pointer(&r), C.sizeof_llmm_tlb_reading); err != nil {
 		return TLBReading{}, err
 	}
 	st := C.llmm_tlb_monitor_read(m.c, C.uint64_t(now), &r)

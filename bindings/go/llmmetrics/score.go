@@ -285,7 +285,7 @@ func (sc *Scorecard) Evaluate() (ScoreResult, error) {
 		return res, errClosed("llmm_scorecard_evaluate", "scorecard")
 	}
 	var r C.llmm_score_result
-	if err := check("llmm_score_result_init", C.llmm_score_result_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_SCORE_RESULT, unsafe.Pointer(&r), C.sizeof_llmm_score_result); err != nil {
 		return res, err
 	}
 	st := C.llmm_scorecard_evaluate(sc.c, &r)

@@ -8,6 +8,7 @@ import "C"
 import (
 	"runtime"
 	"time"
+	"unsafe"
 )
 
 // SLOResult is the verdict of an SLO check: satisfied when the latency quantile and the
@@ -39,7 +40,7 @@ func sloResultOf(r *C.llmm_slo_result) SLOResult {
 // sloCall runs an SLO check into a fresh result.
 func sloCall(op string, f func(r *C.llmm_slo_result) C.llmm_status) (SLOResult, error) {
 	var r C.llmm_slo_result
-	if err := check("llmm_slo_result_init", C.llmm_slo_result_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_SLO_RESULT, unsafe.Pointer(&r), C.sizeof_llmm_slo_result); err != nil {
 		return SLOResult{}, err
 	}
 	if err := check(op, f(&r)); err != nil {

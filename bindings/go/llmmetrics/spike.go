@@ -5,7 +5,10 @@ package llmmetrics
 */
 import "C"
 
-import "runtime"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // SpikeLevel is the classification of one latency by a [SpikeDetector].
 type SpikeLevel int32
@@ -180,7 +183,7 @@ func (d *SpikeDetector) Stats(now uint64) (SpikeStats, error) {
 		return SpikeStats{}, errClosed("llmm_spike_get_stats", "spike detector")
 	}
 	var s C.llmm_spike_stats
-	if err := check("llmm_spike_stats_init", C.llmm_spike_stats_init(&s)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_SPIKE_STATS, unsafe.Pointer(&s), C.sizeof_llmm_spike_stats); err != nil {
 		return SpikeStats{}, err
 	}
 	st := C.llmm_spike_get_stats(d.c, C.uint64_t(now), &s)

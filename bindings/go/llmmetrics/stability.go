@@ -5,7 +5,10 @@ package llmmetrics
 */
 import "C"
 
-import "runtime"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // Limits of a [StabilityGate] and a [SaturationSignal].
 const (
@@ -132,7 +135,7 @@ func (g *StabilityGate) Read() (StabilityReading, error) {
 		return StabilityReading{}, errClosed("llmm_stability_read", "stability gate")
 	}
 	var r C.llmm_stability_reading
-	if err := check("llmm_stability_reading_init", C.llmm_stability_reading_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_STABILITY_READING, unsafe.Pointer(&r), C.sizeof_llmm_stability_reading); err != nil {
 		return StabilityReading{}, err
 	}
 	st := C.llmm_stability_read(g.c, &r)
@@ -276,7 +279,7 @@ func (s *SaturationSignal) Read() (SaturationReading, error) {
 		return SaturationReading{}, errClosed("llmm_saturation_read", "saturation signal")
 	}
 	var r C.llmm_saturation_reading
-	if err := check("llmm_saturation_reading_init", C.llmm_saturation_reading_init(&r)); err != nil {
+	if err := initStruct(C.LLMM_STRUCT_SATURATION_READING, unsafe.Pointer(&r), C.sizeof_llmm_saturation_reading); err != nil {
 		return SaturationReading{}, err
 	}
 	st := C.llmm_saturation_read(s.c, &r)

@@ -51,6 +51,7 @@ from .slo import (BurnAlerter, BurnOption, BurnResult, BurnWindow, BurnWindowRes
 from .sketch import (SCALE_DEFAULT, SCALE_MAX, SCALE_MIN, Bucket, Sketch, SpecialCounts,
                      bucket_bounds, bucket_index, relative_error)
 from .window import RatioWindow, Window
+from ._structs import StructKind
 
 __all__ = [
     "__version__", "library_version", "library_version_string", "library_path", "now_ns",
@@ -82,11 +83,11 @@ __all__ = [
     "MissingPolicy", "ScorecardOption", "scenario_weights", "score_normalize",
     "Status", "LlmmError", "InvalidArgument", "OutOfMemory", "OutOfRange", "Empty", "Corrupt",
     "UnsupportedVersion", "BufferTooSmall", "UnknownOption", "InvalidState", "NotConverged",
-    "AbiMismatch",
+    "AbiMismatch", "StructKind",
 ]
 
 #: version of this binding (the library version it was written for)
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 #: where the shared library was loaded from (the path, soname or find_library result used)
 library_path: str = _lib.library_path

@@ -41,6 +41,31 @@ typedef struct llmm_allocator {
 
 llmm_status llmm_allocator_init(llmm_allocator *a);
 
+typedef enum llmm_struct_kind {
+    LLMM_STRUCT_ALLOCATOR = 1,
+    LLMM_STRUCT_SPIKE_STATS = 2,
+    LLMM_STRUCT_COLLAPSE_VERDICT = 3,
+    LLMM_STRUCT_COLLAPSE_REPORT = 4,
+    LLMM_STRUCT_STABILITY_READING = 5,
+    LLMM_STRUCT_SATURATION_READING = 6,
+    LLMM_STRUCT_OTLP_OPTIONS = 7,
+    LLMM_STRUCT_FIT_STATS = 8,
+    LLMM_STRUCT_KNEE = 9,
+    LLMM_STRUCT_USL = 10,
+    LLMM_STRUCT_KNEE_OPTIONS = 11,
+    LLMM_STRUCT_LII_READING = 12,
+    LLMM_STRUCT_KV_OCCUPANCY_RESULT = 13,
+    LLMM_STRUCT_KV_HIT_READING = 14,
+    LLMM_STRUCT_TLB_READING = 15,
+    LLMM_STRUCT_SCORE_RESULT = 16,
+    LLMM_STRUCT_SLO_RESULT = 17,
+    LLMM_STRUCT_GOODPUT_RESULT = 18,
+    LLMM_STRUCT_BURN_RESULT = 19,
+    LLMM_STRUCT_ERROR_TRIGGER_READING = 20
+} llmm_struct_kind;
+
+llmm_status llmm_struct_init(llmm_struct_kind kind, void *s, uint32_t size);
+
 typedef struct llmm_ctx llmm_ctx;
 llmm_status llmm_ctx_new(const llmm_allocator *a, llmm_ctx **out);
 void llmm_ctx_free(llmm_ctx *ctx);

@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional, Type, TypeVar
 
 from . import _lib
 from .errors import check
+from ._structs import new_struct
 
 __all__ = ["Context", "Handle", "AllocHook", "ReallocHook", "FreeHook"]
 
@@ -49,8 +50,7 @@ class Context:
         self._users = 0
         self._closing = False
         self._guard = threading.Lock()
-        a = _lib.llmm_allocator()
-        check(_lib.llmm_allocator_init(ctypes.byref(a)), "llmm_allocator_init")
+        a = new_struct(_lib.llmm_allocator)
         self._callbacks: tuple = ()
         if alloc is not None:
             self._callbacks = _make_callbacks(alloc, realloc, free)  # type: ignore[arg-type]

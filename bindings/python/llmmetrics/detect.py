@@ -18,6 +18,7 @@ from ._buffers import DoubleBuffer, as_doubles
 from ._options import apply_kwargs, check_kwargs, get_typed, set_typed
 from .context import Context, Handle
 from .errors import check, error_for
+from ._structs import new_struct
 from .window import time_arg
 
 __all__ = ["SpikeLevel", "SpikeOption", "SpikeStats", "SpikeDetector", "CollapseOption",
@@ -206,8 +207,7 @@ class SpikeDetector(Handle):
     def stats(self, now_ns: Optional[int] = None) -> SpikeStats:
         """Baselines in force and counts per level at ``now_ns``."""
         t = time_arg(now_ns, "llmm_spike_get_stats")
-        s = _lib.llmm_spike_stats()
-        check(_lib.llmm_spike_stats_init(ctypes.byref(s)), "llmm_spike_stats_init")
+        s = new_struct(_lib.llmm_spike_stats)
         with self._lock:
             st = _lib.llmm_spike_get_stats(self._live(), t, ctypes.byref(s))
         check(st, "llmm_spike_get_stats", "now_ns=%r" % t)
@@ -358,8 +358,7 @@ class CollapseDetector(Handle):
     def observe_ex(self, latency: float, now_ns: Optional[int] = None) -> CollapseVerdict:
         """:meth:`observe` with the whole verdict (baseline, threshold, switch distance)."""
         t = time_arg(now_ns, "llmm_collapse_observe_ex")
-        v = _lib.llmm_collapse_verdict()
-        check(_lib.llmm_collapse_verdict_init(ctypes.byref(v)), "llmm_collapse_verdict_init")
+        v = new_struct(_lib.llmm_collapse_verdict)
         with self._lock:
             st = _lib.llmm_collapse_observe_ex(self._live(), t, real(latency, "latency"),
                                                ctypes.byref(v))
@@ -388,8 +387,7 @@ class CollapseDetector(Handle):
 
         :raises Empty: no switch was marked
         """
-        r = _lib.llmm_collapse_report()
-        check(_lib.llmm_collapse_report_init(ctypes.byref(r)), "llmm_collapse_report_init")
+        r = new_struct(_lib.llmm_collapse_report)
         with self._lock:
             st = _lib.llmm_collapse_switch_report(self._live(), ctypes.byref(r))
         check(st, "llmm_collapse_switch_report")
@@ -649,8 +647,7 @@ class StabilityGate(Handle):
 
     def read(self) -> StabilityReading:
         """The verdict and the figures behind it."""
-        r = _lib.llmm_stability_reading()
-        check(_lib.llmm_stability_reading_init(ctypes.byref(r)), "llmm_stability_reading_init")
+        r = new_struct(_lib.llmm_stability_reading)
         with self._lock:
             st = _lib.llmm_stability_read(self._live(), ctypes.byref(r))
         check(st, "llmm_stability_read")
@@ -748,9 +745,7 @@ class SaturationSignal(Handle):
 
     def read(self) -> SaturationReading:
         """Slopes, standard errors and the verdict over the samples held."""
-        r = _lib.llmm_saturation_reading()
-        check(_lib.llmm_saturation_reading_init(ctypes.byref(r)),
-              "llmm_saturation_reading_init")
+        r = new_struct(_lib.llmm_saturation_reading)
         with self._lock:
             st = _lib.llmm_saturation_read(self._live(), ctypes.byref(r))
         check(st, "llmm_saturation_read")

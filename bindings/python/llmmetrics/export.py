@@ -18,6 +18,7 @@ from ._args import int32, real, uint32, uint64
 from ._buffers import as_doubles
 from .context import Context, Handle
 from .errors import check, error_for
+from ._structs import new_struct
 from .sketch import Sketch
 
 __all__ = ["PromFormat", "PromType", "BucketList", "OtlpTemporality", "Labels",
@@ -270,8 +271,7 @@ def _otlp_options(start_time_unix_nano: int, time_unix_nano: int, unit_to_second
                   max_buckets: int, temporality: Union[OtlpTemporality, int],
                   attributes: Labels, description: Optional[str], unit: Optional[str],
                   resource_attributes: Labels, call: str) -> Any:
-    o = _lib.llmm_otlp_options()
-    check(_lib.llmm_otlp_options_init(ctypes.byref(o)), "llmm_otlp_options_init")
+    o = new_struct(_lib.llmm_otlp_options)
     o.start_time_unix_nano = uint64(start_time_unix_nano, "start_time_unix_nano", call)
     o.time_unix_nano = uint64(time_unix_nano, "time_unix_nano", call)
     o.unit_to_seconds = real(unit_to_seconds, "unit_to_seconds")

@@ -16,6 +16,7 @@ from . import _lib
 from ._args import real, uint32
 from ._buffers import DoubleBuffer, as_doubles
 from .errors import check, error_for
+from ._structs import new_struct
 
 __all__ = ["KneeQuality", "FitStats", "PolyFit", "Knee", "Usl", "KneeReport", "polyfit",
            "poly_eval", "poly_residuals", "poly_deriv", "poly_roots", "knee_inflection",
@@ -101,8 +102,7 @@ def polyfit(x: DoubleBuffer, y: DoubleBuffer, degree: int,
     if d > POLY_MAX_DEGREE:
         raise error_for(_lib.LLMM_E_RANGE, call, "degree %d > %d" % (d, POLY_MAX_DEGREE))
     out = (ctypes.c_double * (d + 1))()
-    st = _lib.llmm_fit_stats()
-    check(_lib.llmm_fit_stats_init(ctypes.byref(st)), "llmm_fit_stats_init")
+    st = new_struct(_lib.llmm_fit_stats)
     if w is None:
         rc = _lib.llmm_polyfit(xy.pa, xy.pb, xy.n, d, out, ctypes.byref(st))
     else:
@@ -163,8 +163,7 @@ def _knee(k: Any) -> Knee:
 
 
 def _new_knee() -> Any:
-    k = _lib.llmm_knee()
-    check(_lib.llmm_knee_init(ctypes.byref(k)), "llmm_knee_init")
+    k = new_struct(_lib.llmm_knee)
     return k
 
 
@@ -210,8 +209,7 @@ class Usl:
     """
 
     def __init__(self, lam: float, sigma: float, kappa: float) -> None:
-        self._m = _lib.llmm_usl()
-        check(_lib.llmm_usl_init(ctypes.byref(self._m)), "llmm_usl_init")
+        self._m = new_struct(_lib.llmm_usl)
         setattr(self._m, "lambda", real(lam, "lam"))
         self._m.sigma = real(sigma, "sigma")
         self._m.kappa = real(kappa, "kappa")
@@ -312,8 +310,7 @@ def usl_fit(conc: DoubleBuffer, qps: DoubleBuffer) -> Usl:
     :raises NotConverged: the iteration did not converge
     """
     xy = _Pair(conc, qps, "llmm_usl_fit", "conc, qps")
-    m = _lib.llmm_usl()
-    check(_lib.llmm_usl_init(ctypes.byref(m)), "llmm_usl_init")
+    m = new_struct(_lib.llmm_usl)
     check(_lib.llmm_usl_fit(xy.pa, xy.pb, xy.n, ctypes.byref(m)), "llmm_usl_fit")
     return Usl._from_struct(m)
 
@@ -336,8 +333,7 @@ def knee_report(conc: DoubleBuffer, qps: DoubleBuffer, *, trim: Optional[float] 
     sensitivity 1). An estimator that finds nothing reports quality NONE.
     """
     xy = _Pair(conc, qps, "llmm_knee_report", "conc, qps")
-    opt = _lib.llmm_knee_options()
-    check(_lib.llmm_knee_options_init(ctypes.byref(opt)), "llmm_knee_options_init")
+    opt = new_struct(_lib.llmm_knee_options)
     if trim is not None:
         opt.trim = real(trim, "trim")
     if collapse_fraction is not None:
@@ -347,8 +343,7 @@ def knee_report(conc: DoubleBuffer, qps: DoubleBuffer, *, trim: Optional[float] 
     if kneedle_sensitivity is not None:
         opt.kneedle_sensitivity = real(kneedle_sensitivity, "kneedle_sensitivity")
     ks = [_new_knee() for _ in range(3)]
-    m = _lib.llmm_usl()
-    check(_lib.llmm_usl_init(ctypes.byref(m)), "llmm_usl_init")
+    m = new_struct(_lib.llmm_usl)
     check(_lib.llmm_knee_report(xy.pa, xy.pb, xy.n, ctypes.byref(opt),
                                 *[ctypes.byref(k) for k in ks], ctypes.byref(m)),
           "llmm_knee_report")

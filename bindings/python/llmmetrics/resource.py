@@ -15,6 +15,7 @@ from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
 from .context import Context, Handle
 from .errors import Empty, check, error_for
+from ._structs import new_struct
 from .window import time_arg
 
 __all__ = ["LiiTier", "LiiOption", "LiiReading", "LiiMonitor", "lii", "kv_fragmentation",
@@ -193,8 +194,7 @@ class LiiMonitor(Handle):
 
         :raises Empty: no sample yet
         """
-        r = _lib.llmm_lii_reading()
-        check(_lib.llmm_lii_reading_init(ctypes.byref(r)), "llmm_lii_reading_init")
+        r = new_struct(_lib.llmm_lii_reading)
         with self._lock:
             st = _lib.llmm_lii_monitor_read(self._live(), ctypes.byref(r))
         check(st, "llmm_lii_monitor_read")
@@ -269,8 +269,7 @@ def kv_occupancy(block_size: int, blocks_total: int, blocks_used: int,
 
     :raises InvalidArgument: zero block size or pool, used > total, tokens > used·block_size
     """
-    r = _lib.llmm_kv_occupancy_result()
-    check(_lib.llmm_kv_occupancy_result_init(ctypes.byref(r)), "llmm_kv_occupancy_result_init")
+    r = new_struct(_lib.llmm_kv_occupancy_result)
     call = "llmm_kv_occupancy"
     st = _lib.llmm_kv_occupancy(uint64(block_size, "block_size", call),
                                 uint64(blocks_total, "blocks_total", call),
@@ -341,8 +340,7 @@ class KvHitTracker(Handle):
         :raises Empty: no lookup in the window
         """
         t = time_arg(now_ns, "llmm_kv_hit_tracker_read")
-        r = _lib.llmm_kv_hit_reading()
-        check(_lib.llmm_kv_hit_reading_init(ctypes.byref(r)), "llmm_kv_hit_reading_init")
+        r = new_struct(_lib.llmm_kv_hit_reading)
         with self._lock:
             st = _lib.llmm_kv_hit_tracker_read(self._live(), t, ctypes.byref(r))
         check(st, "llmm_kv_hit_tracker_read", "now_ns=%r" % t)
@@ -410,8 +408,7 @@ class TlbMonitor(Handle):
         :raises Empty: no access in the window
         """
         t = time_arg(now_ns, "llmm_tlb_monitor_read")
-        r = _lib.llmm_tlb_reading()
-        check(_lib.llmm_tlb_reading_init(ctypes.byref(r)), "llmm_tlb_reading_init")
+        r = new_struct(_lib.llmm_tlb_reading)
         with self._lock:
             st = _lib.llmm_tlb_monitor_read(self._live(), t, ctypes.byref(r))
         check(st, "llmm_tlb_monitor_read", "now_ns=%r" % t)

@@ -18,6 +18,7 @@ from . import _lib
 from ._args import int32, real, uint32
 from .context import Context, Handle
 from .errors import LlmmError, check, error_for
+from ._structs import new_struct
 
 __all__ = ["Layer", "Scenario", "Direction", "MissingPolicy", "ScorecardOption", "LayerScore",
            "ScoreResult", "Metric", "Scorecard", "scenario_weights", "score_normalize",
@@ -323,8 +324,7 @@ class Scorecard(Handle):
                               per-layer fields, showing what is missing)
         :raises Empty: nothing to score (``result`` attribute as above)
         """
-        r = _lib.llmm_score_result()
-        check(_lib.llmm_score_result_init(ctypes.byref(r)), "llmm_score_result_init")
+        r = new_struct(_lib.llmm_score_result)
         with self._lock:
             st = _lib.llmm_scorecard_evaluate(self._live(), ctypes.byref(r))
         if st:

@@ -17,6 +17,7 @@ from ._args import int32, real, uint32, uint64
 from ._options import check_kwargs, get_typed, set_typed
 from .context import Context, Handle
 from .errors import check
+from ._structs import new_struct
 from .sketch import SCALE_DEFAULT, Sketch
 from .window import WINDOW_SLOT_NS_DEFAULT, WINDOW_SLOTS_DEFAULT, time_arg
 
@@ -50,8 +51,7 @@ class SloResult(NamedTuple):
 
 
 def _new_slo_result() -> Any:
-    r = _lib.llmm_slo_result()
-    check(_lib.llmm_slo_result_init(ctypes.byref(r)), "llmm_slo_result_init")
+    r = new_struct(_lib.llmm_slo_result)
     return r
 
 
@@ -256,8 +256,7 @@ class Goodput(Handle):
 
         :raises Empty: no request counted
         """
-        r = _lib.llmm_goodput_result()
-        check(_lib.llmm_goodput_result_init(ctypes.byref(r)), "llmm_goodput_result_init")
+        r = new_struct(_lib.llmm_goodput_result)
         d = uint64(duration_ns, "duration_ns", "llmm_goodput_read")
         with self._lock:
             st = _lib.llmm_goodput_read(self._live(), d, ctypes.byref(r))
@@ -411,8 +410,7 @@ class BurnAlerter(Handle):
     def evaluate(self, now_ns: Optional[int] = None) -> BurnResult:
         """Burn rates of the four windows and the two alerts at ``now_ns``."""
         t = time_arg(now_ns, "llmm_burn_evaluate")
-        r = _lib.llmm_burn_result()
-        check(_lib.llmm_burn_result_init(ctypes.byref(r)), "llmm_burn_result_init")
+        r = new_struct(_lib.llmm_burn_result)
         with self._lock:
             st = _lib.llmm_burn_evaluate(self._live(), t, ctypes.byref(r))
         check(st, "llmm_burn_evaluate", "now_ns=%r" % t)
@@ -511,9 +509,7 @@ class ErrorTrigger(Handle):
         :raises Empty: no request in the window
         """
         t = time_arg(now_ns, "llmm_error_trigger_check")
-        r = _lib.llmm_error_trigger_reading()
-        check(_lib.llmm_error_trigger_reading_init(ctypes.byref(r)),
-              "llmm_error_trigger_reading_init")
+        r = new_struct(_lib.llmm_error_trigger_reading)
         with self._lock:
             st = _lib.llmm_error_trigger_check(self._live(), t, ctypes.byref(r))
         check(st, "llmm_error_trigger_check", "now_ns=%r" % t)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import pickle
 import subprocess
@@ -13,6 +14,7 @@ import unittest
 import llmmetrics
 from llmmetrics import _lib, errors
 from llmmetrics import LlmmError, Status
+from llmmetrics._structs import new_struct
 
 from support import SOURCE_ROOT
 
@@ -138,6 +140,45 @@ class LowLevel(unittest.TestCase):
         a.struct_size = 8
         ctx = ctypes.POINTER(_lib.llmm_ctx)()
         self.assertEqual(_lib.llmm_ctx_new(ctypes.byref(a), ctypes.byref(ctx)), _lib.LLMM_E_ABI)
+
+
+class CallerSizedStructs(unittest.TestCase):
+    """Every struct that starts with ``struct_size`` is set up by llmm_struct_init with the
+    binding's own ctypes size (doc/abi.md)."""
+
+    def sized_classes(self) -> list:
+        return [getattr(_lib, name) for kind, name in _lib.DECLS.order if kind == "struct"
+                and _lib.DECLS.structs[name].fields
+                and _lib.DECLS.structs[name].fields[0].name == "struct_size"]
+
+    def test_every_sized_struct_has_a_kind_and_gets_its_own_size(self) -> None:
+        classes = self.sized_classes()
+        self.assertEqual(len(classes), 20)
+        for cls in classes:
+            s = new_struct(cls)
+            self.assertEqual(s.struct_size, ctypes.sizeof(cls), cls.__name__)
+
+    def test_defaults_come_from_the_library(self) -> None:
+        o = new_struct(_lib.llmm_knee_options)
+        self.assertEqual((o.smooth, o.trim, o.collapse_fraction, o.kneedle_sensitivity),
+                         (0, 0.1, 0.5, 1.0))
+        u = new_struct(_lib.llmm_usl)
+        self.assertTrue(math.isnan(u.sigma) and math.isnan(u.kappa))
+        self.assertEqual(u.quality, _lib.LLMM_KNEE_NONE)
+
+    def test_a_size_the_library_never_released_is_refused_untouched(self) -> None:
+        buf = (ctypes.c_uint8 * 256)(*([0xA5] * 256))
+        for size in (0, 4, ctypes.sizeof(_lib.llmm_slo_result) + 4, 255):
+            self.assertEqual(_lib.llmm_struct_init(_lib.LLMM_STRUCT_SLO_RESULT, buf, size),
+                             _lib.LLMM_E_ABI)
+            self.assertEqual(set(buf), {0xA5})
+        self.assertEqual(_lib.llmm_struct_init(99, buf, 32), _lib.LLMM_E_ABI)
+        self.assertEqual(_lib.llmm_struct_init(_lib.LLMM_STRUCT_KNEE, None, 32),
+                         _lib.LLMM_E_INVALID)
+        with self.assertRaises(errors.AbiMismatch):
+            class llmm_slo_result(ctypes.Structure):  # a "newer" definition, 8 bytes larger
+                _fields_ = list(_lib.llmm_slo_result._fields_) + [("later", ctypes.c_double)]
+            new_struct(llmm_slo_result)
 
 
 class Loader(unittest.TestCase):

@@ -163,6 +163,7 @@ PY_ENUMS = {
     "llmm_correlation_method": (llmmetrics.CorrelationMethod, "LLMM_CORRELATION_"),
     "llmm_stability_option": (llmmetrics.StabilityOption, "LLMM_STABILITY_"),
     "llmm_saturation_option": (llmmetrics.SaturationOption, "LLMM_SATURATION_"),
+    "llmm_struct_kind": (llmmetrics.StructKind, "LLMM_STRUCT_"),
 }
 
 

@@ -32,18 +32,62 @@ pub const LLMM_E_ABI: llmm_status = -11;
 /// Major version these declarations were written for.
 pub const LLMM_VERSION_MAJOR: u32 = 1;
 /// Minor version these declarations were written for.
-pub const LLMM_VERSION_MINOR: u32 = 0;
+pub const LLMM_VERSION_MINOR: u32 = 1;
 /// Patch version these declarations were written for.
 pub const LLMM_VERSION_PATCH: u32 = 0;
 /// `major·10000 + minor·100 + patch` of the headers these declarations follow.
 pub const LLMM_VERSION_NUMBER: u32 =
     LLMM_VERSION_MAJOR * 10000 + LLMM_VERSION_MINOR * 100 + LLMM_VERSION_PATCH;
 
-/// Allocation hooks (`llmm_allocator`); fill with [`llmm_allocator_init`] first.
+/// The caller-sized structs, named for [`llmm_struct_init`] (`llmm_struct_kind`): `LLMM_STRUCT_`
+/// and the struct's C name without `llmm_`, in capitals.
+pub type llmm_struct_kind = c_int;
+/// `llmm_allocator`
+pub const LLMM_STRUCT_ALLOCATOR: llmm_struct_kind = 1;
+/// `llmm_spike_stats`
+pub const LLMM_STRUCT_SPIKE_STATS: llmm_struct_kind = 2;
+/// `llmm_collapse_verdict`
+pub const LLMM_STRUCT_COLLAPSE_VERDICT: llmm_struct_kind = 3;
+/// `llmm_collapse_report`
+pub const LLMM_STRUCT_COLLAPSE_REPORT: llmm_struct_kind = 4;
+/// `llmm_stability_reading`
+pub const LLMM_STRUCT_STABILITY_READING: llmm_struct_kind = 5;
+/// `llmm_saturation_reading`
+pub const LLMM_STRUCT_SATURATION_READING: llmm_struct_kind = 6;
+/// `llmm_otlp_options`
+pub const LLMM_STRUCT_OTLP_OPTIONS: llmm_struct_kind = 7;
+/// `llmm_fit_stats`
+pub const LLMM_STRUCT_FIT_STATS: llmm_struct_kind = 8;
+/// `llmm_knee`
+pub const LLMM_STRUCT_KNEE: llmm_struct_kind = 9;
+/// `llmm_usl`
+pub const LLMM_STRUCT_USL: llmm_struct_kind = 10;
+/// `llmm_knee_options`
+pub const LLMM_STRUCT_KNEE_OPTIONS: llmm_struct_kind = 11;
+/// `llmm_lii_reading`
+pub const LLMM_STRUCT_LII_READING: llmm_struct_kind = 12;
+/// `llmm_kv_occupancy_result`
+pub const LLMM_STRUCT_KV_OCCUPANCY_RESULT: llmm_struct_kind = 13;
+/// `llmm_kv_hit_reading`
+pub const LLMM_STRUCT_KV_HIT_READING: llmm_struct_kind = 14;
+/// `llmm_tlb_reading`
+pub const LLMM_STRUCT_TLB_READING: llmm_struct_kind = 15;
+/// `llmm_score_result`
+pub const LLMM_STRUCT_SCORE_RESULT: llmm_struct_kind = 16;
+/// `llmm_slo_result`
+pub const LLMM_STRUCT_SLO_RESULT: llmm_struct_kind = 17;
+/// `llmm_goodput_result`
+pub const LLMM_STRUCT_GOODPUT_RESULT: llmm_struct_kind = 18;
+/// `llmm_burn_result`
+pub const LLMM_STRUCT_BURN_RESULT: llmm_struct_kind = 19;
+/// `llmm_error_trigger_reading`
+pub const LLMM_STRUCT_ERROR_TRIGGER_READING: llmm_struct_kind = 20;
+
+/// Allocation hooks (`llmm_allocator`); fill with [`llmm_struct_init`] first.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct llmm_allocator {
-    /// `sizeof(llmm_allocator)`, set by [`llmm_allocator_init`].
+    /// The caller's `size_of::<llmm_allocator>()`, set by [`llmm_struct_init`].
     pub struct_size: u32,
     /// Passed unchanged to every hook.
     pub user: *mut c_void,
@@ -73,6 +117,7 @@ extern "C" {
     pub fn llmm_version() -> u32;
     pub fn llmm_version_string() -> *const c_char;
     pub fn llmm_allocator_init(a: *mut llmm_allocator) -> llmm_status;
+    pub fn llmm_struct_init(kind: llmm_struct_kind, s: *mut c_void, size: u32) -> llmm_status;
     pub fn llmm_ctx_new(a: *const llmm_allocator, out: *mut *mut llmm_ctx) -> llmm_status;
     pub fn llmm_ctx_free(ctx: *mut llmm_ctx);
     pub fn llmm_now_ns() -> u64;

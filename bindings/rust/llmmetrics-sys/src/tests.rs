@@ -186,3 +186,45 @@ fn sketch_round_trip_through_raw_calls() {
         llmm_sketch_free(ptr::null_mut());
     }
 }
+
+/// `llmm_struct_init` at this crate's `size_of` writes exactly that struct, for every kind;
+/// a size the library never released is refused and nothing is written.
+#[test]
+fn struct_init_takes_the_crates_own_sizes() {
+    macro_rules! kinds {
+        ($($kind:ident $ty:ty),* $(,)?) => { [$(($kind, size_of::<$ty>())),*] };
+    }
+    let all = kinds![
+        LLMM_STRUCT_ALLOCATOR llmm_allocator, LLMM_STRUCT_SPIKE_STATS llmm_spike_stats,
+        LLMM_STRUCT_COLLAPSE_VERDICT llmm_collapse_verdict,
+        LLMM_STRUCT_COLLAPSE_REPORT llmm_collapse_report,
+        LLMM_STRUCT_STABILITY_READING llmm_stability_reading,
+        LLMM_STRUCT_SATURATION_READING llmm_saturation_reading,
+        LLMM_STRUCT_OTLP_OPTIONS llmm_otlp_options, LLMM_STRUCT_FIT_STATS llmm_fit_stats,
+        LLMM_STRUCT_KNEE llmm_knee, LLMM_STRUCT_USL llmm_usl,
+        LLMM_STRUCT_KNEE_OPTIONS llmm_knee_options, LLMM_STRUCT_LII_READING llmm_lii_reading,
+        LLMM_STRUCT_KV_OCCUPANCY_RESULT llmm_kv_occupancy_result,
+        LLMM_STRUCT_KV_HIT_READING llmm_kv_hit_reading, LLMM_STRUCT_TLB_READING llmm_tlb_reading,
+        LLMM_STRUCT_SCORE_RESULT llmm_score_result, LLMM_STRUCT_SLO_RESULT llmm_slo_result,
+        LLMM_STRUCT_GOODPUT_RESULT llmm_goodput_result, LLMM_STRUCT_BURN_RESULT llmm_burn_result,
+        LLMM_STRUCT_ERROR_TRIGGER_READING llmm_error_trigger_reading,
+    ];
+    for (i, &(kind, size)) in all.iter().enumerate() {
+        assert_eq!(kind as usize, i + 1);
+        let mut buf = [0xA5u8; 256];
+        let st = unsafe { llmm_struct_init(kind, buf.as_mut_ptr() as *mut c_void, size as u32) };
+        assert_eq!(st, LLMM_OK, "kind {}", kind);
+        assert_eq!(u32::from_ne_bytes([buf[0], buf[1], buf[2], buf[3]]) as usize, size);
+        assert!(buf[size..].iter().all(|&b| b == 0xA5), "kind {} wrote past its size", kind);
+        for wrong in [0, 4, size + 1, size + 8] {
+            let mut buf = [0xA5u8; 256];
+            let p = buf.as_mut_ptr() as *mut c_void;
+            assert_eq!(unsafe { llmm_struct_init(kind, p, wrong as u32) }, LLMM_E_ABI);
+            assert!(buf.iter().all(|&b| b == 0xA5));
+        }
+    }
+    let mut buf = [0u8; 64];
+    let p = buf.as_mut_ptr() as *mut c_void;
+    assert_eq!(unsafe { llmm_struct_init(99, p, 32) }, LLMM_E_ABI);
+    assert_eq!(unsafe { llmm_struct_init(LLMM_STRUCT_KNEE, ptr::null_mut(), 32) }, LLMM_E_INVALID);
+}

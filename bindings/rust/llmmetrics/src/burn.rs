@@ -194,9 +194,9 @@ impl BurnAlerter {
     /// Burn rates of the four windows at `now_ns` and the two alerts.
     pub fn evaluate(&mut self, now_ns: u64) -> Result<BurnResult> {
         let mut r = MaybeUninit::<ffi::llmm_burn_result>::zeroed();
-        // SAFETY: initialised by its _init call before the evaluation fills it.
+        // SAFETY: initialised by crate::sized::init before the evaluation fills it.
         let r = unsafe {
-            check(ffi::llmm_burn_result_init(r.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_BURN_RESULT, r.as_mut_ptr()))?;
             check(ffi::llmm_burn_evaluate(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
             r.assume_init()
         };
@@ -355,9 +355,9 @@ impl ErrorTrigger {
     /// `Empty` when the window holds no request.
     pub fn check(&mut self, now_ns: u64) -> Result<ErrorTriggerReading> {
         let mut r = MaybeUninit::<ffi::llmm_error_trigger_reading>::zeroed();
-        // SAFETY: initialised by its _init call before the check fills it.
+        // SAFETY: initialised by crate::sized::init before the check fills it.
         let r = unsafe {
-            check(ffi::llmm_error_trigger_reading_init(r.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_ERROR_TRIGGER_READING, r.as_mut_ptr()))?;
             check(ffi::llmm_error_trigger_check(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
             r.assume_init()
         };

@@ -209,9 +209,9 @@ impl CollapseDetector {
     /// [`observe`](CollapseDetector::observe) with the whole verdict.
     pub fn observe_ex(&mut self, now_ns: u64, latency: f64) -> Result<CollapseVerdict> {
         let mut v = MaybeUninit::<ffi::llmm_collapse_verdict>::zeroed();
-        // SAFETY: initialised by its _init call before the call fills it.
+        // SAFETY: initialised by crate::sized::init before the call fills it.
         let v = unsafe {
-            check(ffi::llmm_collapse_verdict_init(v.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_COLLAPSE_VERDICT, v.as_mut_ptr()))?;
             check(ffi::llmm_collapse_observe_ex(
                 self.ptr.as_ptr(),
                 now_ns,
@@ -256,9 +256,9 @@ impl CollapseDetector {
     /// `Empty` when no switch was marked.
     pub fn switch_report(&self) -> Result<CollapseReport> {
         let mut r = MaybeUninit::<ffi::llmm_collapse_report>::zeroed();
-        // SAFETY: initialised by its _init call before the call fills it.
+        // SAFETY: initialised by crate::sized::init before the call fills it.
         let r = unsafe {
-            check(ffi::llmm_collapse_report_init(r.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_COLLAPSE_REPORT, r.as_mut_ptr()))?;
             check(ffi::llmm_collapse_switch_report(self.ptr.as_ptr(), r.as_mut_ptr()))?;
             r.assume_init()
         };

@@ -155,10 +155,10 @@ impl Context {
         let hooks: Box<Hooks> = Box::new(Box::new(allocator));
         let mut a = std::mem::MaybeUninit::<ffi::llmm_allocator>::zeroed();
         let mut out = ptr::null_mut();
-        // SAFETY: `a` is initialised by llmm_allocator_init before use; the user pointer
+        // SAFETY: `a` is initialised by crate::sized::init before use; the user pointer
         // stays valid until after llmm_ctx_free (see `Inner`).
         unsafe {
-            check(ffi::llmm_allocator_init(a.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_ALLOCATOR, a.as_mut_ptr()))?;
             let mut a = a.assume_init();
             a.user = &*hooks as *const Hooks as *mut ffi::c_void;
             a.alloc = Some(hook_alloc);

@@ -425,7 +425,7 @@ fn otlp_raw_defaults() -> ffi::llmm_otlp_options {
     let mut o = MaybeUninit::<ffi::llmm_otlp_options>::zeroed();
     // SAFETY: valid pointer; the call fails only for NULL.
     unsafe {
-        let st = ffi::llmm_otlp_options_init(o.as_mut_ptr());
+        let st = crate::sized::init(ffi::LLMM_STRUCT_OTLP_OPTIONS, o.as_mut_ptr());
         debug_assert_eq!(st, ffi::LLMM_OK);
         o.assume_init()
     }

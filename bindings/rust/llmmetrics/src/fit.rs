@@ -69,7 +69,7 @@ fn degree_of(coeffs: &[f64]) -> Result<u32> {
 fn fit_stats_new() -> Result<MaybeUninit<ffi::llmm_fit_stats>> {
     let mut st = MaybeUninit::<ffi::llmm_fit_stats>::zeroed();
     // SAFETY: valid pointer to writable memory.
-    check(unsafe { ffi::llmm_fit_stats_init(st.as_mut_ptr()) })?;
+    check(unsafe { crate::sized::init(ffi::LLMM_STRUCT_FIT_STATS, st.as_mut_ptr()) })?;
     Ok(st)
 }
 
@@ -107,7 +107,7 @@ pub fn polyfit(x: &[f64], y: &[f64], degree: u32) -> Result<(Vec<f64>, FitStats)
             st.as_mut_ptr(),
         )
     })?;
-    // SAFETY: initialised by _init, filled on success.
+    // SAFETY: initialised by crate::sized::init, filled on success.
     Ok((coeffs, FitStats::from_raw(unsafe { &st.assume_init() })))
 }
 
@@ -137,7 +137,7 @@ pub fn polyfit_weighted(
             st.as_mut_ptr(),
         )
     })?;
-    // SAFETY: initialised by _init, filled on success.
+    // SAFETY: initialised by crate::sized::init, filled on success.
     Ok((coeffs, FitStats::from_raw(unsafe { &st.assume_init() })))
 }
 
@@ -260,12 +260,12 @@ pub struct Knee {
 fn knee_new() -> Result<MaybeUninit<ffi::llmm_knee>> {
     let mut k = MaybeUninit::<ffi::llmm_knee>::zeroed();
     // SAFETY: valid pointer to writable memory.
-    check(unsafe { ffi::llmm_knee_init(k.as_mut_ptr()) })?;
+    check(unsafe { crate::sized::init(ffi::LLMM_STRUCT_KNEE, k.as_mut_ptr()) })?;
     Ok(k)
 }
 
 fn knee_done(k: MaybeUninit<ffi::llmm_knee>) -> Result<Knee> {
-    // SAFETY: initialised by llmm_knee_init.
+    // SAFETY: initialised by crate::sized::init.
     let k = unsafe { k.assume_init() };
     Ok(Knee {
         quality: KneeQuality::from_raw(k.quality)?,
@@ -401,7 +401,7 @@ impl Usl {
     }
 
     fn to_raw(self) -> Result<ffi::llmm_usl> {
-        // SAFETY: initialised by llmm_usl_init; then every field is set.
+        // SAFETY: initialised by crate::sized::init; then every field is set.
         let mut m = unsafe { usl_new()?.assume_init() };
         m.quality = self.quality as ffi::llmm_knee_quality;
         m.iterations = self.iterations;
@@ -451,7 +451,7 @@ impl Usl {
 fn usl_new() -> Result<MaybeUninit<ffi::llmm_usl>> {
     let mut m = MaybeUninit::<ffi::llmm_usl>::zeroed();
     // SAFETY: valid pointer to writable memory.
-    check(unsafe { ffi::llmm_usl_init(m.as_mut_ptr()) })?;
+    check(unsafe { crate::sized::init(ffi::LLMM_STRUCT_USL, m.as_mut_ptr()) })?;
     Ok(m)
 }
 
@@ -486,7 +486,7 @@ fn knee_options_raw() -> ffi::llmm_knee_options {
     let mut o = MaybeUninit::<ffi::llmm_knee_options>::zeroed();
     // SAFETY: valid pointer; the call only fails for NULL.
     unsafe {
-        let st = ffi::llmm_knee_options_init(o.as_mut_ptr());
+        let st = crate::sized::init(ffi::LLMM_STRUCT_KNEE_OPTIONS, o.as_mut_ptr());
         debug_assert_eq!(st, ffi::LLMM_OK);
         o.assume_init()
     }
@@ -529,7 +529,7 @@ pub fn knee_report(conc: &[f64], qps: &[f64], options: &KneeOptions) -> Result<K
     o.kneedle_sensitivity = options.kneedle_sensitivity;
     let (mut a, mut b, mut c) = (knee_new()?, knee_new()?, knee_new()?);
     let mut u = usl_new()?;
-    // SAFETY: slices readable for `len`; every out-struct initialised by its _init call.
+    // SAFETY: slices readable for `len`; every out-struct initialised by crate::sized::init.
     check(unsafe {
         ffi::llmm_knee_report(
             conc.as_ptr(),
@@ -546,7 +546,7 @@ pub fn knee_report(conc: &[f64], qps: &[f64], options: &KneeOptions) -> Result<K
         inflection: knee_done(a)?,
         collapse: knee_done(b)?,
         kneedle: knee_done(c)?,
-        // SAFETY: initialised by llmm_usl_init.
+        // SAFETY: initialised by crate::sized::init.
         usl: Usl::from_raw(unsafe { &u.assume_init() })?,
     })
 }

@@ -113,9 +113,9 @@ impl StabilityGate {
     /// The verdict and the figures behind it.
     pub fn read(&self) -> Result<StabilityReading> {
         let mut r = MaybeUninit::<ffi::llmm_stability_reading>::zeroed();
-        // SAFETY: initialised by its _init call before the read fills it.
+        // SAFETY: initialised by crate::sized::init before the read fills it.
         let r = unsafe {
-            check(ffi::llmm_stability_reading_init(r.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_STABILITY_READING, r.as_mut_ptr()))?;
             check(ffi::llmm_stability_read(self.ptr.as_ptr(), r.as_mut_ptr()))?;
             r.assume_init()
         };
@@ -255,9 +255,9 @@ impl SaturationSignal {
     /// Slopes, standard errors and the verdict.
     pub fn read(&self) -> Result<SaturationReading> {
         let mut r = MaybeUninit::<ffi::llmm_saturation_reading>::zeroed();
-        // SAFETY: initialised by its _init call before the read fills it.
+        // SAFETY: initialised by crate::sized::init before the read fills it.
         let r = unsafe {
-            check(ffi::llmm_saturation_reading_init(r.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_SATURATION_READING, r.as_mut_ptr()))?;
             check(ffi::llmm_saturation_read(self.ptr.as_ptr(), r.as_mut_ptr()))?;
             r.assume_init()
         };

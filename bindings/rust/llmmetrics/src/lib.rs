@@ -79,6 +79,7 @@ mod gates;
 mod recorder;
 mod resource;
 mod score;
+mod sized;
 mod sketch;
 mod slo;
 mod spike;

@@ -158,9 +158,9 @@ impl LiiMonitor {
     /// `Empty` before the first sample.
     pub fn read(&self) -> Result<LiiReading> {
         let mut r = MaybeUninit::<ffi::llmm_lii_reading>::zeroed();
-        // SAFETY: initialised by its _init call before the read fills it.
+        // SAFETY: initialised by crate::sized::init before the read fills it.
         let r = unsafe {
-            check(ffi::llmm_lii_reading_init(r.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_LII_READING, r.as_mut_ptr()))?;
             check(ffi::llmm_lii_monitor_read(self.ptr.as_ptr(), r.as_mut_ptr()))?;
             r.assume_init()
         };
@@ -262,9 +262,9 @@ pub fn kv_occupancy(
     tokens_stored: u64,
 ) -> Result<KvOccupancy> {
     let mut r = MaybeUninit::<ffi::llmm_kv_occupancy_result>::zeroed();
-    // SAFETY: initialised by its _init call before the computation fills it.
+    // SAFETY: initialised by crate::sized::init before the computation fills it.
     let r = unsafe {
-        check(ffi::llmm_kv_occupancy_result_init(r.as_mut_ptr()))?;
+        check(crate::sized::init(ffi::LLMM_STRUCT_KV_OCCUPANCY_RESULT, r.as_mut_ptr()))?;
         check(ffi::llmm_kv_occupancy(
             block_size,
             blocks_total,
@@ -387,9 +387,9 @@ impl KvHitTracker {
     /// `Empty` when the window holds no lookup.
     pub fn read(&mut self, now_ns: u64) -> Result<KvHitReading> {
         let mut r = MaybeUninit::<ffi::llmm_kv_hit_reading>::zeroed();
-        // SAFETY: initialised by its _init call before the read fills it.
+        // SAFETY: initialised by crate::sized::init before the read fills it.
         let r = unsafe {
-            check(ffi::llmm_kv_hit_reading_init(r.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_KV_HIT_READING, r.as_mut_ptr()))?;
             check(ffi::llmm_kv_hit_tracker_read(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
             r.assume_init()
         };
@@ -513,9 +513,9 @@ impl TlbMonitor {
     /// `Empty` when the window holds no access.
     pub fn read(&mut self, now_ns: u64) -> Result<TlbReading> {
         let mut r = MaybeUninit::<ffi::llmm_tlb_reading>::zeroed();
-        // SAFETY: initialised by its _init call before the read fills it.
+        // SAFETY: initialised by crate::sized::init before the read fills it.
         let r = unsafe {
-            check(ffi::llmm_tlb_reading_init(r.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_TLB_READING, r.as_mut_ptr()))?;
             check(ffi::llmm_tlb_monitor_read(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
             r.assume_init()
         };

@@ -347,9 +347,9 @@ impl Scorecard {
     /// Runs the evaluation; the struct is `None` when the library did not write it.
     fn evaluate_raw(&self) -> (ffi::llmm_status, Option<ffi::llmm_score_result>) {
         let mut r = MaybeUninit::<ffi::llmm_score_result>::zeroed();
-        // SAFETY: the struct is initialised by its _init call, then filled by evaluate.
+        // SAFETY: the struct is initialised by crate::sized::init, then filled by evaluate.
         unsafe {
-            let st = ffi::llmm_score_result_init(r.as_mut_ptr());
+            let st = crate::sized::init(ffi::LLMM_STRUCT_SCORE_RESULT, r.as_mut_ptr());
             if st != ffi::LLMM_OK {
                 return (st, None);
             }

@@ -38,9 +38,9 @@ fn slo_result(
     call: impl FnOnce(*mut ffi::llmm_slo_result) -> ffi::llmm_status,
 ) -> Result<SloResult> {
     let mut r = MaybeUninit::<ffi::llmm_slo_result>::zeroed();
-    // SAFETY: initialised by its _init call before the check fills it.
+    // SAFETY: initialised by crate::sized::init before the check fills it.
     let r = unsafe {
-        check(ffi::llmm_slo_result_init(r.as_mut_ptr()))?;
+        check(crate::sized::init(ffi::LLMM_STRUCT_SLO_RESULT, r.as_mut_ptr()))?;
         check(call(r.as_mut_ptr()))?;
         r.assume_init()
     };
@@ -315,9 +315,9 @@ impl Goodput {
     /// `Empty` when no request was counted.
     pub fn read(&self, duration_ns: u64) -> Result<GoodputResult> {
         let mut r = MaybeUninit::<ffi::llmm_goodput_result>::zeroed();
-        // SAFETY: initialised by its _init call before the read fills it.
+        // SAFETY: initialised by crate::sized::init before the read fills it.
         let r = unsafe {
-            check(ffi::llmm_goodput_result_init(r.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_GOODPUT_RESULT, r.as_mut_ptr()))?;
             check(ffi::llmm_goodput_read(self.ptr.as_ptr(), duration_ns, r.as_mut_ptr()))?;
             r.assume_init()
         };

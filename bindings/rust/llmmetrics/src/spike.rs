@@ -197,9 +197,9 @@ impl SpikeDetector {
     /// Baselines in force and counts per level at `now_ns`.
     pub fn stats(&mut self, now_ns: u64) -> Result<SpikeStats> {
         let mut s = MaybeUninit::<ffi::llmm_spike_stats>::zeroed();
-        // SAFETY: initialised by its _init call before the library fills it.
+        // SAFETY: initialised by crate::sized::init before the library fills it.
         let s = unsafe {
-            check(ffi::llmm_spike_stats_init(s.as_mut_ptr()))?;
+            check(crate::sized::init(ffi::LLMM_STRUCT_SPIKE_STATS, s.as_mut_ptr()))?;
             check(ffi::llmm_spike_get_stats(self.ptr.as_ptr(), now_ns, s.as_mut_ptr()))?;
             s.assume_init()
         };
