@@ -276,6 +276,111 @@ LLMM_API uint64_t llmm_now_ns(void);
 
 /** @} */
 
+/**
+ * @defgroup options Option metadata: names, types, bounds and defaults of every tunable
+ *
+ * Every object with tunables (the detectors, gates, monitors, alerters, counters and the
+ * scorecard) declares its options once, in one table inside the library: the key, a stable
+ * lower-case name, the type, the bounds, the default and whether the option may change once
+ * the object holds data. The typed setters (`llmm_spike_set_f64()` …) validate through that
+ * table, and llmm_option_describe() reads it, so a program (or a binding) can list an object
+ * kind's options without restating them. The generated page @ref options_reference shows the
+ * same table.
+ *
+ * A value is accepted by a setter when it lies within the bounds (each bound inclusive unless
+ * its `*_exclusive` flag is set) and, for an option whose `cross_checked` flag is set, also
+ * satisfies the constraint its key's documentation names (an order between two options, or a
+ * limit fixed when the object was made). Outside, the setter returns #LLMM_E_RANGE (or
+ * #LLMM_E_INVALID for a NaN or infinite value where the setter's documentation says so).
+ * @{
+ */
+
+/**
+ * @brief The object kinds that have options, for llmm_option_describe().
+ * @since 1.1.0
+ */
+typedef enum llmm_object_kind {
+    LLMM_KIND_SPIKE = 1,         /**< ::llmm_spike, keys ::llmm_spike_option */
+    LLMM_KIND_COLLAPSE = 2,      /**< ::llmm_collapse, keys ::llmm_collapse_option */
+    LLMM_KIND_STABILITY = 3,     /**< ::llmm_stability, keys ::llmm_stability_option */
+    LLMM_KIND_SATURATION = 4,    /**< ::llmm_saturation, keys ::llmm_saturation_option */
+    LLMM_KIND_LII_MONITOR = 5,   /**< ::llmm_lii_monitor, keys ::llmm_lii_option */
+    LLMM_KIND_SCORECARD = 6,     /**< ::llmm_scorecard, keys ::llmm_scorecard_option */
+    LLMM_KIND_GOODPUT = 7,       /**< ::llmm_goodput, keys ::llmm_goodput_option */
+    LLMM_KIND_BURN = 8,          /**< ::llmm_burn, keys ::llmm_burn_option */
+    LLMM_KIND_ERROR_TRIGGER = 9, /**< ::llmm_error_trigger, keys ::llmm_error_trigger_option */
+    LLMM_KIND_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
+} llmm_object_kind;
+
+/**
+ * @brief The type of an option, which names its setter and getter (`_set_f64`, `_set_u64`,
+ * `_set_i32`) and the fields of ::llmm_option_info that hold its bounds and default.
+ * @since 1.1.0
+ */
+typedef enum llmm_option_type {
+    LLMM_OPTION_F64 = 1, /**< `double`: `min_f64`, `max_f64`, `default_f64` */
+    LLMM_OPTION_U64 = 2, /**< `uint64_t`: `min_u64`, `max_u64`, `default_u64` (exact) */
+    LLMM_OPTION_I32 = 3, /**< `int32_t`: `min_i32`, `max_i32`, `default_i32` */
+    LLMM_OPTION_TYPE_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
+} llmm_option_type;
+
+/**
+ * @brief One option of an object kind (llmm_option_describe()).
+ *
+ * Size-prefixed and sized by the caller: set `struct_size` to `sizeof(llmm_option_info)` as
+ * compiled in your program (bindings: the size of their own definition); fields are only ever
+ * appended, and the library writes only the prefix the caller's size covers. Only the three
+ * bound and default fields of the option's `type` are meaningful; the others are 0. Integer
+ * bounds and defaults have integer fields, so a u64 value above 2^53 is exact.
+ * @since 1.1.0
+ */
+typedef struct llmm_option_info {
+    uint32_t struct_size;       /**< the caller's `sizeof(llmm_option_info)` */
+    int32_t key;                /**< the enumerator of the kind's option enum, e.g.
+                                     #LLMM_SPIKE_SEVERE_FACTOR */
+    llmm_option_type type;      /**< which setter and which fields below */
+    int32_t min_exclusive;      /**< 1: the minimum itself is refused */
+    int32_t max_exclusive;      /**< 1: the maximum itself is refused */
+    int32_t fixed_once_started; /**< 1: may only change while the object holds no data (after
+                                     creation or its reset); #LLMM_E_STATE otherwise */
+    int32_t cross_checked;      /**< 1: further constrained by another option or by how the
+                                     object was made (see the key's documentation) */
+    int32_t has_default;        /**< 0: the value comes from a constructor argument */
+    const char *name;           /**< stable lower-case name, e.g. `"severe_factor"`; static */
+    double min_f64;             /**< smallest value (f64 options) */
+    double max_f64;             /**< largest value (f64 options; may be +Inf) */
+    double default_f64;         /**< value of a new object (f64 options) */
+    uint64_t min_u64;           /**< smallest value (u64 options) */
+    uint64_t max_u64;           /**< largest value (u64 options) */
+    uint64_t default_u64;       /**< value of a new object (u64 options) */
+    int32_t min_i32;            /**< smallest value (i32 options) */
+    int32_t max_i32;            /**< largest value (i32 options) */
+    int32_t default_i32;        /**< value of a new object (i32 options) */
+    int32_t reserved_;          /**< @private padding, always 0 */
+} llmm_option_info;
+
+/**
+ * @brief Describe the option at position `index` of an object kind: its key, name, type,
+ * bounds, default and flags.
+ *
+ * Options are listed in the order of their keys; call with `index` = 0, 1, 2 … until the call
+ * returns #LLMM_E_RANGE to enumerate them all.
+ * @param[in] kind the object kind
+ * @param[in] index position of the option, from 0
+ * @param[in,out] info the description; `info->struct_size` must be set to the caller's
+ *                `sizeof(llmm_option_info)`; written only on success
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `info` is NULL or `kind` is not a kind this library knows
+ * @retval LLMM_E_ABI `info->struct_size` is not a size of ::llmm_option_info this library knows
+ * @retval LLMM_E_RANGE `index` is not below the kind's number of options
+ * @since 1.1.0
+ * @note Thread-safe: reads constant tables only.
+ */
+LLMM_API llmm_status llmm_option_describe(llmm_object_kind kind, uint32_t index,
+                                          llmm_option_info *info);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

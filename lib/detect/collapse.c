@@ -6,6 +6,7 @@
 #include "collapse_internal.h"
 #include "core/abi.h"
 #include "core/internal.h"
+#include "core/options.h"
 
 
 void llmm__collapse_clear(llmm_collapse *c)
@@ -34,20 +35,13 @@ llmm_status llmm_collapse_new(llmm_ctx *ctx, llmm_collapse **out)
     c = llmm__calloc(ctx, 1, sizeof *c);
     if (!c)
         return LLMM_E_NOMEM;
-    c->ring = llmm__calloc(ctx, LLMM_COLLAPSE_WINDOW_DEFAULT, sizeof *c->ring);
+    llmm__option_defaults(&llmm__collapse_options, c);
+    c->ring = llmm__calloc(ctx, c->window, sizeof *c->ring);
     if (!c->ring) {
         llmm__free(ctx, c, sizeof *c);
         return LLMM_E_NOMEM;
     }
     c->ctx = ctx;
-    c->window = LLMM_COLLAPSE_WINDOW_DEFAULT;
-    c->k = 2.5;
-    c->floor = 0.01;
-    c->tps_drop = 0.65;
-    c->membw_below = 0.30;
-    c->switch_ns = 10000000u;
-    c->confirm_ns = 10000000u;
-    c->require_switch = 1;
     llmm__collapse_clear(c);
     *out = c;
     return LLMM_OK;

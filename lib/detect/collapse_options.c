@@ -1,126 +1,58 @@
-/* Options of the collapse detector: typed setters and getters with documented bounds. The
- * baseline length W reallocates the ring and may only change while no latency is held. */
+/* Options of the collapse detector: its table. The baseline length W reallocates the ring and
+ * may only change while no latency is held. */
 #include "collapse_internal.h"
 #include "core/internal.h"
+#include "core/options.h"
 
-#define COLLAPSE_K_MAX 1000.0
+#define MS_NS UINT64_C(1000000)
 
-llmm_status llmm_collapse_set_f64(llmm_collapse *c, llmm_collapse_option key, double value)
+/* Replace the ring by one of W entries (the only hooked option). All or nothing. */
+static llmm_status collapse_apply(void *obj, const llmm__option *o, llmm__optval v)
 {
-    if (!c)
-        return LLMM_E_INVALID;
-    switch (key) {
-    case LLMM_COLLAPSE_K:
-        if (!(value > 0.0 && value <= COLLAPSE_K_MAX))
-            return LLMM_E_RANGE;
-        c->k = value;
-        return LLMM_OK;
-    case LLMM_COLLAPSE_SIGMA_FLOOR:
-        if (!(value >= 0.0 && value <= 1.0))
-            return LLMM_E_RANGE;
-        c->floor = value;
-        return LLMM_OK;
-    case LLMM_COLLAPSE_TPS_DROP:
-        if (!(value > 0.0 && value < 1.0))
-            return LLMM_E_RANGE;
-        c->tps_drop = value;
-        return LLMM_OK;
-    case LLMM_COLLAPSE_MEMBW_BELOW:
-        if (!(value > 0.0 && value <= 1.0))
-            return LLMM_E_RANGE;
-        c->membw_below = value;
-        return LLMM_OK;
-    default:
-        return LLMM_E_UNKNOWN_OPTION;
-    }
-}
+    llmm_collapse *c = obj;
+    void *ring = c->ring;
+    llmm_status st;
 
-llmm_status llmm_collapse_get_f64(const llmm_collapse *c, llmm_collapse_option key,
-                                  double *value)
-{
-    if (!c || !value)
-        return LLMM_E_INVALID;
-    switch (key) {
-    case LLMM_COLLAPSE_K:
-        *value = c->k;
-        return LLMM_OK;
-    case LLMM_COLLAPSE_SIGMA_FLOOR:
-        *value = c->floor;
-        return LLMM_OK;
-    case LLMM_COLLAPSE_TPS_DROP:
-        *value = c->tps_drop;
-        return LLMM_OK;
-    case LLMM_COLLAPSE_MEMBW_BELOW:
-        *value = c->membw_below;
-        return LLMM_OK;
-    default:
-        return LLMM_E_UNKNOWN_OPTION;
-    }
-}
-
-/* Replace the ring by one of w entries. All or nothing. */
-static llmm_status collapse_resize(llmm_collapse *c, uint64_t w)
-{
-    double *ring;
-
-    if (w < 2 || w > LLMM_COLLAPSE_WINDOW_MAX)
-        return LLMM_E_RANGE;
-    if (w == c->window)
-        return LLMM_OK;
-    if (c->count != 0)
-        return LLMM_E_STATE;
-    ring = llmm__calloc(c->ctx, (size_t)w, sizeof *ring);
-    if (!ring)
-        return LLMM_E_NOMEM;
-    llmm__free(c->ctx, c->ring, (size_t)c->window * sizeof *c->ring);
+    (void)o;
+    if (v.u == c->window)
+        return LLMM_OK; /* also while latencys are held (LLMM__KIND_SAME_VALUE_OK) */
+    st = llmm__option_resize_ring(c->ctx, &ring, &c->window, sizeof *c->ring, v.u);
+    if (st != LLMM_OK)
+        return st;
     c->ring = ring;
-    c->window = (uint32_t)w;
     c->head = 0;
     return LLMM_OK;
 }
 
-llmm_status llmm_collapse_set_u64(llmm_collapse *c, llmm_collapse_option key, uint64_t value)
+static int collapse_started(const void *obj)
 {
-    if (!c)
-        return LLMM_E_INVALID;
-    switch (key) {
-    case LLMM_COLLAPSE_WINDOW:
-        return collapse_resize(c, value);
-    case LLMM_COLLAPSE_SWITCH_NS:
-        c->switch_ns = value;
-        return LLMM_OK;
-    case LLMM_COLLAPSE_REQUIRE_SWITCH:
-        if (value > 1)
-            return LLMM_E_RANGE;
-        c->require_switch = (int32_t)value;
-        return LLMM_OK;
-    case LLMM_COLLAPSE_CONFIRM_NS:
-        c->confirm_ns = value;
-        return LLMM_OK;
-    default:
-        return LLMM_E_UNKNOWN_OPTION;
-    }
+    return ((const llmm_collapse *)obj)->count != 0;
 }
 
-llmm_status llmm_collapse_get_u64(const llmm_collapse *c, llmm_collapse_option key,
-                                  uint64_t *value)
-{
-    if (!c || !value)
-        return LLMM_E_INVALID;
-    switch (key) {
-    case LLMM_COLLAPSE_WINDOW:
-        *value = c->window;
-        return LLMM_OK;
-    case LLMM_COLLAPSE_SWITCH_NS:
-        *value = c->switch_ns;
-        return LLMM_OK;
-    case LLMM_COLLAPSE_REQUIRE_SWITCH:
-        *value = (uint64_t)c->require_switch;
-        return LLMM_OK;
-    case LLMM_COLLAPSE_CONFIRM_NS:
-        *value = c->confirm_ns;
-        return LLMM_OK;
-    default:
-        return LLMM_E_UNKNOWN_OPTION;
-    }
-}
+static const llmm__option collapse_opts[] = {
+    LLMM__OPTION_U64(llmm_collapse, LLMM_COLLAPSE_WINDOW, "window",
+                     LLMM__OPT_FIXED | LLMM__OPT_HOOKED, 2, LLMM_COLLAPSE_WINDOW_MAX,
+                     LLMM_COLLAPSE_WINDOW_DEFAULT, window),
+    LLMM__OPTION_F64(llmm_collapse, LLMM_COLLAPSE_K, "k", LLMM__OPT_MIN_OPEN, 0.0, 1000.0, 2.5,
+                     k),
+    LLMM__OPTION_F64(llmm_collapse, LLMM_COLLAPSE_SIGMA_FLOOR, "sigma_floor", 0, 0.0, 1.0,
+                     0.01, floor),
+    LLMM__OPTION_U64(llmm_collapse, LLMM_COLLAPSE_SWITCH_NS, "switch_ns", 0, 0, UINT64_MAX,
+                     10 * MS_NS, switch_ns),
+    LLMM__OPTION_U64(llmm_collapse, LLMM_COLLAPSE_REQUIRE_SWITCH, "require_switch", 0, 0, 1, 1,
+                     require_switch),
+    LLMM__OPTION_F64(llmm_collapse, LLMM_COLLAPSE_TPS_DROP, "tps_drop", LLMM__OPT_OPEN, 0.0,
+                     1.0, 0.65, tps_drop),
+    LLMM__OPTION_F64(llmm_collapse, LLMM_COLLAPSE_MEMBW_BELOW, "membw_below",
+                     LLMM__OPT_MIN_OPEN, 0.0, 1.0, 0.30, membw_below),
+    LLMM__OPTION_U64(llmm_collapse, LLMM_COLLAPSE_CONFIRM_NS, "confirm_ns", 0, 0, UINT64_MAX,
+                     10 * MS_NS, confirm_ns),
+};
+
+const llmm__option_kind llmm__collapse_options = {
+    LLMM__KIND_OF(collapse_opts), LLMM__KIND_SAME_VALUE_OK, collapse_started, NULL,
+    collapse_apply, NULL,
+};
+
+LLMM__OPTION_CALLS_F64(llmm_collapse, llmm_collapse_option, &llmm__collapse_options)
+LLMM__OPTION_CALLS_U64(llmm_collapse, llmm_collapse_option, &llmm__collapse_options)

@@ -6,9 +6,9 @@
 
 #include "core/abi.h"
 #include "core/internal.h"
+#include "core/options.h"
 #include "detect_internal.h"
 
-#define SATURATION_Z_MAX 100.0
 /* A fitted rise over the window must exceed this share of the series' mean: rounding in the
  * sums of a flat series gives slopes of order 1e-16 relative, never a trend. */
 #define SATURATION_REL_GUARD 1e-9
@@ -58,14 +58,13 @@ llmm_status llmm_saturation_new(llmm_ctx *ctx, llmm_saturation **out)
     s = llmm__calloc(ctx, 1, sizeof *s);
     if (!s)
         return LLMM_E_NOMEM;
-    s->ring = llmm__calloc(ctx, LLMM_SATURATION_WINDOW_DEFAULT, sizeof *s->ring);
+    llmm__option_defaults(&llmm__saturation_options, s);
+    s->ring = llmm__calloc(ctx, s->window, sizeof *s->ring);
     if (!s->ring) {
         llmm__free(ctx, s, sizeof *s);
         return LLMM_E_NOMEM;
     }
     s->ctx = ctx;
-    s->window = LLMM_SATURATION_WINDOW_DEFAULT;
-    s->z = 3.0;
     *out = s;
     return LLMM_OK;
 }
@@ -78,65 +77,44 @@ void llmm_saturation_free(llmm_saturation *s)
     llmm__free(s->ctx, s, sizeof *s);
 }
 
-llmm_status llmm_saturation_set_f64(llmm_saturation *s, llmm_saturation_option key,
-                                    double value)
+/* Replace the ring by one of N entries (the only hooked option). All or nothing. */
+static llmm_status saturation_apply(void *obj, const llmm__option *o, llmm__optval v)
 {
-    if (!s)
-        return LLMM_E_INVALID;
-    if (key != LLMM_SATURATION_CONFIDENCE)
-        return LLMM_E_UNKNOWN_OPTION;
-    if (!(value > 0.0 && value <= SATURATION_Z_MAX))
-        return LLMM_E_RANGE;
-    s->z = value;
-    return LLMM_OK;
-}
+    llmm_saturation *s = obj;
+    void *ring = s->ring;
+    llmm_status st;
 
-llmm_status llmm_saturation_get_f64(const llmm_saturation *s, llmm_saturation_option key,
-                                    double *value)
-{
-    if (!s || !value)
-        return LLMM_E_INVALID;
-    if (key != LLMM_SATURATION_CONFIDENCE)
-        return LLMM_E_UNKNOWN_OPTION;
-    *value = s->z;
-    return LLMM_OK;
-}
-
-llmm_status llmm_saturation_set_u64(llmm_saturation *s, llmm_saturation_option key,
-                                    uint64_t value)
-{
-    sat_sample *ring;
-
-    if (!s)
-        return LLMM_E_INVALID;
-    if (key != LLMM_SATURATION_WINDOW)
-        return LLMM_E_UNKNOWN_OPTION;
-    if (value < 3 || value > LLMM_SATURATION_WINDOW_MAX)
-        return LLMM_E_RANGE;
-    if (value == s->window)
-        return LLMM_OK;
-    if (s->count != 0)
-        return LLMM_E_STATE;
-    ring = llmm__calloc(s->ctx, (size_t)value, sizeof *ring);
-    if (!ring)
-        return LLMM_E_NOMEM;
-    llmm__free(s->ctx, s->ring, (size_t)s->window * sizeof *s->ring);
+    (void)o;
+    if (v.u == s->window)
+        return LLMM_OK; /* also while samples are held (LLMM__KIND_SAME_VALUE_OK) */
+    st = llmm__option_resize_ring(s->ctx, &ring, &s->window, sizeof *s->ring, v.u);
+    if (st != LLMM_OK)
+        return st;
     s->ring = ring;
-    s->window = (uint32_t)value;
     s->head = 0;
     return LLMM_OK;
 }
 
-llmm_status llmm_saturation_get_u64(const llmm_saturation *s, llmm_saturation_option key,
-                                    uint64_t *value)
+static int saturation_started(const void *obj)
 {
-    if (!s || !value)
-        return LLMM_E_INVALID;
-    if (key != LLMM_SATURATION_WINDOW)
-        return LLMM_E_UNKNOWN_OPTION;
-    *value = s->window;
-    return LLMM_OK;
+    return ((const llmm_saturation *)obj)->count != 0;
 }
+
+static const llmm__option saturation_opts[] = {
+    LLMM__OPTION_U64(llmm_saturation, LLMM_SATURATION_WINDOW, "window",
+                     LLMM__OPT_FIXED | LLMM__OPT_HOOKED, 3, LLMM_SATURATION_WINDOW_MAX,
+                     LLMM_SATURATION_WINDOW_DEFAULT, window),
+    LLMM__OPTION_F64(llmm_saturation, LLMM_SATURATION_CONFIDENCE, "confidence",
+                     LLMM__OPT_MIN_OPEN, 0.0, 100.0, 3.0, z),
+};
+
+const llmm__option_kind llmm__saturation_options = {
+    LLMM__KIND_OF(saturation_opts), LLMM__KIND_SAME_VALUE_OK, saturation_started, NULL,
+    saturation_apply, NULL,
+};
+
+LLMM__OPTION_CALLS_F64(llmm_saturation, llmm_saturation_option, &llmm__saturation_options)
+LLMM__OPTION_CALLS_U64(llmm_saturation, llmm_saturation_option, &llmm__saturation_options)
 
 static double x_of(const llmm_saturation *s, uint64_t t)
 {

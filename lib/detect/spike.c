@@ -4,6 +4,7 @@
 
 #include "core/abi.h"
 #include "core/internal.h"
+#include "core/options.h"
 #include "spike_internal.h"
 
 
@@ -57,11 +58,7 @@ llmm_status llmm_spike_new(llmm_ctx *ctx, llmm_spike **out)
     if (!d)
         return LLMM_E_NOMEM;
     d->ctx = ctx;
-    d->q_base = 0.99;
-    d->q_severe = 0.999;
-    d->factor = 1.2;
-    d->warmup = 1000;
-    d->scale = LLMM_SCALE_DEFAULT;
+    llmm__option_defaults(&llmm__spike_options, d);
     st = llmm__spike_parts_new(ctx, LLMM_WINDOW_SLOT_NS_DEFAULT, LLMM_WINDOW_SLOTS_DEFAULT,
                                d->scale, &d->win, &d->counts);
     if (st != LLMM_OK) {

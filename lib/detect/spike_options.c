@@ -1,60 +1,8 @@
-/* Options of the spike detector: typed setters and getters with documented bounds, and the
- * window geometry, which can only change before the first time stamp. */
+/* Options of the spike detector: its table, and the window geometry, which is rebuilt when a
+ * geometry option changes and may only change before the first time stamp. */
 #include "core/internal.h"
+#include "core/options.h"
 #include "spike_internal.h"
-
-#define SPIKE_FACTOR_MIN 1.0
-#define SPIKE_FACTOR_MAX 100.0
-#define SPIKE_WARMUP_MAX 4294967295u
-
-static int open_probability(double v)
-{
-    return v > 0.0 && v < 1.0;
-}
-
-llmm_status llmm_spike_set_f64(llmm_spike *d, llmm_spike_option key, double value)
-{
-    if (!d)
-        return LLMM_E_INVALID;
-    switch (key) {
-    case LLMM_SPIKE_BASE_QUANTILE:
-        if (!open_probability(value))
-            return LLMM_E_RANGE;
-        d->q_base = value;
-        return LLMM_OK;
-    case LLMM_SPIKE_SEVERE_QUANTILE:
-        if (!open_probability(value))
-            return LLMM_E_RANGE;
-        d->q_severe = value;
-        return LLMM_OK;
-    case LLMM_SPIKE_SEVERE_FACTOR:
-        if (!(value >= SPIKE_FACTOR_MIN && value <= SPIKE_FACTOR_MAX))
-            return LLMM_E_RANGE;
-        d->factor = value;
-        return LLMM_OK;
-    default:
-        return LLMM_E_UNKNOWN_OPTION;
-    }
-}
-
-llmm_status llmm_spike_get_f64(const llmm_spike *d, llmm_spike_option key, double *value)
-{
-    if (!d || !value)
-        return LLMM_E_INVALID;
-    switch (key) {
-    case LLMM_SPIKE_BASE_QUANTILE:
-        *value = d->q_base;
-        return LLMM_OK;
-    case LLMM_SPIKE_SEVERE_QUANTILE:
-        *value = d->q_severe;
-        return LLMM_OK;
-    case LLMM_SPIKE_SEVERE_FACTOR:
-        *value = d->factor;
-        return LLMM_OK;
-    default:
-        return LLMM_E_UNKNOWN_OPTION;
-    }
-}
 
 /* Replace the window, counts and accumulator with ones of a new geometry. All or nothing. */
 static llmm_status spike_regeometry(llmm_spike *d, uint64_t slot_ns, uint64_t slots,
@@ -64,11 +12,6 @@ static llmm_status spike_regeometry(llmm_spike *d, uint64_t slot_ns, uint64_t sl
     llmm__spike_slot *counts;
     llmm_status st;
 
-    if (slots < 2 || slots > LLMM_WINDOW_SLOTS_MAX || slot_ns == 0 ||
-        slot_ns > UINT64_MAX / slots || scale < LLMM_SCALE_MIN || scale > LLMM_SCALE_MAX)
-        return LLMM_E_RANGE;
-    if (d->started)
-        return LLMM_E_STATE;
     st = llmm__spike_parts_new(d->ctx, slot_ns, (uint32_t)slots, scale, &win, &counts);
     if (st != LLMM_OK)
         return st;
@@ -80,47 +23,70 @@ static llmm_status spike_regeometry(llmm_spike *d, uint64_t slot_ns, uint64_t sl
     return LLMM_OK;
 }
 
-llmm_status llmm_spike_set_u64(llmm_spike *d, llmm_spike_option key, uint64_t value)
+/* The geometry options (the hooked ones): rebuild the window with one value changed. */
+static llmm_status spike_apply(void *obj, const llmm__option *o, llmm__optval v)
 {
-    if (!d)
-        return LLMM_E_INVALID;
-    switch (key) {
-    case LLMM_SPIKE_WARMUP:
-        if (value < 1 || value > SPIKE_WARMUP_MAX)
-            return LLMM_E_RANGE;
-        d->warmup = value;
-        return LLMM_OK;
-    case LLMM_SPIKE_SLOT_NS:
-        return spike_regeometry(d, value, d->win->clk.slots, d->scale);
-    case LLMM_SPIKE_SLOTS:
-        return spike_regeometry(d, d->win->clk.slot_ns, value, d->scale);
-    case LLMM_SPIKE_SCALE:
-        if (value > (uint64_t)LLMM_SCALE_MAX)
-            return LLMM_E_RANGE;
-        return spike_regeometry(d, d->win->clk.slot_ns, d->win->clk.slots, (int32_t)value);
-    default:
-        return LLMM_E_UNKNOWN_OPTION;
-    }
+    llmm_spike *d = obj;
+    uint64_t slot_ns = d->win->clk.slot_ns, slots = d->win->clk.slots;
+    int32_t scale = d->scale;
+
+    if (o->key == LLMM_SPIKE_SLOT_NS)
+        slot_ns = v.u;
+    else if (o->key == LLMM_SPIKE_SLOTS)
+        slots = v.u;
+    else
+        scale = (int32_t)v.u;
+    return spike_regeometry(d, slot_ns, slots, scale);
 }
 
-llmm_status llmm_spike_get_u64(const llmm_spike *d, llmm_spike_option key, uint64_t *value)
+/* Slot length and slot count live in the window. */
+static llmm__optval spike_load(const void *obj, const llmm__option *o)
 {
-    if (!d || !value)
-        return LLMM_E_INVALID;
-    switch (key) {
-    case LLMM_SPIKE_WARMUP:
-        *value = d->warmup;
-        return LLMM_OK;
-    case LLMM_SPIKE_SLOT_NS:
-        *value = d->win->clk.slot_ns;
-        return LLMM_OK;
-    case LLMM_SPIKE_SLOTS:
-        *value = d->win->clk.slots;
-        return LLMM_OK;
-    case LLMM_SPIKE_SCALE:
-        *value = (uint64_t)d->scale;
-        return LLMM_OK;
-    default:
-        return LLMM_E_UNKNOWN_OPTION;
-    }
+    const llmm_spike *d = obj;
+    llmm__optval v;
+    v.u = o->key == LLMM_SPIKE_SLOT_NS ? d->win->clk.slot_ns : d->win->clk.slots;
+    return v;
 }
+
+/* Slot length × slots must fit in 64 bits. */
+static llmm_status spike_cross(const void *obj, const llmm__option *o, llmm__optval v)
+{
+    const llmm_spike *d = obj;
+    uint64_t slot_ns = d->win->clk.slot_ns, slots = d->win->clk.slots;
+
+    if (o->key == LLMM_SPIKE_SLOT_NS)
+        slot_ns = v.u;
+    else
+        slots = v.u;
+    return slot_ns > UINT64_MAX / slots ? LLMM_E_RANGE : LLMM_OK;
+}
+
+static int spike_started(const void *obj)
+{
+    return ((const llmm_spike *)obj)->started;
+}
+
+#define GEOMETRY (LLMM__OPT_FIXED | LLMM__OPT_HOOKED)
+
+static const llmm__option spike_opts[] = {
+    LLMM__OPTION_F64(llmm_spike, LLMM_SPIKE_BASE_QUANTILE, "base_quantile", LLMM__OPT_OPEN,
+                     0.0, 1.0, 0.99, q_base),
+    LLMM__OPTION_F64(llmm_spike, LLMM_SPIKE_SEVERE_QUANTILE, "severe_quantile",
+                     LLMM__OPT_OPEN, 0.0, 1.0, 0.999, q_severe),
+    LLMM__OPTION_F64(llmm_spike, LLMM_SPIKE_SEVERE_FACTOR, "severe_factor", 0, 1.0, 100.0,
+                     1.2, factor),
+    LLMM__OPTION_U64(llmm_spike, LLMM_SPIKE_WARMUP, "warmup", 0, 1, UINT32_MAX, 1000, warmup),
+    LLMM__OPTION_U64_HOOKED(LLMM_SPIKE_SLOT_NS, "slot_ns", GEOMETRY | LLMM__OPT_CROSS, 1,
+                            UINT64_MAX, LLMM_WINDOW_SLOT_NS_DEFAULT),
+    LLMM__OPTION_U64_HOOKED(LLMM_SPIKE_SLOTS, "slots", GEOMETRY | LLMM__OPT_CROSS, 2,
+                            LLMM_WINDOW_SLOTS_MAX, LLMM_WINDOW_SLOTS_DEFAULT),
+    LLMM__OPTION_U64(llmm_spike, LLMM_SPIKE_SCALE, "scale", GEOMETRY, LLMM_SCALE_MIN,
+                     LLMM_SCALE_MAX, LLMM_SCALE_DEFAULT, scale),
+};
+
+const llmm__option_kind llmm__spike_options = {
+    LLMM__KIND_OF(spike_opts), 0, spike_started, spike_cross, spike_apply, spike_load,
+};
+
+LLMM__OPTION_CALLS_F64(llmm_spike, llmm_spike_option, &llmm__spike_options)
+LLMM__OPTION_CALLS_U64(llmm_spike, llmm_spike_option, &llmm__spike_options)

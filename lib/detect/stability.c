@@ -5,9 +5,9 @@
 
 #include "core/abi.h"
 #include "core/internal.h"
+#include "core/options.h"
 #include "detect_internal.h"
 
-#define STABILITY_EPS_MAX 10.0
 
 struct llmm_stability {
     llmm_ctx *ctx;
@@ -30,8 +30,7 @@ llmm_status llmm_stability_new(llmm_ctx *ctx, llmm_stability **out)
     if (!s)
         return LLMM_E_NOMEM;
     s->ctx = ctx;
-    s->k = LLMM_STABILITY_WINDOWS_DEFAULT;
-    s->eps = 0.05;
+    llmm__option_defaults(&llmm__stability_options, s);
     *out = s;
     return LLMM_OK;
 }
@@ -42,51 +41,18 @@ void llmm_stability_free(llmm_stability *s)
         llmm__free(s->ctx, s, sizeof *s);
 }
 
-llmm_status llmm_stability_set_f64(llmm_stability *s, llmm_stability_option key, double value)
-{
-    if (!s)
-        return LLMM_E_INVALID;
-    if (key != LLMM_STABILITY_EPSILON)
-        return LLMM_E_UNKNOWN_OPTION;
-    if (!(value >= 0.0 && value <= STABILITY_EPS_MAX))
-        return LLMM_E_RANGE;
-    s->eps = value;
-    return LLMM_OK;
-}
+static const llmm__option stability_opts[] = {
+    LLMM__OPTION_U64(llmm_stability, LLMM_STABILITY_WINDOWS, "windows", 0, 2,
+                     LLMM_STABILITY_WINDOWS_MAX, LLMM_STABILITY_WINDOWS_DEFAULT, k),
+    LLMM__OPTION_F64(llmm_stability, LLMM_STABILITY_EPSILON, "epsilon", 0, 0.0, 10.0, 0.05, eps),
+};
 
-llmm_status llmm_stability_get_f64(const llmm_stability *s, llmm_stability_option key,
-                                   double *value)
-{
-    if (!s || !value)
-        return LLMM_E_INVALID;
-    if (key != LLMM_STABILITY_EPSILON)
-        return LLMM_E_UNKNOWN_OPTION;
-    *value = s->eps;
-    return LLMM_OK;
-}
+const llmm__option_kind llmm__stability_options = {
+    LLMM__KIND_OF(stability_opts), 0, NULL, NULL, NULL, NULL,
+};
 
-llmm_status llmm_stability_set_u64(llmm_stability *s, llmm_stability_option key, uint64_t value)
-{
-    if (!s)
-        return LLMM_E_INVALID;
-    if (key != LLMM_STABILITY_WINDOWS)
-        return LLMM_E_UNKNOWN_OPTION;
-    if (value < 2 || value > LLMM_STABILITY_WINDOWS_MAX)
-        return LLMM_E_RANGE;
-    s->k = (uint32_t)value;
-    return LLMM_OK;
-}
-
-llmm_status llmm_stability_get_u64(const llmm_stability *s, llmm_stability_option key,
-                                   uint64_t *value)
-{
-    if (!s || !value)
-        return LLMM_E_INVALID;
-    if (key != LLMM_STABILITY_WINDOWS)
-        return LLMM_E_UNKNOWN_OPTION;
-    *value = s->k;
-    return LLMM_OK;
-}
+LLMM__OPTION_CALLS_F64(llmm_stability, llmm_stability_option, &llmm__stability_options)
+LLMM__OPTION_CALLS_U64(llmm_stability, llmm_stability_option, &llmm__stability_options)
 
 /* The verdict over the last min(k, avail) means. */
 static void stability_judge(const llmm_stability *s, llmm_stability_reading *r)

@@ -3,6 +3,7 @@
 
 #include "core/abi.h"
 #include "core/internal.h"
+#include "core/options.h"
 #include "llmmetrics/resource.h"
 
 typedef struct lii_sample {
@@ -73,9 +74,7 @@ llmm_status llmm_lii_monitor_new(llmm_ctx *ctx, uint32_t window, llmm_lii_monito
     }
     m->ctx = ctx;
     m->window = window;
-    m->th[LLMM_LII_PREFETCH_AT] = 0.2;
-    m->th[LLMM_LII_ADAPT_AT] = 0.4;
-    m->th[LLMM_LII_SCALE_AT] = 0.3;
+    llmm__option_defaults(&llmm__lii_options, m);
     *out = m;
     return LLMM_OK;
 }
@@ -88,37 +87,31 @@ void llmm_lii_monitor_free(llmm_lii_monitor *m)
     llmm__free(m->ctx, m, sizeof *m);
 }
 
-static int option_known(llmm_lii_option opt)
+/* The prefetch tier lies below the adapt tier: prefetch threshold ≤ adapt threshold. */
+static llmm_status lii_cross(const void *obj, const llmm__option *o, llmm__optval v)
 {
-    return opt == LLMM_LII_PREFETCH_AT || opt == LLMM_LII_ADAPT_AT || opt == LLMM_LII_SCALE_AT;
-}
-
-llmm_status llmm_lii_monitor_set_f64(llmm_lii_monitor *m, llmm_lii_option opt, double value)
-{
-    if (!m || !llmm__is_finite(value))
-        return LLMM_E_INVALID;
-    if (!option_known(opt))
-        return LLMM_E_UNKNOWN_OPTION;
-    if (value < 0.0 || value > 1.0)
+    const llmm_lii_monitor *m = obj;
+    if (o->key == LLMM_LII_PREFETCH_AT && v.f > m->th[LLMM_LII_ADAPT_AT])
         return LLMM_E_RANGE;
-    if (opt == LLMM_LII_PREFETCH_AT && value > m->th[LLMM_LII_ADAPT_AT])
+    if (o->key == LLMM_LII_ADAPT_AT && v.f < m->th[LLMM_LII_PREFETCH_AT])
         return LLMM_E_RANGE;
-    if (opt == LLMM_LII_ADAPT_AT && value < m->th[LLMM_LII_PREFETCH_AT])
-        return LLMM_E_RANGE;
-    m->th[opt] = value;
     return LLMM_OK;
 }
 
-llmm_status llmm_lii_monitor_get_f64(const llmm_lii_monitor *m, llmm_lii_option opt,
-                                     double *value)
-{
-    if (!m || !value)
-        return LLMM_E_INVALID;
-    if (!option_known(opt))
-        return LLMM_E_UNKNOWN_OPTION;
-    *value = m->th[opt];
-    return LLMM_OK;
-}
+static const llmm__option lii_opts[] = {
+    LLMM__OPTION_F64(llmm_lii_monitor, LLMM_LII_PREFETCH_AT, "prefetch_at", LLMM__OPT_CROSS,
+                     0.0, 1.0, 0.2, th[LLMM_LII_PREFETCH_AT]),
+    LLMM__OPTION_F64(llmm_lii_monitor, LLMM_LII_ADAPT_AT, "adapt_at", LLMM__OPT_CROSS, 0.0,
+                     1.0, 0.4, th[LLMM_LII_ADAPT_AT]),
+    LLMM__OPTION_F64(llmm_lii_monitor, LLMM_LII_SCALE_AT, "scale_at", 0, 0.0, 1.0, 0.3,
+                     th[LLMM_LII_SCALE_AT]),
+};
+
+const llmm__option_kind llmm__lii_options = {
+    LLMM__KIND_OF(lii_opts), LLMM__KIND_NONFINITE_INVALID, NULL, lii_cross, NULL, NULL,
+};
+
+LLMM__OPTION_CALLS_F64(llmm_lii_monitor, llmm_lii_option, &llmm__lii_options)
 
 /* Re-sum the full ring from scratch, so that add/subtract rounding never accumulates. */
 static void resum(llmm_lii_monitor *m)

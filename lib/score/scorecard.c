@@ -5,6 +5,7 @@
 
 #include "core/abi.h"
 #include "core/internal.h"
+#include "core/options.h"
 #include "score/weights.h"
 
 typedef struct metric {
@@ -23,7 +24,7 @@ struct llmm_scorecard {
     llmm_scenario scenario;
     int weights_set;   /* 0 only for a custom scorecard before llmm_scorecard_set_weights */
     double w[LLMM_LAYER_COUNT];
-    llmm_missing_policy missing;
+    int32_t missing;   /* a llmm_missing_policy (option LLMM_SCORECARD_MISSING) */
     metric *m;
     uint32_t n;
     uint32_t cap;
@@ -48,7 +49,7 @@ llmm_status llmm_scorecard_new(llmm_ctx *ctx, llmm_scenario preset, llmm_scoreca
     sc->scenario = preset;
     sc->weights_set = is_preset;
     memcpy(sc->w, w, sizeof w);
-    sc->missing = LLMM_MISSING_REFUSE;
+    llmm__option_defaults(&llmm__scorecard_options, sc);
     *out = sc;
     return LLMM_OK;
 }
@@ -85,28 +86,16 @@ llmm_status llmm_scorecard_weights(const llmm_scorecard *sc, double *weights, si
     return LLMM_OK;
 }
 
-llmm_status llmm_scorecard_set_i32(llmm_scorecard *sc, llmm_scorecard_option opt, int32_t value)
-{
-    if (!sc)
-        return LLMM_E_INVALID;
-    if (opt != LLMM_SCORECARD_MISSING)
-        return LLMM_E_UNKNOWN_OPTION;
-    if (value != LLMM_MISSING_REFUSE && value != LLMM_MISSING_RENORMALIZE)
-        return LLMM_E_RANGE;
-    sc->missing = (llmm_missing_policy)value;
-    return LLMM_OK;
-}
+static const llmm__option scorecard_opts[] = {
+    LLMM__OPTION_I32(llmm_scorecard, LLMM_SCORECARD_MISSING, "missing", 0, LLMM_MISSING_REFUSE,
+                     LLMM_MISSING_RENORMALIZE, LLMM_MISSING_REFUSE, missing),
+};
 
-llmm_status llmm_scorecard_get_i32(const llmm_scorecard *sc, llmm_scorecard_option opt,
-                                   int32_t *value)
-{
-    if (!sc || !value)
-        return LLMM_E_INVALID;
-    if (opt != LLMM_SCORECARD_MISSING)
-        return LLMM_E_UNKNOWN_OPTION;
-    *value = (int32_t)sc->missing;
-    return LLMM_OK;
-}
+const llmm__option_kind llmm__scorecard_options = {
+    LLMM__KIND_OF(scorecard_opts), 0, NULL, NULL, NULL, NULL,
+};
+
+LLMM__OPTION_CALLS_I32(llmm_scorecard, llmm_scorecard_option, &llmm__scorecard_options)
 
 /* Length of name if it is 1..LLMM_SCORE_NAME_MAX bytes, else 0; never reads past the limit. */
 static size_t name_length(const char *name)

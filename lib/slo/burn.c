@@ -1,13 +1,17 @@
 /* Multi-window, multi-burn-rate alerts on the error budget (Google SRE workbook, "Alerting on
  * SLOs"): an alert fires when the burn rate of both its long and its short window exceeds its
  * factor. */
+#include <float.h>
 #include <string.h>
 
 #include "core/abi.h"
 #include "core/internal.h"
+#include "core/options.h"
 #include "llmmetrics/slo.h"
 
 #define NS_PER_MIN UINT64_C(60000000000)
+/* The default slow long window, the longest: every ring must hold it. */
+#define SLOW_LONG_DEFAULT_NS (360 * NS_PER_MIN)
 
 struct llmm_burn {
     llmm_ctx *ctx;
@@ -44,7 +48,7 @@ llmm_status llmm_burn_budget_spent(double burn_rate, uint64_t window_ns, uint64_
 /* Resolve the ring geometry: defaults, the 6 h it must hold, the window-module limits. */
 static llmm_status ring_geometry(uint64_t *slot_ns, uint32_t *slots)
 {
-    const uint64_t need = 360 * NS_PER_MIN;
+    const uint64_t need = SLOW_LONG_DEFAULT_NS;
     if (*slot_ns == 0)
         *slot_ns = LLMM_BURN_SLOT_NS_DEFAULT;
     if (*slots == 0) {
@@ -86,12 +90,7 @@ llmm_status llmm_burn_new(llmm_ctx *ctx, double slo_target, uint64_t slot_ns, ui
     b->ctx = ctx;
     b->ring_ns = slot_ns * slots;
     b->target = slo_target;
-    b->factor[0] = 14.4;
-    b->factor[1] = 6.0;
-    b->win[LLMM_BURN_FAST_LONG] = 60 * NS_PER_MIN;
-    b->win[LLMM_BURN_FAST_SHORT] = 5 * NS_PER_MIN;
-    b->win[LLMM_BURN_SLOW_LONG] = 360 * NS_PER_MIN;
-    b->win[LLMM_BURN_SLOW_SHORT] = 30 * NS_PER_MIN;
+    llmm__option_defaults(&llmm__burn_options, b);
     *out = b;
     return LLMM_OK;
 }
@@ -104,90 +103,47 @@ void llmm_burn_free(llmm_burn *b)
     llmm__free(b->ctx, b, sizeof *b);
 }
 
-llmm_status llmm_burn_set_f64(llmm_burn *b, llmm_burn_option opt, double value)
+/* Windows come in (long, short) pairs at even / odd indices of win[]: a long window may not
+ * be shorter than its short one, nor longer than the ring. */
+static llmm_status burn_cross(const void *obj, const llmm__option *o, llmm__optval v)
 {
-    if (!b || !llmm__is_finite(value))
-        return LLMM_E_INVALID;
-    switch (opt) {
-    case LLMM_BURN_SLO_TARGET:
-        if (!target_ok(value))
-            return LLMM_E_RANGE;
-        b->target = value;
-        return LLMM_OK;
-    case LLMM_BURN_FAST_FACTOR:
-    case LLMM_BURN_SLOW_FACTOR:
-        if (!(value > 0.0))
-            return LLMM_E_RANGE;
-        b->factor[opt == LLMM_BURN_SLOW_FACTOR] = value;
-        return LLMM_OK;
-    default:
-        return LLMM_E_UNKNOWN_OPTION;
-    }
-}
+    const llmm_burn *b = obj;
+    /* the keys of the four windows are consecutive, in win[] order (pinned enum values) */
+    int i = o->key - LLMM_BURN_FAST_LONG_NS;
+    int is_long = (i & 1) == 0;
 
-llmm_status llmm_burn_get_f64(const llmm_burn *b, llmm_burn_option opt, double *value)
-{
-    if (!b || !value)
-        return LLMM_E_INVALID;
-    switch (opt) {
-    case LLMM_BURN_SLO_TARGET:
-        *value = b->target;
-        return LLMM_OK;
-    case LLMM_BURN_FAST_FACTOR:
-    case LLMM_BURN_SLOW_FACTOR:
-        *value = b->factor[opt == LLMM_BURN_SLOW_FACTOR];
-        return LLMM_OK;
-    default:
-        return LLMM_E_UNKNOWN_OPTION;
-    }
-}
-
-/* Index into win[] of a u64 option, or -1. */
-static int window_index(llmm_burn_option opt)
-{
-    switch (opt) {
-    case LLMM_BURN_FAST_LONG_NS:
-        return LLMM_BURN_FAST_LONG;
-    case LLMM_BURN_FAST_SHORT_NS:
-        return LLMM_BURN_FAST_SHORT;
-    case LLMM_BURN_SLOW_LONG_NS:
-        return LLMM_BURN_SLOW_LONG;
-    case LLMM_BURN_SLOW_SHORT_NS:
-        return LLMM_BURN_SLOW_SHORT;
-    default:
-        return -1;
-    }
-}
-
-llmm_status llmm_burn_set_u64(llmm_burn *b, llmm_burn_option opt, uint64_t value)
-{
-    int i, is_long;
-    if (!b)
-        return LLMM_E_INVALID;
-    i = window_index(opt);
-    if (i < 0)
-        return LLMM_E_UNKNOWN_OPTION;
-    /* Windows come in (long, short) pairs at even / odd indices. */
-    is_long = (i & 1) == 0;
-    if (value == 0 || value > b->ring_ns)
+    if (v.u > b->ring_ns)
         return LLMM_E_RANGE;
-    if (is_long ? value < b->win[i + 1] : value > b->win[i - 1])
+    if (is_long ? v.u < b->win[i + 1] : v.u > b->win[i - 1])
         return LLMM_E_RANGE;
-    b->win[i] = value;
     return LLMM_OK;
 }
 
-llmm_status llmm_burn_get_u64(const llmm_burn *b, llmm_burn_option opt, uint64_t *value)
-{
-    int i;
-    if (!b || !value)
-        return LLMM_E_INVALID;
-    i = window_index(opt);
-    if (i < 0)
-        return LLMM_E_UNKNOWN_OPTION;
-    *value = b->win[i];
-    return LLMM_OK;
-}
+#define BURN_WINDOW(key, name, def, i)                                                       \
+    LLMM__OPTION_U64(llmm_burn, key, name, LLMM__OPT_CROSS, 1, UINT64_MAX, def, win[i])
+
+static const llmm__option burn_opts[] = {
+    LLMM__OPTION_F64(llmm_burn, LLMM_BURN_SLO_TARGET, "slo_target",
+                     LLMM__OPT_OPEN | LLMM__OPT_NO_DEFAULT, 0.0, 1.0, 0.0, target),
+    LLMM__OPTION_F64(llmm_burn, LLMM_BURN_FAST_FACTOR, "fast_factor", LLMM__OPT_MIN_OPEN, 0.0,
+                     DBL_MAX, 14.4, factor[0]),
+    LLMM__OPTION_F64(llmm_burn, LLMM_BURN_SLOW_FACTOR, "slow_factor", LLMM__OPT_MIN_OPEN, 0.0,
+                     DBL_MAX, 6.0, factor[1]),
+    BURN_WINDOW(LLMM_BURN_FAST_LONG_NS, "fast_long_ns", 60 * NS_PER_MIN, LLMM_BURN_FAST_LONG),
+    BURN_WINDOW(LLMM_BURN_FAST_SHORT_NS, "fast_short_ns", 5 * NS_PER_MIN,
+                LLMM_BURN_FAST_SHORT),
+    BURN_WINDOW(LLMM_BURN_SLOW_LONG_NS, "slow_long_ns", SLOW_LONG_DEFAULT_NS,
+                LLMM_BURN_SLOW_LONG),
+    BURN_WINDOW(LLMM_BURN_SLOW_SHORT_NS, "slow_short_ns", 30 * NS_PER_MIN,
+                LLMM_BURN_SLOW_SHORT),
+};
+
+const llmm__option_kind llmm__burn_options = {
+    LLMM__KIND_OF(burn_opts), LLMM__KIND_NONFINITE_INVALID, NULL, burn_cross, NULL, NULL,
+};
+
+LLMM__OPTION_CALLS_F64(llmm_burn, llmm_burn_option, &llmm__burn_options)
+LLMM__OPTION_CALLS_U64(llmm_burn, llmm_burn_option, &llmm__burn_options)
 
 llmm_status llmm_burn_add(llmm_burn *b, uint64_t now_ns, uint64_t errors, uint64_t requests)
 {

@@ -6,6 +6,7 @@
 
 #include "core/abi.h"
 #include "core/internal.h"
+#include "core/options.h"
 #include "llmmetrics/slo.h"
 
 enum { GP_TTFT, GP_TPOT, GP_E2E, GP_BOUNDS };
@@ -34,7 +35,6 @@ llmm_status llmm_goodput_tpot(double e2e, double ttft, uint64_t output_tokens, d
 llmm_status llmm_goodput_new(llmm_ctx *ctx, llmm_goodput **out)
 {
     llmm_goodput *g;
-    int i;
 
     if (!out)
         return LLMM_E_INVALID;
@@ -43,8 +43,7 @@ llmm_status llmm_goodput_new(llmm_ctx *ctx, llmm_goodput **out)
     if (!g)
         return LLMM_E_NOMEM;
     g->ctx = ctx;
-    for (i = 0; i < GP_BOUNDS; i++)
-        g->bound[i] = INFINITY;
+    llmm__option_defaults(&llmm__goodput_options, g);
     *out = g;
     return LLMM_OK;
 }
@@ -55,53 +54,32 @@ void llmm_goodput_free(llmm_goodput *g)
         llmm__free(g->ctx, g, sizeof *g);
 }
 
-/* Index of an option in bound[], or -1. */
-static int bound_index(llmm_goodput_option opt)
-{
-    switch (opt) {
-    case LLMM_GOODPUT_TTFT_MAX:
-        return GP_TTFT;
-    case LLMM_GOODPUT_TPOT_MAX:
-        return GP_TPOT;
-    case LLMM_GOODPUT_E2E_MAX:
-        return GP_E2E;
-    default:
-        return -1;
-    }
-}
-
 static uint64_t requests_of(const llmm_goodput *g)
 {
     return g->completed + g->failed; /* kept below 2^64 by the add paths */
 }
 
-llmm_status llmm_goodput_set_f64(llmm_goodput *g, llmm_goodput_option opt, double value)
+/* Every request counted is judged by the same bounds. */
+static int goodput_started(const void *obj)
 {
-    int i;
-    if (!g || value != value)
-        return LLMM_E_INVALID;
-    i = bound_index(opt);
-    if (i < 0)
-        return LLMM_E_UNKNOWN_OPTION;
-    if (value < 0.0)
-        return LLMM_E_RANGE;
-    if (requests_of(g) > 0)
-        return LLMM_E_STATE;
-    g->bound[i] = value;
-    return LLMM_OK;
+    return requests_of(obj) > 0;
 }
 
-llmm_status llmm_goodput_get_f64(const llmm_goodput *g, llmm_goodput_option opt, double *value)
-{
-    int i;
-    if (!g || !value)
-        return LLMM_E_INVALID;
-    i = bound_index(opt);
-    if (i < 0)
-        return LLMM_E_UNKNOWN_OPTION;
-    *value = g->bound[i];
-    return LLMM_OK;
-}
+#define GOODPUT_BOUND(key, name, i)                                                          \
+    LLMM__OPTION_F64(llmm_goodput, key, name, LLMM__OPT_FIXED, 0.0, INFINITY, INFINITY,      \
+                     bound[i])
+
+static const llmm__option goodput_opts[] = {
+    GOODPUT_BOUND(LLMM_GOODPUT_TTFT_MAX, "ttft_max", GP_TTFT),
+    GOODPUT_BOUND(LLMM_GOODPUT_TPOT_MAX, "tpot_max", GP_TPOT),
+    GOODPUT_BOUND(LLMM_GOODPUT_E2E_MAX, "e2e_max", GP_E2E),
+};
+
+const llmm__option_kind llmm__goodput_options = {
+    LLMM__KIND_OF(goodput_opts), LLMM__KIND_NAN_INVALID, goodput_started, NULL, NULL, NULL,
+};
+
+LLMM__OPTION_CALLS_F64(llmm_goodput, llmm_goodput_option, &llmm__goodput_options)
 
 llmm_status llmm_goodput_observe(llmm_goodput *g, double ttft, double tpot, double e2e,
                                  int32_t *good)

@@ -4,6 +4,7 @@
 
 #include "core/abi.h"
 #include "core/internal.h"
+#include "core/options.h"
 #include "llmmetrics/slo.h"
 #include "window/rate_monitor.h"
 
@@ -36,8 +37,7 @@ llmm_status llmm_error_trigger_new(llmm_ctx *ctx, uint64_t window_ns, llmm_error
         return st;
     }
     t->ctx = ctx;
-    t->min_requests = 1;
-    t->max_share = LLMM_ERROR_TRIGGER_MAX_SHARE_DEFAULT;
+    llmm__option_defaults(&llmm__error_trigger_options, t);
     *out = t;
     return LLMM_OK;
 }
@@ -50,53 +50,21 @@ void llmm_error_trigger_free(llmm_error_trigger *t)
     llmm__free(t->ctx, t, sizeof *t);
 }
 
-llmm_status llmm_error_trigger_set_f64(llmm_error_trigger *t, llmm_error_trigger_option opt,
-                                       double value)
-{
-    if (!t || !llmm__is_finite(value))
-        return LLMM_E_INVALID;
-    if (opt != LLMM_ERROR_TRIGGER_MAX_SHARE)
-        return LLMM_E_UNKNOWN_OPTION;
-    if (value < 0.0 || value > 1.0)
-        return LLMM_E_RANGE;
-    t->max_share = value;
-    return LLMM_OK;
-}
+static const llmm__option error_trigger_opts[] = {
+    LLMM__OPTION_F64(llmm_error_trigger, LLMM_ERROR_TRIGGER_MAX_SHARE, "max_share", 0, 0.0, 1.0,
+                     LLMM_ERROR_TRIGGER_MAX_SHARE_DEFAULT, max_share),
+    LLMM__OPTION_U64(llmm_error_trigger, LLMM_ERROR_TRIGGER_MIN_REQUESTS, "min_requests", 0, 1,
+                     UINT64_MAX, 1, min_requests),
+};
 
-llmm_status llmm_error_trigger_get_f64(const llmm_error_trigger *t,
-                                       llmm_error_trigger_option opt, double *value)
-{
-    if (!t || !value)
-        return LLMM_E_INVALID;
-    if (opt != LLMM_ERROR_TRIGGER_MAX_SHARE)
-        return LLMM_E_UNKNOWN_OPTION;
-    *value = t->max_share;
-    return LLMM_OK;
-}
+const llmm__option_kind llmm__error_trigger_options = {
+    LLMM__KIND_OF(error_trigger_opts), LLMM__KIND_NONFINITE_INVALID, NULL, NULL, NULL, NULL,
+};
 
-llmm_status llmm_error_trigger_set_u64(llmm_error_trigger *t, llmm_error_trigger_option opt,
-                                       uint64_t value)
-{
-    if (!t)
-        return LLMM_E_INVALID;
-    if (opt != LLMM_ERROR_TRIGGER_MIN_REQUESTS)
-        return LLMM_E_UNKNOWN_OPTION;
-    if (value == 0)
-        return LLMM_E_RANGE;
-    t->min_requests = value;
-    return LLMM_OK;
-}
-
-llmm_status llmm_error_trigger_get_u64(const llmm_error_trigger *t,
-                                       llmm_error_trigger_option opt, uint64_t *value)
-{
-    if (!t || !value)
-        return LLMM_E_INVALID;
-    if (opt != LLMM_ERROR_TRIGGER_MIN_REQUESTS)
-        return LLMM_E_UNKNOWN_OPTION;
-    *value = t->min_requests;
-    return LLMM_OK;
-}
+LLMM__OPTION_CALLS_F64(llmm_error_trigger, llmm_error_trigger_option,
+                       &llmm__error_trigger_options)
+LLMM__OPTION_CALLS_U64(llmm_error_trigger, llmm_error_trigger_option,
+                       &llmm__error_trigger_options)
 
 llmm_status llmm_error_trigger_add(llmm_error_trigger *t, uint64_t now_ns, uint64_t errors,
                                    uint64_t requests)
