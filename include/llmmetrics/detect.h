@@ -78,26 +78,26 @@ typedef enum llmm_spike_level {
 
 /**
  * @brief Option keys of the spike detector. Each key has one type: the f64 keys are set with
- * llmm_spike_set_f64(), the u64 keys with llmm_spike_set_u64().
+ * llmm_spike_set_f64(), the u64 keys with llmm_spike_set_u64(). Types, bounds and defaults:
+ * @ref options_reference (llmm_option_describe() with #LLMM_KIND_SPIKE).
  * @since 1.0.0
  */
 typedef enum llmm_spike_option {
-    /** f64, default 0.99: quantile of the base threshold (P99), in (0, 1) exclusive. */
+    /** Quantile of the base threshold (P99). */
     LLMM_SPIKE_BASE_QUANTILE = 1,
-    /** f64, default 0.999: quantile of the severe threshold (P99.9), in (0, 1) exclusive. */
+    /** Quantile of the severe threshold (P99.9). */
     LLMM_SPIKE_SEVERE_QUANTILE = 2,
-    /** f64, default 1.2: level 2 needs latency > factor × severe threshold; 1 … 100. */
+    /** Level 2 needs latency > factor × severe threshold. */
     LLMM_SPIKE_SEVERE_FACTOR = 3,
-    /** u64, default 1000: baseline samples needed before classifying; 1 … 2^32 − 1. */
+    /** Baseline samples needed before classifying. */
     LLMM_SPIKE_WARMUP = 4,
-    /** u64, default 10^9 (1 s): slot length in ns; ≥ 1, slot length × slots < 2^64.
-     *  Only before the first time stamp. */
+    /** Slot length in ns; slot length × slots must stay below 2^64. Only before the first
+     *  time stamp. */
     LLMM_SPIKE_SLOT_NS = 5,
-    /** u64, default 60: slots in the window; 2 … #LLMM_WINDOW_SLOTS_MAX.
-     *  Only before the first time stamp. */
+    /** Slots in the window; slot length × slots must stay below 2^64. Only before the first
+     *  time stamp. */
     LLMM_SPIKE_SLOTS = 6,
-    /** u64, default #LLMM_SCALE_DEFAULT: sketch scale, #LLMM_SCALE_MIN … #LLMM_SCALE_MAX.
-     *  Only before the first time stamp. */
+    /** Sketch scale of the window's slots. Only before the first time stamp. */
     LLMM_SPIKE_SCALE = 7,
     LLMM_SPIKE_OPTION_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_spike_option;
@@ -135,8 +135,7 @@ typedef struct llmm_spike_stats {
 typedef struct llmm_spike llmm_spike;
 
 /**
- * @brief Create a spike detector with the defaults: 1 s × 60 slots, P99, P99.9, factor 1.2,
- * warm-up 1000, sketch scale 6.
+ * @brief Create a spike detector with the default options (@ref options_reference).
  * @param[in] ctx allocation context, or NULL for libc
  * @param[out] out the new detector, or NULL on failure
  * @retval LLMM_OK
@@ -156,7 +155,7 @@ LLMM_API llmm_status llmm_spike_new(llmm_ctx *ctx, llmm_spike **out);
 LLMM_API void llmm_spike_free(llmm_spike *d);
 
 /**
- * @brief Set a floating-point option (see ::llmm_spike_option for defaults and bounds).
+ * @brief Set a floating-point option (bounds: @ref options_reference).
  * @param[in,out] d the detector
  * @param[in] key #LLMM_SPIKE_BASE_QUANTILE, #LLMM_SPIKE_SEVERE_QUANTILE or
  *            #LLMM_SPIKE_SEVERE_FACTOR
@@ -185,7 +184,7 @@ LLMM_API llmm_status llmm_spike_get_f64(const llmm_spike *d, llmm_spike_option k
                                         double *value);
 
 /**
- * @brief Set an integer option (see ::llmm_spike_option for defaults and bounds).
+ * @brief Set an integer option (bounds: @ref options_reference).
  *
  * The geometry keys (#LLMM_SPIKE_SLOT_NS, #LLMM_SPIKE_SLOTS, #LLMM_SPIKE_SCALE) rebuild the
  * window; they are refused once the detector has accepted a time stamp.
@@ -345,30 +344,28 @@ LLMM_API llmm_status llmm_spike_reset(llmm_spike *d);
 
 /**
  * @brief Option keys of the collapse detector. Each key has one type: the f64 keys are set with
- * llmm_collapse_set_f64(), the u64 keys with llmm_collapse_set_u64().
+ * llmm_collapse_set_f64(), the u64 keys with llmm_collapse_set_u64(). Types, bounds and
+ * defaults: @ref options_reference (llmm_option_describe() with #LLMM_KIND_COLLAPSE).
  * @since 1.0.0
  */
 typedef enum llmm_collapse_option {
-    /** u64, default 8: W, the number of latencies in the baseline; 2 … #LLMM_COLLAPSE_WINDOW_MAX.
-     *  Only while the detector holds no latency (after creation or llmm_collapse_reset()). */
+    /** W, the number of latencies in the baseline. Only while the detector holds no latency
+     *  (after creation or llmm_collapse_reset()). */
     LLMM_COLLAPSE_WINDOW = 1,
-    /** f64, default 2.5: k in `mean + k·σ`; > 0 and ≤ 1000. */
+    /** k in `mean + k·σ`. */
     LLMM_COLLAPSE_K = 2,
-    /** f64, default 0.01: σ is at least this share of the baseline mean; 0 … 1. */
+    /** σ is at least this share of the baseline mean. */
     LLMM_COLLAPSE_SIGMA_FLOOR = 3,
-    /** u64, default 10^7 (10 ms): a latency is matched to a switch when it comes at most this
-     *  many ns after it; any value. */
+    /** A latency is matched to a switch when it comes at most this many ns after it. */
     LLMM_COLLAPSE_SWITCH_NS = 4,
-    /** u64, default 1: 1 = only latencies matched to a switch are collapsed, 0 = every outlier
-     *  is; 0 or 1. */
+    /** 1 = only latencies matched to a switch are collapsed, 0 = every outlier is. */
     LLMM_COLLAPSE_REQUIRE_SWITCH = 5,
-    /** f64, default 0.65: the TPS signal confirms when the drop exceeds this share; in (0, 1). */
+    /** The TPS signal confirms when the drop exceeds this share. */
     LLMM_COLLAPSE_TPS_DROP = 6,
-    /** f64, default 0.30: the memory-bandwidth signal confirms when the utilisation is below
-     *  this; in (0, 1]. */
+    /** The memory-bandwidth signal confirms when the utilisation is below this. */
     LLMM_COLLAPSE_MEMBW_BELOW = 7,
-    /** u64, default 10^7 (10 ms): TPS and memory-bandwidth readings are matched to a switch when
-     *  they come at most this many ns after it; any value. */
+    /** TPS and memory-bandwidth readings are matched to a switch when they come at most this
+     *  many ns after it. */
     LLMM_COLLAPSE_CONFIRM_NS = 8,
     LLMM_COLLAPSE_OPTION_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_collapse_option;
@@ -425,8 +422,7 @@ typedef struct llmm_collapse_report {
 typedef struct llmm_collapse llmm_collapse;
 
 /**
- * @brief Create a collapse detector with the defaults: W = 8, k = 2.5, σ floor 0.01·mean,
- * switch required, 10 ms after a switch, TPS drop 65 %, memory bandwidth 30 %.
+ * @brief Create a collapse detector with the default options (@ref options_reference).
  * @param[in] ctx allocation context, or NULL for libc
  * @param[out] out the new detector, or NULL on failure
  * @retval LLMM_OK
@@ -446,7 +442,7 @@ LLMM_API llmm_status llmm_collapse_new(llmm_ctx *ctx, llmm_collapse **out);
 LLMM_API void llmm_collapse_free(llmm_collapse *c);
 
 /**
- * @brief Set a floating-point option (see ::llmm_collapse_option for defaults and bounds).
+ * @brief Set a floating-point option (bounds: @ref options_reference).
  * Takes effect with the next call.
  * @param[in,out] c the detector
  * @param[in] key #LLMM_COLLAPSE_K, #LLMM_COLLAPSE_SIGMA_FLOOR, #LLMM_COLLAPSE_TPS_DROP or
@@ -477,7 +473,7 @@ LLMM_API llmm_status llmm_collapse_get_f64(const llmm_collapse *c, llmm_collapse
                                            double *value);
 
 /**
- * @brief Set an integer option (see ::llmm_collapse_option for defaults and bounds).
+ * @brief Set an integer option (bounds: @ref options_reference).
  *
  * #LLMM_COLLAPSE_WINDOW reallocates the ring and is refused once a latency was observed
  * (until llmm_collapse_reset()); the other keys take effect with the next call.
@@ -929,13 +925,14 @@ LLMM_API llmm_status llmm_correlation(llmm_ctx *ctx, const double *x, const doub
 #define LLMM_STABILITY_WINDOWS_MAX 64u
 
 /**
- * @brief Option keys of the stability gate.
+ * @brief Option keys of the stability gate. Types, bounds and defaults: @ref options_reference
+ * (llmm_option_describe() with #LLMM_KIND_STABILITY).
  * @since 1.0.0
  */
 typedef enum llmm_stability_option {
-    /** u64, default 5: k, the number of window means compared; 2 … #LLMM_STABILITY_WINDOWS_MAX. */
+    /** k, the number of window means compared (u64). */
     LLMM_STABILITY_WINDOWS = 1,
-    /** f64, default 0.05: ε, stable when max / min ≤ 1 + ε; 0 … 10. */
+    /** ε: stable when max / min ≤ 1 + ε (f64). */
     LLMM_STABILITY_EPSILON = 2,
     LLMM_STABILITY_OPTION_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_stability_option;
@@ -964,7 +961,7 @@ typedef struct llmm_stability_reading {
 typedef struct llmm_stability llmm_stability;
 
 /**
- * @brief Create a gate with k = 5, ε = 0.05.
+ * @brief Create a gate with the default options (@ref options_reference).
  * @param[in] ctx allocation context, or NULL for libc
  * @param[out] out the new gate, or NULL on failure
  * @retval LLMM_OK
@@ -991,7 +988,7 @@ LLMM_API void llmm_stability_free(llmm_stability *s);
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `s` is NULL
  * @retval LLMM_E_UNKNOWN_OPTION `key` is not an f64 option of the gate
- * @retval LLMM_E_RANGE `value` NaN or outside 0 … 10 (nothing changed)
+ * @retval LLMM_E_RANGE `value` NaN or outside the option's bounds (nothing changed)
  * @since 1.0.0
  * @note Not thread-safe.
  */
@@ -1020,7 +1017,7 @@ LLMM_API llmm_status llmm_stability_get_f64(const llmm_stability *s, llmm_stabil
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `s` is NULL
  * @retval LLMM_E_UNKNOWN_OPTION `key` is not a u64 option of the gate
- * @retval LLMM_E_RANGE `value` outside 2 … #LLMM_STABILITY_WINDOWS_MAX (nothing changed)
+ * @retval LLMM_E_RANGE `value` outside the option's bounds (nothing changed)
  * @since 1.0.0
  * @note Not thread-safe.
  */
@@ -1123,14 +1120,15 @@ LLMM_API llmm_status llmm_stability_reset(llmm_stability *s);
 #define LLMM_SATURATION_WINDOW_MAX 1048576u
 
 /**
- * @brief Option keys of the saturation signal.
+ * @brief Option keys of the saturation signal. Types, bounds and defaults:
+ * @ref options_reference (llmm_option_describe() with #LLMM_KIND_SATURATION).
  * @since 1.0.0
  */
 typedef enum llmm_saturation_option {
-    /** u64, default 64: N, samples in the window; 3 … #LLMM_SATURATION_WINDOW_MAX. Only while
-     *  no sample is held (after creation or llmm_saturation_reset()). */
+    /** N, samples in the window (u64). Only while no sample is held (after creation or
+     *  llmm_saturation_reset()). */
     LLMM_SATURATION_WINDOW = 1,
-    /** f64, default 3: z, a slope is confidently positive when slope > z·se; > 0 and ≤ 100. */
+    /** z: a slope is confidently positive when slope > z·se (f64). */
     LLMM_SATURATION_CONFIDENCE = 2,
     LLMM_SATURATION_OPTION_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_saturation_option;
@@ -1164,7 +1162,7 @@ typedef struct llmm_saturation_reading {
 typedef struct llmm_saturation llmm_saturation;
 
 /**
- * @brief Create a saturation signal with N = 64, z = 3.
+ * @brief Create a saturation signal with the default options (@ref options_reference).
  * @param[in] ctx allocation context, or NULL for libc
  * @param[out] out the new object, or NULL on failure
  * @retval LLMM_OK
@@ -1191,7 +1189,7 @@ LLMM_API void llmm_saturation_free(llmm_saturation *s);
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `s` is NULL
  * @retval LLMM_E_UNKNOWN_OPTION `key` is not an f64 option
- * @retval LLMM_E_RANGE `value` NaN or outside (0, 100] (nothing changed)
+ * @retval LLMM_E_RANGE `value` NaN or outside the option's bounds (nothing changed)
  * @since 1.0.0
  * @note Not thread-safe.
  */
@@ -1220,7 +1218,7 @@ LLMM_API llmm_status llmm_saturation_get_f64(const llmm_saturation *s,
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `s` is NULL
  * @retval LLMM_E_UNKNOWN_OPTION `key` is not a u64 option
- * @retval LLMM_E_RANGE `value` outside 3 … #LLMM_SATURATION_WINDOW_MAX (nothing changed)
+ * @retval LLMM_E_RANGE `value` outside the option's bounds (nothing changed)
  * @retval LLMM_E_STATE a new value while samples are held (nothing changed)
  * @retval LLMM_E_NOMEM (nothing changed)
  * @since 1.0.0

@@ -64,14 +64,15 @@ typedef enum llmm_lii_tier {
 /**
  * @brief Double options of a ::llmm_lii_monitor, for llmm_lii_monitor_set_f64().
  *
- * All lie in [0, 1]; the prefetch threshold must not exceed the adapt threshold (raise the
- * adapt threshold first when moving both up). The scaling trigger is independent of the tiers.
+ * The prefetch threshold must not exceed the adapt threshold (raise the adapt threshold first
+ * when moving both up). The scaling trigger is independent of the tiers. Bounds and defaults:
+ * @ref options_reference (llmm_option_describe() with #LLMM_KIND_LII_MONITOR).
  * @since 1.0.0
  */
 typedef enum llmm_lii_option {
-    LLMM_LII_PREFETCH_AT = 0, /**< lower bound of the prefetch tier; default 0.2 */
-    LLMM_LII_ADAPT_AT = 1,    /**< lower bound of the adapt tier; default 0.4 */
-    LLMM_LII_SCALE_AT = 2,    /**< scaling decision when LII ≥ this; default 0.3 */
+    LLMM_LII_PREFETCH_AT = 0, /**< lower bound of the prefetch tier; ≤ the adapt threshold */
+    LLMM_LII_ADAPT_AT = 1,    /**< lower bound of the adapt tier; ≥ the prefetch threshold */
+    LLMM_LII_SCALE_AT = 2,    /**< scaling decision when LII ≥ this */
     LLMM_LII_OPTION_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_lii_option;
 
@@ -135,7 +136,7 @@ LLMM_API llmm_status llmm_lii_reading_init(llmm_lii_reading *r);
 /** @endcond */
 
 /**
- * @brief Create a streaming LII monitor with the default thresholds (0.2 / 0.4, scale at 0.3).
+ * @brief Create a streaming LII monitor with the default thresholds (@ref options_reference).
  * @param[in] ctx the context whose allocator is used, or NULL for libc
  * @param[in] window samples kept: 0 for #LLMM_LII_WINDOW_DEFAULT, else 1 to #LLMM_LII_WINDOW_MAX
  * @param[out] out the new monitor, owned by the caller (release with llmm_lii_monitor_free());
@@ -159,15 +160,15 @@ LLMM_API llmm_status llmm_lii_monitor_new(llmm_ctx *ctx, uint32_t window,
 LLMM_API void llmm_lii_monitor_free(llmm_lii_monitor *m);
 
 /**
- * @brief Set a threshold.
+ * @brief Set a threshold (bounds: @ref options_reference).
  * @param[in,out] m the monitor
  * @param[in] opt the option
- * @param[in] value the threshold, in [0, 1]
+ * @param[in] value the threshold
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `m` NULL, or `value` NaN or infinite
  * @retval LLMM_E_UNKNOWN_OPTION `opt` unknown
- * @retval LLMM_E_RANGE `value` outside [0, 1], or it would put the prefetch threshold above
- *         the adapt threshold; the monitor is unchanged
+ * @retval LLMM_E_RANGE `value` outside the option's bounds, or it would put the prefetch
+ *         threshold above the adapt threshold; the monitor is unchanged
  * @since 1.0.0
  * @note Not thread-safe on the same monitor.
  */

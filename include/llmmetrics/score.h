@@ -101,10 +101,12 @@ typedef enum llmm_missing_policy {
 
 /**
  * @brief Integer options of a scorecard, for llmm_scorecard_set_i32() / llmm_scorecard_get_i32().
+ * Bounds and defaults: @ref options_reference (llmm_option_describe() with
+ * #LLMM_KIND_SCORECARD).
  * @since 1.0.0
  */
 typedef enum llmm_scorecard_option {
-    /** A ::llmm_missing_policy value; default #LLMM_MISSING_REFUSE. */
+    /** What the overall score does when a weighted layer is missing: a ::llmm_missing_policy. */
     LLMM_SCORECARD_MISSING = 0,
     LLMM_SCORECARD_OPTION_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_scorecard_option;

@@ -263,14 +263,14 @@ LLMM_API llmm_status llmm_slo_window_reset(llmm_slo_window *w);
 /**
  * @brief Per-request SLO bounds of a ::llmm_goodput, for llmm_goodput_set_f64().
  *
- * Each is a bound in the caller's latency unit, finite and ≥ 0, or +Inf for "not checked"
- * (the default of all three).
+ * Each is a bound in the caller's latency unit, or +Inf for "not checked". Bounds and
+ * defaults: @ref options_reference (llmm_option_describe() with #LLMM_KIND_GOODPUT).
  * @since 1.0.0
  */
 typedef enum llmm_goodput_option {
-    LLMM_GOODPUT_TTFT_MAX = 1, /**< bound on the time to first token; default +Inf */
-    LLMM_GOODPUT_TPOT_MAX = 2, /**< bound on the time per output token; default +Inf */
-    LLMM_GOODPUT_E2E_MAX = 3,  /**< bound on the end-to-end latency; default +Inf */
+    LLMM_GOODPUT_TTFT_MAX = 1, /**< bound on the time to first token */
+    LLMM_GOODPUT_TPOT_MAX = 2, /**< bound on the time per output token */
+    LLMM_GOODPUT_E2E_MAX = 3,  /**< bound on the end-to-end latency */
     LLMM_GOODPUT_OPTION_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_goodput_option;
 
@@ -484,23 +484,24 @@ typedef enum llmm_burn_window {
 /**
  * @brief Option keys of a ::llmm_burn. Each key has one type: the f64 keys are set with
  * llmm_burn_set_f64(), the u64 keys with llmm_burn_set_u64(). All may change at any time; they
- * apply from the next llmm_burn_evaluate().
+ * apply from the next llmm_burn_evaluate(). Types, bounds and defaults: @ref options_reference
+ * (llmm_option_describe() with #LLMM_KIND_BURN).
  * @since 1.0.0
  */
 typedef enum llmm_burn_option {
-    /** f64: SLO target T, in (0, 1) exclusive; set at creation. */
+    /** SLO target T; set at creation. */
     LLMM_BURN_SLO_TARGET = 1,
-    /** f64, default 14.4: the fast alert's burn-rate factor; finite, > 0. */
+    /** The fast alert's burn-rate factor. */
     LLMM_BURN_FAST_FACTOR = 2,
-    /** f64, default 6: the slow alert's burn-rate factor; finite, > 0. */
+    /** The slow alert's burn-rate factor. */
     LLMM_BURN_SLOW_FACTOR = 3,
-    /** u64, default 1 h: the fast alert's long window in ns; ≥ its short window, ≤ the ring. */
+    /** The fast alert's long window in ns; ≥ its short window, ≤ the ring. */
     LLMM_BURN_FAST_LONG_NS = 4,
-    /** u64, default 5 min: the fast alert's short window in ns; 1 … its long window. */
+    /** The fast alert's short window in ns; ≤ its long window. */
     LLMM_BURN_FAST_SHORT_NS = 5,
-    /** u64, default 6 h: the slow alert's long window in ns; ≥ its short window, ≤ the ring. */
+    /** The slow alert's long window in ns; ≥ its short window, ≤ the ring. */
     LLMM_BURN_SLOW_LONG_NS = 6,
-    /** u64, default 30 min: the slow alert's short window in ns; 1 … its long window. */
+    /** The slow alert's short window in ns; ≤ its long window. */
     LLMM_BURN_SLOW_SHORT_NS = 7,
     LLMM_BURN_OPTION_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_burn_option;
@@ -607,7 +608,7 @@ LLMM_API void llmm_burn_free(llmm_burn *b);
  * @brief Set an f64 option (the SLO target or a factor).
  * @param[in,out] b the alerter
  * @param[in] opt an f64 key of ::llmm_burn_option
- * @param[in] value the value, within the key's bounds
+ * @param[in] value the value, within the key's bounds (@ref options_reference)
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `b` NULL, or `value` NaN or infinite
  * @retval LLMM_E_UNKNOWN_OPTION `opt` unknown or not an f64 key
@@ -730,13 +731,14 @@ LLMM_API llmm_status llmm_burn_reset(llmm_burn *b);
 #define LLMM_ERROR_TRIGGER_SLOTS 60u
 
 /**
- * @brief Option keys of a ::llmm_error_trigger. Each key has one type.
+ * @brief Option keys of a ::llmm_error_trigger. Each key has one type. Types, bounds and
+ * defaults: @ref options_reference (llmm_option_describe() with #LLMM_KIND_ERROR_TRIGGER).
  * @since 1.0.0
  */
 typedef enum llmm_error_trigger_option {
-    /** f64, default 0.05: fire when the failed share exceeds this; in [0, 1]. */
+    /** Fire when the failed share exceeds this (f64). */
     LLMM_ERROR_TRIGGER_MAX_SHARE = 1,
-    /** u64, default 1: fire only with at least this many requests in the window; ≥ 1. */
+    /** Fire only with at least this many requests in the window (u64). */
     LLMM_ERROR_TRIGGER_MIN_REQUESTS = 2,
     LLMM_ERROR_TRIGGER_OPTION_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_error_trigger_option;
@@ -806,11 +808,11 @@ LLMM_API void llmm_error_trigger_free(llmm_error_trigger *t);
  * @brief Set the threshold (an f64 option).
  * @param[in,out] t the trigger
  * @param[in] opt an f64 key of ::llmm_error_trigger_option
- * @param[in] value the threshold, in [0, 1]
+ * @param[in] value the threshold (bounds: @ref options_reference)
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `t` NULL, or `value` NaN or infinite
  * @retval LLMM_E_UNKNOWN_OPTION `opt` unknown or not an f64 key
- * @retval LLMM_E_RANGE `value` outside [0, 1]; nothing changed
+ * @retval LLMM_E_RANGE `value` outside the option's bounds; nothing changed
  * @since 1.0.0
  * @note Not thread-safe on the same trigger.
  */
@@ -835,11 +837,11 @@ LLMM_API llmm_status llmm_error_trigger_get_f64(const llmm_error_trigger *t,
  * @brief Set the minimum request count (a u64 option).
  * @param[in,out] t the trigger
  * @param[in] opt a u64 key of ::llmm_error_trigger_option
- * @param[in] value the minimum, ≥ 1
+ * @param[in] value the minimum (bounds: @ref options_reference)
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `t` is NULL
  * @retval LLMM_E_UNKNOWN_OPTION `opt` unknown or not a u64 key
- * @retval LLMM_E_RANGE `value` is 0; nothing changed
+ * @retval LLMM_E_RANGE `value` outside the option's bounds; nothing changed
  * @since 1.0.0
  * @note Not thread-safe on the same trigger.
  */
