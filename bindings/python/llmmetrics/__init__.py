@@ -37,6 +37,7 @@ from .export import (BucketList, OtlpTemporality, PromFormat, PromType, PromWrit
 from .fit import (FitStats, Knee, KneeQuality, KneeReport, PolyFit, Usl, knee_collapse,
                   knee_inflection, knee_inflection_value, knee_kneedle, knee_report, poly_deriv,
                   poly_eval, poly_residuals, poly_roots, polyfit, usl_fit)
+from ._options import ObjectKind, OptionInfo, OptionType, options
 from .recorder import Recorder, Shard
 from .resource import (KvHitReading, KvHitTracker, TlbMonitor, TlbReading, KvOccupancy,
                        LiiMonitor, LiiOption, LiiReading, LiiTier, TlbPreset,
@@ -81,6 +82,7 @@ __all__ = [
     "ErrorTriggerReading",
     "Scorecard", "ScoreResult", "LayerScore", "Metric", "Layer", "Scenario", "Direction",
     "MissingPolicy", "ScorecardOption", "scenario_weights", "score_normalize",
+    "options", "ObjectKind", "OptionType", "OptionInfo",
     "Status", "LlmmError", "InvalidArgument", "OutOfMemory", "OutOfRange", "Empty", "Corrupt",
     "UnsupportedVersion", "BufferTooSmall", "UnknownOption", "InvalidState", "NotConverged",
     "AbiMismatch", "StructKind",

@@ -70,6 +70,48 @@ typedef struct llmm_ctx llmm_ctx;
 llmm_status llmm_ctx_new(const llmm_allocator *a, llmm_ctx **out);
 void llmm_ctx_free(llmm_ctx *ctx);
 uint64_t llmm_now_ns(void);
+
+typedef enum llmm_object_kind {
+    LLMM_KIND_SPIKE = 1,
+    LLMM_KIND_COLLAPSE = 2,
+    LLMM_KIND_STABILITY = 3,
+    LLMM_KIND_SATURATION = 4,
+    LLMM_KIND_LII_MONITOR = 5,
+    LLMM_KIND_SCORECARD = 6,
+    LLMM_KIND_GOODPUT = 7,
+    LLMM_KIND_BURN = 8,
+    LLMM_KIND_ERROR_TRIGGER = 9
+} llmm_object_kind;
+
+typedef enum llmm_option_type {
+    LLMM_OPTION_F64 = 1,
+    LLMM_OPTION_U64 = 2,
+    LLMM_OPTION_I32 = 3
+} llmm_option_type;
+
+typedef struct llmm_option_info {
+    uint32_t struct_size;
+    int32_t key;
+    llmm_option_type type;
+    int32_t min_exclusive;
+    int32_t max_exclusive;
+    int32_t fixed_once_started;
+    int32_t cross_checked;
+    int32_t has_default;
+    const char *name;
+    double min_f64;
+    double max_f64;
+    double default_f64;
+    uint64_t min_u64;
+    uint64_t max_u64;
+    uint64_t default_u64;
+    int32_t min_i32;
+    int32_t max_i32;
+    int32_t default_i32;
+    int32_t reserved_;
+} llmm_option_info;
+
+llmm_status llmm_option_describe(llmm_object_kind kind, uint32_t index, llmm_option_info *info);
 """
 
 SKETCH = r"""

@@ -15,7 +15,7 @@ from typing import Any, List, NamedTuple, Optional, Union
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
-from ._options import apply_kwargs, check_kwargs, get_typed, set_typed
+from ._options import ObjectKind, OptionCalls, check_kwargs
 from .context import Context, Handle
 from .errors import check, error_for
 from ._structs import new_struct
@@ -40,23 +40,19 @@ class SpikeLevel(enum.IntEnum):
 
 
 class SpikeOption(enum.IntEnum):
-    """Options of a :class:`SpikeDetector` (``llmm_spike_option``)."""
+    """Options of a :class:`SpikeDetector` (``llmm_spike_option``); types, bounds and
+    defaults: ``llmmetrics.options("spike")``."""
 
-    BASE_QUANTILE = 1    #: float, default 0.99
-    SEVERE_QUANTILE = 2  #: float, default 0.999
-    SEVERE_FACTOR = 3    #: float, default 1.2
-    WARMUP = 4           #: int, default 1000
-    SLOT_NS = 5          #: int, default 10^9; only before the first time stamp
-    SLOTS = 6            #: int, default 60; only before the first time stamp
-    SCALE = 7            #: int, default 6; only before the first time stamp
+    BASE_QUANTILE = 1    #: quantile of the base threshold (P99)
+    SEVERE_QUANTILE = 2  #: quantile of the severe threshold (P99.9)
+    SEVERE_FACTOR = 3    #: level 2 needs latency > factor × severe threshold
+    WARMUP = 4           #: baseline samples needed before classifying
+    SLOT_NS = 5          #: slot length in ns; only before the first time stamp
+    SLOTS = 6            #: slots in the window; only before the first time stamp
+    SCALE = 7            #: sketch scale; only before the first time stamp
 
 
-_F64_OPTIONS = frozenset({SpikeOption.BASE_QUANTILE, SpikeOption.SEVERE_QUANTILE,
-                          SpikeOption.SEVERE_FACTOR})
-# geometry first: it rebuilds the window, which is only allowed before the first time stamp
-_KWARG_ORDER = (SpikeOption.SLOT_NS, SpikeOption.SLOTS, SpikeOption.SCALE,
-                SpikeOption.BASE_QUANTILE, SpikeOption.SEVERE_QUANTILE,
-                SpikeOption.SEVERE_FACTOR, SpikeOption.WARMUP)
+_SPIKE = OptionCalls(ObjectKind.SPIKE, "llmm_spike")
 
 
 class SpikeStats(NamedTuple):
@@ -94,7 +90,7 @@ class SpikeDetector(Handle):
         self._init_new(context, _lib.llmm_spike, "llmm_spike_new",
                        lambda ctx, out: _lib.llmm_spike_new(ctx, out))
         try:
-            apply_kwargs(self.set, SpikeOption, options, _KWARG_ORDER)
+            _SPIKE.apply_kwargs(self, SpikeOption, options)
         except BaseException:
             self.close()
             raise
@@ -106,17 +102,15 @@ class SpikeDetector(Handle):
         :raises InvalidState: a geometry option after the first time stamp
         :raises UnknownOption: not an option of the detector
         """
-        set_typed(self, option, value, _F64_OPTIONS, _lib.llmm_spike_set_f64,
-                  _lib.llmm_spike_set_u64, "llmm_spike_set")
+        _SPIKE.set(self, option, value)
 
     def get(self, option: Union[SpikeOption, int]) -> Union[float, int]:
         """Read an option."""
-        return get_typed(self, option, _F64_OPTIONS, _lib.llmm_spike_get_f64,
-                         _lib.llmm_spike_get_u64, "llmm_spike_get")
+        return _SPIKE.get(self, option)
 
     @property
     def base_quantile(self) -> float:
-        """Quantile of the base threshold (default 0.99)."""
+        """Quantile of the base threshold."""
         return self.get(SpikeOption.BASE_QUANTILE)  # type: ignore[return-value]
 
     @base_quantile.setter
@@ -125,7 +119,7 @@ class SpikeDetector(Handle):
 
     @property
     def severe_quantile(self) -> float:
-        """Quantile of the severe threshold (default 0.999)."""
+        """Quantile of the severe threshold."""
         return self.get(SpikeOption.SEVERE_QUANTILE)  # type: ignore[return-value]
 
     @severe_quantile.setter
@@ -134,7 +128,7 @@ class SpikeDetector(Handle):
 
     @property
     def severe_factor(self) -> float:
-        """Level 2 needs latency > factor × severe threshold (default 1.2)."""
+        """Level 2 needs latency > factor × severe threshold."""
         return self.get(SpikeOption.SEVERE_FACTOR)  # type: ignore[return-value]
 
     @severe_factor.setter
@@ -143,7 +137,7 @@ class SpikeDetector(Handle):
 
     @property
     def warmup(self) -> int:
-        """Baseline samples needed before classifying (default 1000)."""
+        """Baseline samples needed before classifying."""
         return self.get(SpikeOption.WARMUP)  # type: ignore[return-value]
 
     @warmup.setter
@@ -152,7 +146,7 @@ class SpikeDetector(Handle):
 
     @property
     def slot_ns(self) -> int:
-        """Slot length in ns (default 1 s); settable before the first time stamp."""
+        """Slot length in ns; settable before the first time stamp."""
         return self.get(SpikeOption.SLOT_NS)  # type: ignore[return-value]
 
     @slot_ns.setter
@@ -161,7 +155,7 @@ class SpikeDetector(Handle):
 
     @property
     def slots(self) -> int:
-        """Slots in the window (default 60); settable before the first time stamp."""
+        """Slots in the window; settable before the first time stamp."""
         return self.get(SpikeOption.SLOTS)  # type: ignore[return-value]
 
     @slots.setter
@@ -170,7 +164,7 @@ class SpikeDetector(Handle):
 
     @property
     def scale(self) -> int:
-        """Sketch scale (default 6); settable before the first time stamp."""
+        """Sketch scale; settable before the first time stamp."""
         return self.get(SpikeOption.SCALE)  # type: ignore[return-value]
 
     @scale.setter
@@ -238,20 +232,20 @@ DETECT_VALUE_MAX: float = _lib.LLMM_DETECT_VALUE_MAX
 
 
 class CollapseOption(enum.IntEnum):
-    """Options of a :class:`CollapseDetector` (``llmm_collapse_option``)."""
+    """Options of a :class:`CollapseDetector` (``llmm_collapse_option``); types, bounds and
+    defaults: ``llmmetrics.options("collapse")``."""
 
-    WINDOW = 1          #: int, default 8: W latencies in the baseline (only while empty)
-    K = 2               #: float, default 2.5: k in mean + k·σ
-    SIGMA_FLOOR = 3     #: float, default 0.01: σ ≥ floor · mean
-    SWITCH_NS = 4       #: int, default 10 ms: a latency this soon after a switch is matched
-    REQUIRE_SWITCH = 5  #: int, default 1: only latencies matched to a switch collapse
-    TPS_DROP = 6        #: float, default 0.65: TPS drop that confirms
-    MEMBW_BELOW = 7     #: float, default 0.30: memory-bandwidth utilisation that confirms
-    CONFIRM_NS = 8      #: int, default 10 ms: readings this soon after a switch are matched
+    WINDOW = 1          #: W latencies in the baseline (only while empty)
+    K = 2               #: k in mean + k·σ
+    SIGMA_FLOOR = 3     #: σ ≥ floor · mean
+    SWITCH_NS = 4       #: a latency this soon after a switch is matched
+    REQUIRE_SWITCH = 5  #: 1: only latencies matched to a switch collapse
+    TPS_DROP = 6        #: TPS drop that confirms
+    MEMBW_BELOW = 7     #: memory-bandwidth utilisation that confirms
+    CONFIRM_NS = 8      #: readings this soon after a switch are matched
 
 
-_COLLAPSE_F64 = frozenset({CollapseOption.K, CollapseOption.SIGMA_FLOOR,
-                           CollapseOption.TPS_DROP, CollapseOption.MEMBW_BELOW})
+_COLLAPSE = OptionCalls(ObjectKind.COLLAPSE, "llmm_collapse")
 
 
 class CollapseVerdict(NamedTuple):
@@ -313,20 +307,19 @@ class CollapseDetector(Handle):
         self._init_new(context, _lib.llmm_collapse, "llmm_collapse_new",
                        lambda ctx, out: _lib.llmm_collapse_new(ctx, out))
         try:
-            apply_kwargs(self.set, CollapseOption, options)
+            _COLLAPSE.apply_kwargs(self, CollapseOption, options)
         except BaseException:
             self.close()
             raise
 
     def set(self, option: Union[CollapseOption, int], value: Union[float, int]) -> None:
-        """Set an option (floats for K, SIGMA_FLOOR, TPS_DROP, MEMBW_BELOW; ints otherwise)."""
-        set_typed(self, option, value, _COLLAPSE_F64, _lib.llmm_collapse_set_f64,
-                  _lib.llmm_collapse_set_u64, "llmm_collapse_set")
+        """Set an option (a float or an integer, as ``llmmetrics.options("collapse")`` types
+        it)."""
+        _COLLAPSE.set(self, option, value)
 
     def get(self, option: Union[CollapseOption, int]) -> Union[float, int]:
         """Read an option."""
-        return get_typed(self, option, _COLLAPSE_F64, _lib.llmm_collapse_get_f64,
-                         _lib.llmm_collapse_get_u64, "llmm_collapse_get")
+        return _COLLAPSE.get(self, option)
 
     @property
     def window(self) -> int:
@@ -577,13 +570,14 @@ STABILITY_WINDOWS_MAX: int = _lib.LLMM_STABILITY_WINDOWS_MAX
 
 
 class StabilityOption(enum.IntEnum):
-    """Options of a :class:`StabilityGate` (``llmm_stability_option``)."""
+    """Options of a :class:`StabilityGate` (``llmm_stability_option``); types, bounds and
+    defaults: ``llmmetrics.options("stability")``."""
 
-    WINDOWS = 1  #: int, default 5: k means compared
-    EPSILON = 2  #: float, default 0.05: stable when max / min ≤ 1 + ε
+    WINDOWS = 1  #: k means compared
+    EPSILON = 2  #: stable when max / min ≤ 1 + ε
 
 
-_STABILITY_F64 = frozenset({StabilityOption.EPSILON})
+_STABILITY = OptionCalls(ObjectKind.STABILITY, "llmm_stability")
 
 
 class StabilityReading(NamedTuple):
@@ -601,8 +595,8 @@ class StabilityReading(NamedTuple):
 class StabilityGate(Handle):
     """Are the last k window means within 1 + ε of each other? (``llmm_stability``)
 
-    :param windows: k (default 5)
-    :param epsilon: ε (default 0.05)
+    :param windows: k (None: the library's default)
+    :param epsilon: ε (None: the library's default)
     """
 
     _c_free = staticmethod(_lib.llmm_stability_free)
@@ -612,20 +606,19 @@ class StabilityGate(Handle):
         self._init_new(context, _lib.llmm_stability, "llmm_stability_new",
                        lambda ctx, out: _lib.llmm_stability_new(ctx, out))
         try:
-            apply_kwargs(self.set, StabilityOption, {"windows": windows, "epsilon": epsilon})
+            _STABILITY.apply_kwargs(self, StabilityOption,
+                                    {"windows": windows, "epsilon": epsilon})
         except BaseException:
             self.close()
             raise
 
     def set(self, option: Union[StabilityOption, int], value: Union[float, int]) -> None:
         """Set k (int) or ε (float); applies at once to the means already added."""
-        set_typed(self, option, value, _STABILITY_F64, _lib.llmm_stability_set_f64,
-                  _lib.llmm_stability_set_u64, "llmm_stability_set")
+        _STABILITY.set(self, option, value)
 
     def get(self, option: Union[StabilityOption, int]) -> Union[float, int]:
         """Read k or ε."""
-        return get_typed(self, option, _STABILITY_F64, _lib.llmm_stability_get_f64,
-                         _lib.llmm_stability_get_u64, "llmm_stability_get")
+        return _STABILITY.get(self, option)
 
     @property
     def windows(self) -> int:
@@ -667,13 +660,14 @@ SATURATION_WINDOW_MAX: int = _lib.LLMM_SATURATION_WINDOW_MAX
 
 
 class SaturationOption(enum.IntEnum):
-    """Options of a :class:`SaturationSignal` (``llmm_saturation_option``)."""
+    """Options of a :class:`SaturationSignal` (``llmm_saturation_option``); types, bounds and
+    defaults: ``llmmetrics.options("saturation")``."""
 
-    WINDOW = 1      #: int, default 64: N samples (only while empty)
-    CONFIDENCE = 2  #: float, default 3: z, a slope counts when slope > z·se
+    WINDOW = 1      #: N samples (only while empty)
+    CONFIDENCE = 2  #: z: a slope counts when slope > z·se
 
 
-_SATURATION_F64 = frozenset({SaturationOption.CONFIDENCE})
+_SATURATION = OptionCalls(ObjectKind.SATURATION, "llmm_saturation")
 
 
 class SaturationReading(NamedTuple):
@@ -695,8 +689,8 @@ class SaturationSignal(Handle):
     """Latency and in-flight requests rising together over the last N samples
     (``llmm_saturation``).
 
-    :param window: N (default 64)
-    :param confidence: z (default 3)
+    :param window: N (None: the library's default)
+    :param confidence: z (None: the library's default)
     """
 
     _c_free = staticmethod(_lib.llmm_saturation_free)
@@ -706,21 +700,19 @@ class SaturationSignal(Handle):
         self._init_new(context, _lib.llmm_saturation, "llmm_saturation_new",
                        lambda ctx, out: _lib.llmm_saturation_new(ctx, out))
         try:
-            apply_kwargs(self.set, SaturationOption, {"window": window,
-                                                      "confidence": confidence})
+            _SATURATION.apply_kwargs(self, SaturationOption,
+                                     {"window": window, "confidence": confidence})
         except BaseException:
             self.close()
             raise
 
     def set(self, option: Union[SaturationOption, int], value: Union[float, int]) -> None:
         """Set N (int, only while empty) or z (float)."""
-        set_typed(self, option, value, _SATURATION_F64, _lib.llmm_saturation_set_f64,
-                  _lib.llmm_saturation_set_u64, "llmm_saturation_set")
+        _SATURATION.set(self, option, value)
 
     def get(self, option: Union[SaturationOption, int]) -> Union[float, int]:
         """Read N or z."""
-        return get_typed(self, option, _SATURATION_F64, _lib.llmm_saturation_get_f64,
-                         _lib.llmm_saturation_get_u64, "llmm_saturation_get")
+        return _SATURATION.get(self, option)
 
     @property
     def window(self) -> int:

@@ -8,11 +8,12 @@ from __future__ import annotations
 import array
 import ctypes
 import enum
-from typing import Any, Iterable, NamedTuple, Optional, Union
+from typing import Iterable, NamedTuple, Optional, Union
 
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
+from ._options import ObjectKind, OptionCalls
 from .context import Context, Handle
 from .errors import Empty, check, error_for
 from ._structs import new_struct
@@ -37,11 +38,15 @@ class LiiTier(enum.IntEnum):
 
 
 class LiiOption(enum.IntEnum):
-    """Thresholds of a :class:`LiiMonitor` (``llmm_lii_option``)."""
+    """Thresholds of a :class:`LiiMonitor` (``llmm_lii_option``); bounds and defaults:
+    ``llmmetrics.options("lii_monitor")``."""
 
-    PREFETCH_AT = 0
-    ADAPT_AT = 1
-    SCALE_AT = 2
+    PREFETCH_AT = 0  #: lower bound of the prefetch tier (≤ ADAPT_AT)
+    ADAPT_AT = 1     #: lower bound of the adapt tier
+    SCALE_AT = 2     #: scaling decision when LII ≥ this
+
+
+_LII = OptionCalls(ObjectKind.LII_MONITOR, "llmm_lii_monitor")
 
 
 class TlbWorkload(enum.IntEnum):
@@ -102,9 +107,9 @@ class LiiMonitor(Handle):
     (``llmm_lii_monitor``).
 
     :param window: samples kept; 0 for the default (64), at most ``LII_WINDOW_MAX``
-    :param prefetch_at: optional lower bound of the prefetch tier (default 0.2)
-    :param adapt_at: optional lower bound of the adapt tier (default 0.4)
-    :param scale_at: optional scaling threshold (default 0.3)
+    :param prefetch_at: optional lower bound of the prefetch tier
+    :param adapt_at: optional lower bound of the adapt tier
+    :param scale_at: optional scaling threshold
     :param context: allocation context (None: libc)
     """
 
@@ -139,23 +144,15 @@ class LiiMonitor(Handle):
         :raises OutOfRange: outside [0, 1] or prefetch above adapt
         :raises UnknownOption: unknown option
         """
-        with self._lock:
-            st = _lib.llmm_lii_monitor_set_f64(self._live(), int32(option, "option"),
-                                                real(value))
-        check(st, "llmm_lii_monitor_set_f64", "%s=%r" % (_opt_name(LiiOption, option), value))
+        _LII.set(self, option, value)
 
     def get(self, option: LiiOption) -> float:
         """Read a threshold."""
-        out = ctypes.c_double()
-        with self._lock:
-            st = _lib.llmm_lii_monitor_get_f64(self._live(), int32(option, "option"),
-                                                ctypes.byref(out))
-        check(st, "llmm_lii_monitor_get_f64", _opt_name(LiiOption, option))
-        return out.value
+        return float(_LII.get(self, option))
 
     @property
     def prefetch_at(self) -> float:
-        """Lower bound of the prefetch tier (default 0.2)."""
+        """Lower bound of the prefetch tier."""
         return self.get(LiiOption.PREFETCH_AT)
 
     @prefetch_at.setter
@@ -164,7 +161,7 @@ class LiiMonitor(Handle):
 
     @property
     def adapt_at(self) -> float:
-        """Lower bound of the adapt tier (default 0.4)."""
+        """Lower bound of the adapt tier."""
         return self.get(LiiOption.ADAPT_AT)
 
     @adapt_at.setter
@@ -173,7 +170,7 @@ class LiiMonitor(Handle):
 
     @property
     def scale_at(self) -> float:
-        """The scaling decision is taken when LII ≥ this (default 0.3)."""
+        """The scaling decision is taken when LII ≥ this."""
         return self.get(LiiOption.SCALE_AT)
 
     @scale_at.setter
@@ -221,13 +218,6 @@ class LiiMonitor(Handle):
         r = self.read()
         return "<llmmetrics.LiiMonitor lii=%.4g tier=%s samples=%d>" % (r.lii, r.tier.name,
                                                                        r.samples)
-
-
-def _opt_name(enum_cls: Any, option: Any) -> str:
-    try:
-        return enum_cls(option).name
-    except ValueError:
-        return repr(option)
 
 
 def kv_fragmentation(free_extents: Iterable[int]) -> float:

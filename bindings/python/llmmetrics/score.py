@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 
 from . import _lib
 from ._args import int32, real, uint32
+from ._options import ObjectKind, OptionCalls
 from .context import Context, Handle
 from .errors import LlmmError, check, error_for
 from ._structs import new_struct
@@ -61,9 +62,13 @@ class MissingPolicy(enum.IntEnum):
 
 
 class ScorecardOption(enum.IntEnum):
-    """Integer options of a scorecard (``llmm_scorecard_option``)."""
+    """Integer options of a scorecard (``llmm_scorecard_option``); bounds and defaults:
+    ``llmmetrics.options("scorecard")``."""
 
-    MISSING = 0
+    MISSING = 0  #: a :class:`MissingPolicy`
+
+
+_SCORECARD = OptionCalls(ObjectKind.SCORECARD, "llmm_scorecard")
 
 
 class LayerScore(NamedTuple):
@@ -153,7 +158,8 @@ class Scorecard(Handle):
     :param scenario: a preset; ``Scenario.CUSTOM`` (the default when ``weights`` is given)
                      needs ``weights``
     :param weights: custom layer weights (finite, ≥ 0, summing to 1 within 1e-9)
-    :param missing: what to do when a weighted layer has no observation (default REFUSE)
+    :param missing: what to do when a weighted layer has no observation (None: the
+                    library's default)
     :param context: allocation context (None: libc)
 
     ``len(card)`` is the number of metrics defined.
@@ -207,19 +213,11 @@ class Scorecard(Handle):
 
     def set_option(self, option: Union[ScorecardOption, int], value: int) -> None:
         """Set an integer option (``llmm_scorecard_set_i32``)."""
-        with self._lock:
-            st = _lib.llmm_scorecard_set_i32(self._live(), int32(option, "option"),
-                                             int32(value, "value"))
-        check(st, "llmm_scorecard_set_i32", "option=%r value=%r" % (option, value))
+        _SCORECARD.set(self, option, value)
 
     def get_option(self, option: Union[ScorecardOption, int]) -> int:
         """Read an integer option (``llmm_scorecard_get_i32``)."""
-        out = ctypes.c_int32()
-        with self._lock:
-            st = _lib.llmm_scorecard_get_i32(self._live(), int32(option, "option"),
-                                             ctypes.byref(out))
-        check(st, "llmm_scorecard_get_i32", "option=%r" % (option,))
-        return out.value
+        return int(_SCORECARD.get(self, option))
 
     @property
     def missing(self) -> MissingPolicy:

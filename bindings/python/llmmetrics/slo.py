@@ -14,7 +14,7 @@ from typing import Any, Dict, NamedTuple, Optional, Tuple, Union
 
 from . import _lib
 from ._args import int32, real, uint32, uint64
-from ._options import check_kwargs, get_typed, set_typed
+from ._options import ObjectKind, OptionCalls, check_kwargs
 from .context import Context, Handle
 from .errors import check
 from ._structs import new_struct
@@ -148,11 +148,15 @@ class SloWindow(Handle):
 # -- goodput ---------------------------------------------------------------------------------
 
 class GoodputOption(enum.IntEnum):
-    """Per-request SLO bounds of a :class:`Goodput` (``llmm_goodput_option``)."""
+    """Per-request SLO bounds of a :class:`Goodput` (``llmm_goodput_option``); bounds and
+    defaults: ``llmmetrics.options("goodput")``."""
 
-    TTFT_MAX = 1
-    TPOT_MAX = 2
-    E2E_MAX = 3
+    TTFT_MAX = 1  #: bound on the time to first token
+    TPOT_MAX = 2  #: bound on the time per output token
+    E2E_MAX = 3   #: bound on the end-to-end latency
+
+
+_GOODPUT = OptionCalls(ObjectKind.GOODPUT, "llmm_goodput")
 
 
 class GoodputResult(NamedTuple):
@@ -207,18 +211,11 @@ class Goodput(Handle):
 
         :raises InvalidState: requests were already counted
         """
-        with self._lock:
-            st = _lib.llmm_goodput_set_f64(self._live(), int32(option, "option"), real(value))
-        check(st, "llmm_goodput_set_f64", "option %r = %r" % (option, value))
+        _GOODPUT.set(self, option, value)
 
     def get(self, option: Union[GoodputOption, int]) -> float:
         """Read a bound (+inf when not checked)."""
-        out = ctypes.c_double()
-        with self._lock:
-            st = _lib.llmm_goodput_get_f64(self._live(), int32(option, "option"),
-                                           ctypes.byref(out))
-        check(st, "llmm_goodput_get_f64", "option %r" % (option,))
-        return out.value
+        return float(_GOODPUT.get(self, option))
 
     @property
     def ttft_max(self) -> float:
@@ -282,18 +279,19 @@ class BurnWindow(enum.IntEnum):
 
 
 class BurnOption(enum.IntEnum):
-    """Options of a :class:`BurnAlerter` (``llmm_burn_option``)."""
+    """Options of a :class:`BurnAlerter` (``llmm_burn_option``); types, bounds and defaults:
+    ``llmmetrics.options("burn")``."""
 
-    SLO_TARGET = 1
-    FAST_FACTOR = 2
-    SLOW_FACTOR = 3
-    FAST_LONG_NS = 4
-    FAST_SHORT_NS = 5
-    SLOW_LONG_NS = 6
-    SLOW_SHORT_NS = 7
+    SLO_TARGET = 1     #: the SLO target T (set at creation)
+    FAST_FACTOR = 2    #: the fast alert's burn-rate factor
+    SLOW_FACTOR = 3    #: the slow alert's burn-rate factor
+    FAST_LONG_NS = 4   #: the fast alert's long window
+    FAST_SHORT_NS = 5  #: the fast alert's short window
+    SLOW_LONG_NS = 6   #: the slow alert's long window
+    SLOW_SHORT_NS = 7  #: the slow alert's short window
 
 
-_BURN_F64 = frozenset({BurnOption.SLO_TARGET, BurnOption.FAST_FACTOR, BurnOption.SLOW_FACTOR})
+_BURN = OptionCalls(ObjectKind.BURN, "llmm_burn")
 
 
 class BurnWindowResult(NamedTuple):
@@ -385,13 +383,11 @@ class BurnAlerter(Handle):
 
     def set(self, option: Union[BurnOption, int], value: Union[float, int]) -> None:
         """Set an option (floats for the target and factors, ns for windows)."""
-        set_typed(self, option, value, _BURN_F64, _lib.llmm_burn_set_f64,
-                   _lib.llmm_burn_set_u64, "llmm_burn_set")
+        _BURN.set(self, option, value)
 
     def get(self, option: Union[BurnOption, int]) -> Union[float, int]:
         """Read an option."""
-        return get_typed(self, option, _BURN_F64, _lib.llmm_burn_get_f64,
-                          _lib.llmm_burn_get_u64, "llmm_burn_get")
+        return _BURN.get(self, option)
 
     @property
     def slo_target(self) -> float:
@@ -428,13 +424,14 @@ class BurnAlerter(Handle):
 # -- error-share trigger ---------------------------------------------------------------------
 
 class ErrorTriggerOption(enum.IntEnum):
-    """Options of an :class:`ErrorTrigger` (``llmm_error_trigger_option``)."""
+    """Options of an :class:`ErrorTrigger` (``llmm_error_trigger_option``); types, bounds and
+    defaults: ``llmmetrics.options("error_trigger")``."""
 
-    MAX_SHARE = 1
-    MIN_REQUESTS = 2
+    MAX_SHARE = 1     #: fire when the failed share exceeds this
+    MIN_REQUESTS = 2  #: fire only with at least this many requests in the window
 
 
-_TRIGGER_F64 = frozenset({ErrorTriggerOption.MAX_SHARE})
+_TRIGGER = OptionCalls(ObjectKind.ERROR_TRIGGER, "llmm_error_trigger")
 
 
 class ErrorTriggerReading(NamedTuple):
@@ -451,8 +448,8 @@ class ErrorTrigger(Handle):
     "5xx share over the last 5 min > 5 %" (``llmm_error_trigger``).
 
     :param window_ns: the window (0: 5 min)
-    :param max_share: the threshold (default 0.05); fires strictly above it
-    :param min_requests: fire only with at least this many requests (default 1)
+    :param max_share: the threshold (None: the library's default); fires strictly above it
+    :param min_requests: fire only with at least this many requests (None: the default)
     :param context: allocation context (None: libc)
     """
 
@@ -476,13 +473,11 @@ class ErrorTrigger(Handle):
 
     def set(self, option: Union[ErrorTriggerOption, int], value: Union[float, int]) -> None:
         """Set an option."""
-        set_typed(self, option, value, _TRIGGER_F64, _lib.llmm_error_trigger_set_f64,
-                   _lib.llmm_error_trigger_set_u64, "llmm_error_trigger_set")
+        _TRIGGER.set(self, option, value)
 
     def get(self, option: Union[ErrorTriggerOption, int]) -> Union[float, int]:
         """Read an option."""
-        return get_typed(self, option, _TRIGGER_F64, _lib.llmm_error_trigger_get_f64,
-                          _lib.llmm_error_trigger_get_u64, "llmm_error_trigger_get")
+        return _TRIGGER.get(self, option)
 
     @property
     def max_share(self) -> float:

@@ -164,6 +164,8 @@ PY_ENUMS = {
     "llmm_stability_option": (llmmetrics.StabilityOption, "LLMM_STABILITY_"),
     "llmm_saturation_option": (llmmetrics.SaturationOption, "LLMM_SATURATION_"),
     "llmm_struct_kind": (llmmetrics.StructKind, "LLMM_STRUCT_"),
+    "llmm_object_kind": (llmmetrics.ObjectKind, "LLMM_KIND_"),
+    "llmm_option_type": (llmmetrics.OptionType, "LLMM_OPTION_"),
 }
 
 
