@@ -29,18 +29,18 @@ const (
 )
 
 // BurnOption is a tunable of a [BurnAlerter]: the float options are set with SetFloat64, the
-// window lengths (nanoseconds) with SetUint64.
+// window lengths (nanoseconds) with SetUint64; types, bounds and defaults: Options(KindBurn).
 type BurnOption int32
 
-// The burn-rate alerter options, with their defaults.
+// The burn-rate alerter options.
 const (
-	BurnSLOTarget   BurnOption = C.LLMM_BURN_SLO_TARGET    // float: SLO target T in (0, 1), set at creation
-	BurnFastFactor  BurnOption = C.LLMM_BURN_FAST_FACTOR   // float, 14.4
-	BurnSlowFactor  BurnOption = C.LLMM_BURN_SLOW_FACTOR   // float, 6
-	BurnFastLongNs  BurnOption = C.LLMM_BURN_FAST_LONG_NS  // integer, 1 h
-	BurnFastShortNs BurnOption = C.LLMM_BURN_FAST_SHORT_NS // integer, 5 min
-	BurnSlowLongNs  BurnOption = C.LLMM_BURN_SLOW_LONG_NS  // integer, 6 h
-	BurnSlowShortNs BurnOption = C.LLMM_BURN_SLOW_SHORT_NS // integer, 30 min
+	BurnSLOTarget   BurnOption = C.LLMM_BURN_SLO_TARGET    // float: SLO target T, set at creation
+	BurnFastFactor  BurnOption = C.LLMM_BURN_FAST_FACTOR   // float: the fast alert's burn-rate factor
+	BurnSlowFactor  BurnOption = C.LLMM_BURN_SLOW_FACTOR   // float: the slow alert's burn-rate factor
+	BurnFastLongNs  BurnOption = C.LLMM_BURN_FAST_LONG_NS  // integer: the fast alert's long window
+	BurnFastShortNs BurnOption = C.LLMM_BURN_FAST_SHORT_NS // integer: the fast alert's short window
+	BurnSlowLongNs  BurnOption = C.LLMM_BURN_SLOW_LONG_NS  // integer: the slow alert's long window
+	BurnSlowShortNs BurnOption = C.LLMM_BURN_SLOW_SHORT_NS // integer: the slow alert's short window
 )
 
 // BurnWindowResult is one window's part of a [BurnResult].
@@ -225,10 +225,10 @@ const (
 // ErrorTriggerOption is a tunable of an [ErrorTrigger].
 type ErrorTriggerOption int32
 
-// The error trigger options.
+// The error trigger options; types, bounds and defaults: Options(KindErrorTrigger).
 const (
-	ErrorTriggerMaxShare    ErrorTriggerOption = C.LLMM_ERROR_TRIGGER_MAX_SHARE    // float, 0.05: fire above this share, in [0, 1]
-	ErrorTriggerMinRequests ErrorTriggerOption = C.LLMM_ERROR_TRIGGER_MIN_REQUESTS // integer, 1: fire only with at least this many requests
+	ErrorTriggerMaxShare    ErrorTriggerOption = C.LLMM_ERROR_TRIGGER_MAX_SHARE    // float: fire above this share
+	ErrorTriggerMinRequests ErrorTriggerOption = C.LLMM_ERROR_TRIGGER_MIN_REQUESTS // integer: fire only with at least this many requests
 )
 
 // ErrorTriggerReading is what an [ErrorTrigger] reads over its window.

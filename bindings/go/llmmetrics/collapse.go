@@ -18,19 +18,20 @@ const (
 )
 
 // CollapseOption is a tunable of a [CollapseDetector]: the float options are set with
-// SetFloat64, the integer ones with SetUint64.
+// SetFloat64, the integer ones with SetUint64; types, bounds and defaults:
+// Options(KindCollapse).
 type CollapseOption int32
 
-// The collapse detector options, with their defaults and bounds.
+// The collapse detector options.
 const (
-	CollapseWindow        CollapseOption = C.LLMM_COLLAPSE_WINDOW         // integer, 8: W, 2 … CollapseWindowMax; only while no latency is held
-	CollapseK             CollapseOption = C.LLMM_COLLAPSE_K              // float, 2.5: k in mean + k·σ
-	CollapseSigmaFloor    CollapseOption = C.LLMM_COLLAPSE_SIGMA_FLOOR    // float, 0.01: σ ≥ this share of the mean
-	CollapseSwitchNs      CollapseOption = C.LLMM_COLLAPSE_SWITCH_NS      // integer, 10 ms: latencies this soon after a switch are matched to it
-	CollapseRequireSwitch CollapseOption = C.LLMM_COLLAPSE_REQUIRE_SWITCH // integer, 1: only outliers matched to a switch are collapsed (0: every outlier)
-	CollapseTPSDrop       CollapseOption = C.LLMM_COLLAPSE_TPS_DROP       // float, 0.65: the TPS signal confirms above this drop
-	CollapseMembwBelow    CollapseOption = C.LLMM_COLLAPSE_MEMBW_BELOW    // float, 0.30: the memory-bandwidth signal confirms below this utilisation
-	CollapseConfirmNs     CollapseOption = C.LLMM_COLLAPSE_CONFIRM_NS     // integer, 10 ms: TPS and bandwidth readings this soon after a switch are matched to it
+	CollapseWindow        CollapseOption = C.LLMM_COLLAPSE_WINDOW         // W, latencies in the baseline; only while no latency is held
+	CollapseK             CollapseOption = C.LLMM_COLLAPSE_K              // k in mean + k·σ
+	CollapseSigmaFloor    CollapseOption = C.LLMM_COLLAPSE_SIGMA_FLOOR    // σ ≥ this share of the mean
+	CollapseSwitchNs      CollapseOption = C.LLMM_COLLAPSE_SWITCH_NS      // latencies this soon after a switch are matched to it
+	CollapseRequireSwitch CollapseOption = C.LLMM_COLLAPSE_REQUIRE_SWITCH // 1: only outliers matched to a switch are collapsed (0: every outlier)
+	CollapseTPSDrop       CollapseOption = C.LLMM_COLLAPSE_TPS_DROP       // the TPS signal confirms above this drop
+	CollapseMembwBelow    CollapseOption = C.LLMM_COLLAPSE_MEMBW_BELOW    // the memory-bandwidth signal confirms below this utilisation
+	CollapseConfirmNs     CollapseOption = C.LLMM_COLLAPSE_CONFIRM_NS     // TPS and bandwidth readings this soon after a switch are matched to it
 )
 
 // CollapseVerdict is the verdict on one latency ([CollapseDetector.ObserveDetail]).
@@ -76,8 +77,7 @@ type CollapseDetector struct {
 	ctx *Context
 }
 
-// NewCollapseDetector creates a detector with the defaults (W 8, k 2.5, σ floor 1 % of the
-// mean, switch required within 10 ms, TPS drop 65 %, memory bandwidth 30 %).
+// NewCollapseDetector creates a detector with the default options (Options(KindCollapse)).
 func NewCollapseDetector(opts ...Option) (*CollapseDetector, error) {
 	const op = "llmm_collapse_new"
 	o := collect(opts)

@@ -12,7 +12,7 @@ import (
 )
 
 // GoodputOption is a per-request SLO bound of a [Goodput] counter, in the caller's latency
-// unit; +Inf (the default) means "not checked".
+// unit; +Inf means "not checked". Bounds and defaults: Options(KindGoodput).
 type GoodputOption int32
 
 // The per-request bounds.

@@ -41,14 +41,14 @@ func (t LIITier) String() string {
 	return "LIITier(" + itoa(int64(t)) + ")"
 }
 
-// LIIOption is a threshold of an [LIIMonitor]; every threshold lies in [0, 1].
+// LIIOption is a threshold of an [LIIMonitor]; bounds and defaults: Options(KindLIIMonitor).
 type LIIOption int32
 
 // The thresholds of an LIIMonitor.
 const (
-	LIIPrefetchAt LIIOption = C.LLMM_LII_PREFETCH_AT // lower bound of the prefetch tier; default 0.2
-	LIIAdaptAt    LIIOption = C.LLMM_LII_ADAPT_AT    // lower bound of the adapt tier; default 0.4
-	LIIScaleAt    LIIOption = C.LLMM_LII_SCALE_AT    // scaling decision when LII ≥ this; default 0.3
+	LIIPrefetchAt LIIOption = C.LLMM_LII_PREFETCH_AT // lower bound of the prefetch tier; ≤ the adapt threshold
+	LIIAdaptAt    LIIOption = C.LLMM_LII_ADAPT_AT    // lower bound of the adapt tier
+	LIIScaleAt    LIIOption = C.LLMM_LII_SCALE_AT    // scaling decision when LII ≥ this
 )
 
 // LII is the load imbalance index of paired CPU and GPU utilisations in [0, 1]:

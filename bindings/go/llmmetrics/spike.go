@@ -34,18 +34,19 @@ func (l SpikeLevel) String() string {
 }
 
 // SpikeOption is a tunable of a [SpikeDetector]. The float options are set with
-// [SpikeDetector.SetFloat64], the integer ones with [SpikeDetector.SetUint64].
+// [SpikeDetector.SetFloat64], the integer ones with [SpikeDetector.SetUint64]; types, bounds
+// and defaults: Options(KindSpike).
 type SpikeOption int32
 
-// The spike detector options, with their defaults and bounds.
+// The spike detector options.
 const (
-	SpikeBaseQuantile   SpikeOption = C.LLMM_SPIKE_BASE_QUANTILE   // float, 0.99, in (0, 1)
-	SpikeSevereQuantile SpikeOption = C.LLMM_SPIKE_SEVERE_QUANTILE // float, 0.999, in (0, 1)
-	SpikeSevereFactor   SpikeOption = C.LLMM_SPIKE_SEVERE_FACTOR   // float, 1.2, 1 … 100
-	SpikeWarmup         SpikeOption = C.LLMM_SPIKE_WARMUP          // integer, 1000 baseline samples
-	SpikeSlotNs         SpikeOption = C.LLMM_SPIKE_SLOT_NS         // integer, 1e9 ns; before the first time stamp only
-	SpikeSlots          SpikeOption = C.LLMM_SPIKE_SLOTS           // integer, 60, 2 … WindowSlotsMax; before the first time stamp only
-	SpikeScale          SpikeOption = C.LLMM_SPIKE_SCALE           // integer, ScaleDefault; before the first time stamp only
+	SpikeBaseQuantile   SpikeOption = C.LLMM_SPIKE_BASE_QUANTILE   // quantile of the base threshold (P99)
+	SpikeSevereQuantile SpikeOption = C.LLMM_SPIKE_SEVERE_QUANTILE // quantile of the severe threshold (P99.9)
+	SpikeSevereFactor   SpikeOption = C.LLMM_SPIKE_SEVERE_FACTOR   // level 2 needs latency > factor × severe threshold
+	SpikeWarmup         SpikeOption = C.LLMM_SPIKE_WARMUP          // baseline samples needed before classifying
+	SpikeSlotNs         SpikeOption = C.LLMM_SPIKE_SLOT_NS         // slot length in ns; before the first time stamp only
+	SpikeSlots          SpikeOption = C.LLMM_SPIKE_SLOTS           // slots in the window; before the first time stamp only
+	SpikeScale          SpikeOption = C.LLMM_SPIKE_SCALE           // sketch scale; before the first time stamp only
 )
 
 // SpikeStats is what a [SpikeDetector] knows at a time stamp. Window counts cover the
@@ -75,8 +76,7 @@ type SpikeDetector struct {
 	ctx *Context
 }
 
-// NewSpikeDetector creates a detector with the defaults: 60 slots of 1 s, P99, P99.9,
-// factor 1.2, warm-up 1000, scale 6.
+// NewSpikeDetector creates a detector with the default options (Options(KindSpike)).
 func NewSpikeDetector(opts ...Option) (*SpikeDetector, error) {
 	o := collect(opts)
 	cctx, err := o.ctx.acquire("llmm_spike_new")

@@ -21,10 +21,10 @@ const (
 // StabilityOption is a tunable of a [StabilityGate].
 type StabilityOption int32
 
-// The stability gate options.
+// The stability gate options; types, bounds and defaults: Options(KindStability).
 const (
-	StabilityWindows StabilityOption = C.LLMM_STABILITY_WINDOWS // integer, 5: k, 2 … StabilityWindowsMax
-	StabilityEpsilon StabilityOption = C.LLMM_STABILITY_EPSILON // float, 0.05: stable when max / min ≤ 1 + ε
+	StabilityWindows StabilityOption = C.LLMM_STABILITY_WINDOWS // integer: k, the means compared
+	StabilityEpsilon StabilityOption = C.LLMM_STABILITY_EPSILON // float: stable when max / min ≤ 1 + ε
 )
 
 // StabilityReading is the state of a [StabilityGate].
@@ -48,7 +48,7 @@ type StabilityGate struct {
 	ctx *Context
 }
 
-// NewStabilityGate creates a gate with k = 5 and ε = 0.05.
+// NewStabilityGate creates a gate with the default options (Options(KindStability)).
 func NewStabilityGate(opts ...Option) (*StabilityGate, error) {
 	const op = "llmm_stability_new"
 	o := collect(opts)
@@ -160,10 +160,10 @@ func (g *StabilityGate) Reset() error {
 // SaturationOption is a tunable of a [SaturationSignal].
 type SaturationOption int32
 
-// The saturation signal options.
+// The saturation signal options; types, bounds and defaults: Options(KindSaturation).
 const (
-	SaturationWindow     SaturationOption = C.LLMM_SATURATION_WINDOW     // integer, 64: N samples; only while none is held
-	SaturationConfidence SaturationOption = C.LLMM_SATURATION_CONFIDENCE // float, 3: z, a slope rises when slope > z·se
+	SaturationWindow     SaturationOption = C.LLMM_SATURATION_WINDOW     // integer: N samples; only while none is held
+	SaturationConfidence SaturationOption = C.LLMM_SATURATION_CONFIDENCE // float: z, a slope rises when slope > z·se
 )
 
 // SaturationReading is the state of a [SaturationSignal]; slopes are per second of the time
@@ -191,7 +191,7 @@ type SaturationSignal struct {
 	ctx *Context
 }
 
-// NewSaturationSignal creates a signal with N = 64 and z = 3.
+// NewSaturationSignal creates a signal with the default options (Options(KindSaturation)).
 func NewSaturationSignal(opts ...Option) (*SaturationSignal, error) {
 	const op = "llmm_saturation_new"
 	o := collect(opts)

@@ -1,0 +1,231 @@
+package llmmetrics
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// optionObject reaches one object's typed option calls by listing entry, so that one loop
+// checks every kind against Options. Nothing here restates a default or a bound.
+type optionObject struct {
+	set   func(o OptionInfo, f float64, u uint64, i int32) error
+	get   func(o OptionInfo) (f float64, u uint64, i int32, err error)
+	close func() error
+}
+
+func floatObject(set func(int32, float64) error, get func(int32) (float64, error), c func() error) optionObject {
+	return optionObject{
+		set: func(o OptionInfo, f float64, _ uint64, _ int32) error { return set(o.Key, f) },
+		get: func(o OptionInfo) (float64, uint64, int32, error) {
+			f, err := get(o.Key)
+			return f, 0, 0, err
+		},
+		close: c,
+	}
+}
+
+// typedObject dispatches on the listed type to a float and an integer pair of calls.
+func typedObject(setF func(int32, float64) error, getF func(int32) (float64, error),
+	setU func(int32, uint64) error, getU func(int32) (uint64, error), c func() error) optionObject {
+	fl := floatObject(setF, getF, c)
+	return optionObject{
+		set: func(o OptionInfo, f float64, u uint64, i int32) error {
+			if o.Type == OptionUint64 {
+				return setU(o.Key, u)
+			}
+			return fl.set(o, f, u, i)
+		},
+		get: func(o OptionInfo) (float64, uint64, int32, error) {
+			if o.Type == OptionUint64 {
+				u, err := getU(o.Key)
+				return 0, u, 0, err
+			}
+			return fl.get(o)
+		},
+		close: c,
+	}
+}
+
+func newOptionObject(t *testing.T, kind ObjectKind) optionObject {
+	t.Helper()
+	switch kind {
+	case KindSpike:
+		d, err := NewSpikeDetector()
+		mustOK(t, err)
+		return typedObject(func(k int32, v float64) error { return d.SetFloat64(SpikeOption(k), v) },
+			func(k int32) (float64, error) { return d.Float64(SpikeOption(k)) },
+			func(k int32, v uint64) error { return d.SetUint64(SpikeOption(k), v) },
+			func(k int32) (uint64, error) { return d.Uint64(SpikeOption(k)) }, d.Close)
+	case KindCollapse:
+		d, err := NewCollapseDetector()
+		mustOK(t, err)
+		return typedObject(func(k int32, v float64) error { return d.SetFloat64(CollapseOption(k), v) },
+			func(k int32) (float64, error) { return d.Float64(CollapseOption(k)) },
+			func(k int32, v uint64) error { return d.SetUint64(CollapseOption(k), v) },
+			func(k int32) (uint64, error) { return d.Uint64(CollapseOption(k)) }, d.Close)
+	case KindStability:
+		g, err := NewStabilityGate()
+		mustOK(t, err)
+		return typedObject(func(k int32, v float64) error { return g.SetFloat64(StabilityOption(k), v) },
+			func(k int32) (float64, error) { return g.Float64(StabilityOption(k)) },
+			func(k int32, v uint64) error { return g.SetUint64(StabilityOption(k), v) },
+			func(k int32) (uint64, error) { return g.Uint64(StabilityOption(k)) }, g.Close)
+	case KindSaturation:
+		s, err := NewSaturationSignal()
+		mustOK(t, err)
+		return typedObject(func(k int32, v float64) error { return s.SetFloat64(SaturationOption(k), v) },
+			func(k int32) (float64, error) { return s.Float64(SaturationOption(k)) },
+			func(k int32, v uint64) error { return s.SetUint64(SaturationOption(k), v) },
+			func(k int32) (uint64, error) { return s.Uint64(SaturationOption(k)) }, s.Close)
+	case KindLIIMonitor:
+		m, err := NewLIIMonitor(0)
+		mustOK(t, err)
+		return floatObject(func(k int32, v float64) error { return m.SetThreshold(LIIOption(k), v) },
+			func(k int32) (float64, error) { return m.Threshold(LIIOption(k)) }, m.Close)
+	case KindScorecard:
+		sc, err := NewScorecard(ScenarioCodeAssistant)
+		mustOK(t, err)
+		return optionObject{
+			set: func(_ OptionInfo, _ float64, _ uint64, i int32) error {
+				return sc.SetMissingPolicy(MissingPolicy(i))
+			},
+			get: func(OptionInfo) (float64, uint64, int32, error) {
+				p, err := sc.MissingPolicy()
+				return 0, 0, int32(p), err
+			},
+			close: sc.Close,
+		}
+	case KindGoodput:
+		g, err := NewGoodput()
+		mustOK(t, err)
+		return floatObject(func(k int32, v float64) error { return g.SetFloat64(GoodputOption(k), v) },
+			func(k int32) (float64, error) { return g.Float64(GoodputOption(k)) }, g.Close)
+	case KindBurn:
+		b, err := NewBurnAlerter(0.999, 0, 0)
+		mustOK(t, err)
+		return typedObject(func(k int32, v float64) error { return b.SetFloat64(BurnOption(k), v) },
+			func(k int32) (float64, error) { return b.Float64(BurnOption(k)) },
+			func(k int32, v uint64) error { return b.SetUint64(BurnOption(k), v) },
+			func(k int32) (uint64, error) { return b.Uint64(BurnOption(k)) }, b.Close)
+	case KindErrorTrigger:
+		tr, err := NewErrorTrigger(0)
+		mustOK(t, err)
+		return typedObject(func(k int32, v float64) error { return tr.SetFloat64(ErrorTriggerOption(k), v) },
+			func(k int32) (float64, error) { return tr.Float64(ErrorTriggerOption(k)) },
+			func(k int32, v uint64) error { return tr.SetUint64(ErrorTriggerOption(k), v) },
+			func(k int32) (uint64, error) { return tr.Uint64(ErrorTriggerOption(k)) }, tr.Close)
+	}
+	t.Fatalf("no object for kind %d", kind)
+	return optionObject{}
+}
+
+var allKinds = []ObjectKind{KindSpike, KindCollapse, KindStability, KindSaturation,
+	KindLIIMonitor, KindScorecard, KindGoodput, KindBurn, KindErrorTrigger}
+
+func TestOptionsListing(t *testing.T) {
+	for _, kind := range allKinds {
+		opts, err := Options(kind)
+		mustOK(t, err)
+		if len(opts) == 0 {
+			t.Fatalf("kind %d lists no option", kind)
+		}
+		for i, o := range opts {
+			if o.Name == "" || (i > 0 && o.Key <= opts[i-1].Key) {
+				t.Errorf("kind %d entry %d: %+v", kind, i, o)
+			}
+			if s := o.Type.String(); s != "f64" && s != "u64" && s != "i32" {
+				t.Errorf("kind %d %s: type %v", kind, o.Name, o.Type)
+			}
+		}
+	}
+	if _, err := Options(ObjectKind(0)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Options(0): %v, want ErrInvalid", err)
+	}
+	// u64 bounds are exact beyond 2^53
+	burn, err := Options(KindBurn)
+	mustOK(t, err)
+	if burn[3].Name != "fast_long_ns" || burn[3].MaxUint64 != math.MaxUint64 || burn[0].HasDefault {
+		t.Errorf("burn listing: %+v, %+v", burn[0], burn[3])
+	}
+}
+
+func TestOptionsDefaultsAndBounds(t *testing.T) {
+	refused := 0
+	for _, kind := range allKinds {
+		opts, err := Options(kind)
+		mustOK(t, err)
+		obj := newOptionObject(t, kind)
+		for _, o := range opts {
+			if o.HasDefault {
+				f, u, i, err := obj.get(o)
+				mustOK(t, err)
+				if f != o.DefaultFloat64 || u != o.DefaultUint64 || i != o.DefaultInt32 {
+					t.Errorf("kind %d %s: fresh object holds %v/%v/%v, listed default %v/%v/%v",
+						kind, o.Name, f, u, i, o.DefaultFloat64, o.DefaultUint64, o.DefaultInt32)
+				}
+			}
+			for _, up := range []bool{false, true} {
+				f, u, i, ok := justOutside(o, up)
+				if !ok {
+					continue
+				}
+				if err := obj.set(o, f, u, i); !errors.Is(err, ErrRange) {
+					t.Errorf("kind %d %s: %v/%v/%v just outside the bounds: %v", kind, o.Name,
+						f, u, i, err)
+				}
+				refused++
+			}
+		}
+		mustOK(t, obj.close())
+	}
+	if refused < 30 {
+		t.Errorf("only %d out-of-bounds values tried", refused)
+	}
+}
+
+// justOutside is the value just beyond a bound of o (the bound itself when exclusive); ok is
+// false when the type has no such value or the step reaches an infinity.
+func justOutside(o OptionInfo, up bool) (f float64, u uint64, i int32, ok bool) {
+	excl := o.MinExclusive
+	if up {
+		excl = o.MaxExclusive
+	}
+	switch o.Type {
+	case OptionFloat64:
+		f, dir := o.MinFloat64, math.Inf(-1)
+		if up {
+			f, dir = o.MaxFloat64, math.Inf(1)
+		}
+		if !excl {
+			f = math.Nextafter(f, dir)
+		}
+		return f, 0, 0, !math.IsInf(f, 0)
+	case OptionUint64:
+		u = o.MinUint64
+		if up {
+			u = o.MaxUint64
+		}
+		switch {
+		case excl:
+			return 0, u, 0, true
+		case up && u < math.MaxUint64:
+			return 0, u + 1, 0, true
+		case !up && u > 0:
+			return 0, u - 1, 0, true
+		}
+		return 0, 0, 0, false
+	default:
+		v := int64(o.MinInt32) - 1
+		if up {
+			v = int64(o.MaxInt32) + 1
+		}
+		if excl {
+			v = int64(o.MinInt32)
+			if up {
+				v = int64(o.MaxInt32)
+			}
+		}
+		return 0, 0, int32(v), v >= math.MinInt32 && v <= math.MaxInt32
+	}
+}
