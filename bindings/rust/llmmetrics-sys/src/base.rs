@@ -111,6 +111,81 @@ opaque! {
     llmm_ctx;
 }
 
+/// The object kinds that have options, for [`llmm_option_describe`] (`llmm_object_kind`).
+pub type llmm_object_kind = c_int;
+/// `llmm_spike`
+pub const LLMM_KIND_SPIKE: llmm_object_kind = 1;
+/// `llmm_collapse`
+pub const LLMM_KIND_COLLAPSE: llmm_object_kind = 2;
+/// `llmm_stability`
+pub const LLMM_KIND_STABILITY: llmm_object_kind = 3;
+/// `llmm_saturation`
+pub const LLMM_KIND_SATURATION: llmm_object_kind = 4;
+/// `llmm_lii_monitor`
+pub const LLMM_KIND_LII_MONITOR: llmm_object_kind = 5;
+/// `llmm_scorecard`
+pub const LLMM_KIND_SCORECARD: llmm_object_kind = 6;
+/// `llmm_goodput`
+pub const LLMM_KIND_GOODPUT: llmm_object_kind = 7;
+/// `llmm_burn`
+pub const LLMM_KIND_BURN: llmm_object_kind = 8;
+/// `llmm_error_trigger`
+pub const LLMM_KIND_ERROR_TRIGGER: llmm_object_kind = 9;
+
+/// The type of an option (`llmm_option_type`): which setter takes it.
+pub type llmm_option_type = c_int;
+/// `double`, set with `_set_f64`
+pub const LLMM_OPTION_F64: llmm_option_type = 1;
+/// `uint64_t`, set with `_set_u64`
+pub const LLMM_OPTION_U64: llmm_option_type = 2;
+/// `int32_t`, set with `_set_i32`
+pub const LLMM_OPTION_I32: llmm_option_type = 3;
+
+/// One option of an object kind (`llmm_option_info`); set `struct_size` to
+/// `size_of::<llmm_option_info>()` before [`llmm_option_describe`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct llmm_option_info {
+    /// The caller's `size_of::<llmm_option_info>()`.
+    pub struct_size: u32,
+    /// The key (an enumerator of the kind's option enum).
+    pub key: i32,
+    /// Which setter and which fields below.
+    pub r#type: llmm_option_type,
+    /// 1: the minimum itself is refused.
+    pub min_exclusive: i32,
+    /// 1: the maximum itself is refused.
+    pub max_exclusive: i32,
+    /// 1: may only change while the object holds no data.
+    pub fixed_once_started: i32,
+    /// 1: further constrained by another option or by construction.
+    pub cross_checked: i32,
+    /// 0: the value comes from a constructor argument.
+    pub has_default: i32,
+    /// Stable lower-case name; a static string.
+    pub name: *const c_char,
+    /// Smallest value (f64 options).
+    pub min_f64: f64,
+    /// Largest value (f64 options).
+    pub max_f64: f64,
+    /// Value of a new object (f64 options).
+    pub default_f64: f64,
+    /// Smallest value (u64 options).
+    pub min_u64: u64,
+    /// Largest value (u64 options).
+    pub max_u64: u64,
+    /// Value of a new object (u64 options).
+    pub default_u64: u64,
+    /// Smallest value (i32 options).
+    pub min_i32: i32,
+    /// Largest value (i32 options).
+    pub max_i32: i32,
+    /// Value of a new object (i32 options).
+    pub default_i32: i32,
+    /// Padding, 0.
+    pub reserved_: i32,
+}
+
 extern "C" {
     pub fn llmm_status_name(s: llmm_status) -> *const c_char;
     pub fn llmm_strerror(s: llmm_status) -> *const c_char;
@@ -121,4 +196,9 @@ extern "C" {
     pub fn llmm_ctx_new(a: *const llmm_allocator, out: *mut *mut llmm_ctx) -> llmm_status;
     pub fn llmm_ctx_free(ctx: *mut llmm_ctx);
     pub fn llmm_now_ns() -> u64;
+    pub fn llmm_option_describe(
+        kind: llmm_object_kind,
+        index: u32,
+        info: *mut llmm_option_info,
+    ) -> llmm_status;
 }

@@ -228,3 +228,22 @@ fn struct_init_takes_the_crates_own_sizes() {
     assert_eq!(unsafe { llmm_struct_init(99, p, 32) }, LLMM_E_ABI);
     assert_eq!(unsafe { llmm_struct_init(LLMM_STRUCT_KNEE, ptr::null_mut(), 32) }, LLMM_E_INVALID);
 }
+
+#[test]
+fn option_info_layout_matches_the_library() {
+    unsafe {
+        let mut d = MaybeUninit::<llmm_option_info>::zeroed().assume_init();
+        d.struct_size = size_of::<llmm_option_info>() as u32;
+        assert_eq!(llmm_option_describe(LLMM_KIND_SPIKE, 0, &mut d), LLMM_OK);
+        assert_eq!(d.key, LLMM_SPIKE_BASE_QUANTILE);
+        assert_eq!(d.r#type, LLMM_OPTION_F64);
+        assert_eq!(c_str(d.name), "base_quantile");
+        assert_eq!((d.min_exclusive, d.max_exclusive, d.has_default), (1, 1, 1));
+        assert!(d.min_f64 == 0.0 && d.max_f64 == 1.0 && d.default_f64 > 0.0);
+        // the last field: the scorecard's policy is an i32 option with bounds 0 ..= 1
+        assert_eq!(llmm_option_describe(LLMM_KIND_SCORECARD, 0, &mut d), LLMM_OK);
+        assert_eq!((d.r#type, d.min_i32, d.max_i32, d.reserved_), (LLMM_OPTION_I32, 0, 1, 0));
+        d.struct_size -= 8;
+        assert_eq!(llmm_option_describe(LLMM_KIND_SPIKE, 0, &mut d), LLMM_E_ABI);
+    }
+}

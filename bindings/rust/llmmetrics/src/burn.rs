@@ -38,37 +38,39 @@ pub const BURN_SLOT_NS_DEFAULT: u64 = ffi::LLMM_BURN_SLOT_NS_DEFAULT;
 /// The four windows of a [`BurnResult`], in array order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BurnWindow {
-    /// Fast alert, long window (default 1 h).
+    /// Fast alert, long window.
     FastLong = 0,
-    /// Fast alert, short window (default 5 min).
+    /// Fast alert, short window.
     FastShort = 1,
-    /// Slow alert, long window (default 6 h).
+    /// Slow alert, long window.
     SlowLong = 2,
-    /// Slow alert, short window (default 30 min).
+    /// Slow alert, short window.
     SlowShort = 3,
 }
 
-/// Floating-point options of a [`BurnAlerter`].
+/// Floating-point options of a [`BurnAlerter`]; bounds and defaults:
+/// [`options`](crate::options)`(ObjectKind::Burn)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BurnF64 {
-    /// The SLO target T, in (0, 1).
+    /// The SLO target T (set at creation).
     SloTarget = 1,
-    /// The fast alert's factor (default 14.4).
+    /// The fast alert's factor.
     FastFactor = 2,
-    /// The slow alert's factor (default 6).
+    /// The slow alert's factor.
     SlowFactor = 3,
 }
 
-/// Window-length options of a [`BurnAlerter`], in ns (short ≤ long ≤ the ring).
+/// Window-length options of a [`BurnAlerter`], in ns (short ≤ long ≤ the ring); bounds and
+/// defaults: [`options`](crate::options)`(ObjectKind::Burn)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BurnU64 {
-    /// Fast alert, long window (default 1 h).
+    /// Fast alert, long window.
     FastLongNs = 4,
-    /// Fast alert, short window (default 5 min).
+    /// Fast alert, short window.
     FastShortNs = 5,
-    /// Slow alert, long window (default 6 h).
+    /// Slow alert, long window.
     SlowLongNs = 6,
-    /// Slow alert, short window (default 30 min).
+    /// Slow alert, short window.
     SlowShortNs = 7,
 }
 

@@ -12,29 +12,31 @@ use crate::error::{check, Result};
 /// Largest latency, TPS reading, mean or in-flight count the detectors accept.
 pub const DETECT_VALUE_MAX: f64 = ffi::LLMM_DETECT_VALUE_MAX;
 
-/// Floating-point options of a [`CollapseDetector`].
+/// Floating-point options of a [`CollapseDetector`]; bounds and defaults:
+/// [`options`](crate::options)`(ObjectKind::Collapse)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CollapseF64 {
-    /// k in `mean + k·σ`, in (0, 1000]; default 2.5.
+    /// k in `mean + k·σ`.
     K = 2,
-    /// σ is at least this share of the baseline mean, 0 ..= 1; default 0.01.
+    /// σ is at least this share of the baseline mean.
     SigmaFloor = 3,
-    /// The TPS signal confirms when the drop exceeds this share, in (0, 1); default 0.65.
+    /// The TPS signal confirms when the drop exceeds this share.
     TpsDrop = 6,
-    /// The bandwidth signal confirms when utilisation is below this, in (0, 1]; default 0.30.
+    /// The bandwidth signal confirms when utilisation is below this.
     MembwBelow = 7,
 }
 
-/// Integer options of a [`CollapseDetector`].
+/// Integer options of a [`CollapseDetector`]; bounds and defaults:
+/// [`options`](crate::options)`(ObjectKind::Collapse)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CollapseU64 {
-    /// W, latencies in the baseline, 2 ..= 4096; default 8. Only while no latency is held.
+    /// W, latencies in the baseline. Only while no latency is held.
     Window = 1,
-    /// A latency is matched to a switch at most this many ns after it; default 10 ms.
+    /// A latency is matched to a switch at most this many ns after it.
     SwitchNs = 4,
-    /// 1: only latencies matched to a switch collapse; 0: every outlier does. Default 1.
+    /// 1: only latencies matched to a switch collapse; 0: every outlier does.
     RequireSwitch = 5,
-    /// TPS and bandwidth readings are matched within this many ns; default 10 ms.
+    /// TPS and bandwidth readings are matched within this many ns.
     ConfirmNs = 8,
 }
 
@@ -133,7 +135,7 @@ pub struct CollapseDetector {
 handle!(CollapseDetector, ffi::llmm_collapse, ffi::llmm_collapse_free);
 
 impl CollapseDetector {
-    /// A detector with the defaults (W 8, k 2.5, σ floor 1 %, switch required, 10 ms).
+    /// A detector with the default options.
     pub fn new() -> Result<CollapseDetector> {
         CollapseDetector::create(None)
     }

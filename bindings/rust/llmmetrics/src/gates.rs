@@ -29,8 +29,8 @@ pub struct StabilityReading {
     pub total: u64,
 }
 
-/// Are the last k window means within `1 + ε` of each other? (`llmm_stability`; k = 5,
-/// ε = 0.05 by default).
+/// Are the last k window means within `1 + ε` of each other? (`llmm_stability`; bounds and
+/// defaults of k and ε: [`options`](crate::options)`(ObjectKind::Stability)`).
 ///
 /// ```
 /// let mut g = llmmetrics::StabilityGate::new()?;
@@ -49,7 +49,7 @@ pub struct StabilityGate {
 handle!(StabilityGate, ffi::llmm_stability, ffi::llmm_stability_free);
 
 impl StabilityGate {
-    /// A gate with k = 5, ε = 0.05.
+    /// A gate with the default options.
     pub fn new() -> Result<StabilityGate> {
         StabilityGate::create(None)
     }
@@ -66,7 +66,7 @@ impl StabilityGate {
         Ok(StabilityGate::wrap(out, ctx))
     }
 
-    /// Set ε (0 ..= 10).
+    /// Set ε.
     pub fn set_epsilon(&mut self, epsilon: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
         check(unsafe {
@@ -84,7 +84,7 @@ impl StabilityGate {
         Ok(v)
     }
 
-    /// Set k (2 ..= 64); applies at once to the means already added.
+    /// Set k; applies at once to the means already added.
     pub fn set_windows(&mut self, k: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
         check(unsafe {
@@ -169,7 +169,8 @@ pub struct SaturationReading {
 }
 
 /// Latency and in-flight requests rising together over the last N samples
-/// (`llmm_saturation`; N = 64, z = 3 by default).
+/// (`llmm_saturation`; bounds and defaults of N and z:
+/// [`options`](crate::options)`(ObjectKind::Saturation)`).
 ///
 /// ```
 /// let mut s = llmmetrics::SaturationSignal::new()?;
@@ -206,7 +207,7 @@ impl SaturationSignal {
         Ok(SaturationSignal::wrap(out, ctx))
     }
 
-    /// Set z, in (0, 100].
+    /// Set z.
     pub fn set_confidence(&mut self, z: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
         check(unsafe {
@@ -224,7 +225,7 @@ impl SaturationSignal {
         Ok(v)
     }
 
-    /// Set N (3 ..= 1048576); only while no sample is held.
+    /// Set N; only while no sample is held.
     pub fn set_window(&mut self, n: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
         check(unsafe {

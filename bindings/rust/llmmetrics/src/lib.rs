@@ -76,6 +76,7 @@ mod events;
 mod export;
 mod fit;
 mod gates;
+mod options;
 mod recorder;
 mod resource;
 mod score;
@@ -117,6 +118,7 @@ pub use fit::{
     KneeOptions, KneeQuality, KneeReport, Usl, POLY_MAX_DEGREE,
 };
 pub use gates::{SaturationReading, SaturationSignal, StabilityGate, StabilityReading};
+pub use options::{options, ObjectKind, OptionBounds, OptionInfo, Options};
 pub use recorder::{Recorder, Shard};
 pub use resource::{
     kv_evict_threshold, kv_fragmentation, kv_occupancy, kv_ttl, lii, page_walk_ns, tlb_preset,

@@ -47,14 +47,15 @@ pub enum LiiTier {
     Adapt = 2,
 }
 
-/// Thresholds of a [`LiiMonitor`], all in [0, 1].
+/// Thresholds of a [`LiiMonitor`]; bounds and defaults:
+/// [`options`](crate::options)`(ObjectKind::LiiMonitor)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LiiThreshold {
-    /// Lower bound of the prefetch tier; default 0.2.
+    /// Lower bound of the prefetch tier; at most the adapt threshold.
     PrefetchAt = 0,
-    /// Lower bound of the adapt tier; default 0.4.
+    /// Lower bound of the adapt tier.
     AdaptAt = 1,
-    /// Scaling decision when the LII reaches this; default 0.3.
+    /// Scaling decision when the LII reaches this.
     ScaleAt = 2,
 }
 

@@ -20,28 +20,30 @@ pub enum SpikeLevel {
     Level2 = 2,
 }
 
-/// Floating-point options of a [`SpikeDetector`].
+/// Floating-point options of a [`SpikeDetector`]; bounds and defaults:
+/// [`options`](crate::options)`(ObjectKind::Spike)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SpikeF64 {
-    /// Quantile of the base threshold, in (0, 1); default 0.99.
+    /// Quantile of the base threshold (P99).
     BaseQuantile = 1,
-    /// Quantile of the severe threshold, in (0, 1); default 0.999.
+    /// Quantile of the severe threshold (P99.9).
     SevereQuantile = 2,
-    /// Level 2 needs latency > factor × severe threshold; 1 ..= 100, default 1.2.
+    /// Level 2 needs latency > factor × severe threshold.
     SevereFactor = 3,
 }
 
 /// Integer options of a [`SpikeDetector`]. The geometry keys (`SlotNs`, `Slots`, `Scale`)
-/// may only change before the first time stamp (after creation or a reset).
+/// may only change before the first time stamp (after creation or a reset). Bounds and
+/// defaults: [`options`](crate::options)`(ObjectKind::Spike)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SpikeU64 {
-    /// Baseline samples needed before classifying; default 1000.
+    /// Baseline samples needed before classifying.
     Warmup = 4,
-    /// Slot length in ns; default 10^9.
+    /// Slot length in ns.
     SlotNs = 5,
-    /// Slots in the window, 2 ..= 100000; default 60.
+    /// Slots in the window.
     Slots = 6,
-    /// Sketch scale, 0 ..= 10; default 6.
+    /// Sketch scale.
     Scale = 7,
 }
 
@@ -105,7 +107,7 @@ unsafe impl Send for SpikeDetector {}
 unsafe impl Sync for SpikeDetector {}
 
 impl SpikeDetector {
-    /// A detector with the defaults: 1 s × 60 slots, P99, P99.9, factor 1.2, warm-up 1000.
+    /// A detector with the default options.
     pub fn new() -> Result<SpikeDetector> {
         SpikeDetector::create(None)
     }

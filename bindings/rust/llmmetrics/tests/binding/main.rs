@@ -11,6 +11,7 @@ mod core;
 mod detect;
 mod export;
 mod fit;
+mod options;
 mod recorder;
 mod resource;
 mod score;
