@@ -147,16 +147,19 @@ void llmm__option_defaults(const llmm__option_kind *k, void *obj)
     }
 }
 
-llmm_status llmm__option_resize_ring(llmm_ctx *ctx, void **ring, uint32_t *len, size_t elem,
-                                     uint64_t n)
+llmm_status llmm__option_resize_ring(llmm_ctx *ctx, void **ring, uint32_t *len, uint32_t *head,
+                                     size_t elem, uint64_t n)
 {
     void *fresh;
 
+    if (n == *len)
+        return LLMM_OK;
     fresh = llmm__calloc(ctx, (size_t)n, elem);
     if (!fresh)
         return LLMM_E_NOMEM;
     llmm__free(ctx, *ring, (size_t)*len * elem);
     *ring = fresh;
     *len = (uint32_t)n;
+    *head = 0;
     return LLMM_OK;
 }

@@ -98,10 +98,12 @@ llmm_status llmm__option_get(const llmm__option_kind *k, const void *obj, int32_
 /* Store the default of every option that has a field and a default (constructors). */
 void llmm__option_defaults(const llmm__option_kind *k, void *obj);
 
-/* For an option that sizes a ring: replace *ring (*len elements of `elem` bytes, allocated
- * through ctx) by n zeroed elements. LLMM_E_NOMEM leaves both as they were. */
-llmm_status llmm__option_resize_ring(llmm_ctx *ctx, void **ring, uint32_t *len, size_t elem,
-                                     uint64_t n);
+/* For an option that sizes a ring holding no data: replace *ring (*len elements of `elem`
+ * bytes, allocated through ctx) by n zeroed elements and rewind *head; nothing happens when n
+ * is *len (also while the ring holds data: LLMM__KIND_SAME_VALUE_OK). LLMM_E_NOMEM changes
+ * nothing. */
+llmm_status llmm__option_resize_ring(llmm_ctx *ctx, void **ring, uint32_t *len, uint32_t *head,
+                                     size_t elem, uint64_t n);
 
 /* The option of `k` with this key, or NULL. */
 const llmm__option *llmm__option_find(const llmm__option_kind *k, int32_t key);

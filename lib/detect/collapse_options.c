@@ -11,17 +11,11 @@ static llmm_status collapse_apply(void *obj, const llmm__option *o, llmm__optval
 {
     llmm_collapse *c = obj;
     void *ring = c->ring;
-    llmm_status st;
-
+    llmm_status st = llmm__option_resize_ring(c->ctx, &ring, &c->window, &c->head,
+                                              sizeof *c->ring, v.u);
     (void)o;
-    if (v.u == c->window)
-        return LLMM_OK; /* also while latencys are held (LLMM__KIND_SAME_VALUE_OK) */
-    st = llmm__option_resize_ring(c->ctx, &ring, &c->window, sizeof *c->ring, v.u);
-    if (st != LLMM_OK)
-        return st;
     c->ring = ring;
-    c->head = 0;
-    return LLMM_OK;
+    return st;
 }
 
 static int collapse_started(const void *obj)

@@ -82,17 +82,11 @@ static llmm_status saturation_apply(void *obj, const llmm__option *o, llmm__optv
 {
     llmm_saturation *s = obj;
     void *ring = s->ring;
-    llmm_status st;
-
+    llmm_status st = llmm__option_resize_ring(s->ctx, &ring, &s->window, &s->head,
+                                              sizeof *s->ring, v.u);
     (void)o;
-    if (v.u == s->window)
-        return LLMM_OK; /* also while samples are held (LLMM__KIND_SAME_VALUE_OK) */
-    st = llmm__option_resize_ring(s->ctx, &ring, &s->window, sizeof *s->ring, v.u);
-    if (st != LLMM_OK)
-        return st;
     s->ring = ring;
-    s->head = 0;
-    return LLMM_OK;
+    return st;
 }
 
 static int saturation_started(const void *obj)

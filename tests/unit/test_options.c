@@ -60,60 +60,23 @@ FREE(llmm_goodput)
 FREE(llmm_burn)
 FREE(llmm_error_trigger)
 
-static void *make_spike(void)
-{
-    llmm_spike *o = NULL;
-    assert_ok(llmm_spike_new(NULL, &o));
-    return o;
-}
-static void *make_collapse(void)
-{
-    llmm_collapse *o = NULL;
-    assert_ok(llmm_collapse_new(NULL, &o));
-    return o;
-}
-static void *make_stability(void)
-{
-    llmm_stability *o = NULL;
-    assert_ok(llmm_stability_new(NULL, &o));
-    return o;
-}
-static void *make_saturation(void)
-{
-    llmm_saturation *o = NULL;
-    assert_ok(llmm_saturation_new(NULL, &o));
-    return o;
-}
-static void *make_lii(void)
-{
-    llmm_lii_monitor *o = NULL;
-    assert_ok(llmm_lii_monitor_new(NULL, 0, &o));
-    return o;
-}
-static void *make_scorecard(void)
-{
-    llmm_scorecard *o = NULL;
-    assert_ok(llmm_scorecard_new(NULL, LLMM_SCENARIO_CODE_ASSISTANT, &o));
-    return o;
-}
-static void *make_goodput(void)
-{
-    llmm_goodput *o = NULL;
-    assert_ok(llmm_goodput_new(NULL, &o));
-    return o;
-}
-static void *make_burn(void)
-{
-    llmm_burn *o = NULL;
-    assert_ok(llmm_burn_new(NULL, 0.999, 0, 0, &o));
-    return o;
-}
-static void *make_trigger(void)
-{
-    llmm_error_trigger *o = NULL;
-    assert_ok(llmm_error_trigger_new(NULL, 0, &o));
-    return o;
-}
+/* A fresh object of type T made by `call` (which writes `o`). */
+#define MAKE(name, T, call)                                                                  \
+    static void *name(void)                                                                  \
+    {                                                                                        \
+        T *o = NULL;                                                                         \
+        assert_ok(call);                                                                     \
+        return o;                                                                            \
+    }
+MAKE(make_spike, llmm_spike, llmm_spike_new(NULL, &o))
+MAKE(make_collapse, llmm_collapse, llmm_collapse_new(NULL, &o))
+MAKE(make_stability, llmm_stability, llmm_stability_new(NULL, &o))
+MAKE(make_saturation, llmm_saturation, llmm_saturation_new(NULL, &o))
+MAKE(make_lii, llmm_lii_monitor, llmm_lii_monitor_new(NULL, 0, &o))
+MAKE(make_scorecard, llmm_scorecard, llmm_scorecard_new(NULL, LLMM_SCENARIO_CODE_ASSISTANT, &o))
+MAKE(make_goodput, llmm_goodput, llmm_goodput_new(NULL, &o))
+MAKE(make_burn, llmm_burn, llmm_burn_new(NULL, 0.999, 0, 0, &o))
+MAKE(make_trigger, llmm_error_trigger, llmm_error_trigger_new(NULL, 0, &o))
 
 static void feed_spike(void *o)
 {

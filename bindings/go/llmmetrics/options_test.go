@@ -14,31 +14,32 @@ type optionObject struct {
 	close func() error
 }
 
-func floatObject(set func(int32, float64) error, get func(int32) (float64, error), c func() error) optionObject {
+// floatObject reaches an object whose options are all floats.
+func floatObject[K ~int32](set func(K, float64) error, get func(K) (float64, error), c func() error) optionObject {
 	return optionObject{
-		set: func(o OptionInfo, f float64, _ uint64, _ int32) error { return set(o.Key, f) },
+		set: func(o OptionInfo, f float64, _ uint64, _ int32) error { return set(K(o.Key), f) },
 		get: func(o OptionInfo) (float64, uint64, int32, error) {
-			f, err := get(o.Key)
+			f, err := get(K(o.Key))
 			return f, 0, 0, err
 		},
 		close: c,
 	}
 }
 
-// typedObject dispatches on the listed type to a float and an integer pair of calls.
-func typedObject(setF func(int32, float64) error, getF func(int32) (float64, error),
-	setU func(int32, uint64) error, getU func(int32) (uint64, error), c func() error) optionObject {
+// typedObject dispatches on the listed type to a float and an integer pair of methods.
+func typedObject[K ~int32](setF func(K, float64) error, getF func(K) (float64, error),
+	setU func(K, uint64) error, getU func(K) (uint64, error), c func() error) optionObject {
 	fl := floatObject(setF, getF, c)
 	return optionObject{
 		set: func(o OptionInfo, f float64, u uint64, i int32) error {
 			if o.Type == OptionUint64 {
-				return setU(o.Key, u)
+				return setU(K(o.Key), u)
 			}
 			return fl.set(o, f, u, i)
 		},
 		get: func(o OptionInfo) (float64, uint64, int32, error) {
 			if o.Type == OptionUint64 {
-				u, err := getU(o.Key)
+				u, err := getU(K(o.Key))
 				return 0, u, 0, err
 			}
 			return fl.get(o)
@@ -53,36 +54,23 @@ func newOptionObject(t *testing.T, kind ObjectKind) optionObject {
 	case KindSpike:
 		d, err := NewSpikeDetector()
 		mustOK(t, err)
-		return typedObject(func(k int32, v float64) error { return d.SetFloat64(SpikeOption(k), v) },
-			func(k int32) (float64, error) { return d.Float64(SpikeOption(k)) },
-			func(k int32, v uint64) error { return d.SetUint64(SpikeOption(k), v) },
-			func(k int32) (uint64, error) { return d.Uint64(SpikeOption(k)) }, d.Close)
+		return typedObject(d.SetFloat64, d.Float64, d.SetUint64, d.Uint64, d.Close)
 	case KindCollapse:
 		d, err := NewCollapseDetector()
 		mustOK(t, err)
-		return typedObject(func(k int32, v float64) error { return d.SetFloat64(CollapseOption(k), v) },
-			func(k int32) (float64, error) { return d.Float64(CollapseOption(k)) },
-			func(k int32, v uint64) error { return d.SetUint64(CollapseOption(k), v) },
-			func(k int32) (uint64, error) { return d.Uint64(CollapseOption(k)) }, d.Close)
+		return typedObject(d.SetFloat64, d.Float64, d.SetUint64, d.Uint64, d.Close)
 	case KindStability:
 		g, err := NewStabilityGate()
 		mustOK(t, err)
-		return typedObject(func(k int32, v float64) error { return g.SetFloat64(StabilityOption(k), v) },
-			func(k int32) (float64, error) { return g.Float64(StabilityOption(k)) },
-			func(k int32, v uint64) error { return g.SetUint64(StabilityOption(k), v) },
-			func(k int32) (uint64, error) { return g.Uint64(StabilityOption(k)) }, g.Close)
+		return typedObject(g.SetFloat64, g.Float64, g.SetUint64, g.Uint64, g.Close)
 	case KindSaturation:
 		s, err := NewSaturationSignal()
 		mustOK(t, err)
-		return typedObject(func(k int32, v float64) error { return s.SetFloat64(SaturationOption(k), v) },
-			func(k int32) (float64, error) { return s.Float64(SaturationOption(k)) },
-			func(k int32, v uint64) error { return s.SetUint64(SaturationOption(k), v) },
-			func(k int32) (uint64, error) { return s.Uint64(SaturationOption(k)) }, s.Close)
+		return typedObject(s.SetFloat64, s.Float64, s.SetUint64, s.Uint64, s.Close)
 	case KindLIIMonitor:
 		m, err := NewLIIMonitor(0)
 		mustOK(t, err)
-		return floatObject(func(k int32, v float64) error { return m.SetThreshold(LIIOption(k), v) },
-			func(k int32) (float64, error) { return m.Threshold(LIIOption(k)) }, m.Close)
+		return floatObject(m.SetThreshold, m.Threshold, m.Close)
 	case KindScorecard:
 		sc, err := NewScorecard(ScenarioCodeAssistant)
 		mustOK(t, err)
@@ -99,22 +87,15 @@ func newOptionObject(t *testing.T, kind ObjectKind) optionObject {
 	case KindGoodput:
 		g, err := NewGoodput()
 		mustOK(t, err)
-		return floatObject(func(k int32, v float64) error { return g.SetFloat64(GoodputOption(k), v) },
-			func(k int32) (float64, error) { return g.Float64(GoodputOption(k)) }, g.Close)
+		return floatObject(g.SetFloat64, g.Float64, g.Close)
 	case KindBurn:
 		b, err := NewBurnAlerter(0.999, 0, 0)
 		mustOK(t, err)
-		return typedObject(func(k int32, v float64) error { return b.SetFloat64(BurnOption(k), v) },
-			func(k int32) (float64, error) { return b.Float64(BurnOption(k)) },
-			func(k int32, v uint64) error { return b.SetUint64(BurnOption(k), v) },
-			func(k int32) (uint64, error) { return b.Uint64(BurnOption(k)) }, b.Close)
+		return typedObject(b.SetFloat64, b.Float64, b.SetUint64, b.Uint64, b.Close)
 	case KindErrorTrigger:
 		tr, err := NewErrorTrigger(0)
 		mustOK(t, err)
-		return typedObject(func(k int32, v float64) error { return tr.SetFloat64(ErrorTriggerOption(k), v) },
-			func(k int32) (float64, error) { return tr.Float64(ErrorTriggerOption(k)) },
-			func(k int32, v uint64) error { return tr.SetUint64(ErrorTriggerOption(k), v) },
-			func(k int32) (uint64, error) { return tr.Uint64(ErrorTriggerOption(k)) }, tr.Close)
+		return typedObject(tr.SetFloat64, tr.Float64, tr.SetUint64, tr.Uint64, tr.Close)
 	}
 	t.Fatalf("no object for kind %d", kind)
 	return optionObject{}
