@@ -31,15 +31,12 @@ const (
 	OptionInt32   OptionType = C.LLMM_OPTION_I32 // SetInt32 / Int32 (the scorecard's SetOption)
 )
 
+var optionTypeNames = map[OptionType]string{OptionFloat64: "f64", OptionUint64: "u64", OptionInt32: "i32"}
+
 // String names the type as the library does ("f64", "u64", "i32").
 func (t OptionType) String() string {
-	switch t {
-	case OptionFloat64:
-		return "f64"
-	case OptionUint64:
-		return "u64"
-	case OptionInt32:
-		return "i32"
+	if name, ok := optionTypeNames[t]; ok {
+		return name
 	}
 	return "OptionType(" + itoa(int64(t)) + ")"
 }
