@@ -148,6 +148,7 @@ typedef enum llmm_struct_kind {
     LLMM_STRUCT_GOODPUT_RESULT = 18,         /**< ::llmm_goodput_result */
     LLMM_STRUCT_BURN_RESULT = 19,            /**< ::llmm_burn_result */
     LLMM_STRUCT_ERROR_TRIGGER_READING = 20,  /**< ::llmm_error_trigger_reading */
+    LLMM_STRUCT_OPTION_INFO = 21,            /**< ::llmm_option_info (since 1.1.0) */
     LLMM_STRUCT_KIND_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_struct_kind;
 
@@ -327,9 +328,7 @@ typedef enum llmm_option_type {
 /**
  * @brief One option of an object kind (llmm_option_describe()).
  *
- * Size-prefixed and sized by the caller: set `struct_size` to `sizeof(llmm_option_info)` as
- * compiled in your program (bindings: the size of their own definition); fields are only ever
- * appended, and the library writes only the prefix the caller's size covers. Only the three
+ * Caller-sized: see llmm_struct_init() (set up with llmm_option_info_init()). Only the three
  * bound and default fields of the option's `type` are meaningful; the others are 0. Integer
  * bounds and defaults have integer fields, so a u64 value above 2^53 is exact.
  * @since 1.1.0
@@ -360,6 +359,19 @@ typedef struct llmm_option_info {
 } llmm_option_info;
 
 /**
+ * @brief Initialise a ::llmm_option_info for llmm_option_describe(): every field 0.
+ *
+ * Caller-sized: see llmm_struct_init(). A macro only (no exported symbol of this name).
+ * @param[out] info the struct to fill
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `info` is NULL
+ * @retval LLMM_E_ABI `sizeof` the caller's struct is not a released size
+ * @since 1.1.0
+ * @note Thread-safe.
+ */
+#define llmm_option_info_init(info) LLMM_SIZED_INIT_(LLMM_STRUCT_OPTION_INFO, llmm_option_info, info)
+
+/**
  * @brief Describe the option at position `index` of an object kind: its key, name, type,
  * bounds, default and flags.
  *
@@ -367,11 +379,11 @@ typedef struct llmm_option_info {
  * returns #LLMM_E_RANGE to enumerate them all.
  * @param[in] kind the object kind
  * @param[in] index position of the option, from 0
- * @param[in,out] info the description; `info->struct_size` must be set to the caller's
- *                `sizeof(llmm_option_info)`; written only on success
+ * @param[in,out] info the description, set up with llmm_option_info_init(); written only on
+ *                success
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `info` is NULL or `kind` is not a kind this library knows
- * @retval LLMM_E_ABI `info->struct_size` is not a size of ::llmm_option_info this library knows
+ * @retval LLMM_E_ABI `info->struct_size` is not a released size (see llmm_struct_init())
  * @retval LLMM_E_RANGE `index` is not below the kind's number of options
  * @since 1.1.0
  * @note Thread-safe: reads constant tables only.

@@ -72,7 +72,7 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
     X(LLMM_STRUCT_BURN_RESULT, llmm_burn_result, NULL)                                      \
     X(LLMM_STRUCT_ERROR_TRIGGER_READING, llmm_error_trigger_reading, NULL)
 /* Structs introduced in 1.1 (open until 1.1 ships). */
-#define LLMM__STRUCTS_1_1(X)
+#define LLMM__STRUCTS_1_1(X) X(LLMM_STRUCT_OPTION_INFO, llmm_option_info, NULL)
 #define LLMM__STRUCTS(X) LLMM__STRUCTS_1_0(X) LLMM__STRUCTS_1_1(X)
 
 /* ---- the released sizes -----------------------------------------------------------------
@@ -99,6 +99,7 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
 #define LLMM__SIZES_llmm_goodput_result LLMM__SZ(56, 56, 56) /* 1.0 */
 #define LLMM__SIZES_llmm_burn_result LLMM__SZ(144, 144, 144) /* 1.0 */
 #define LLMM__SIZES_llmm_error_trigger_reading LLMM__SZ(32, 32, 32) /* 1.0 */
+#define LLMM__SIZES_llmm_option_info LLMM__SZ(104, 100, 104) /* 1.1 */
 
 /* ---- first and last of a size list (up to four releases per struct; add LLMM__LAST_5 …
  * when a struct grows a fourth time) --------------------------------------------------- */

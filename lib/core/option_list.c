@@ -1,21 +1,11 @@
 /* llmm_option_describe(): the option tables of every object kind, published. */
-#include <string.h>
-
+#include "core/abi.h"
 #include "core/internal.h"
 #include "core/options.h"
-
-/* The sizes of llmm_option_info this library has released: 1.1's only. */
-#define OPTION_INFO_SIZE_1_1 ((uint32_t)sizeof(llmm_option_info))
 
 #define KIND_ENTRY_(kind, desc) [kind] = &desc,
 static const llmm__option_kind *const kinds[] = {LLMM__OPTION_KINDS(KIND_ENTRY_)};
 #undef KIND_ENTRY_
-
-/* Whether the library knows this size of the caller's struct (the caller-sized rule). */
-static int option_info_size_known(uint32_t size)
-{
-    return size == OPTION_INFO_SIZE_1_1;
-}
 
 static const llmm__option_kind *kind_of(llmm_object_kind kind)
 {
@@ -58,21 +48,17 @@ llmm_status llmm_option_describe(llmm_object_kind kind, uint32_t index, llmm_opt
 {
     const llmm__option_kind *k;
     llmm_option_info d;
-    uint32_t size;
+    llmm_status rc;
 
-    if (!info)
-        return LLMM_E_INVALID;
-    size = info->struct_size;
-    if (!option_info_size_known(size))
-        return LLMM_E_ABI;
+    if ((rc = LLMM__SIZED_CHECK(llmm_option_info, info)) != LLMM_OK)
+        return rc;
     k = kind_of(kind);
     if (!k)
         return LLMM_E_INVALID;
     if (index >= k->count)
         return LLMM_E_RANGE;
-    memset(&d, 0, sizeof d);
-    d.struct_size = size;
+    LLMM__SIZED_DEFAULTS(llmm_option_info, &d);
     describe(&k->opts[index], &d);
-    memcpy(info, &d, size); /* the caller's prefix only */
+    LLMM__SIZED_PUT(llmm_option_info, info, &d); /* the caller's prefix only */
     return LLMM_OK;
 }

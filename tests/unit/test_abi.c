@@ -6,8 +6,9 @@
 #define CANARY 0xA5
 #define SLACK 64
 
-/* X(kind, type) for every size-prefixed struct of the headers. */
-#define SIZED(X)                                                                             \
+/* X(kind, type) for every size-prefixed struct of the headers: those of 1.0, which keep an
+ * exported _init symbol, and those added since, which have the header macro only. */
+#define SIZED_1_0(X)                                                                         \
     X(LLMM_STRUCT_ALLOCATOR, llmm_allocator)                                                 \
     X(LLMM_STRUCT_SPIKE_STATS, llmm_spike_stats)                                             \
     X(LLMM_STRUCT_COLLAPSE_VERDICT, llmm_collapse_verdict)                                   \
@@ -28,6 +29,8 @@
     X(LLMM_STRUCT_GOODPUT_RESULT, llmm_goodput_result)                                       \
     X(LLMM_STRUCT_BURN_RESULT, llmm_burn_result)                                             \
     X(LLMM_STRUCT_ERROR_TRIGGER_READING, llmm_error_trigger_reading)
+#define SIZED_1_1(X) X(LLMM_STRUCT_OPTION_INFO, llmm_option_info)
+#define SIZED(X) SIZED_1_0(X) SIZED_1_1(X)
 
 typedef struct sized {
     const char *name;
@@ -130,7 +133,27 @@ static void test_struct_init_unknown_kind(void **state)
 static void test_macro_and_1_0_export(void **state)
 {
     (void)state;
-    SIZED(MACRO_AND_EXPORT)
+    SIZED_1_0(MACRO_AND_EXPORT)
+}
+
+/* Structs added after 1.0: the header macro writes the caller's sizeof and nothing beyond. */
+#define MACRO_ONLY(kind, type)                                                               \
+    {                                                                                        \
+        union {                                                                              \
+            type s;                                                                          \
+            unsigned char b[sizeof(type) + SLACK];                                           \
+        } u;                                                                                 \
+        memset(&u, CANARY, sizeof u);                                                        \
+        assert_ok(type##_init(&u.s));                                                        \
+        assert_int_equal(u.s.struct_size, sizeof(type));                                     \
+        assert_true(untouched(u.b, sizeof(type), sizeof u));                                \
+        assert_status(type##_init((type *)NULL), LLMM_E_INVALID);                            \
+    }
+
+static void test_macro_since_1_1(void **state)
+{
+    (void)state;
+    SIZED_1_1(MACRO_ONLY)
 }
 
 /* Zero defaults: every byte after struct_size is 0. */
@@ -221,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_struct_init_sizes),
         cmocka_unit_test(test_struct_init_unknown_kind),
         cmocka_unit_test(test_macro_and_1_0_export),
+        cmocka_unit_test(test_macro_since_1_1),
         cmocka_unit_test(test_zero_defaults),
         cmocka_unit_test(test_documented_defaults),
         cmocka_unit_test(test_calls_refuse_unknown_sizes),

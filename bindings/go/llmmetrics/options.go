@@ -5,6 +5,8 @@ package llmmetrics
 */
 import "C"
 
+import "unsafe"
+
 // ObjectKind names an object kind that has options (llmm_object_kind), for [Options].
 type ObjectKind int32
 
@@ -71,7 +73,9 @@ func Options(kind ObjectKind) ([]OptionInfo, error) {
 	var out []OptionInfo
 	for i := C.uint32_t(0); ; i++ {
 		var d C.llmm_option_info
-		d.struct_size = C.sizeof_llmm_option_info
+		if err := initStruct(C.LLMM_STRUCT_OPTION_INFO, unsafe.Pointer(&d), C.sizeof_llmm_option_info); err != nil {
+			return nil, err
+		}
 		st := C.llmm_option_describe(C.llmm_object_kind(kind), i, &d)
 		if st == C.LLMM_E_RANGE {
 			return out, nil

@@ -57,4 +57,5 @@ var sizedStructSizes = map[int32]uint32{
 	C.LLMM_STRUCT_GOODPUT_RESULT:        C.sizeof_llmm_goodput_result,
 	C.LLMM_STRUCT_BURN_RESULT:           C.sizeof_llmm_burn_result,
 	C.LLMM_STRUCT_ERROR_TRIGGER_READING: C.sizeof_llmm_error_trigger_reading,
+	C.LLMM_STRUCT_OPTION_INFO:           C.sizeof_llmm_option_info,
 }

@@ -61,7 +61,8 @@ typedef enum llmm_struct_kind {
     LLMM_STRUCT_SLO_RESULT = 17,
     LLMM_STRUCT_GOODPUT_RESULT = 18,
     LLMM_STRUCT_BURN_RESULT = 19,
-    LLMM_STRUCT_ERROR_TRIGGER_READING = 20
+    LLMM_STRUCT_ERROR_TRIGGER_READING = 20,
+    LLMM_STRUCT_OPTION_INFO = 21
 } llmm_struct_kind;
 
 llmm_status llmm_struct_init(llmm_struct_kind kind, void *s, uint32_t size);

@@ -18,6 +18,7 @@ from typing import Type, Union
 
 from . import _lib
 from ._args import int32, real, uint64
+from ._structs import new_struct
 from .context import Handle
 from .errors import check
 
@@ -91,9 +92,8 @@ def _info(d: Any) -> OptionInfo:
 @functools.lru_cache(maxsize=None)
 def _listing(kind: ObjectKind) -> Tuple[OptionInfo, ...]:
     out = []
-    d = _lib.llmm_option_info()
     while True:
-        d.struct_size = ctypes.sizeof(d)
+        d = new_struct(_lib.llmm_option_info)
         st = _lib.llmm_option_describe(int(kind), len(out), ctypes.byref(d))
         if st == _lib.LLMM_E_RANGE:
             return tuple(out)

@@ -42,6 +42,7 @@ class StructKind(enum.IntEnum):
     GOODPUT_RESULT = 18
     BURN_RESULT = 19
     ERROR_TRIGGER_READING = 20
+    OPTION_INFO = 21
 
 
 def struct_kind(cls: Any) -> StructKind:

@@ -82,6 +82,7 @@ pub const LLMM_STRUCT_GOODPUT_RESULT: llmm_struct_kind = 18;
 pub const LLMM_STRUCT_BURN_RESULT: llmm_struct_kind = 19;
 /// `llmm_error_trigger_reading`
 pub const LLMM_STRUCT_ERROR_TRIGGER_READING: llmm_struct_kind = 20;
+pub const LLMM_STRUCT_OPTION_INFO: llmm_struct_kind = 21;
 
 /// Allocation hooks (`llmm_allocator`); fill with [`llmm_struct_init`] first.
 #[repr(C)]

@@ -208,6 +208,7 @@ fn struct_init_takes_the_crates_own_sizes() {
         LLMM_STRUCT_SCORE_RESULT llmm_score_result, LLMM_STRUCT_SLO_RESULT llmm_slo_result,
         LLMM_STRUCT_GOODPUT_RESULT llmm_goodput_result, LLMM_STRUCT_BURN_RESULT llmm_burn_result,
         LLMM_STRUCT_ERROR_TRIGGER_READING llmm_error_trigger_reading,
+        LLMM_STRUCT_OPTION_INFO llmm_option_info,
     ];
     for (i, &(kind, size)) in all.iter().enumerate() {
         assert_eq!(kind as usize, i + 1);

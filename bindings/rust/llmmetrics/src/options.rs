@@ -4,7 +4,7 @@
 //! never restated.
 
 use std::ffi::CStr;
-use std::mem::{size_of, MaybeUninit};
+use std::mem::MaybeUninit;
 
 use llmmetrics_sys as ffi;
 
@@ -111,7 +111,10 @@ impl Iterator for Options {
         loop {
             // SAFETY: an all-zero llmm_option_info is valid (integers, floats, a null pointer).
             let mut d: ffi::llmm_option_info = unsafe { MaybeUninit::zeroed().assume_init() };
-            d.struct_size = size_of::<ffi::llmm_option_info>() as u32;
+            // SAFETY: `d` is a writable llmm_option_info of the crate's own size.
+            if unsafe { crate::sized::init(ffi::LLMM_STRUCT_OPTION_INFO, &mut d) } != ffi::LLMM_OK {
+                return None;
+            }
             let kind = self.kind as ffi::llmm_object_kind;
             // SAFETY: valid out-pointer sized by struct_size; reads constant tables only.
             if unsafe { ffi::llmm_option_describe(kind, self.index, &mut d) } != ffi::LLMM_OK {
