@@ -44,6 +44,22 @@
  * `%g` form with `.0` appended to whole numbers: `1.0`, `0.005`, `1e+06`, `+Inf`), so a
  * series keeps its identity whichever format Prometheus scraped.
  *
+ * **Bounded classic layouts.** Every classic bucket is a Prometheus series, so a classic
+ * exposition never writes more than a bounded number of `le` bounds per histogram. A
+ * histogram family given no bounds of its own gets one of two layouts (the writer's
+ * setting, see llmm_prom_writer_set_classic_list() and llmm_prom_writer_set_classic_max()):
+ * - a fixed bucket list (default: #LLMM_BUCKETS_OTEL_GENAI_DURATION): the same `le` set on
+ *   every scrape and every instance, so fleet-wide `sum by (le)` is exact; a series costs
+ *   list length + 3 samples (`+Inf`, `_sum`, `_count`);
+ * - the sketch's own bucket grid, downscaled (bucket `j` at scale − k merges the buckets
+ *   j·2^k … (j+1)·2^k − 1) until the lower bound of the first non-empty bucket and the upper
+ *   bound of every bucket from there to the last non-empty one number at most N (the
+ *   OpenTelemetry `max_size` idea). Every count is then exact, but the `le` set follows the
+ *   data: it widens as new values arrive (up to N + 3 samples per scrape; each widening past
+ *   N halves the resolution and replaces the series), and two instances share it only when
+ *   their data span the same buckets.
+ * The native histogram (protobuf) stays the lossless form: one series per histogram.
+ *
  * **Labels** are passed preformatted, as in the text format, without braces:
  * `model="m\"x",gpu="0"`. Names match `[a-zA-Z_][a-zA-Z0-9_]*` and must not start with `__`;
  * values are UTF-8 and escape only `\\`, `\"` and `\n` (llmm_prom_label_escape() produces
@@ -73,13 +89,15 @@ extern "C" {
  * @brief Write one complete Prometheus text (0.0.4) family for a sketch: `# HELP`,
  * `# TYPE histogram` and one classic-histogram series.
  *
- * The `le` bounds are the sketch's own bucket bounds (times `unit_to_seconds`): for every run
- * of consecutive non-empty buckets, the lower bound of its first bucket and the upper bound
- * of each bucket, then `+Inf`; followed by `name_sum` and `name_count`. Every cumulative count
- * is therefore exact, and Prometheus' `histogram_quantile` interpolates inside one sketch
- * bucket. Overflow values are counted only in `+Inf`. The set of `le` values depends on the
- * data; for a fixed bucket list (fleet-wide aggregation with `sum by (le)`) or native
- * histograms use ::llmm_prom_writer.
+ * The `le` bounds are the sketch's own bucket bounds (times `unit_to_seconds`) in the
+ * downscaled grid layout of the file documentation with at most 160 finite bounds (since
+ * 1.1.0; 1.0 wrote one bound per touched bucket, without limit): the lower bound of the
+ * first non-empty bucket, the upper bound of every bucket up to the last non-empty one, then
+ * `+Inf`; followed by `name_sum` and `name_count`. Every cumulative count is therefore exact,
+ * and Prometheus' `histogram_quantile` interpolates inside one (downscaled) bucket. Overflow
+ * values are counted only in `+Inf`. The set of `le` values depends on the data; for a fixed
+ * bucket list (fleet-wide aggregation with `sum by (le)`) or native histograms use
+ * ::llmm_prom_writer.
  * @param[in] s the sketch (not written during the call)
  * @param[in] name metric family name, `[a-zA-Z_:][a-zA-Z0-9_:]*`
  * @param[in] labels preformatted label list (see the file documentation), or NULL
@@ -143,13 +161,15 @@ typedef enum llmm_prom_type {
      *  llmm_prom_writer_sketch(). */
     LLMM_PROM_SUMMARY = 2,
     /** Classic histogram at the family's bucket bounds (`_bucket` with cumulative `le`,
-     *  `+Inf`, `_sum`, `_count`); no bounds = each sketch's own bucket bounds as in
-     *  llmm_export_prometheus_text(). Series by llmm_prom_writer_sketch(). */
+     *  `+Inf`, `_sum`, `_count`); no bounds = the writer's bounded classic layout (a named
+     *  list, by default #LLMM_BUCKETS_OTEL_GENAI_DURATION, or the downscaled grid: see
+     *  llmm_prom_writer_set_classic_list()). Series by llmm_prom_writer_sketch(). */
     LLMM_PROM_HISTOGRAM = 3,
     /** Native histogram in #LLMM_PROM_PROTOBUF (schema = scale capped at 8, spans and
      *  deltas, zero bucket with a positive threshold; the family's bounds, if any, are sent
-     *  as classic buckets too, which Prometheus 2.42 ignores). In #LLMM_PROM_TEXT, which has
-     *  no native histograms, the family is written exactly as #LLMM_PROM_HISTOGRAM. Series by
+     *  as classic buckets too, which Prometheus 2.42 ignores; without bounds no classic
+     *  buckets are sent). In #LLMM_PROM_TEXT, which has no native histograms, the family is
+     *  written exactly as #LLMM_PROM_HISTOGRAM (the bounded classic fallback). Series by
      *  llmm_prom_writer_sketch(). */
     LLMM_PROM_NATIVE_HISTOGRAM = 4,
     /** @private keeps the enum int-sized */
@@ -210,8 +230,9 @@ LLMM_API llmm_status llmm_prom_writer_reset(llmm_prom_writer *w, llmm_prom_forma
  * `points` depends on the type: counters and gauges take none; a summary takes its
  * quantiles (each in [0, 1], no duplicates, any order, at least one); histograms take bucket
  * upper bounds in the exported unit (finite, strictly increasing; `+Inf` is always added),
- * for instance from llmm_prom_buckets(), or none for each sketch's own bucket bounds. The
- * points are copied.
+ * for instance from llmm_prom_buckets(), or none for the writer's bounded classic layout in
+ * force at this call (llmm_prom_writer_set_classic_list(), llmm_prom_writer_set_classic_max()).
+ * The points are copied.
  * @param[in,out] w the writer
  * @param[in] name family name, `[a-zA-Z_:][a-zA-Z0-9_:]*`, not used by an earlier family
  *            since the last reset (for histograms and summaries the series names add
@@ -378,6 +399,44 @@ typedef enum llmm_bucket_list {
  */
 LLMM_API llmm_status llmm_prom_buckets(llmm_bucket_list which, double *out, size_t cap,
                                        size_t *n);
+
+/**
+ * @brief Classic buckets from a named list for the histogram families without bounds of their
+ * own that start after this call (the default, with #LLMM_BUCKETS_OTEL_GENAI_DURATION).
+ *
+ * Applies to the classic buckets of #LLMM_PROM_HISTOGRAM families (text and protobuf) and to
+ * the text form of #LLMM_PROM_NATIVE_HISTOGRAM families; the native buckets are not affected.
+ * Each series costs the list's length + 3 samples on every scrape, the same `le` set on
+ * every instance. The setting survives llmm_prom_writer_reset(); the last of this call and
+ * llmm_prom_writer_set_classic_max() wins.
+ * @param[in,out] w the writer
+ * @param[in] which the list (see llmm_prom_buckets())
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID NULL `w` or an unknown list (nothing changed)
+ * @since 1.1.0
+ * @note Not thread-safe: one thread per writer.
+ */
+LLMM_API llmm_status llmm_prom_writer_set_classic_list(llmm_prom_writer *w,
+                                                       llmm_bucket_list which);
+
+/**
+ * @brief Classic buckets from each sketch's own bucket grid, downscaled to at most
+ * `max_bounds` finite `le` bounds, for the histogram families without bounds of their own
+ * that start after this call.
+ *
+ * The layout is described in the file documentation: exact counts at every bound, at most
+ * `max_bounds` + 3 samples per series and scrape, a `le` set that follows the data (so
+ * instances with different data get different sets: prefer a list for fleet-wide
+ * `sum by (le)`). Applies where llmm_prom_writer_set_classic_list() does; the setting
+ * survives llmm_prom_writer_reset(); the last of the two calls wins.
+ * @param[in,out] w the writer
+ * @param[in] max_bounds the bound, ≥ 3 (160 is OpenTelemetry's default `max_size`)
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID NULL `w` or `max_bounds` below 3 (nothing changed)
+ * @since 1.1.0
+ * @note Not thread-safe: one thread per writer.
+ */
+LLMM_API llmm_status llmm_prom_writer_set_classic_max(llmm_prom_writer *w, uint32_t max_bounds);
 
 /**
  * @brief OTLP aggregation temporality (values as in OTLP's `AggregationTemporality`).

@@ -5,7 +5,14 @@
  * underflow count from the lower bound of the range's first bucket on, and the exact
  * minimum and maximum settle the bounds outside the data (0 below the minimum, everything
  * at or above the maximum, which is also where the overflow count appears). A bound on a
- * bucket bound is exact; a bound inside a bucket misses at most that bucket's values. */
+ * bucket bound is exact; a bound inside a bucket misses at most that bucket's values.
+ *
+ * Two layouts: an explicit list of bounds, or the sketch's own grid downscaled by k (bucket
+ * j at the lower scale merges buckets j·2^k … (j+1)·2^k − 1) until the lower bound of the
+ * first non-empty bucket and the upper bound of every bucket from there to the last
+ * non-empty one fit in `max_bounds`. Every grid bound is the upper bound of an original
+ * bucket, computed by the same call as the attribution, so every grid count is exact. */
+#include <math.h>
 #include <string.h>
 
 #include "export/export_internal.h"
@@ -24,8 +31,39 @@ int llmm__bounds_valid(const double *b, size_t n)
     return 1;
 }
 
+/* Floor of i / 2^k (an arithmetic shift written portably). */
+static int64_t shift_down(int64_t i, int32_t k)
+{
+    int64_t d = (int64_t)1 << k;
+    return i >= 0 ? i / d : -((-i + d - 1) / d);
+}
+
+/* Upper bound (× factor) of grid bucket j, which is that of original bucket (j+1)·2^k − 1. */
+static int grid_upper(const llmm__classic *c, int64_t j, double *out)
+{
+    int64_t i = (j + 1) * ((int64_t)1 << c->shift) - 1;
+    double upper;
+    if (i < INT32_MIN || i > INT32_MAX ||
+        llmm_sketch_bucket_bounds(llmm_sketch_scale(c->s), (int32_t)i, NULL, &upper) != LLMM_OK)
+        return 0;
+    *out = upper * c->f;
+    return 1;
+}
+
+/* The smallest downscaling that fits: at most max_bounds − 1 grid buckets. Indices meet at
+ * −1 and 0 as k grows, so any max_bounds ≥ 3 is reached by k ≤ 32. */
+static void grid_init(llmm__classic *c, uint32_t max_bounds)
+{
+    int32_t k = 0;
+    while (k < 40 && shift_down(c->last, k) - shift_down(c->first, k) + 2 > (int64_t)max_bounds)
+        k++;
+    c->shift = k;
+    c->gj = shift_down(c->first, k) - 1; /* the anchor is the upper bound of bucket gj */
+    c->gj_last = shift_down(c->last, k);
+}
+
 llmm_status llmm__classic_init(llmm__classic *c, const llmm_sketch *s, double f,
-                               const double *bounds, size_t nb)
+                               const double *bounds, size_t nb, uint32_t max_bounds)
 {
     uint64_t over = 0;
     double sum, lo, hi, lower;
@@ -40,6 +78,9 @@ llmm_status llmm__classic_init(llmm__classic *c, const llmm_sketch *s, double f,
     llmm_sketch_special_counts(s, &c->zero, &c->under, &over);
     c->has_range = llmm_sketch_bucket_span(s, &c->first, &c->last) == LLMM_OK;
     c->cur = c->has_range ? c->first : 0;
+    c->grid = !bounds && c->has_range;
+    if (c->grid)
+        grid_init(c, max_bounds);
     if (c->under) {
         llmm_sketch_range(s, &lo, &hi);
         if (llmm_sketch_index(llmm_sketch_scale(s), lo, &ilo) != LLMM_OK ||
@@ -87,50 +128,21 @@ static uint64_t cum_at(llmm__classic *c, double b)
     return c->zero + (c->under && c->under_le <= b ? c->under : 0) + c->acc;
 }
 
-/* Own bucket bounds: for each run of consecutive non-empty buckets, the lower bound of its
- * first bucket, then the upper bound of each bucket. */
-static int next_own(llmm__classic *c, double *le, uint64_t *cum)
-{
-    double lower, upper;
-    int32_t i;
-    uint64_t before = c->zero + c->under + c->acc;
-
-    if (c->pending) {
-        c->pending = 0;
-        *le = c->pending_le;
-        *cum = before;
-        return 1;
-    }
-    if (!load(c))
-        return 0;
-    i = (int32_t)c->cur;
-    c->acc += c->cur_cnt;
-    upper = c->cur_upper;
-    c->have_cur = 0;
-    c->cur++;
-    if (!c->has_prev || i != c->prev + 1) {
-        c->has_prev = 1;
-        c->prev = i;
-        llmm_sketch_bucket_bounds(llmm_sketch_scale(c->s), i, &lower, NULL);
-        c->pending = 1;
-        c->pending_le = upper;
-        *le = lower * c->f;
-        *cum = before;
-        return 1;
-    }
-    c->prev = i;
-    *le = upper;
-    *cum = before + c->cur_cnt;
-    return 1;
-}
-
 int llmm__classic_next(llmm__classic *c, double *le, uint64_t *cum)
 {
-    if (!c->bounds)
-        return next_own(c, le, cum);
-    if (c->bi >= c->nb)
-        return 0;
-    *le = c->bounds[c->bi++];
+    if (c->grid) {
+        if (c->gj > c->gj_last)
+            return 0;
+        if (!grid_upper(c, c->gj++, le)) {
+            *le = INFINITY; /* not representable: the caller reports LLMM_E_RANGE */
+            *cum = 0;
+            return 1;
+        }
+    } else {
+        if (c->bi >= c->nb)
+            return 0;
+        *le = c->bounds[c->bi++];
+    }
     *cum = cum_at(c, *le);
     return 1;
 }
@@ -158,31 +170,29 @@ static const double otel_tokens[] = {1,      4,       16,      64,       256,
                                      1024,   4096,    16384,   65536,    262144,
                                      1048576, 4194304, 16777216, 67108864};
 
+#define LIST(x) (*b = (x), *n = sizeof(x) / sizeof *(x), 1)
+
+int llmm__bucket_list(llmm_bucket_list which, const double **b, size_t *n)
+{
+    switch (which) {
+    case LLMM_BUCKETS_VLLM_TTFT: return LIST(vllm_ttft);
+    case LLMM_BUCKETS_VLLM_INTER_TOKEN: return LIST(vllm_itl);
+    case LLMM_BUCKETS_VLLM_REQUEST_LATENCY: return LIST(vllm_request);
+    case LLMM_BUCKETS_OTEL_GENAI_DURATION: return LIST(otel_duration);
+    case LLMM_BUCKETS_OTEL_GENAI_TTFT: return LIST(otel_ttft);
+    case LLMM_BUCKETS_OTEL_GENAI_TPOT: return LIST(otel_tpot);
+    case LLMM_BUCKETS_OTEL_GENAI_TOKENS: return LIST(otel_tokens);
+    default: return 0;
+    }
+}
+#undef LIST
+
 llmm_status llmm_prom_buckets(llmm_bucket_list which, double *out, size_t cap, size_t *n)
 {
     const double *b;
     size_t k;
 
-    switch (which) {
-    case LLMM_BUCKETS_VLLM_TTFT: b = vllm_ttft; k = sizeof vllm_ttft / sizeof *b; break;
-    case LLMM_BUCKETS_VLLM_INTER_TOKEN: b = vllm_itl; k = sizeof vllm_itl / sizeof *b; break;
-    case LLMM_BUCKETS_VLLM_REQUEST_LATENCY:
-        b = vllm_request;
-        k = sizeof vllm_request / sizeof *b;
-        break;
-    case LLMM_BUCKETS_OTEL_GENAI_DURATION:
-        b = otel_duration;
-        k = sizeof otel_duration / sizeof *b;
-        break;
-    case LLMM_BUCKETS_OTEL_GENAI_TTFT: b = otel_ttft; k = sizeof otel_ttft / sizeof *b; break;
-    case LLMM_BUCKETS_OTEL_GENAI_TPOT: b = otel_tpot; k = sizeof otel_tpot / sizeof *b; break;
-    case LLMM_BUCKETS_OTEL_GENAI_TOKENS:
-        b = otel_tokens;
-        k = sizeof otel_tokens / sizeof *b;
-        break;
-    default: return LLMM_E_INVALID;
-    }
-    if (!n || (!out && cap))
+    if (!llmm__bucket_list(which, &b, &k) || !n || (!out && cap))
         return LLMM_E_INVALID;
     *n = k;
     if (cap < k)

@@ -119,7 +119,7 @@ int llmm__native_next(llmm__native *n, int64_t *idx, uint64_t *cnt);
 typedef struct llmm__classic {
     const llmm_sketch *s;
     double f;
-    const double *bounds; /* NULL: the sketch's own bucket bounds */
+    const double *bounds; /* NULL: the sketch's own grid, downscaled to fit max_bounds */
     size_t nb, bi;
     uint64_t n, zero, under;
     double minf, maxf, under_le;
@@ -130,16 +130,20 @@ typedef struct llmm__classic {
     int have_cur; /* cached upper bound of bucket `cur` */
     double cur_upper;
     uint64_t cur_cnt;
-    int32_t prev;
-    int has_prev;
-    int pending;
-    double pending_le;
+    int grid;       /* the grid layout is in use */
+    int32_t shift;  /* grid: downscaling k */
+    int64_t gj, gj_last; /* grid: next bucket whose upper bound is written, and the last */
 } llmm__classic;
 
+/* Explicit `bounds` (nb of them), or NULL for the sketch's grid with at most `max_bounds`
+ * (≥ 3) finite bounds. */
 llmm_status llmm__classic_init(llmm__classic *c, const llmm_sketch *s, double f,
-                               const double *bounds, size_t nb);
-/* Next finite (le, cumulative count); 0 when done (+Inf is the caller's). */
+                               const double *bounds, size_t nb, uint32_t max_bounds);
+/* Next finite (le, cumulative count); 0 when done (+Inf is the caller's). A bound that is
+ * not representable comes back as +Inf: the caller reports LLMM_E_RANGE. */
 int llmm__classic_next(llmm__classic *c, double *le, uint64_t *cum);
+/* A named list: its bounds and their number; 0 for an unknown list. */
+int llmm__bucket_list(llmm_bucket_list which, const double **b, size_t *n);
 /* Check that an explicit bound list is finite and strictly increasing. */
 int llmm__bounds_valid(const double *b, size_t n);
 
@@ -153,14 +157,22 @@ void llmm__sketch_totals(const llmm_sketch *s, double f, uint64_t *n, double *su
 const char *llmm__prom_reserved(llmm_prom_type t);
 void llmm__text_header(llmm__sink *o, const char *name, const char *help, llmm_prom_type t);
 void llmm__text_value(llmm__sink *o, const char *name, const char *labels, double v);
+/* Histograms: `points` are the classic bounds; none = the sketch's grid with at most
+ * `max_bounds` finite bounds. */
 llmm_status llmm__text_sketch(llmm__sink *o, const char *name, const char *labels,
                               llmm_prom_type t, const llmm_sketch *s, double f,
-                              const double *points, size_t npoints);
+                              const double *points, size_t npoints, uint32_t max_bounds);
 void llmm__pb_family_header(llmm__sink *o, const char *name, const char *help,
                             llmm_prom_type t);
 void llmm__pb_value(llmm__sink *o, const char *labels, llmm_prom_type t, double v);
+/* As llmm__text_sketch; a native histogram carries classic buckets only for `points`. */
 llmm_status llmm__pb_sketch(llmm__sink *o, const char *labels, llmm_prom_type t,
                             const llmm_sketch *s, double f, const double *points,
-                            size_t npoints);
+                            size_t npoints, uint32_t max_bounds);
+/* Finite `le` bounds of llmm_export_prometheus_text() (OpenTelemetry's default max_size). */
+#define LLMM__TEXT_MAX_BOUNDS 160u
+/* Smallest bound of a grid layout: the lower bound of the first bucket and two upper bounds
+ * (the indices of any data meet at −1 and 0). */
+#define LLMM__CLASSIC_MIN_BOUNDS 3u
 
 #endif

@@ -83,12 +83,12 @@ static void summary(llmm__sink *o, const llmm_sketch *s, double f, const double 
 
 /* Classic buckets (the +Inf bucket is implied by sample_count, as client_golang does). */
 static llmm_status classic_buckets(llmm__sink *o, const llmm_sketch *s, double f,
-                                   const double *b, size_t nb)
+                                   const double *b, size_t nb, uint32_t max_bounds)
 {
     llmm__classic c;
     double le;
     uint64_t cum;
-    llmm_status st = llmm__classic_init(&c, s, f, nb ? b : NULL, nb);
+    llmm_status st = llmm__classic_init(&c, s, f, nb ? b : NULL, nb, max_bounds);
 
     if (st != LLMM_OK)
         return st;
@@ -172,7 +172,7 @@ static llmm_status native(llmm__sink *o, const llmm_sketch *s, double f)
 
 llmm_status llmm__pb_sketch(llmm__sink *o, const char *labels, llmm_prom_type t,
                             const llmm_sketch *s, double f, const double *points,
-                            size_t npoints)
+                            size_t npoints, uint32_t max_bounds)
 {
     size_t m = llmm__pb_begin(o, 4), h;
     llmm_status st = LLMM_OK;
@@ -192,7 +192,7 @@ llmm_status llmm__pb_sketch(llmm__sink *o, const char *labels, llmm_prom_type t,
     llmm__pb_uint(o, 1, n);
     llmm__pb_double(o, 2, sum);
     if (t == LLMM_PROM_HISTOGRAM || npoints)
-        st = classic_buckets(o, s, f, points, npoints);
+        st = classic_buckets(o, s, f, points, npoints, max_bounds);
     if (st == LLMM_OK && t == LLMM_PROM_NATIVE_HISTOGRAM)
         st = native(o, s, f);
     llmm__pb_end(o, h);

@@ -117,12 +117,13 @@ static void summary(llmm__sink *o, const char *name, const char *labels, const l
 }
 
 static llmm_status classic(llmm__sink *o, const char *name, const char *labels,
-                           const llmm_sketch *s, double f, const double *b, size_t nb)
+                           const llmm_sketch *s, double f, const double *b, size_t nb,
+                           uint32_t max_bounds)
 {
     llmm__classic c;
     double le, sum, mn, mx;
     uint64_t cum, n;
-    llmm_status st = llmm__classic_init(&c, s, f, nb ? b : NULL, nb);
+    llmm_status st = llmm__classic_init(&c, s, f, nb ? b : NULL, nb, max_bounds);
 
     if (st != LLMM_OK)
         return st;
@@ -143,13 +144,13 @@ static llmm_status classic(llmm__sink *o, const char *name, const char *labels,
 
 llmm_status llmm__text_sketch(llmm__sink *o, const char *name, const char *labels,
                               llmm_prom_type t, const llmm_sketch *s, double f,
-                              const double *points, size_t npoints)
+                              const double *points, size_t npoints, uint32_t max_bounds)
 {
     if (t == LLMM_PROM_SUMMARY) {
         summary(o, name, labels, s, f, points, npoints);
         return LLMM_OK;
     }
-    return classic(o, name, labels, s, f, points, npoints);
+    return classic(o, name, labels, s, f, points, npoints, max_bounds);
 }
 
 llmm_status llmm_export_prometheus_text(const llmm_sketch *s, const char *name,
@@ -169,7 +170,8 @@ llmm_status llmm_export_prometheus_text(const llmm_sketch *s, const char *name,
              "libllmmetrics sketch (scale %d) at its own bucket bounds", llmm_sketch_scale(s));
     llmm__sink_fixed(&o, buf, cap);
     llmm__text_header(&o, name, help, LLMM_PROM_HISTOGRAM);
-    st = llmm__text_sketch(&o, name, labels, LLMM_PROM_HISTOGRAM, s, unit_to_seconds, NULL, 0);
+    st = llmm__text_sketch(&o, name, labels, LLMM_PROM_HISTOGRAM, s, unit_to_seconds, NULL, 0,
+                           LLMM__TEXT_MAX_BOUNDS);
     if (st != LLMM_OK)
         return st;
     *len = o.len;

@@ -5,7 +5,12 @@
  * the family ends, so it is inserted in front of the family then (the writer keeps room for
  * it, so ending a family can never fail). Every call is all-or-nothing: series are appended
  * and truncated away on failure; a new family measures its header first and reserves all the
- * memory it needs before touching anything. */
+ * memory it needs before touching anything.
+ *
+ * Classic buckets of a histogram family without bounds of its own follow the writer's
+ * setting at the time the family starts: a named list (default: OpenTelemetry GenAI
+ * durations) or the sketch's grid downscaled to at most `classic_max` bounds. Either way
+ * the number of `_bucket` series per histogram is bounded; the native path is untouched. */
 #include <string.h>
 
 #include "export/export_internal.h"
@@ -22,6 +27,11 @@ struct llmm_prom_writer {
     size_t name_cap;
     double *points;
     size_t npoints, points_cap;
+    const double *classic;      /* open family: its classic bounds (caller's or a list) */
+    size_t nclassic;
+    uint32_t fam_max;           /* open family: grid layout bound when `classic` is NULL */
+    llmm_bucket_list list;      /* setting: the list for families without bounds */
+    uint32_t classic_max;       /* setting: 0 = use `list`, else the grid bound */
     char *seen;         /* names of the families since the last reset, NUL-separated */
     size_t seen_len, seen_cap;
 };
@@ -63,6 +73,7 @@ llmm_status llmm_prom_writer_new(llmm_ctx *ctx, llmm_prom_format format, llmm_pr
         return LLMM_E_NOMEM;
     w->ctx = ctx;
     w->format = format;
+    w->list = LLMM_BUCKETS_OTEL_GENAI_DURATION;
     llmm__sink_growable(&w->out, ctx);
     *out = w;
     return LLMM_OK;
@@ -80,6 +91,41 @@ void llmm_prom_writer_free(llmm_prom_writer *w)
     if (w->seen)
         llmm__free(w->ctx, w->seen, w->seen_cap);
     llmm__free(w->ctx, w, sizeof *w);
+}
+
+llmm_status llmm_prom_writer_set_classic_list(llmm_prom_writer *w, llmm_bucket_list which)
+{
+    const double *b;
+    size_t n;
+    if (!w || !llmm__bucket_list(which, &b, &n))
+        return LLMM_E_INVALID;
+    w->list = which;
+    w->classic_max = 0;
+    return LLMM_OK;
+}
+
+llmm_status llmm_prom_writer_set_classic_max(llmm_prom_writer *w, uint32_t max_bounds)
+{
+    if (!w || max_bounds < LLMM__CLASSIC_MIN_BOUNDS)
+        return LLMM_E_INVALID;
+    w->classic_max = max_bounds;
+    return LLMM_OK;
+}
+
+/* The open family's classic layout: its own bounds, else the writer's setting. */
+static void choose_classic(llmm_prom_writer *w)
+{
+    w->fam_max = 0;
+    w->classic = w->points;
+    w->nclassic = w->npoints;
+    if (w->npoints || (w->type != LLMM_PROM_HISTOGRAM && w->type != LLMM_PROM_NATIVE_HISTOGRAM))
+        return;
+    if (w->classic_max) {
+        w->classic = NULL;
+        w->fam_max = w->classic_max;
+    } else {
+        llmm__bucket_list(w->list, &w->classic, &w->nclassic);
+    }
 }
 
 llmm_status llmm_prom_writer_reset(llmm_prom_writer *w, llmm_prom_format format)
@@ -213,6 +259,7 @@ llmm_status llmm_prom_writer_family(llmm_prom_writer *w, const char *name, const
     memcpy(w->seen + w->seen_len, name, nlen);
     w->seen_len += nlen;
     w->type = type;
+    choose_classic(w);
     w->fam_start = w->out.len;
     w->fam_series = 0;
     w->open = 1;
@@ -274,10 +321,13 @@ llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *labels,
     saved = w->out.len;
     if (w->format == LLMM_PROM_TEXT)
         st = llmm__text_sketch(&w->out, w->name, labels, w->type, s, unit_to_seconds,
-                               w->points, w->npoints);
-    else
+                               w->classic, w->nclassic, w->fam_max);
+    else if (w->type == LLMM_PROM_NATIVE_HISTOGRAM) /* lossless: classic only if asked */
         st = llmm__pb_sketch(&w->out, labels, w->type, s, unit_to_seconds, w->points,
-                             w->npoints);
+                             w->npoints, 0);
+    else
+        st = llmm__pb_sketch(&w->out, labels, w->type, s, unit_to_seconds, w->classic,
+                             w->nclassic, w->fam_max);
     return settle(w, saved, st);
 }
 

@@ -116,7 +116,8 @@ static void test_text_simple(void **state)
     free(out);
     llmm_sketch_free(s);
 
-    /* a gap between runs, no labels, milliseconds exported as seconds (factor 1e-3) */
+    /* a gap: every bucket between the first and the last non-empty one is written (a
+     * stable, contiguous grid); no labels, milliseconds exported as seconds (factor 1e-3) */
     const double ms[] = {375, 3000};
     s = mk(0, ms, 2);
     a = (text_arg){s, "x", NULL, 1e-3};
@@ -125,6 +126,7 @@ static void test_text_simple(void **state)
                      "# TYPE x histogram\n"
                      "x_bucket{le=\"0.256\"} 0\n"
                      "x_bucket{le=\"0.512\"} 1\n"
+                     "x_bucket{le=\"1.024\"} 1\n"
                      "x_bucket{le=\"2.048\"} 1\n"
                      "x_bucket{le=\"4.096\"} 2\n"
                      "x_bucket{le=\"+Inf\"} 2\n"
@@ -235,7 +237,9 @@ static llmm_status fill_writer(llmm_prom_writer *w)
 /* Hand-made: summary_a has only 2s (every quantile is 2); summary_b = {0.375, 3}: q=0 is the
  * minimum, q=0.5 is rank 1 (the minimum), q=1 the maximum. hist = {0.375, 0.75, 1.5, 3} at
  * scale 6: buckets just above each value have upper bounds 0.377.., 0.754.., 1.508..,
- * 3.016..; le 0.5 → 1, le 1 → 2, le 2.5 → 3. nat at scale 0 in text: own bounds. */
+ * 3.016..; le 0.5 → 1, le 1 → 2, le 2.5 → 3. nat = {0.375, 3} at scale 0 in text: the
+ * default list (OTel GenAI durations 0.01 · 2^k); 0.375 is in (0.25, 0.5] and counts from
+ * le 0.64 on, 3 is in (2, 4] and counts from 5.12 on (3.0 is the maximum). */
 static const char WRITER_TEXT[] =
     "# HELP llm_requests_total Requests served.\\nBy model \\\\ route\n"
     "# TYPE llm_requests_total counter\n"
@@ -265,10 +269,20 @@ static const char WRITER_TEXT[] =
     "llm_e2e_seconds_count 4\n"
     "# HELP llm_tpot_seconds TPOT.\n"
     "# TYPE llm_tpot_seconds histogram\n"
-    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"0.25\"} 0\n"
-    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"0.5\"} 1\n"
-    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"2.0\"} 1\n"
-    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"4.0\"} 2\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"0.01\"} 0\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"0.02\"} 0\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"0.04\"} 0\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"0.08\"} 0\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"0.16\"} 0\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"0.32\"} 0\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"0.64\"} 1\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"1.28\"} 1\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"2.56\"} 1\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"5.12\"} 2\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"10.24\"} 2\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"20.48\"} 2\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"40.96\"} 2\n"
+    "llm_tpot_seconds_bucket{gpu=\"0\",le=\"81.92\"} 2\n"
     "llm_tpot_seconds_bucket{gpu=\"0\",le=\"+Inf\"} 2\n"
     "llm_tpot_seconds_sum{gpu=\"0\"} 3.375\n"
     "llm_tpot_seconds_count{gpu=\"0\"} 2\n"

@@ -73,6 +73,10 @@ writer_value = proto('llmm_prom_writer_value', ctypes.c_int, c_writer_p, ctypes.
                      ctypes.c_double)
 writer_sketch = proto('llmm_prom_writer_sketch', ctypes.c_int, c_writer_p, ctypes.c_char_p,
                       c_sketch_p, ctypes.c_double)
+writer_classic_list = proto('llmm_prom_writer_set_classic_list', ctypes.c_int, c_writer_p,
+                            ctypes.c_int)
+writer_classic_max = proto('llmm_prom_writer_set_classic_max', ctypes.c_int, c_writer_p,
+                           ctypes.c_uint32)
 writer_data = proto('llmm_prom_writer_data', ctypes.c_int, c_writer_p, P(u8p),
                     P(ctypes.c_size_t))
 label_escape = proto('llmm_prom_label_escape', ctypes.c_int, ctypes.c_char_p, u8p,
@@ -86,7 +90,8 @@ otlp_json = proto('llmm_export_otlp_json', ctypes.c_int, c_sketch_p, c_sketch_p,
 OK, E_BUFFER = 0, -7
 TEXT, PROTOBUF = 0, 1
 COUNTER, GAUGE, SUMMARY, HISTOGRAM, NATIVE = 0, 1, 2, 3, 4
-VLLM_TTFT = 0
+VLLM_TTFT, OTEL_DURATION = 0, 3
+GRID_MAX = 40
 
 
 def check(st):
@@ -264,9 +269,16 @@ class TextExposition(unittest.TestCase):
         check(writer_family(w, b'lat_ttft', b'TTFT.', HISTOGRAM, ttft, nb.value))
         for k in self.data:
             check(writer_sketch(w, lab[k], self.sk[k].p, f))
+        check(writer_family(w, b'lat_default', b'Default list.', HISTOGRAM, None, 0))
+        for k in self.data:
+            check(writer_sketch(w, lab[k], self.sk[k].p, f))
+        check(writer_classic_max(w, GRID_MAX))
         check(writer_family(w, b'lat_native', None, NATIVE, None, 0))
         for k in self.data:
             check(writer_sketch(w, lab[k], self.sk[k].p, f))
+        dur = (ctypes.c_double * 64)()
+        check(prom_buckets(OTEL_DURATION, dur, 64, ctypes.byref(nb)))
+        self.duration = list(dur[:nb.value])
         data, n = u8p(), ctypes.c_size_t()
         check(writer_data(w, ctypes.byref(data), ctypes.byref(n)))
         text = ctypes.string_at(data, n.value).decode('utf-8')
@@ -276,10 +288,11 @@ class TextExposition(unittest.TestCase):
     def check_exposition(self, f):
         text = self.exposition(f)
         order, fams = parse_text(text)
-        self.assertEqual(order, ['req_total', 'lat_summary', 'lat_ttft', 'lat_native'])
+        self.assertEqual(order, ['req_total', 'lat_summary', 'lat_ttft', 'lat_default',
+                                 'lat_native'])
         self.assertEqual(fams['req_total']['help'], 'Requests.\nAll of them \\ really')
         self.assertEqual([fams[n]['type'] for n in order],
-                         ['counter', 'summary', 'histogram', 'histogram'])
+                         ['counter', 'summary', 'histogram', 'histogram', 'histogram'])
         self.assertNotIn('help', fams['lat_native'])
         models = list(self.data)
 
@@ -304,39 +317,48 @@ class TextExposition(unittest.TestCase):
             counts = [r for r in rows if r[0] == 'lat_summary_count']
             self.assertEqual(int(counts[0][2]), len(self.data[k]))
 
-        # classic histogram on vLLM's list: within one bucket of the raw-data count
-        for k in models:
-            rows = [s for s in fams['lat_ttft']['samples'] if dict(s[1])['model'] == k]
-            buckets = [r for r in rows if r[0] == 'lat_ttft_bucket']
-            les = [dict(r[1])['le'] for r in buckets]
-            self.assertEqual(les, [go_label(b) for b in self.ttft] + ['+Inf'])
-            self.assertEqual(les[self.ttft.index(1.0)], '1.0')
-            cums = [int(r[2]) for r in buckets]
-            self.assertEqual(cums, sorted(cums))
-            self.assertEqual(cums[-1], len(self.data[k]))
-            for b, c in zip(self.ttft, cums):
-                exact = count_le(self.data[k], f, b)
-                # f is a power of two here, so b / f is exact: the sketch bucket holding b
-                lower = bounds(6, index(6, b / f))[0]
-                self.assertLessEqual(c, exact)
-                self.assertGreaterEqual(c, count_le(self.data[k], 1.0, lower))
-            self.assertEqual([r for r in rows if r[0] == 'lat_ttft_count'][0][2],
-                             str(len(self.data[k])))
+        # classic histograms on vLLM's list (given) and on the writer's default list (OTel
+        # GenAI durations): within one bucket of the raw-data count
+        for fam, blist in (('lat_ttft', self.ttft), ('lat_default', self.duration)):
+            for k in models:
+                self.check_list(fams[fam]['samples'], fam, k, blist, f)
 
-        # native family in text: the sketch's own bucket bounds, every count exact
+        # native family in text after set_classic_max: the sketch's own grid downscaled to
+        # at most GRID_MAX contiguous bounds, every count exact
         for k in models:
             rows = [s for s in fams['lat_native']['samples'] if dict(s[1])['model'] == k]
             buckets = [r for r in rows if r[0] == 'lat_native_bucket']
             self.assertEqual(dict(buckets[-1][1])['le'], '+Inf')
-            prev = -1.0
-            for r in buckets[:-1]:
-                le = dict(r[1])['le']
-                b = float(le)
-                self.assertEqual(le, go_label(b))
-                self.assertGreater(b, prev)
-                prev = b
-                self.assertEqual(int(r[2]), count_le(self.data[k], f, b), le)
+            les = [float(dict(r[1])['le']) for r in buckets[:-1]]
+            self.assertLessEqual(len(les), GRID_MAX)
+            self.assertGreater(len(les), GRID_MAX // 2)  # the smallest downscaling that fits
+            # consecutive bounds of one grid: a constant ratio 2^(2^-scale)
+            ratios = {round(math.log2(les[i + 1] / les[i]), 9) for i in range(len(les) - 1)}
+            self.assertEqual(len(ratios), 1, ratios)
+            step = ratios.pop()
+            self.assertEqual(step, 2.0 ** round(math.log2(step)))  # 2^-scale
+            for r, b in zip(buckets, les):
+                self.assertEqual(dict(r[1])['le'], go_label(b))
+                self.assertEqual(int(r[2]), count_le(self.data[k], f, b), b)
+            self.assertEqual(int(buckets[-2][2]), len(self.data[k]))
             self.assertEqual(int(buckets[-1][2]), len(self.data[k]))
+
+    def check_list(self, samples, fam, k, blist, f):
+        rows = [s for s in samples if dict(s[1])['model'] == k]
+        buckets = [r for r in rows if r[0] == fam + '_bucket']
+        les = [dict(r[1])['le'] for r in buckets]
+        self.assertEqual(les, [go_label(b) for b in blist] + ['+Inf'])
+        cums = [int(r[2]) for r in buckets]
+        self.assertEqual(cums, sorted(cums))
+        self.assertEqual(cums[-1], len(self.data[k]))
+        for b, c in zip(blist, cums):
+            exact = count_le(self.data[k], f, b)
+            # f is a power of two here, so b / f is exact: the sketch bucket holding b
+            lower = bounds(6, index(6, b / f))[0]
+            self.assertLessEqual(c, exact)
+            self.assertGreaterEqual(c, count_le(self.data[k], 1.0, lower))
+        self.assertEqual([r for r in rows if r[0] == fam + '_count'][0][2],
+                         str(len(self.data[k])))
 
     def test_seconds(self):
         self.check_exposition(1.0)
