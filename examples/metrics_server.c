@@ -8,24 +8,18 @@
  * header offers it (Prometheus with --enable-feature=native-histograms), text 0.0.4
  * otherwise.
  *
- *   metrics_server [--port N] [--seed S] [--rate R] [--threads T] [--test-mode] [--dump FILE]
- *
- *   --port N      listen on 127.0.0.1:N (default 9464)
- *   --seed S      seed of the simulated latencies (default 1)
- *   --rate R      simulated requests per second per worker (default 200)
- *   --threads T   worker threads (default 2)
- *   --test-mode   record a fixed data set of --requests N requests (default 5000) once, at
- *                 start, and then serve it unchanged (no workers): what the end-to-end tests
- *                 compare Prometheus' answers against
- *   --dump FILE   in test mode, write the recorded E2E values, one per line, to FILE
- *   --requests N  size of the test-mode data set
+ * `metrics_server --help` lists the flags (the table `options` below).
  *
  * Families: llm_ttft_seconds, llm_tpot_seconds, llm_e2e_seconds (native histograms in
- * protobuf, classic histograms in text), llm_e2e_seconds_classic (classic histogram against
- * vLLM's end-to-end bucket list), llm_e2e_seconds_summary (summary), llm_requests_total and
+ * protobuf; in text the bounded classic fallback: the OpenTelemetry GenAI TTFT, TPOT and
+ * duration bucket lists, or with --classic-max N each sketch's grid downscaled to at most N
+ * bounds), llm_e2e_classic_seconds (classic histogram on vLLM's end-to-end bucket list, in
+ * both formats), llm_e2e_quantiles_seconds (summary), llm_requests_total and
  * llm_request_errors_total (counters; about 1 % of simulated requests fail and record no
- * latency), llm_spike_rate (share of the last minute's requests above the P99 baseline in force
- * when they arrived, from an llmm_spike detector over E2E) and llm_spikes_total{level}.
+ * latency), llm_spike_ratio (share of the last minute's requests above the P99 baseline in
+ * force when they arrived, from an llmm_spike detector over E2E; 0 to 1) and
+ * llm_spikes_total{level}. Per scrape that is 38 samples with native histograms and 87 in
+ * text with the lists (with --classic-max N at most 3·N + 52).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
@@ -52,6 +46,9 @@ static const char *const family_help[NSERIES] = {
     "Time to first token of each request, in seconds.",
     "Time per output token after the first, in seconds.",
     "End-to-end request latency, in seconds."};
+/* The text (classic) fallback of each family: OpenTelemetry GenAI's list for that latency. */
+static const llmm_bucket_list family_list[NSERIES] = {
+    LLMM_BUCKETS_OTEL_GENAI_TTFT, LLMM_BUCKETS_OTEL_GENAI_TPOT, LLMM_BUCKETS_OTEL_GENAI_DURATION};
 
 typedef struct server {
     llmm_recorder *rec[NSERIES];
@@ -68,6 +65,7 @@ typedef struct server {
     llmm_spike *spike;
     uint64_t spike_clock; /* test mode: the data set's synthetic clock, frozen after recording */
     int test_mode;
+    unsigned classic_max; /* 0: the families' bucket lists; else the downscaled grid's bound */
 } server;
 
 /* Count one finished request: errors record no latency. */
@@ -191,19 +189,24 @@ static llmm_status build_exposition(server *srv, llmm_prom_format fmt)
     if ((st = llmm_prom_writer_reset(srv->writer, fmt)) != LLMM_OK)
         return st;
     for (int k = 0; k < NSERIES; k++) {
-        if ((st = llmm_prom_writer_family(srv->writer, family_name[k], family_help[k],
+        /* no bounds of their own: protobuf sends pure native histograms, text the bounded
+         * classic fallback chosen here */
+        st = srv->classic_max ? llmm_prom_writer_set_classic_max(srv->writer, srv->classic_max)
+                              : llmm_prom_writer_set_classic_list(srv->writer, family_list[k]);
+        if (st != LLMM_OK ||
+            (st = llmm_prom_writer_family(srv->writer, family_name[k], family_help[k],
                                           LLMM_PROM_NATIVE_HISTOGRAM, NULL, 0)) != LLMM_OK ||
             (st = llmm_prom_writer_sketch(srv->writer, NULL, srv->snap[k], 1.0)) != LLMM_OK)
             return st;
     }
     if ((st = llmm_prom_buckets(LLMM_BUCKETS_VLLM_REQUEST_LATENCY, bounds, 64, &nb)) != LLMM_OK)
         return st;
-    if ((st = llmm_prom_writer_family(srv->writer, "llm_e2e_seconds_classic",
+    if ((st = llmm_prom_writer_family(srv->writer, "llm_e2e_classic_seconds",
                                       "End-to-end latency against vLLM's bucket list.",
                                       LLMM_PROM_HISTOGRAM, bounds, nb)) != LLMM_OK ||
         (st = llmm_prom_writer_sketch(srv->writer, NULL, srv->snap[E2E], 1.0)) != LLMM_OK)
         return st;
-    if ((st = llmm_prom_writer_family(srv->writer, "llm_e2e_seconds_summary",
+    if ((st = llmm_prom_writer_family(srv->writer, "llm_e2e_quantiles_seconds",
                                       "End-to-end latency quantiles (nearest rank).",
                                       LLMM_PROM_SUMMARY, summary_q, 4)) != LLMM_OK ||
         (st = llmm_prom_writer_sketch(srv->writer, NULL, srv->snap[E2E], 1.0)) != LLMM_OK)
@@ -223,7 +226,7 @@ static llmm_status build_exposition(server *srv, llmm_prom_format fmt)
     return write_spikes(srv);
 }
 
-/* Spike families: the window's spike rate and the running level counts. */
+/* Spike families: the window's spike ratio and the running level counts. */
 static llmm_status write_spikes(server *srv)
 {
     llmm_spike_stats stats;
@@ -239,9 +242,9 @@ static llmm_status write_spikes(server *srv)
     pthread_mutex_unlock(&srv->spike_lock);
     if (st != LLMM_OK)
         return st;
-    if ((st = llmm_prom_writer_family(srv->writer, "llm_spike_rate",
-                                      "Share of the last minute's classified requests above the "
-                                      "P99 baseline in force when they arrived.",
+    if ((st = llmm_prom_writer_family(srv->writer, "llm_spike_ratio",
+                                      "Share (0 to 1) of the last minute's classified requests "
+                                      "above the P99 baseline in force when they arrived.",
                                       LLMM_PROM_GAUGE, NULL, 0)) != LLMM_OK ||
         (st = llmm_prom_writer_value(srv->writer, NULL, rate)) != LLMM_OK)
         return st;
@@ -314,55 +317,137 @@ static void on_signal(int sig)
         the_server->stop = 1;
 }
 
-static int usage(void)
+/* Every flag, in the order --help lists them; the parser accepts exactly these. */
+enum { O_PORT, O_SEED, O_RATE, O_THREADS, O_CLASSIC_MAX, O_TEST_MODE, O_REQUESTS, O_DUMP, O_HELP,
+       NOPTIONS };
+static const struct {
+    const char *flag, *arg, *help;
+} options[NOPTIONS] = {
+    [O_PORT] = {"--port", "N", "listen on 127.0.0.1:N (default 9464)"},
+    [O_SEED] = {"--seed", "S", "seed of the simulated latencies (default 1)"},
+    [O_RATE] = {"--rate", "R", "simulated requests per second per worker (default 200)"},
+    [O_THREADS] = {"--threads", "T", "worker threads, 1 to 64 (default 2)"},
+    [O_CLASSIC_MAX] = {"--classic-max", "N",
+                       "text fallback: each latency sketch's own grid downscaled to at most N "
+                       "(>= 3) le bounds instead of the OpenTelemetry GenAI bucket lists "
+                       "(default 0: the lists)"},
+    [O_TEST_MODE] = {"--test-mode", NULL,
+                     "record a fixed data set of --requests requests once, at start, and serve "
+                     "it unchanged (no workers): what the end-to-end tests compare against"},
+    [O_REQUESTS] = {"--requests", "N", "size of the test-mode data set (default 5000)"},
+    [O_DUMP] = {"--dump", "FILE", "in test mode, write the recorded E2E values, one per line"},
+    [O_HELP] = {"--help", NULL, "print this help and exit"},
+};
+
+/* `text` word-wrapped into lines of at most 78 columns that start at column 21. */
+static void print_wrapped(const char *text)
 {
-    fprintf(stderr, "usage: metrics_server [--port N] [--seed S] [--rate R] [--threads T] "
-                    "[--test-mode] [--requests N] [--dump FILE]\n");
+    int col = 21;
+    while (*text) {
+        size_t w = strcspn(text, " ");
+        if (col > 21 && col + 1 + (int)w > 78) {
+            printf("\n%21s", "");
+            col = 21;
+        } else if (col > 21) {
+            putchar(' ');
+            col++;
+        }
+        printf("%.*s", (int)w, text);
+        col += (int)w;
+        text += w;
+        text += strspn(text, " ");
+    }
+    putchar('\n');
+}
+
+static void help(void)
+{
+    printf("usage: metrics_server [OPTION]...\n"
+           "An inference-server simulation serving its latencies on "
+           "http://127.0.0.1:PORT/metrics\n(Prometheus protobuf with native histograms when "
+           "asked, text 0.0.4 otherwise).\n\n");
+    for (int k = 0; k < NOPTIONS; k++) {
+        char head[32];
+        snprintf(head, sizeof head, "%s%s%s", options[k].flag, options[k].arg ? " " : "",
+                 options[k].arg ? options[k].arg : "");
+        printf("  %-18s ", head);
+        print_wrapped(options[k].help);
+    }
+}
+
+static int bad_usage(const char *what, const char *arg)
+{
+    fprintf(stderr, "metrics_server: %s%s\ntry metrics_server --help\n", what, arg);
     return 2;
+}
+
+static int option_index(const char *a)
+{
+    for (int k = 0; k < NOPTIONS; k++)
+        if (strcmp(a, options[k].flag) == 0)
+            return k;
+    return -1;
+}
+
+typedef struct {
+    unsigned port, threads, requests;
+    int test_mode;
+    const char *dump;
+} cli;
+
+/* 0 to run, -1 after --help (exit 0), 2 for a bad command line. */
+static int parse_args(int argc, char **argv, server *srv, cli *o)
+{
+    for (int i = 1; i < argc; i++) {
+        int k = option_index(argv[i]);
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (k == O_HELP) {
+            help();
+            return -1;
+        }
+        if (k == O_TEST_MODE) {
+            o->test_mode = 1;
+            continue;
+        }
+        if (k < 0 || !val)
+            return bad_usage(k < 0 ? "unknown option " : "missing value for ", argv[i]);
+        i++;
+        switch (k) {
+        case O_PORT: o->port = (unsigned)strtoul(val, &end, 10); break;
+        case O_SEED: srv->seed = strtoull(val, &end, 10); break;
+        case O_RATE: srv->rate = strtod(val, &end); break;
+        case O_THREADS: o->threads = (unsigned)strtoul(val, &end, 10); break;
+        case O_CLASSIC_MAX: srv->classic_max = (unsigned)strtoul(val, &end, 10); break;
+        case O_REQUESTS: o->requests = (unsigned)strtoul(val, &end, 10); break;
+        default: o->dump = val; end = (char *)(uintptr_t)(val + strlen(val)); break;
+        }
+        if (end == val || *end)
+            return bad_usage("bad value for ", argv[i - 1]);
+    }
+    if (o->port == 0 || o->port > 65535 || o->threads == 0 || o->threads > 64 ||
+        !(srv->rate > 0.0) || srv->classic_max == 1 || srv->classic_max == 2)
+        return bad_usage("a value out of range", "");
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     server srv;
-    unsigned port = 9464, threads = 2, requests = 5000;
-    int test_mode = 0;
-    const char *dump = NULL;
+    cli o = {9464, 2, 5000, 0, NULL};
     struct sockaddr_in addr;
     struct MHD_Daemon *d;
     pthread_t th[64];
     worker_arg args[64];
+    int rc;
     memset(&srv, 0, sizeof srv);
     srv.seed = 1;
     srv.rate = 200.0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--test-mode")) {
-            test_mode = 1;
-            continue;
-        }
-        if (!val)
-            return usage();
-        if (!strcmp(a, "--port"))
-            port = (unsigned)strtoul(val, NULL, 10);
-        else if (!strcmp(a, "--seed"))
-            srv.seed = strtoull(val, NULL, 10);
-        else if (!strcmp(a, "--rate"))
-            srv.rate = strtod(val, NULL);
-        else if (!strcmp(a, "--threads"))
-            threads = (unsigned)strtoul(val, NULL, 10);
-        else if (!strcmp(a, "--requests"))
-            requests = (unsigned)strtoul(val, NULL, 10);
-        else if (!strcmp(a, "--dump"))
-            dump = val;
-        else
-            return usage();
-        i++;
-    }
-    if (port == 0 || port > 65535 || threads == 0 || threads > 64 || !(srv.rate > 0.0))
-        return usage();
+    if ((rc = parse_args(argc, argv, &srv, &o)) != 0)
+        return rc < 0 ? 0 : rc;
     pthread_mutex_init(&srv.scrape_lock, NULL);
     pthread_mutex_init(&srv.spike_lock, NULL);
-    srv.test_mode = test_mode;
+    srv.test_mode = o.test_mode;
     atomic_init(&srv.requests, 0);
     atomic_init(&srv.errors, 0);
     if (llmm_spike_new(NULL, &srv.spike) != LLMM_OK)
@@ -374,35 +459,35 @@ int main(int argc, char **argv)
     }
     if (llmm_prom_writer_new(NULL, LLMM_PROM_TEXT, &srv.writer) != LLMM_OK)
         return 1;
-    if (test_mode && record_fixed(&srv, requests, dump) != 0)
+    if (o.test_mode && record_fixed(&srv, o.requests, o.dump) != 0)
         return 1;
     memset(&addr, 0, sizeof addr);
     addr.sin_family = AF_INET;
-    addr.sin_port = htons((uint16_t)port);
+    addr.sin_port = htons((uint16_t)o.port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)port,
+    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)o.port,
                          NULL, NULL, handle, &srv, MHD_OPTION_SOCK_ADDR,
                          (struct sockaddr *)&addr, MHD_OPTION_END);
     if (!d) {
-        fprintf(stderr, "metrics_server: cannot listen on 127.0.0.1:%u\n", port);
+        fprintf(stderr, "metrics_server: cannot listen on 127.0.0.1:%u\n", o.port);
         return 1;
     }
     the_server = &srv;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    if (!test_mode) {
-        for (unsigned t = 0; t < threads; t++) {
+    if (!o.test_mode) {
+        for (unsigned t = 0; t < o.threads; t++) {
             args[t] = (worker_arg){&srv, t};
             pthread_create(&th[t], NULL, worker, &args[t]);
         }
     }
-    printf("metrics_server: serving http://127.0.0.1:%u/metrics (%s)\n", port,
-           test_mode ? "test mode" : "simulating");
+    printf("metrics_server: serving http://127.0.0.1:%u/metrics (%s)\n", o.port,
+           o.test_mode ? "test mode" : "simulating");
     fflush(stdout);
     while (!srv.stop)
         pause();
-    if (!test_mode)
-        for (unsigned t = 0; t < threads; t++)
+    if (!o.test_mode)
+        for (unsigned t = 0; t < o.threads; t++)
             pthread_join(th[t], NULL);
     MHD_stop_daemon(d);
     llmm_prom_writer_free(srv.writer);
