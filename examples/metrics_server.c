@@ -19,7 +19,7 @@
  * latency), llm_spike_ratio (share of the last minute's requests above the P99 baseline in
  * force when they arrived, from an llmm_spike detector over E2E; 0 to 1) and
  * llm_spikes_total{level}. Per scrape that is 38 samples with native histograms and 87 in
- * text with the lists (with --classic-max N at most 3·N + 52).
+ * text with the lists (with --classic-max N at most 3·N + 44).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
