@@ -317,11 +317,12 @@ func ExampleLittlesLawTPS() {
 	// Output: 191.25
 }
 
-// A Prometheus text histogram family whose le bounds are the sketch's own bucket bounds.
+// A Prometheus text histogram family whose le bounds are the sketch's own bucket bounds
+// (every bucket from the first to the last non-empty one, at most 160 bounds).
 func ExampleSketch_PrometheusText() {
 	s, _ := llmmetrics.NewSketch(llmmetrics.ScaleDefault)
 	defer s.Close()
-	_ = s.AddMany([]float64{0.5, 0.5, 2})
+	_ = s.AddMany([]float64{0.5, 0.5, 0.51})
 	out, err := s.PrometheusText("ttft_seconds", `model="llama"`, 1)
 	if err != nil {
 		log.Fatal(err)
@@ -332,10 +333,10 @@ func ExampleSketch_PrometheusText() {
 	// # TYPE ttft_seconds histogram
 	// ttft_seconds_bucket{model="llama",le="0.49461400659698773"} 0
 	// ttft_seconds_bucket{model="llama",le="0.5"} 2
-	// ttft_seconds_bucket{model="llama",le="1.978456026387951"} 2
-	// ttft_seconds_bucket{model="llama",le="2.0"} 3
+	// ttft_seconds_bucket{model="llama",le="0.5054446430258502"} 2
+	// ttft_seconds_bucket{model="llama",le="0.5109485743270583"} 3
 	// ttft_seconds_bucket{model="llama",le="+Inf"} 3
-	// ttft_seconds_sum{model="llama"} 3
+	// ttft_seconds_sum{model="llama"} 1.51
 	// ttft_seconds_count{model="llama"} 3
 }
 

@@ -55,7 +55,8 @@ func (cs cStrings) free() {
 
 // PrometheusText writes one complete Prometheus text (0.0.4) histogram family for the
 // sketch: # HELP, # TYPE and one classic-histogram series whose le bounds are the sketch's
-// own bucket bounds (so every cumulative count is exact), then name_sum and name_count.
+// own bucket bounds, downscaled to at most 160 (so every cumulative count is exact and the
+// series count bounded), then name_sum and name_count.
 //
 // labels is a preformatted label list without braces, such as `model="m",gpu="0"` (escape
 // values with [EscapeLabelValue]), or empty. unitToSeconds turns a recorded value into the
@@ -143,7 +144,7 @@ const (
 	PromCounter         PromType = C.LLMM_PROM_COUNTER          // monotonic counter (AddValue)
 	PromGauge           PromType = C.LLMM_PROM_GAUGE            // gauge (AddValue)
 	PromSummary         PromType = C.LLMM_PROM_SUMMARY          // summary at the family's quantiles (AddSketch)
-	PromHistogram       PromType = C.LLMM_PROM_HISTOGRAM        // classic histogram at the family's bounds, or each sketch's own (AddSketch)
+	PromHistogram       PromType = C.LLMM_PROM_HISTOGRAM        // classic histogram at the family's bounds, or the writer's bounded layout (AddSketch)
 	PromNativeHistogram PromType = C.LLMM_PROM_NATIVE_HISTOGRAM // native histogram in protobuf, classic in text (AddSketch)
 )
 
@@ -232,7 +233,8 @@ func (w *PromWriter) Reset(format PromFormat) error {
 
 // Family starts a new metric family, ending the current one. points are the quantiles of a
 // summary (at least one), the bucket upper bounds of a histogram in the exported unit
-// (strictly increasing, +Inf added; none for each sketch's own bounds), or nothing for a
+// (strictly increasing, +Inf added; none for the writer's bounded classic layout, see
+// SetClassicList), or nothing for a
 // counter or gauge. help may be empty. A name already used since the last Reset is ErrState.
 func (w *PromWriter) Family(name, help string, typ PromType, points []float64) error {
 	const op = "llmm_prom_writer_family"
@@ -253,6 +255,33 @@ func (w *PromWriter) Family(name, help string, typ PromType, points []float64) e
 	st := C.llmm_prom_writer_family(w.c, cname, chelp, C.llmm_prom_type(typ), f64ptr(points), C.size_t(len(points)))
 	runtime.KeepAlive(w)
 	runtime.KeepAlive(points)
+	return check(op, st)
+}
+
+// SetClassicList makes the histogram families without bounds that start after this call
+// carry the classic buckets of a named list (the default: BucketsOTelGenAIDuration): in
+// text, and in protobuf for PromHistogram families; native buckets are not affected. The
+// setting survives Reset. Since 1.1.0.
+func (w *PromWriter) SetClassicList(which BucketList) error {
+	const op = "llmm_prom_writer_set_classic_list"
+	if w.c == nil {
+		return errClosed(op, "writer")
+	}
+	st := C.llmm_prom_writer_set_classic_list(w.c, C.llmm_bucket_list(which))
+	runtime.KeepAlive(w)
+	return check(op, st)
+}
+
+// SetClassicMax makes the histogram families without bounds that start after this call
+// carry each sketch's own bucket grid, downscaled to at most maxBounds (>= 3) finite le
+// bounds, every count exact. The setting survives Reset. Since 1.1.0.
+func (w *PromWriter) SetClassicMax(maxBounds uint32) error {
+	const op = "llmm_prom_writer_set_classic_max"
+	if w.c == nil {
+		return errClosed(op, "writer")
+	}
+	st := C.llmm_prom_writer_set_classic_max(w.c, C.uint32_t(maxBounds))
+	runtime.KeepAlive(w)
 	return check(op, st)
 }
 

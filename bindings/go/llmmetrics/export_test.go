@@ -384,3 +384,63 @@ func TestOTLPJSON(t *testing.T) {
 	_, err = s.OTLPJSON(nil, "x", &opts)
 	wantStatus(t, err, ErrInvalid)
 }
+
+// The bounded classic fallback: a default list, a chosen list, and the downscaled grid with
+// exact counts, whatever the number of buckets the sketch has touched.
+func TestPromWriterClassicLayouts(t *testing.T) {
+	data := make([]float64, 600)
+	for k := range data {
+		data[k] = 1e-3 * math.Pow(10, 6*float64(k)/599)
+	}
+	s, err := NewSketch(ScaleDefault)
+	mustOK(t, err)
+	defer s.Close()
+	mustOK(t, s.AddMany(data))
+	w, err := NewPromWriter(PromText)
+	mustOK(t, err)
+	defer w.Close()
+	family := func(name string, typ PromType) map[float64]uint64 {
+		mustOK(t, w.Family(name, "", typ, nil))
+		mustOK(t, w.AddSketch("", s, 1))
+		out, err := w.Finish()
+		mustOK(t, err)
+		got := map[float64]uint64{}
+		for _, line := range strings.Split(string(out), "\n") {
+			m := bucketLine.FindStringSubmatch(line)
+			if m == nil || m[1] != name || m[3] == "+Inf" {
+				continue
+			}
+			le, err := strconv.ParseFloat(m[3], 64)
+			mustOK(t, err)
+			n, _ := strconv.ParseUint(m[4], 10, 64)
+			got[le] = n
+		}
+		return got
+	}
+	duration, err := PromBuckets(BucketsOTelGenAIDuration)
+	mustOK(t, err)
+	if got := family("default_seconds", PromNativeHistogram); len(got) != len(duration) {
+		t.Fatalf("default layout: %d bounds, want the %d of the OTel duration list", len(got), len(duration))
+	}
+	mustOK(t, w.SetClassicList(BucketsOTelGenAITTFT))
+	if got := family("ttft_seconds", PromHistogram); len(got) != 16 {
+		t.Fatalf("OTel TTFT list: %d bounds", len(got))
+	}
+	mustOK(t, w.SetClassicMax(20))
+	grid := family("grid_seconds", PromNativeHistogram)
+	if len(grid) < 3 || len(grid) > 20 {
+		t.Fatalf("grid layout: %d bounds, want 3 … 20", len(grid))
+	}
+	sorted := sortedCopy(data)
+	for le, n := range grid {
+		if want := uint64(countAtMost(sorted, le)); n != want {
+			t.Errorf("grid le=%v: %d, raw data %d", le, n, want)
+		}
+	}
+	wantStatus(t, w.SetClassicMax(2), ErrInvalid)
+	wantStatus(t, w.SetClassicList(BucketList(99)), ErrInvalid)
+	mustOK(t, w.Close())
+	if err := w.SetClassicMax(10); err == nil {
+		t.Error("SetClassicMax on a closed writer succeeded")
+	}
+}

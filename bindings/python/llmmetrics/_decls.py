@@ -863,6 +863,8 @@ llmm_status llmm_prom_negotiate(const char *accept, llmm_prom_format *format,
                                 const char **content_type);
 const char *llmm_prom_content_type(llmm_prom_format format);
 llmm_status llmm_prom_buckets(llmm_bucket_list which, double *out, size_t cap, size_t *n);
+llmm_status llmm_prom_writer_set_classic_list(llmm_prom_writer *w, llmm_bucket_list which);
+llmm_status llmm_prom_writer_set_classic_max(llmm_prom_writer *w, uint32_t max_bounds);
 llmm_status llmm_otlp_options_init(llmm_otlp_options *o);
 llmm_status llmm_export_otlp_json_point(const llmm_sketch *s, const llmm_sketch *earlier,
                                         const llmm_otlp_options *o, uint8_t *buf, size_t cap,

@@ -115,7 +115,7 @@ def _labels_arg(labels: Labels, call: str) -> Optional[bytes]:
 def prometheus_text(sketch: Sketch, name: str, labels: Labels = None,
                     unit_to_seconds: float = 1.0) -> str:
     """One complete Prometheus text family (``# HELP``, ``# TYPE histogram``, one classic
-    histogram series at the sketch's own bucket bounds).
+    histogram series at the sketch's own bucket bounds, downscaled to at most 160 of them).
 
     :raises InvalidArgument: a malformed name or label list, or a bad factor
     """
@@ -172,7 +172,7 @@ class PromWriter(Handle):
         """Start a metric family (ending the current one).
 
         :param points: a summary's quantiles, or a histogram's bucket upper bounds (none:
-                       each sketch's own bucket bounds)
+                       the writer's bounded classic layout, see :meth:`set_classic_list`)
         :raises InvalidState: a family of that name was already written since the reset
         """
         call = "llmm_prom_writer_family"
@@ -182,6 +182,27 @@ class PromWriter(Handle):
             st = _lib.llmm_prom_writer_family(self._live(), nm, hp, int32(type, "type"), ptr, n)
         del keep
         check(st, call, "name=%r" % (name,))
+
+    def set_classic_list(self, which: Union[BucketList, int]) -> None:
+        """Histogram families without bounds that start after this call get the classic
+        buckets of a named list (the default: ``OTEL_GENAI_DURATION``) in text, and in
+        protobuf for ``HISTOGRAM`` families; native buckets are not affected
+        (``llmm_prom_writer_set_classic_list``, since 1.1.0)."""
+        call = "llmm_prom_writer_set_classic_list"
+        key = int32(which, "which", call)
+        with self._lock:
+            st = _lib.llmm_prom_writer_set_classic_list(self._live(), key)
+        check(st, call, "which=%r" % (which,))
+
+    def set_classic_max(self, max_bounds: int) -> None:
+        """Histogram families without bounds that start after this call get each sketch's own
+        bucket grid, downscaled to at most ``max_bounds`` (>= 3) finite ``le`` bounds, every
+        count exact (``llmm_prom_writer_set_classic_max``, since 1.1.0)."""
+        call = "llmm_prom_writer_set_classic_max"
+        n = uint32(max_bounds, "max_bounds", call)
+        with self._lock:
+            st = _lib.llmm_prom_writer_set_classic_max(self._live(), n)
+        check(st, call, "max_bounds=%r" % (max_bounds,))
 
     def value(self, value: float, labels: Labels = None) -> None:
         """Add one series to the current counter or gauge family."""

@@ -121,6 +121,41 @@ class Writer(unittest.TestCase):
             w.reset()
             self.assertEqual(w.finish(), b"")
 
+    def test_bounded_classic_fallback(self) -> None:
+        # 600 values over six decades touch hundreds of buckets; text stays bounded
+        data = [1e-3 * 10 ** (6 * k / 599) for k in range(600)]
+        with Sketch() as s, PromWriter() as w:
+            s.add_many(data)
+
+            def les(name: str) -> list:
+                return [lb["le"] for n, lb, v in parse_text(w.finish().decode())
+                        if n == name + "_bucket"]
+
+            w.family("default_seconds", PromType.NATIVE_HISTOGRAM)
+            w.sketch(s)
+            duration = llmmetrics.prom_buckets(BucketList.OTEL_GENAI_DURATION)
+            self.assertEqual([float(x) for x in les("default_seconds")[:-1]], list(duration))
+            w.set_classic_list(BucketList.OTEL_GENAI_TTFT)
+            w.family("ttft_seconds", PromType.HISTOGRAM)
+            w.sketch(s)
+            self.assertEqual(len(les("ttft_seconds")), 16 + 1)
+            w.set_classic_max(20)
+            w.family("grid_seconds", PromType.NATIVE_HISTOGRAM)
+            w.sketch(s)
+            samples = parse_text(w.finish().decode())
+            grid = [(float(lb["le"]), v) for n, lb, v in samples
+                    if n == "grid_seconds_bucket" and lb["le"] != "+Inf"]
+            self.assertTrue(3 <= len(grid) <= 20, len(grid))
+            for le, count in grid:  # the grid's counts are exact
+                self.assertEqual(count, sum(1 for x in data if x <= le), le)
+            for bad in (0, 2, -1):
+                with self.assertRaises(InvalidArgument, msg=bad):
+                    w.set_classic_max(bad)
+            with self.assertRaises(llmmetrics.OutOfRange):
+                w.set_classic_max(2 ** 32)
+            with self.assertRaises(InvalidArgument):
+                w.set_classic_list(99)
+
     def test_protobuf_native_histogram(self) -> None:
         with Sketch() as s, PromWriter(PromFormat.PROTOBUF) as w:
             s.add_many(lognormal(500, seed=82))

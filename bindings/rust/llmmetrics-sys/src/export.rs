@@ -145,6 +145,14 @@ extern "C" {
         cap: usize,
         n: *mut usize,
     ) -> llmm_status;
+    pub fn llmm_prom_writer_set_classic_list(
+        w: *mut llmm_prom_writer,
+        which: llmm_bucket_list,
+    ) -> llmm_status;
+    pub fn llmm_prom_writer_set_classic_max(
+        w: *mut llmm_prom_writer,
+        max_bounds: u32,
+    ) -> llmm_status;
     pub fn llmm_otlp_options_init(o: *mut llmm_otlp_options) -> llmm_status;
     pub fn llmm_export_otlp_json_point(
         s: *const llmm_sketch,

@@ -58,7 +58,8 @@ fn static_str(p: *const ffi::c_char) -> &'static str {
 }
 
 /// One complete Prometheus text family (`# HELP`, `# TYPE histogram`, one classic-histogram
-/// series whose `le` bounds are the sketch's own bucket bounds, so every count is exact).
+/// series whose `le` bounds are the sketch's own bucket bounds, downscaled to at most 160 of
+/// them, so every count is exact).
 ///
 /// ```
 /// use llmmetrics::{prometheus_text, Sketch};
@@ -167,7 +168,8 @@ pub enum PromType {
     Gauge = 1,
     /// Summary at the family's quantiles (series by [`PromWriter::sketch`]).
     Summary = 2,
-    /// Classic histogram at the family's bounds, or each sketch's own bounds when none.
+    /// Classic histogram at the family's bounds, or the writer's bounded classic layout when
+    /// none (see [`PromWriter::set_classic_list`]).
     Histogram = 3,
     /// Native histogram in protobuf; written as a classic histogram in text.
     NativeHistogram = 4,
@@ -283,8 +285,38 @@ impl PromWriter {
         })
     }
 
+    /// Histogram families without bounds that start after this call get the classic buckets
+    /// of a named list (the default: [`BucketList::OtelGenaiDuration`]): in text, and in
+    /// protobuf for [`PromType::Histogram`]; native buckets are not affected. The setting
+    /// survives [`PromWriter::reset`]. Since 1.1.0.
+    ///
+    /// # Errors
+    /// None for a [`BucketList`] variant (the library knows every one); the `Result` keeps the
+    /// writer calls uniform.
+    pub fn set_classic_list(&mut self, which: BucketList) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe {
+            ffi::llmm_prom_writer_set_classic_list(
+                self.ptr.as_ptr(),
+                which as ffi::llmm_bucket_list,
+            )
+        })
+    }
+
+    /// Histogram families without bounds that start after this call get each sketch's own
+    /// bucket grid, downscaled to at most `max_bounds` finite `le` bounds, every count exact.
+    /// The setting survives [`PromWriter::reset`]. Since 1.1.0.
+    ///
+    /// # Errors
+    /// `Invalid` when `max_bounds` is below 3 (nothing changes).
+    pub fn set_classic_max(&mut self, max_bounds: u32) -> Result<()> {
+        // SAFETY: live handle, exclusive borrow.
+        check(unsafe { ffi::llmm_prom_writer_set_classic_max(self.ptr.as_ptr(), max_bounds) })
+    }
+
     /// Start a family. `points`: none for counters and gauges; the quantiles of a summary;
-    /// histogram upper bounds in the exported unit (none: each sketch's own bounds).
+    /// histogram upper bounds in the exported unit (none: the writer's bounded classic layout,
+    /// see [`PromWriter::set_classic_list`]).
     ///
     /// # Errors
     /// `Invalid` for a malformed name or help or bad points; `State` for a name already

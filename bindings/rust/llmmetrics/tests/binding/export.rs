@@ -112,6 +112,46 @@ fn writer_text_and_protobuf() {
     assert_eq!(w.data().unwrap(), &pb[..]);
 }
 
+/// The finite `le` bounds and counts of family `name` in a text exposition.
+fn classic_rows(text: &str, name: &str) -> Vec<(f64, u64)> {
+    let prefix = format!("{}_bucket{{le=\"", name);
+    text.lines()
+        .filter_map(|l| l.strip_prefix(&prefix))
+        .filter(|l| !l.starts_with("+Inf"))
+        .map(|l| {
+            let (le, n) = l.split_once("\"} ").unwrap();
+            (le.parse().unwrap(), n.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn writer_bounded_classic_fallback() {
+    // 600 values over six decades: hundreds of touched buckets
+    let data: Vec<f64> = (0..600).map(|k| 1e-3 * 10f64.powf(6.0 * k as f64 / 599.0)).collect();
+    let mut s = Sketch::new().unwrap();
+    s.add_many(&data).unwrap();
+    let mut w = PromWriter::new(PromFormat::Text).unwrap();
+    w.family("default_seconds", None, PromType::NativeHistogram, &[]).unwrap();
+    w.sketch(None, &s, 1.0).unwrap();
+    w.set_classic_list(BucketList::OtelGenaiTtft).unwrap();
+    w.family("ttft_seconds", None, PromType::Histogram, &[]).unwrap();
+    w.sketch(None, &s, 1.0).unwrap();
+    w.set_classic_max(20).unwrap();
+    w.family("grid_seconds", None, PromType::NativeHistogram, &[]).unwrap();
+    w.sketch(None, &s, 1.0).unwrap();
+    assert_eq!(w.set_classic_max(2).unwrap_err().kind(), ErrorKind::Invalid);
+    let text = String::from_utf8(w.finish().unwrap()).unwrap();
+    let default: Vec<f64> = classic_rows(&text, "default_seconds").iter().map(|r| r.0).collect();
+    assert_eq!(default, prom_buckets(BucketList::OtelGenaiDuration).unwrap());
+    assert_eq!(classic_rows(&text, "ttft_seconds").len(), 16);
+    let grid = classic_rows(&text, "grid_seconds");
+    assert!((3..=20).contains(&grid.len()), "{}", grid.len());
+    for (le, n) in grid {
+        assert_eq!(n, data.iter().filter(|&&v| v <= le).count() as u64, "le {}", le);
+    }
+}
+
 #[test]
 fn negotiation_buckets_and_escaping() {
     let (f, ct) = prom_negotiate(Some("text/plain;version=0.0.4")).unwrap();
