@@ -221,14 +221,21 @@ func (w *PromWriter) Close() error {
 	return nil
 }
 
+// do runs one call on the live writer.
+func (w *PromWriter) do(op string, call func(*C.llmm_prom_writer) C.llmm_status) error {
+	if w.c == nil {
+		return errClosed(op, "writer")
+	}
+	st := call(w.c)
+	runtime.KeepAlive(w)
+	return check(op, st)
+}
+
 // Reset drops everything written and starts a new exposition in format.
 func (w *PromWriter) Reset(format PromFormat) error {
-	if w.c == nil {
-		return errClosed("llmm_prom_writer_reset", "writer")
-	}
-	st := C.llmm_prom_writer_reset(w.c, C.llmm_prom_format(format))
-	runtime.KeepAlive(w)
-	return check("llmm_prom_writer_reset", st)
+	return w.do("llmm_prom_writer_reset", func(c *C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_reset(c, C.llmm_prom_format(format))
+	})
 }
 
 // Family starts a new metric family, ending the current one. points are the quantiles of a
@@ -263,26 +270,18 @@ func (w *PromWriter) Family(name, help string, typ PromType, points []float64) e
 // text, and in protobuf for PromHistogram families; native buckets are not affected. The
 // setting survives Reset. Since 1.1.0.
 func (w *PromWriter) SetClassicList(which BucketList) error {
-	const op = "llmm_prom_writer_set_classic_list"
-	if w.c == nil {
-		return errClosed(op, "writer")
-	}
-	st := C.llmm_prom_writer_set_classic_list(w.c, C.llmm_bucket_list(which))
-	runtime.KeepAlive(w)
-	return check(op, st)
+	return w.do("llmm_prom_writer_set_classic_list", func(c *C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_set_classic_list(c, C.llmm_bucket_list(which))
+	})
 }
 
 // SetClassicMax makes the histogram families without bounds that start after this call
 // carry each sketch's own bucket grid, downscaled to at most maxBounds (>= 3) finite le
 // bounds, every count exact. The setting survives Reset. Since 1.1.0.
 func (w *PromWriter) SetClassicMax(maxBounds uint32) error {
-	const op = "llmm_prom_writer_set_classic_max"
-	if w.c == nil {
-		return errClosed(op, "writer")
-	}
-	st := C.llmm_prom_writer_set_classic_max(w.c, C.uint32_t(maxBounds))
-	runtime.KeepAlive(w)
-	return check(op, st)
+	return w.do("llmm_prom_writer_set_classic_max", func(c *C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_set_classic_max(c, C.uint32_t(maxBounds))
+	})
 }
 
 // AddValue adds one series to the current counter or gauge family.
