@@ -1,7 +1,9 @@
 /* libFuzzer target: every exporter fed a decoded sketch (any scale, range, counts, extremes).
  *
  * Input: byte 0 picks the options (CRC rewrite, unit factor, labels), byte 1 the writer
- * family type, byte 2 the OTLP bucket limit, the rest is the sketch message (fz_decode).
+ * family type and classic layout, byte 2 the OTLP bucket limit, the rest is the sketch
+ * message (fz_decode). Classic layouts must respect their bound (the list's length, the
+ * grid's N, 160 for the one-shot text).
  * For each exporter the output is read back by an independent reader written here:
  *   - Prometheus text (llmm_export_prometheus_text and the text writer): line grammar,
  *     names, label syntax and escapes, numbers; histogram series with strictly increasing
@@ -724,6 +726,22 @@ static const char *const LABELS[4] = {NULL, "", "model=\"llama\"",
                                       "model=\"m\\\"x\\\\y\\nz\",gpu=\"0\""};
 static const double FACTORS[4] = {1.0, 1e-3, 1.0 / 1024.0, 1e-9};
 
+/* Finite `le` bounds written for `series` (the `NAME_bucket{` prefix) in a text exposition. */
+static size_t finite_bounds(const uint8_t *p, size_t len, const char *series)
+{
+    size_t n = 0, k = strlen(series);
+    for (size_t i = 0; i + k <= len; i++)
+        if ((i == 0 || p[i - 1] == '\n') && memcmp(p + i, series, k) == 0) {
+            const uint8_t *nl = memchr(p + i, '\n', len - i);
+            size_t end = nl ? (size_t)(nl - p) : len;
+            int inf = 0;
+            for (size_t j = i; j + 9 <= end && !inf; j++)
+                inf = memcmp(p + j, "le=\"+Inf\"", 9) == 0;
+            n += !inf;
+        }
+    return n;
+}
+
 static void writer_run(const llmm_sketch *s, llmm_prom_format fmt, uint8_t sel, call *c)
 {
     static const double qs[4] = {0.0, 0.5, 0.99, 1.0};
@@ -748,7 +766,16 @@ static void writer_run(const llmm_sketch *s, llmm_prom_format fmt, uint8_t sel, 
         CHECK(llmm_prom_buckets(LLMM_BUCKETS_VLLM_TTFT, vllm, 32, &npts) == LLMM_OK);
         pts = vllm;
     }
+    uint32_t limit = 16; /* the longest list used here without bounds: OTel TTFT */
     CHECK(llmm_prom_writer_new(NULL, fmt, &c->w) == LLMM_OK);
+    if (sel & 32) { /* the downscaled grid instead of the default list */
+        limit = 3u + (uint32_t)(sel >> 6) * 7u;
+        CHECK(llmm_prom_writer_set_classic_max(c->w, limit) == LLMM_OK);
+    } else if (sel & 64) {
+        CHECK(llmm_prom_writer_set_classic_list(c->w, LLMM_BUCKETS_OTEL_GENAI_TTFT) == LLMM_OK);
+    }
+    if (npts && type != LLMM_PROM_SUMMARY)
+        limit = (uint32_t)npts;
     CHECK(llmm_prom_writer_family(c->w, "llm_up", "Up.", LLMM_PROM_GAUGE, NULL, 0) == LLMM_OK);
     CHECK(llmm_prom_writer_value(c->w, NULL, 1.0) == LLMM_OK);
     CHECK(llmm_prom_writer_family(c->w, "llm_latency_seconds", "Latency \\ in\nseconds.", type,
@@ -773,6 +800,8 @@ static void writer_run(const llmm_sketch *s, llmm_prom_format fmt, uint8_t sel, 
         e.sketches = st1 == LLMM_OK ? 2 : 0;
         check_text(out, len, &e, "llm_latency_seconds",
                    type == LLMM_PROM_SUMMARY ? "summary" : "histogram");
+        /* bounded classic layouts: at most `limit` finite bounds per series (two series) */
+        CHECK(finite_bounds(out, len, "llm_latency_seconds_bucket{") <= 2u * limit);
     } else {
         CHECK(check_protobuf(out, len, llmm_sketch_count(s)) == (st1 == LLMM_OK ? 2 : 0));
     }
@@ -810,6 +839,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (out) {
         text_exp e = {llmm_sketch_count(s), o, 1, 1};
         check_text(out, len, &e, "llm_latency_seconds", "histogram");
+        CHECK(finite_bounds(out, len, "llm_latency_seconds_bucket{") <= 160);
         free(out);
     } else {
         CHECK(st == LLMM_E_RANGE); /* a bound times the factor is not finite and positive */
