@@ -54,7 +54,8 @@
  * - the sketch's own bucket grid, downscaled (bucket `j` at scale − k merges the buckets
  *   j·2^k … (j+1)·2^k − 1) until the lower bound of the first non-empty bucket and the upper
  *   bound of every bucket from there to the last non-empty one number at most N (the
- *   OpenTelemetry `max_size` idea). Every count is then exact, but the `le` set follows the
+ *   OpenTelemetry `max_size` idea). Every count is then exact (zeros and underflow count at
+ *   every bound, overflow only at `+Inf`, as in the native form), but the `le` set follows the
  *   data: it widens as new values arrive (up to N + 3 samples per scrape; each widening past
  *   N halves the resolution and replaces the series), and two instances share it only when
  *   their data span the same buckets.
@@ -94,8 +95,8 @@ extern "C" {
  * 1.1.0; 1.0 wrote one bound per touched bucket, without limit): the lower bound of the
  * first non-empty bucket, the upper bound of every bucket up to the last non-empty one, then
  * `+Inf`; followed by `name_sum` and `name_count`. Every cumulative count is therefore exact,
- * and Prometheus' `histogram_quantile` interpolates inside one (downscaled) bucket. Overflow
- * values are counted only in `+Inf`. The set of `le` values depends on the data; for a fixed
+ * and Prometheus' `histogram_quantile` interpolates inside one (downscaled) bucket. Zeros and
+ * underflow values count at every bound, overflow values only in `+Inf`. The set of `le` values depends on the data; for a fixed
  * bucket list (fleet-wide aggregation with `sum by (le)`) or native histograms use
  * ::llmm_prom_writer.
  * @param[in] s the sketch (not written during the call)

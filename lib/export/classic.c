@@ -11,7 +11,9 @@
  * j at the lower scale merges buckets j·2^k … (j+1)·2^k − 1) until the lower bound of the
  * first non-empty bucket and the upper bound of every bucket from there to the last
  * non-empty one fit in `max_bounds`. Every grid bound is the upper bound of an original
- * bucket, computed by the same call as the attribution, so every grid count is exact. */
+ * bucket, computed by the same call as the attribution, so the buckets alone give its exact
+ * count: zeros and underflow count at every bound, overflow only at +Inf (as in the native
+ * form, the minimum and maximum are not consulted). */
 #include <math.h>
 #include <string.h>
 
@@ -114,36 +116,42 @@ static int load(llmm__classic *c)
     return 0;
 }
 
+/* The values of every bucket whose upper bound is at or below b. */
+static uint64_t buckets_at(llmm__classic *c, double b)
+{
+    while (load(c) && c->cur_upper <= b) {
+        c->acc += c->cur_cnt;
+        c->have_cur = 0;
+        c->cur++;
+    }
+    return c->acc;
+}
+
 static uint64_t cum_at(llmm__classic *c, double b)
 {
     if (c->n == 0 || b < c->minf)
         return 0;
     if (b >= c->maxf)
         return c->n;
-    while (load(c) && c->cur_upper <= b) {
-        c->acc += c->cur_cnt;
-        c->have_cur = 0;
-        c->cur++;
-    }
-    return c->zero + (c->under && c->under_le <= b ? c->under : 0) + c->acc;
+    return c->zero + (c->under && c->under_le <= b ? c->under : 0) + buckets_at(c, b);
 }
 
 int llmm__classic_next(llmm__classic *c, double *le, uint64_t *cum)
 {
-    if (c->grid) {
-        if (c->gj > c->gj_last)
-            return 0;
-        if (!grid_upper(c, c->gj++, le)) {
-            *le = INFINITY; /* not representable: the caller reports LLMM_E_RANGE */
-            *cum = 0;
-            return 1;
-        }
-    } else {
+    if (!c->grid) {
         if (c->bi >= c->nb)
             return 0;
         *le = c->bounds[c->bi++];
+        *cum = cum_at(c, *le);
+        return 1;
     }
-    *cum = cum_at(c, *le);
+    if (c->gj > c->gj_last)
+        return 0;
+    *cum = 0;
+    if (!grid_upper(c, c->gj++, le))
+        *le = INFINITY; /* not representable: the caller reports LLMM_E_RANGE */
+    else /* a bucket bound: the buckets alone are exact; overflow only at +Inf */
+        *cum = c->zero + c->under + buckets_at(c, *le);
     return 1;
 }
 

@@ -64,7 +64,8 @@ static uint8_t *emit_checked(emit_fn emit, void *arg, size_t *out_len, llmm_stat
 
 typedef struct text_exp {
     uint64_t count, over;
-    int one_shot;   /* llmm_export_prometheus_text: own bounds, last finite le = count - over */
+    int one_shot;   /* llmm_export_prometheus_text: the sketch's grid, whose last finite le
+                       counts every value but the overflow */
     int sketches;   /* sketch series seen */
 } text_exp;
 
