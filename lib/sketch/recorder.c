@@ -368,11 +368,11 @@ llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
 llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
 {
     llmm_shard *sh, *head;
-    uint64_t *tmp = NULL, total = 0, zero = 0, under = 0, over = 0, minb = UINT64_MAX, maxb = 0;
+    uint64_t total = 0, zero = 0, under = 0, over = 0, minb = UINT64_MAX, maxb = 0;
     size_t np = 0, p, k, lo_page = SIZE_MAX, hi_page = 0, cap;
     double sum = 0.0;
-    llmm_sketch fresh;
-    int32_t scale;
+    llmm__store st = {NULL, NULL, 0, 0};
+    llmm_status rc;
 
     if (!r || !into)
         return LLMM_E_INVALID;
@@ -388,22 +388,15 @@ llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
             }
         }
     }
-    scale = r->scale;
-    llmm__sketch_init_fields(&fresh, into->ctx, scale);
-    fresh.range_lo = r->range_lo;
-    fresh.range_hi = r->range_hi;
-    fresh.idx_lo = r->idx_lo;
-    fresh.idx_hi = r->idx_hi;
-    cap = 0;
     if (lo_page != SIZE_MAX) {
         /* pages made after the scan above are simply not in this snapshot */
         int64_t first = r->idx_lo + (int64_t)(lo_page * PAGE_SIZE);
         cap = (hi_page - lo_page + 1) * PAGE_SIZE;
         if (first + (int64_t)cap - 1 > r->idx_hi) /* the last page may stick out of the range */
             cap = (size_t)(r->idx_hi - first + 1);
-        tmp = llmm__calloc(into->ctx, cap, sizeof *tmp);
-        if (!tmp)
-            return LLMM_E_NOMEM;
+        rc = llmm__store_make(into->ctx, first, cap, 1, &st);
+        if (rc != LLMM_OK)
+            return rc;
         for (sh = head; sh; sh = atomic_load_explicit(&sh->next, memory_order_acquire)) {
             for (p = lo_page; p <= hi_page; p++) {
                 page *pg = atomic_load_explicit(&sh->pages[p], memory_order_acquire);
@@ -411,7 +404,7 @@ llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
                     continue;
                 for (k = 0; k < PAGE_SIZE && (p - lo_page) * PAGE_SIZE + k < cap; k++) {
                     uint64_t c = atomic_load_explicit(&pg->c[k], memory_order_acquire);
-                    tmp[(p - lo_page) * PAGE_SIZE + k] += c;
+                    st.counts64[(p - lo_page) * PAGE_SIZE + k] += c;
                     total += c;
                 }
             }
@@ -431,21 +424,21 @@ llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
         if (b > maxb)
             maxb = b;
     }
-    /* commit into `into`; nothing below fails */
-    llmm__sketch_release_store(into);
-    fresh.counts64 = tmp;
-    fresh.cap = cap;
-    fresh.base = r->idx_lo + (int64_t)(lo_page == SIZE_MAX ? 0 : lo_page * PAGE_SIZE);
-    fresh.zero = zero;
-    fresh.under = under;
-    fresh.over = over;
-    fresh.count = total + zero + under + over;
-    fresh.sum = fresh.count ? sum : 0.0;
-    fresh.min = fresh.count ? from_bits(minb) : 0.0;
-    fresh.max = fresh.count ? from_bits(maxb) : 0.0;
-    if (fresh.count && fresh.min > fresh.max)
-        fresh.min = fresh.max;
-    *into = fresh;
+    /* commit into `into` (its context stays); nothing below fails */
+    llmm__store_adopt(into, &st, r->scale);
+    into->range_lo = r->range_lo;
+    into->range_hi = r->range_hi;
+    into->idx_lo = r->idx_lo;
+    into->idx_hi = r->idx_hi;
+    into->zero = zero;
+    into->under = under;
+    into->over = over;
+    into->count = total + zero + under + over;
+    into->sum = into->count ? sum : 0.0;
+    into->min = into->count ? from_bits(minb) : 0.0;
+    into->max = into->count ? from_bits(maxb) : 0.0;
+    if (into->count && into->min > into->max)
+        into->min = into->max;
     llmm__sketch_refresh_fast(into);
     return LLMM_OK;
 }

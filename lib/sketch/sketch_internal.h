@@ -98,6 +98,16 @@ struct llmm_sketch {
     const llmm_ctx *ctx;
 };
 
+/* A store being built, or detached from its sketch: counters over bucket indices
+ * [base, base + cap), 32-bit (counts32) or 64-bit (counts64). Both pointers are NULL when
+ * cap is 0. */
+typedef struct llmm__store {
+    uint32_t *counts32;
+    uint64_t *counts64;
+    int64_t base;
+    size_t cap;
+} llmm__store;
+
 /* Count of the bucket with OpenTelemetry index i (0 outside the store). */
 static inline uint64_t llmm__store_get(const llmm_sketch *s, int64_t i)
 {
@@ -110,8 +120,22 @@ static inline uint64_t llmm__store_get(const llmm_sketch *s, int64_t i)
     return s->counts64 ? s->counts64[off] : s->counts32[off];
 }
 
-/* Recompute the fast window after min / max / store changes. */
+/* ---- store.c: the only code that assigns the store's fields (counts32, counts64, base,
+ * cap), the fast and wide windows and the mapping of the scale ---- */
+
+/* Every change to a sketch that is not a fast-path add ends here: recomputes the fast window
+ * from min / max / store. */
 void llmm__sketch_refresh_fast(llmm_sketch *s);
+/* A zeroed store of cap counters from base, 64-bit when `wide`. All or nothing. */
+llmm_status llmm__store_make(const llmm_ctx *ctx, int64_t base, size_t cap, int wide,
+                             llmm__store *out);
+/* A copy of s's store, in ctx. */
+llmm_status llmm__store_dup(const llmm_ctx *ctx, const llmm_sketch *s, llmm__store *out);
+void llmm__store_drop(const llmm_ctx *ctx, llmm__store *st);
+/* Replace s's store with st (which it takes over; st is left empty) and set s to `scale`.
+ * The fast window stays off until the caller, once the counts match the new store, calls
+ * llmm__sketch_refresh_fast. Cannot fail. */
+void llmm__store_adopt(llmm_sketch *s, llmm__store *st, int32_t scale);
 /* Make the store cover [lo, hi] (indices inside the range), optionally wide, at the sketch's
  * scale. All or nothing. */
 llmm_status llmm__store_reserve(llmm_sketch *s, int64_t lo, int64_t hi, int wide);
@@ -119,6 +143,12 @@ llmm_status llmm__store_reserve(llmm_sketch *s, int64_t lo, int64_t hi, int wide
 int llmm__store_span(const llmm_sketch *s, int64_t *lo, int64_t *hi);
 /* Place a validated in-range index's count: store must already cover it (and be wide enough). */
 void llmm__store_add(llmm_sketch *s, int64_t i, uint64_t n);
+/* Take n back from the count of index i (which holds at least n). */
+void llmm__store_sub(llmm_sketch *s, int64_t i, uint64_t n);
+/* dst[i] += src[i] for i in [a, b], both stores covering it (and dst wide enough). */
+void llmm__store_add_run(llmm_sketch *dst, const llmm_sketch *src, int64_t a, int64_t b);
+/* Every counter to zero; the store keeps its place and size. */
+void llmm__store_clear(llmm_sketch *s);
 /* Range bound indices at a scale. */
 void llmm__range_indices(int32_t scale, double lo, double hi, int64_t *ilo, int64_t *ihi);
 /* Set up an empty sketch in place (used by new and by the codec). */
