@@ -27,16 +27,23 @@ int64_t llmm__map_index(int32_t scale, double v)
 
 double llmm__bucket_lower(int32_t scale, int64_t index)
 {
-    int64_t n = (int64_t)1 << scale;
-    /* whole octaves and a fraction: the fraction comes from a table of correctly rounded
-     * 2^(k/1024), so every bound is the double nearest the exact base^index */
-    int64_t oct = index >= 0 ? index / n : -((-index + n - 1) / n);
-    int64_t k = index - oct * n;
+    /* whole octaves (floor division by 2^scale: an arithmetic shift, as merge.c relies on)
+     * and a fraction from a table of correctly rounded 2^(k/1024), so every bound is the
+     * double nearest the exact base^index */
+    int64_t oct = index >> scale;
+    uint64_t k = (uint64_t)index & ((UINT64_C(1) << scale) - 1);
     double frac = llmm__pow2_frac[k << (LLMM__MAX_SCALE - scale)];
     if (oct > 2000)
         return HUGE_VAL;
     if (oct < -2000)
         return 0.0;
+    if (oct >= -1022 && oct <= 1023) {
+        /* frac in [1, 2) times a normal power of two: exact, as ldexp, without the call */
+        uint64_t b = (uint64_t)(oct + 1023) << 52;
+        double p;
+        memcpy(&p, &b, sizeof p);
+        return frac * p;
+    }
     return ldexp(frac, (int)oct);
 }
 

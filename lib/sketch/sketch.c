@@ -12,6 +12,7 @@ void llmm__sketch_init_fields(llmm_sketch *s, const llmm_ctx *ctx, int32_t scale
     llmm__store none = {NULL, NULL, 0, 0};
     memset(s, 0, sizeof *s);
     s->ctx = ctx;
+    s->gen = 1; /* 0 is the view's "holds nothing" */
     llmm__store_adopt(s, &none, scale);
     s->range_lo = LLMM_SKETCH_RANGE_MIN_DEFAULT;
     s->range_hi = LLMM_SKETCH_RANGE_MAX_DEFAULT;
@@ -350,7 +351,7 @@ llmm_status llmm_sketch_copy(llmm_sketch *dst, const llmm_sketch *src)
     rc = llmm__store_dup(dst->ctx, src, &st);
     if (rc != LLMM_OK)
         return rc;
-    /* field by field: the store is dst's own */
+    /* field by field: src may be read by other threads meanwhile, and its view is its own */
     llmm__store_adopt(dst, &st, src->scale);
     dst->range_lo = src->range_lo;
     dst->range_hi = src->range_hi;

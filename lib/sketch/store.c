@@ -27,6 +27,7 @@ void llmm__range_indices(int32_t scale, double lo, double hi, int64_t *ilo, int6
 void llmm__sketch_refresh_fast(llmm_sketch *s)
 {
     int64_t lo, hi, mn, mx;
+    s->gen++;
     fast_off(s);
     /* The fast path counts without an overflow check. Between two refreshes it can add at
      * most fast_span * 2^32 values (a bucket counter that wraps takes the slow path), far
@@ -85,10 +86,36 @@ int llmm__store_span(const llmm_sketch *s, int64_t *lo, int64_t *hi)
     return 1;
 }
 
-/* Bytes of a store of cap counters; 0 on overflow. */
+/* Size of a store of cap counters and where its view starts (8-aligned after the counters).
+ * 0 on overflow. */
+/* Counters a store of cap slots allocates: whole view blocks, so that a query may read every
+ * slot of a block; the slots past cap stay zero (nothing writes there). */
+static size_t padded(size_t cap)
+{
+    return llmm__view_blocks(cap) * LLMM__VIEW_BLOCK;
+}
+
+/* Size of a store of cap counters; its view follows the (padded) counters, 8-aligned. 0 on
+ * overflow. */
 static int store_size(size_t cap, int wide, size_t *total)
 {
-    return llmm__mul_size(cap, wide ? sizeof(uint64_t) : sizeof(uint32_t), total);
+    size_t counters;
+    if (cap > SIZE_MAX / 16 ||
+        !llmm__mul_size(padded(cap), wide ? sizeof(uint64_t) : sizeof(uint32_t), &counters))
+        return 0;
+    /* the view: 8 bytes per block of LLMM__VIEW_BLOCK >= 2 counters, no overflow either */
+    *total = counters + sizeof(llmm__view) + llmm__view_blocks(cap) * sizeof(uint64_t);
+    return 1;
+}
+
+static llmm__view *view_of(const llmm__store *st)
+{
+    /* the store exists, so its size did not overflow; padded(cap) is even */
+    if (st->counts64)
+        return (llmm__view *)(void *)(st->counts64 + padded(st->cap));
+    if (st->counts32)
+        return (llmm__view *)(void *)(st->counts32 + padded(st->cap));
+    return NULL;
 }
 
 llmm_status llmm__store_make(const llmm_ctx *ctx, int64_t base, size_t cap, int wide,
@@ -96,6 +123,7 @@ llmm_status llmm__store_make(const llmm_ctx *ctx, int64_t base, size_t cap, int 
 {
     size_t total;
     void *buf;
+    llmm__view *v;
     memset(out, 0, sizeof *out);
     out->base = base;
     if (cap == 0)
@@ -110,6 +138,12 @@ llmm_status llmm__store_make(const llmm_ctx *ctx, int64_t base, size_t cap, int 
     else
         out->counts32 = buf;
     out->cap = cap;
+    v = view_of(out);
+    atomic_init(&v->seq, 0);
+    atomic_init(&v->gen, 0); /* holds nothing yet */
+    atomic_init(&v->count, 0);
+    atomic_init(&v->seen_gen, 0);
+    atomic_init(&v->seen_count, 0);
     return LLMM_OK;
 }
 
@@ -148,11 +182,12 @@ void llmm__store_adopt(llmm_sketch *s, llmm__store *st, int32_t scale)
     s->counts64 = st->counts64;
     s->base = st->cap ? st->base : 0;
     s->cap = st->cap;
+    s->view = view_of(st);
     s->scale = scale;
     s->cells = llmm__map_cells[scale];
     s->key_shift = llmm__key_shift(scale);
     s->cell_mask = llmm__cell_mask(scale);
-    fast_off(s);
+    fast_off(s); /* (the new store's view holds nothing yet: no stale view can follow) */
     memset(st, 0, sizeof *st);
 }
 
