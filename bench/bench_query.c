@@ -154,7 +154,7 @@ int main(int argc, char **argv)
         ROW("5 quantiles, first query after an add", first, "ns", "");
         ROW("5 quantiles, unchanged sketch (view)", cached, "ns", "");
         RATIO("5 quantiles: unchanged / first after an add", cached, first, "<= 0.2");
-        RATIO("5 quantiles: first after an add / exact baseline", first, exact, "");
+        RATIO("exact baseline / 5 quantiles first after an add", exact, first, "");
         RATIO("5 quantiles: unchanged / sorted lookups", cached, lookups, "");
         ROW("5 rank calls, first after an add", rfirst, "ns", "");
         ROW("5 rank calls, unchanged sketch", rcached, "ns", "");
