@@ -12,8 +12,8 @@
 #include "bench_common.h"
 #include "llmmetrics/llmmetrics.h"
 
-#define REPS 7
-#define CALLS 20000 /* queries per timed round */
+#define REPS 25
+#define CALLS 4000 /* queries per timed round */
 #define NSETS 64
 
 static double levels[NSETS][5];

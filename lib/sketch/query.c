@@ -176,39 +176,52 @@ static void walk_ranks(const llmm_sketch *s, const uint64_t *ranks, const size_t
 /* Chunks of this many quantiles are answered together, their ranks kept on the stack. */
 #define QCHUNK 64
 
-/* The value of rank r (the answer walk_ranks gives); `slot` holds it when it is in the store. */
-static double rank_value(const llmm_sketch *s, uint64_t r, size_t slot)
+/* The value of a rank that is not in a bucket, as walk_ranks gives it: rank 1 the min, rank
+ * count the max, then the zeros, the underflow, the overflow. */
+static double special_value(const llmm_sketch *s, uint64_t r)
 {
-    uint64_t below = s->zero + s->under;
     if (r == 1)
         return s->min;
     if (r == s->count)
         return s->max;
     if (r <= s->zero)
         return clamp(s, 0.0);
-    if (r <= below)
+    if (r <= s->zero + s->under)
         return clamp(s, s->range_lo);
-    if (r - below <= s->count - below - s->over)
-        return slot_value(s, slot);
     return clamp(s, s->range_hi);
 }
 
-/* out[i] = quantile q[i], from the view; 0 when the view cannot be used (out then undefined). */
+/* out[i] = quantile q[i], from the view; 0 when the view cannot be used (out then undefined).
+ * The sketch's fields are read once into locals: stores to out could alias them. */
 static int view_quantiles(const llmm_sketch *s, const double *q, size_t n, double *out)
 {
-    uint64_t seq, below = s->zero + s->under;
+    const uint64_t count = s->count, below = s->zero + s->under;
+    const uint64_t stored = count - below - s->over;
+    const double mn = s->min, mx = s->max, lo = s->range_lo, hi = s->range_hi;
+    uint64_t seq;
     if (!llmm__view_open(s, &seq))
         return 0;
     for (size_t start = 0; start < n; start += QCHUNK) {
         uint64_t r[QCHUNK], t[QCHUNK];
         size_t at[QCHUNK], m = n - start < QCHUNK ? n - start : QCHUNK, j;
+        double rep[QCHUNK];
         for (j = 0; j < m; j++) {
-            r[j] = rank_of(q[start + j], s->count);
-            t[j] = r[j] > below ? r[j] - below : 1; /* the store's rank, if it is there */
+            r[j] = rank_of(q[start + j], count);
+            /* the rank among the store's values (any rank in range when it is not there) */
+            t[j] = r[j] - below - 1 < stored ? r[j] - below : 1;
         }
         llmm__view_slots(s, t, at, m);
-        for (j = 0; j < m; j++)
-            out[start + j] = rank_value(s, r[j], at[j]);
+        llmm__bucket_reps(s->scale, s->base, at, rep, m);
+        for (j = 0; j < m; j++) {
+            double v = rep[j];
+            if (r[j] - below - 1 < stored && r[j] != 1 && r[j] != count) {
+                /* as slot_value */
+                v = v < lo ? lo : v > hi ? hi : v;
+                out[start + j] = v < mn ? mn : v > mx ? mx : v;
+            } else {
+                out[start + j] = special_value(s, r[j]);
+            }
+        }
     }
     return llmm__view_intact(s, seq);
 }

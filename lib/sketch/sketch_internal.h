@@ -67,6 +67,8 @@ int64_t llmm__map_index(int32_t scale, double v);
 double llmm__bucket_rep(int32_t scale, int64_t index);
 /* base^index as a double (may be 0 or +Inf far outside the double range). */
 double llmm__bucket_lower(int32_t scale, int64_t index);
+/* out[j] = llmm__bucket_rep(scale, base + slot[j]) for j < m: one call for a query's slots. */
+void llmm__bucket_reps(int32_t scale, int64_t base, const size_t *slot, double *out, size_t m);
 
 struct llmm_sketch {
     /* ---- hot: read by every llmm_sketch_add ---- */
@@ -112,7 +114,7 @@ typedef struct llmm__view {
     _Atomic uint64_t seq;                  /* even: stable; odd: a reader is filling it */
     _Atomic uint64_t gen, count;           /* the sketch state the sums hold; gen 0: none */
     _Atomic uint64_t seen_gen, seen_count; /* the state a query last answered by a scan */
-    _Atomic uint64_t sums[];               /* slots 0 .. end of block k, counted */
+    _Atomic uint64_t sums[];               /* [k]: the count of blocks 0 .. k-1 (k <= blocks) */
 } llmm__view;
 
 static inline size_t llmm__view_blocks(size_t cap)

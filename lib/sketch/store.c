@@ -104,7 +104,7 @@ static int store_size(size_t cap, int wide, size_t *total)
         !llmm__mul_size(padded(cap), wide ? sizeof(uint64_t) : sizeof(uint32_t), &counters))
         return 0;
     /* the view: 8 bytes per block of LLMM__VIEW_BLOCK >= 2 counters, no overflow either */
-    *total = counters + sizeof(llmm__view) + llmm__view_blocks(cap) * sizeof(uint64_t);
+    *total = counters + sizeof(llmm__view) + (llmm__view_blocks(cap) + 1) * sizeof(uint64_t);
     return 1;
 }
 

@@ -62,10 +62,11 @@ static void fill(const llmm_sketch *s, llmm__view *v)
 {
     size_t nb = llmm__view_blocks(s->cap);
     uint64_t cum = 0;
+    put(&v->sums[0], 0);
     /* whole blocks (the padding past cap is zero): a fixed trip count the compiler vectorises */
     for (size_t k = 0; k < nb; k++) {
         cum += sum_slots(s, k * LLMM__VIEW_BLOCK, (k + 1) * LLMM__VIEW_BLOCK);
-        put(&v->sums[k], cum);
+        put(&v->sums[k + 1], cum);
     }
     put(&v->gen, s->gen);
     put(&v->count, s->count);
@@ -124,14 +125,15 @@ static inline uint64_t sum_at(_Atomic uint64_t *sums, size_t k)
 }
 
 /* One probe of the search below: keep k, or move it up by `step`. */
-#define PROBE(sums, k, step, t) ((k) = sum_at((sums), (k) + (step) - 1) < (t) ? (k) + (step) : (k))
+#define PROBE(sums, k, step, t) ((k) = sum_at((sums), (k) + (step)) < (t) ? (k) + (step) : (k))
 
-/* The first block whose running total reaches t, by halving steps from `top`, the largest
- * power of two <= nb (after the first probe the candidates are [k, k + top)). Each probe is a
- * conditional move, not a branch. */
+/* The block that holds the t-th value, 1 <= t <= sums[nb]: the last k with sums[k] < t (the
+ * values before block k). Halving steps from `top`, the largest power of two <= nb: after
+ * the first probe the candidates are [k, k + top), all below nb; each probe is a conditional
+ * move, not a branch. */
 static size_t find_block(_Atomic uint64_t *sums, size_t nb, size_t top, uint64_t t)
 {
-    size_t k = sum_at(sums, top - 1) < t ? nb - top : 0;
+    size_t k = sum_at(sums, top) < t ? nb - top : 0;
     for (size_t step = top >> 1; step; step >>= 1)
         PROBE(sums, k, step, t);
     return k;
@@ -142,7 +144,7 @@ static size_t find_block(_Atomic uint64_t *sums, size_t nb, size_t top, uint64_t
 static void find_blocks4(_Atomic uint64_t *sums, size_t nb, size_t top, const uint64_t *t,
                          size_t *k)
 {
-    uint64_t t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], first = sum_at(sums, top - 1);
+    uint64_t t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], first = sum_at(sums, top);
     size_t k0 = first < t0 ? nb - top : 0, k1 = first < t1 ? nb - top : 0;
     size_t k2 = first < t2 ? nb - top : 0, k3 = first < t3 ? nb - top : 0;
     for (size_t step = top >> 1; step; step >>= 1) {
@@ -160,7 +162,7 @@ static void find_blocks4(_Atomic uint64_t *sums, size_t nb, size_t top, const ui
 /* The slot of the t-th value, given the block k that holds it. */
 static size_t slot_in_block(const llmm_sketch *s, size_t k, uint64_t t)
 {
-    uint64_t need = t - (k ? sum_at(s->view->sums, k - 1) : 0);
+    uint64_t need = t - sum_at(s->view->sums, k);
     size_t first = k * LLMM__VIEW_BLOCK, passed = 0;
     if (s->counts64)
         PASSED(s->counts64 + first, need, passed);
@@ -185,6 +187,5 @@ void llmm__view_slots(const llmm_sketch *s, const uint64_t *t, size_t *at, size_
 uint64_t llmm__view_through(const llmm_sketch *s, size_t slot)
 {
     size_t k = slot / LLMM__VIEW_BLOCK;
-    uint64_t cum = k ? sum_at(s->view->sums, k - 1) : 0;
-    return cum + sum_slots(s, k * LLMM__VIEW_BLOCK, slot + 1);
+    return sum_at(s->view->sums, k) + sum_slots(s, k * LLMM__VIEW_BLOCK, slot + 1);
 }
