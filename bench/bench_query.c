@@ -33,16 +33,6 @@ static void make_levels(const double *sorted, size_t n)
     }
 }
 
-static double exact_nr(const double *sorted, size_t n, double q)
-{
-    double qn = q * (double)n, r = nearbyint(qn);
-    size_t rank;
-    if (fabs(qn - r) > 1e-9)
-        r = ceil(qn);
-    rank = r < 1 ? 1 : (size_t)r;
-    return sorted[(rank > n ? n : rank) - 1];
-}
-
 static volatile double sink;
 
 /* ns for one call of five quantiles (rank = 0) or five ranks (rank = 1); with `add`, a value
@@ -75,7 +65,7 @@ static double sorted_round(const double *sorted, size_t n)
     t0 = bench_now();
     for (int i = 0; i < CALLS; i++)
         for (int k = 0; k < 5; k++)
-            acc += exact_nr(sorted, n, levels[i % NSETS][k]);
+            acc += bench_exact_q(sorted, n, levels[i % NSETS][k]);
     t1 = bench_now();
     sink = acc;
     return (t1 - t0) * 1e9 / CALLS;
@@ -89,7 +79,7 @@ static double qsort_once(const double *v, double *sorted, size_t n)
     memcpy(sorted, v, n * sizeof *v);
     qsort(sorted, n, sizeof *v, bench_cmp_dbl);
     for (int k = 0; k < 5; k++)
-        acc += exact_nr(sorted, n, levels[0][k]);
+        acc += bench_exact_q(sorted, n, levels[0][k]);
     t1 = bench_now();
     sink = acc;
     return (t1 - t0) * 1e9;
@@ -112,12 +102,8 @@ int main(int argc, char **argv)
     bench_out o;
     double *v, *sorted;
     char fig[160];
-    int argi = 1;
     bench_begin(&o, argc, argv, "query");
-    if (argc > 1 && strcmp(argv[1], "--json") == 0)
-        argi = 2;
-    if (argc > argi)
-        n = (size_t)strtoull(argv[argi], NULL, 10);
+    n = bench_size_arg(argc, argv, n);
     v = malloc(n * sizeof *v);
     sorted = malloc(n * sizeof *v);
     if (!v || !sorted || n < 2)

@@ -34,16 +34,6 @@ static void c_free(void *u, void *p, size_t n)
     free(p);
 }
 
-static double exact_nr(const double *sorted, size_t n, double q)
-{
-    double qn = q * (double)n, r = nearbyint(qn);
-    size_t rank;
-    if (fabs(qn - r) > 1e-9)
-        r = ceil(qn);
-    rank = r < 1 ? 1 : (size_t)r;
-    return sorted[(rank > n ? n : rank) - 1];
-}
-
 static const double QS[] = {0.5, 0.9, 0.95, 0.99, 0.999, 0.9999};
 #define NQ (sizeof QS / sizeof *QS)
 
@@ -51,7 +41,7 @@ static double worst_err(const llmm_sketch *s, const double *sorted, size_t n)
 {
     double worst = 0.0;
     for (size_t j = 0; j < NQ; j++) {
-        double got, want = exact_nr(sorted, n, QS[j]);
+        double got, want = bench_exact_q(sorted, n, QS[j]);
         llmm_sketch_quantile(s, QS[j], &got);
         if (fabs(got - want) / want > worst)
             worst = fabs(got - want) / want;
@@ -173,12 +163,8 @@ int main(int argc, char **argv)
     bench_out o;
     double *v = NULL, *sorted = NULL;
     char fig[128];
-    int argi = 1;
     bench_begin(&o, argc, argv, "sketch");
-    if (argc > 1 && strcmp(argv[1], "--json") == 0)
-        argi = 2;
-    if (argc > argi)
-        n = (size_t)strtoull(argv[argi], NULL, 10);
+    n = bench_size_arg(argc, argv, n);
     v = malloc(n * sizeof *v);
     sorted = malloc(n * sizeof *v);
     if (!v || !sorted)

@@ -3,14 +3,15 @@
  * finds its bucket by a binary search over the blocks and a scan of one block, instead of
  * summing the buckets up to it.
  *
- * Which state the view holds. A sketch changes in two ways: the fast path of llmm_sketch_add
- * (which must not gain an instruction) increments a counter, `count` and `sum`; everything
- * else ends in llmm__sketch_refresh_fast or llmm__store_adopt, which increment `gen`. `gen`
- * never goes back and `count` only grows between two increments of `gen` (the fast path is
- * off from 2^63 on), so the pair (gen, count) never names two different states: a view
- * built for (gen, count) holds the current counts exactly when both still match. A count
- * alone would not do (a reset, subtract, downscale or snapshot can give the same count with
- * other contents).
+ * Which state the view holds. Every change to a sketch ends in llmm__sketch_refresh_fast,
+ * which increments `gen`, except those that only count values in place: the fast path of
+ * llmm_sketch_add (which must not gain an instruction), its 64-bit twin in add_slow and the
+ * pairs llmm_sketch_add_many counts inline. These always raise `count`. `gen` never goes
+ * back and `count` only grows between two increments of `gen` (the fast paths are off from
+ * 2^63 on), so the pair (gen, count) never names two different states: a view built for
+ * (gen, count) holds the current counts exactly when both still match. The count alone would
+ * not do: a reset, subtract, downscale or snapshot can give the same count with other
+ * contents. A store replaced by llmm__store_adopt brings a new view that holds nothing.
  *
  * When it is built. A query that finds the view stale answers by the scan (as before the view
  * existed) and notes the state it saw; the next query of the same state fills the view and
@@ -20,19 +21,19 @@
  *
  * Concurrent readers. Queries take a const sketch and may run in many threads at once while
  * no one writes (sketch.h); they are the only writers of the view, and they coordinate as a
- * sequence lock: a reader that fills it first moves `seq` from even to odd with a
- * compare-and-swap (only one can), writes the sums and the state they hold, and stores the
- * next even `seq` with release order. A reader that finds `seq` odd, or loses the race, scans
- * instead. A reader of the view loads `seq`, checks the state, reads the sums (acquire loads),
- * and afterwards checks `seq` again: if any sum it read came from a later fill, that fill's
- * odd `seq` happened before its read and so before the second check, which then fails and the
- * answer is computed again by the scan. Every access to the view is atomic, so concurrent
- * readers are race-free in the C11 model and under ThreadSanitizer; on x86-64 and AArch64
- * these loads and stores are plain moves. Within one read phase the state is fixed, so the
- * view is filled at most once and readers practically never retry. Between a write and the
- * readers the caller's own synchronisation (which the sketch needs anyway) orders everything.
- * Every loop over the view is bounded by the store, so even a view torn by a concurrent fill
- * cannot lead a read out of bounds. */
+ * sequence lock in C11 atomics: a reader that fills it first moves `seq` from even to odd
+ * with a compare-and-swap (only one can), writes the totals and the state they hold with
+ * release stores, and stores the next even `seq`. A reader that finds `seq` odd, or loses the
+ * race, scans instead. A reader of the view loads `seq`, checks the state, reads the totals
+ * (relaxed loads), and after an acquire fence checks `seq` again: if any total it read came
+ * from a later fill, that fill's odd `seq` happened before the second check, which then fails
+ * and the answer is computed again by the scan. Every access to the view is atomic, so
+ * concurrent readers are race-free in the C11 model and under ThreadSanitizer; on x86-64 and
+ * AArch64 these loads and stores are plain moves. Within one read phase the state is fixed,
+ * so the view is filled at most once and readers practically never retry. Between a write and
+ * the readers the caller's own synchronisation (which the sketch needs anyway) orders
+ * everything. Every loop over the view is bounded by the store, so even a view torn by a
+ * concurrent fill cannot lead a read out of bounds. */
 #include "sketch_internal.h"
 
 static inline uint64_t get(_Atomic uint64_t *p)
