@@ -52,7 +52,8 @@ class SpikeOption(enum.IntEnum):
     SCALE = 7            #: sketch scale; only before the first time stamp
 
 
-_SPIKE = OptionCalls(ObjectKind.SPIKE, "llmm_spike")
+_SPIKE = OptionCalls(ObjectKind.SPIKE, _lib.llmm_spike_set_f64, _lib.llmm_spike_get_f64,
+                                       _lib.llmm_spike_set_u64, _lib.llmm_spike_get_u64)
 
 
 class SpikeStats(NamedTuple):
@@ -245,7 +246,10 @@ class CollapseOption(enum.IntEnum):
     CONFIRM_NS = 8      #: readings this soon after a switch are matched
 
 
-_COLLAPSE = OptionCalls(ObjectKind.COLLAPSE, "llmm_collapse")
+_COLLAPSE = OptionCalls(ObjectKind.COLLAPSE, _lib.llmm_collapse_set_f64,
+                                             _lib.llmm_collapse_get_f64,
+                                             _lib.llmm_collapse_set_u64,
+                                             _lib.llmm_collapse_get_u64)
 
 
 class CollapseVerdict(NamedTuple):
@@ -577,7 +581,10 @@ class StabilityOption(enum.IntEnum):
     EPSILON = 2  #: stable when max / min ≤ 1 + ε
 
 
-_STABILITY = OptionCalls(ObjectKind.STABILITY, "llmm_stability")
+_STABILITY = OptionCalls(ObjectKind.STABILITY, _lib.llmm_stability_set_f64,
+                                               _lib.llmm_stability_get_f64,
+                                               _lib.llmm_stability_set_u64,
+                                               _lib.llmm_stability_get_u64)
 
 
 class StabilityReading(NamedTuple):
@@ -667,7 +674,10 @@ class SaturationOption(enum.IntEnum):
     CONFIDENCE = 2  #: z: a slope counts when slope > z·se
 
 
-_SATURATION = OptionCalls(ObjectKind.SATURATION, "llmm_saturation")
+_SATURATION = OptionCalls(ObjectKind.SATURATION, _lib.llmm_saturation_set_f64,
+                                                 _lib.llmm_saturation_get_f64,
+                                                 _lib.llmm_saturation_set_u64,
+                                                 _lib.llmm_saturation_get_u64)
 
 
 class SaturationReading(NamedTuple):

@@ -46,7 +46,8 @@ class LiiOption(enum.IntEnum):
     SCALE_AT = 2     #: scaling decision when LII ≥ this
 
 
-_LII = OptionCalls(ObjectKind.LII_MONITOR, "llmm_lii_monitor")
+_LII = OptionCalls(ObjectKind.LII_MONITOR, _lib.llmm_lii_monitor_set_f64,
+                                           _lib.llmm_lii_monitor_get_f64)
 
 
 class TlbWorkload(enum.IntEnum):

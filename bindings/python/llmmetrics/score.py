@@ -68,7 +68,8 @@ class ScorecardOption(enum.IntEnum):
     MISSING = 0  #: a :class:`MissingPolicy`
 
 
-_SCORECARD = OptionCalls(ObjectKind.SCORECARD, "llmm_scorecard")
+_SCORECARD = OptionCalls(ObjectKind.SCORECARD, _lib.llmm_scorecard_set_i32,
+                                               _lib.llmm_scorecard_get_i32)
 
 
 class LayerScore(NamedTuple):

@@ -156,7 +156,7 @@ class GoodputOption(enum.IntEnum):
     E2E_MAX = 3   #: bound on the end-to-end latency
 
 
-_GOODPUT = OptionCalls(ObjectKind.GOODPUT, "llmm_goodput")
+_GOODPUT = OptionCalls(ObjectKind.GOODPUT, _lib.llmm_goodput_set_f64, _lib.llmm_goodput_get_f64)
 
 
 class GoodputResult(NamedTuple):
@@ -291,7 +291,8 @@ class BurnOption(enum.IntEnum):
     SLOW_SHORT_NS = 7  #: the slow alert's short window
 
 
-_BURN = OptionCalls(ObjectKind.BURN, "llmm_burn")
+_BURN = OptionCalls(ObjectKind.BURN, _lib.llmm_burn_set_f64, _lib.llmm_burn_get_f64,
+                                     _lib.llmm_burn_set_u64, _lib.llmm_burn_get_u64)
 
 
 class BurnWindowResult(NamedTuple):
@@ -431,7 +432,10 @@ class ErrorTriggerOption(enum.IntEnum):
     MIN_REQUESTS = 2  #: fire only with at least this many requests in the window
 
 
-_TRIGGER = OptionCalls(ObjectKind.ERROR_TRIGGER, "llmm_error_trigger")
+_TRIGGER = OptionCalls(ObjectKind.ERROR_TRIGGER, _lib.llmm_error_trigger_set_f64,
+                                                 _lib.llmm_error_trigger_get_f64,
+                                                 _lib.llmm_error_trigger_set_u64,
+                                                 _lib.llmm_error_trigger_get_u64)
 
 
 class ErrorTriggerReading(NamedTuple):
