@@ -188,52 +188,24 @@ func PromBuckets(which BucketList) ([]float64, error) {
 //
 // A PromWriter is used by one goroutine at a time. Close it when done; a finalizer closes a
 // forgotten one.
-type PromWriter struct {
-	c   *C.llmm_prom_writer
-	ctx *Context
-}
+type PromWriter struct{ handle[C.llmm_prom_writer] }
 
 // NewPromWriter creates an empty writer for the given format.
 func NewPromWriter(format PromFormat, opts ...Option) (*PromWriter, error) {
-	const op = "llmm_prom_writer_new"
-	o := collect(opts)
-	var c *C.llmm_prom_writer
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_prom_writer_new(cctx, C.llmm_prom_format(format), &c)
-	}); err != nil {
-		return nil, err
-	}
-	w := &PromWriter{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(w, (*PromWriter).Close)
-	return w, nil
+	w := &PromWriter{}
+	return owned(w, w.open("llmm_prom_writer_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_new(cctx, C.llmm_prom_format(format), out)
+	}))
 }
 
 // Close frees the writer. It is idempotent and always returns nil.
 func (w *PromWriter) Close() error {
-	if w.c == nil {
-		return nil
-	}
-	C.llmm_prom_writer_free(w.c)
-	w.c = nil
-	w.ctx.release()
-	w.ctx = nil
-	runtime.SetFinalizer(w, nil)
-	return nil
-}
-
-// do runs one call on the live writer.
-func (w *PromWriter) do(op string, call func(*C.llmm_prom_writer) C.llmm_status) error {
-	if w.c == nil {
-		return errClosed(op, "writer")
-	}
-	st := call(w.c)
-	runtime.KeepAlive(w)
-	return check(op, st)
+	return w.close(w, func(c *C.llmm_prom_writer) { C.llmm_prom_writer_free(c) })
 }
 
 // Reset drops everything written and starts a new exposition in format.
 func (w *PromWriter) Reset(format PromFormat) error {
-	return w.do("llmm_prom_writer_reset", func(c *C.llmm_prom_writer) C.llmm_status {
+	return w.call("llmm_prom_writer_reset", func(c *C.llmm_prom_writer) C.llmm_status {
 		return C.llmm_prom_writer_reset(c, C.llmm_prom_format(format))
 	})
 }
@@ -245,9 +217,6 @@ func (w *PromWriter) Reset(format PromFormat) error {
 // counter or gauge. help may be empty. A name already used since the last Reset is ErrState.
 func (w *PromWriter) Family(name, help string, typ PromType, points []float64) error {
 	const op = "llmm_prom_writer_family"
-	if w.c == nil {
-		return errClosed(op, "writer")
-	}
 	var cs cStrings
 	defer cs.free()
 	cname, err := cString(op, name)
@@ -259,10 +228,10 @@ func (w *PromWriter) Family(name, help string, typ PromType, points []float64) e
 	if err != nil {
 		return err
 	}
-	st := C.llmm_prom_writer_family(w.c, cname, chelp, C.llmm_prom_type(typ), f64ptr(points), C.size_t(len(points)))
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(points)
-	return check(op, st)
+	defer runtime.KeepAlive(points)
+	return w.call(op, func(c *C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_family(c, cname, chelp, C.llmm_prom_type(typ), f64ptr(points), C.size_t(len(points)))
+	})
 }
 
 // SetClassicList makes the histogram families without bounds that start after this call
@@ -270,7 +239,7 @@ func (w *PromWriter) Family(name, help string, typ PromType, points []float64) e
 // text, and in protobuf for PromHistogram families; native buckets are not affected. The
 // setting survives Reset. Since 1.1.0.
 func (w *PromWriter) SetClassicList(which BucketList) error {
-	return w.do("llmm_prom_writer_set_classic_list", func(c *C.llmm_prom_writer) C.llmm_status {
+	return w.call("llmm_prom_writer_set_classic_list", func(c *C.llmm_prom_writer) C.llmm_status {
 		return C.llmm_prom_writer_set_classic_list(c, C.llmm_bucket_list(which))
 	})
 }
@@ -279,7 +248,7 @@ func (w *PromWriter) SetClassicList(which BucketList) error {
 // carry each sketch's own bucket grid, downscaled to at most maxBounds (>= 3) finite le
 // bounds, every count exact. The setting survives Reset. Since 1.1.0.
 func (w *PromWriter) SetClassicMax(maxBounds uint32) error {
-	return w.do("llmm_prom_writer_set_classic_max", func(c *C.llmm_prom_writer) C.llmm_status {
+	return w.call("llmm_prom_writer_set_classic_max", func(c *C.llmm_prom_writer) C.llmm_status {
 		return C.llmm_prom_writer_set_classic_max(c, C.uint32_t(maxBounds))
 	})
 }
@@ -287,27 +256,21 @@ func (w *PromWriter) SetClassicMax(maxBounds uint32) error {
 // AddValue adds one series to the current counter or gauge family.
 func (w *PromWriter) AddValue(labels string, value float64) error {
 	const op = "llmm_prom_writer_value"
-	if w.c == nil {
-		return errClosed(op, "writer")
-	}
 	var cs cStrings
 	defer cs.free()
 	clabels, err := cs.add(op, labels)
 	if err != nil {
 		return err
 	}
-	st := C.llmm_prom_writer_value(w.c, clabels, C.double(value))
-	runtime.KeepAlive(w)
-	return check(op, st)
+	return w.call(op, func(c *C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_value(c, clabels, C.double(value))
+	})
 }
 
 // AddSketch adds one series computed from a sketch to the current summary or histogram
 // family; unitToSeconds as in [Sketch.PrometheusText].
 func (w *PromWriter) AddSketch(labels string, s *Sketch, unitToSeconds float64) error {
 	const op = "llmm_prom_writer_sketch"
-	if w.c == nil {
-		return errClosed(op, "writer")
-	}
 	if s == nil || s.c == nil {
 		return errClosed(op, "sketch")
 	}
@@ -317,10 +280,10 @@ func (w *PromWriter) AddSketch(labels string, s *Sketch, unitToSeconds float64) 
 	if err != nil {
 		return err
 	}
-	st := C.llmm_prom_writer_sketch(w.c, clabels, s.c, C.double(unitToSeconds))
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(s)
-	return check(op, st)
+	defer runtime.KeepAlive(s)
+	return w.call(op, func(c *C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_sketch(c, clabels, s.c, C.double(unitToSeconds))
+	})
 }
 
 // Finish ends the current family and returns a copy of the whole exposition. The writer
@@ -328,7 +291,7 @@ func (w *PromWriter) AddSketch(labels string, s *Sketch, unitToSeconds float64) 
 func (w *PromWriter) Finish() ([]byte, error) {
 	const op = "llmm_prom_writer_finish"
 	if w.c == nil {
-		return nil, errClosed(op, "writer")
+		return nil, errClosed(op, w.what())
 	}
 	out, err := bufferCall(op, func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status {
 		return C.llmm_prom_writer_finish(w.c, buf, cap, n)
@@ -340,13 +303,11 @@ func (w *PromWriter) Finish() ([]byte, error) {
 // WriteTo ends the current family and writes the exposition to dst straight from the
 // writer's memory, without an intermediate copy (io.WriterTo).
 func (w *PromWriter) WriteTo(dst io.Writer) (int64, error) {
-	const op = "llmm_prom_writer_data"
-	if w.c == nil {
-		return 0, errClosed(op, "writer")
-	}
 	var data *C.uint8_t
 	var n C.size_t
-	if err := check(op, C.llmm_prom_writer_data(w.c, &data, &n)); err != nil {
+	if err := w.call("llmm_prom_writer_data", func(c *C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_data(c, &data, &n)
+	}); err != nil {
 		return 0, err
 	}
 	if n == 0 {
