@@ -158,7 +158,7 @@ impl Context {
         // SAFETY: `a` is initialised by crate::sized::init before use; the user pointer
         // stays valid until after llmm_ctx_free (see `Inner`).
         unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_ALLOCATOR, a.as_mut_ptr()))?;
+            check(crate::sized::init(a.as_mut_ptr()))?;
             let mut a = a.assume_init();
             a.user = &*hooks as *const Hooks as *mut ffi::c_void;
             a.alloc = Some(hook_alloc);

@@ -69,7 +69,7 @@ fn degree_of(coeffs: &[f64]) -> Result<u32> {
 fn fit_stats_new() -> Result<MaybeUninit<ffi::llmm_fit_stats>> {
     let mut st = MaybeUninit::<ffi::llmm_fit_stats>::zeroed();
     // SAFETY: valid pointer to writable memory.
-    check(unsafe { crate::sized::init(ffi::LLMM_STRUCT_FIT_STATS, st.as_mut_ptr()) })?;
+    check(unsafe { crate::sized::init(st.as_mut_ptr()) })?;
     Ok(st)
 }
 
@@ -260,7 +260,7 @@ pub struct Knee {
 fn knee_new() -> Result<MaybeUninit<ffi::llmm_knee>> {
     let mut k = MaybeUninit::<ffi::llmm_knee>::zeroed();
     // SAFETY: valid pointer to writable memory.
-    check(unsafe { crate::sized::init(ffi::LLMM_STRUCT_KNEE, k.as_mut_ptr()) })?;
+    check(unsafe { crate::sized::init(k.as_mut_ptr()) })?;
     Ok(k)
 }
 
@@ -451,7 +451,7 @@ impl Usl {
 fn usl_new() -> Result<MaybeUninit<ffi::llmm_usl>> {
     let mut m = MaybeUninit::<ffi::llmm_usl>::zeroed();
     // SAFETY: valid pointer to writable memory.
-    check(unsafe { crate::sized::init(ffi::LLMM_STRUCT_USL, m.as_mut_ptr()) })?;
+    check(unsafe { crate::sized::init(m.as_mut_ptr()) })?;
     Ok(m)
 }
 
@@ -486,7 +486,7 @@ fn knee_options_raw() -> ffi::llmm_knee_options {
     let mut o = MaybeUninit::<ffi::llmm_knee_options>::zeroed();
     // SAFETY: valid pointer; the call only fails for NULL.
     unsafe {
-        let st = crate::sized::init(ffi::LLMM_STRUCT_KNEE_OPTIONS, o.as_mut_ptr());
+        let st = crate::sized::init(o.as_mut_ptr());
         debug_assert_eq!(st, ffi::LLMM_OK);
         o.assume_init()
     }

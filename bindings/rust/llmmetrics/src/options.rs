@@ -112,7 +112,7 @@ impl Iterator for Options {
             // SAFETY: an all-zero llmm_option_info is valid (integers, floats, a null pointer).
             let mut d: ffi::llmm_option_info = unsafe { MaybeUninit::zeroed().assume_init() };
             // SAFETY: `d` is a writable llmm_option_info of the crate's own size.
-            if unsafe { crate::sized::init(ffi::LLMM_STRUCT_OPTION_INFO, &mut d) } != ffi::LLMM_OK {
+            if unsafe { crate::sized::init(&mut d) } != ffi::LLMM_OK {
                 return None;
             }
             let kind = self.kind as ffi::llmm_object_kind;
