@@ -107,56 +107,26 @@ pub struct BurnAlerter {
     raw: Owned<ffi::llmm_burn>,
 }
 
-keyed_options!(
-    BurnAlerter,
-    ffi::llmm_burn_option,
-    BurnF64,
-    f64,
-    set_f64 = ffi::llmm_burn_set_f64,
-    get_f64 = ffi::llmm_burn_get_f64
-);
-keyed_options!(
-    BurnAlerter,
-    ffi::llmm_burn_option,
-    BurnU64,
-    u64,
-    set_u64 = ffi::llmm_burn_set_u64,
-    get_u64 = ffi::llmm_burn_get_u64
-);
-
-impl BurnAlerter {
+constructors!(BurnAlerter = ffi::llmm_burn_new;
     /// An alerter for `slo_target` (e.g. 0.999) on `slots` slots of `slot_ns` (0, 0: 10 s
     /// slots, just enough for the 6 h window).
     ///
     /// # Errors
     /// `Invalid` for NaN; `Range` for a target outside (0, 1) or a ring shorter than 6 h.
-    pub fn new(slo_target: f64, slot_ns: u64, slots: u32) -> Result<BurnAlerter> {
-        BurnAlerter::create(None, slo_target, slot_ns, slots)
-    }
+    (slo_target: f64, slot_ns: u64, slots: u32));
 
-    /// As [`new`](BurnAlerter::new), allocating from `ctx`.
-    pub fn with_context(
-        ctx: &Context,
-        slo_target: f64,
-        slot_ns: u64,
-        slots: u32,
-    ) -> Result<BurnAlerter> {
-        BurnAlerter::create(Some(ctx), slo_target, slot_ns, slots)
-    }
+option_calls!(BurnAlerter;
+    /// Set the SLO target or a factor.
+    fn set_f64(key: BurnF64 as ffi::llmm_burn_option, value: f64) = ffi::llmm_burn_set_f64;
+    /// Read the SLO target or a factor.
+    fn get_f64(key: BurnF64 as ffi::llmm_burn_option) -> f64 = ffi::llmm_burn_get_f64;
+    /// Set a window length (keep short ≤ long at every step).
+    fn set_u64(key: BurnU64 as ffi::llmm_burn_option, value: u64) = ffi::llmm_burn_set_u64;
+    /// Read a window length.
+    fn get_u64(key: BurnU64 as ffi::llmm_burn_option) -> u64 = ffi::llmm_burn_get_u64;
+);
 
-    fn create(
-        ctx: Option<&Context>,
-        slo_target: f64,
-        slot_ns: u64,
-        slots: u32,
-    ) -> Result<BurnAlerter> {
-        // SAFETY: context NULL or live; valid out-pointer.
-        let raw = Owned::new(ctx, |c, out| unsafe {
-            ffi::llmm_burn_new(c, slo_target, slot_ns, slots, out)
-        })?;
-        Ok(BurnAlerter { raw })
-    }
-
+impl BurnAlerter {
     /// Count `errors` failed requests of `requests` at `now_ns`.
     pub fn add(&mut self, now_ns: u64, errors: u64, requests: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
@@ -227,60 +197,22 @@ pub struct ErrorTrigger {
     raw: Owned<ffi::llmm_error_trigger>,
 }
 
-impl ErrorTrigger {
+constructors!(ErrorTrigger = ffi::llmm_error_trigger_new;
     /// A trigger over `window_ns` (0 for five minutes) with threshold 5 % and minimum 1.
-    pub fn new(window_ns: u64) -> Result<ErrorTrigger> {
-        ErrorTrigger::create(None, window_ns)
-    }
+    (window_ns: u64));
 
-    /// As [`new`](ErrorTrigger::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, window_ns: u64) -> Result<ErrorTrigger> {
-        ErrorTrigger::create(Some(ctx), window_ns)
-    }
-
-    fn create(ctx: Option<&Context>, window_ns: u64) -> Result<ErrorTrigger> {
-        // SAFETY: context NULL or live; valid out-pointer.
-        let raw =
-            Owned::new(ctx, |c, out| unsafe { ffi::llmm_error_trigger_new(c, window_ns, out) })?;
-        Ok(ErrorTrigger { raw })
-    }
-
+option_calls!(ErrorTrigger;
     /// Set the failed-share threshold, in [0, 1].
-    pub fn set_max_share(&mut self, share: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_error_trigger_set_f64(
-                self.raw.ptr(),
-                ffi::LLMM_ERROR_TRIGGER_MAX_SHARE,
-                share,
-            )
-        })
-    }
-
+    fn set_max_share(share: f64) = ffi::llmm_error_trigger_set_f64[ffi::LLMM_ERROR_TRIGGER_MAX_SHARE];
     /// The failed-share threshold.
-    pub fn max_share(&self) -> Result<f64> {
-        // SAFETY: live handle; read-only call.
-        get(|v| unsafe {
-            ffi::llmm_error_trigger_get_f64(self.raw.ptr(), ffi::LLMM_ERROR_TRIGGER_MAX_SHARE, v)
-        })
-    }
-
+    fn max_share() -> f64 = ffi::llmm_error_trigger_get_f64[ffi::LLMM_ERROR_TRIGGER_MAX_SHARE];
     /// Set the minimum number of requests in the window (≥ 1) for the trigger to fire.
-    pub fn set_min_requests(&mut self, n: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_error_trigger_set_u64(self.raw.ptr(), ffi::LLMM_ERROR_TRIGGER_MIN_REQUESTS, n)
-        })
-    }
-
+    fn set_min_requests(n: u64) = ffi::llmm_error_trigger_set_u64[ffi::LLMM_ERROR_TRIGGER_MIN_REQUESTS];
     /// The minimum number of requests.
-    pub fn min_requests(&self) -> Result<u64> {
-        // SAFETY: live handle; read-only call.
-        get(|v| unsafe {
-            ffi::llmm_error_trigger_get_u64(self.raw.ptr(), ffi::LLMM_ERROR_TRIGGER_MIN_REQUESTS, v)
-        })
-    }
+    fn min_requests() -> u64 = ffi::llmm_error_trigger_get_u64[ffi::LLMM_ERROR_TRIGGER_MIN_REQUESTS];
+);
 
+impl ErrorTrigger {
     /// Count `errors` failed requests of `requests` at `now_ns`.
     pub fn add(&mut self, now_ns: u64, errors: u64, requests: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.

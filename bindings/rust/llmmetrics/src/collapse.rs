@@ -131,23 +131,19 @@ pub struct CollapseDetector {
     raw: Owned<ffi::llmm_collapse>,
 }
 
-constructors!(CollapseDetector, ffi::llmm_collapse_new, "A detector with the default options.");
+constructors!(CollapseDetector = ffi::llmm_collapse_new;
+    /// A detector with the default options.
+    ());
 
-keyed_options!(
-    CollapseDetector,
-    ffi::llmm_collapse_option,
-    CollapseF64,
-    f64,
-    set_f64 = ffi::llmm_collapse_set_f64,
-    get_f64 = ffi::llmm_collapse_get_f64
-);
-keyed_options!(
-    CollapseDetector,
-    ffi::llmm_collapse_option,
-    CollapseU64,
-    u64,
-    set_u64 = ffi::llmm_collapse_set_u64,
-    get_u64 = ffi::llmm_collapse_get_u64
+option_calls!(CollapseDetector;
+    /// Set a floating-point option.
+    fn set_f64(key: CollapseF64 as ffi::llmm_collapse_option, value: f64) = ffi::llmm_collapse_set_f64;
+    /// Read a floating-point option.
+    fn get_f64(key: CollapseF64 as ffi::llmm_collapse_option) -> f64 = ffi::llmm_collapse_get_f64;
+    /// Set an integer option.
+    fn set_u64(key: CollapseU64 as ffi::llmm_collapse_option, value: u64) = ffi::llmm_collapse_set_u64;
+    /// Read an integer option.
+    fn get_u64(key: CollapseU64 as ffi::llmm_collapse_option) -> u64 = ffi::llmm_collapse_get_u64;
 );
 
 impl CollapseDetector {

@@ -90,26 +90,14 @@ pub struct EventLog {
     raw: Owned<ffi::llmm_event_log>,
 }
 
-impl EventLog {
+constructors!(EventLog = ffi::llmm_event_log_new;
     /// A log keeping the last `capacity` events (0 for 1024).
     ///
     /// # Errors
     /// `Range` for a capacity above 16777216; `NoMem`.
-    pub fn new(capacity: u32) -> Result<EventLog> {
-        EventLog::create(None, capacity)
-    }
+    (capacity: u32));
 
-    /// As [`new`](EventLog::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, capacity: u32) -> Result<EventLog> {
-        EventLog::create(Some(ctx), capacity)
-    }
-
-    fn create(ctx: Option<&Context>, capacity: u32) -> Result<EventLog> {
-        // SAFETY: context NULL or live; valid out-pointer.
-        let raw = Owned::new(ctx, |c, out| unsafe { ffi::llmm_event_log_new(c, capacity, out) })?;
-        Ok(EventLog { raw })
-    }
-
+impl EventLog {
     /// Record an event (time stamps never go backwards; the oldest event leaves a full ring).
     ///
     /// # Errors

@@ -252,25 +252,11 @@ pub struct PromWriter {
     raw: Owned<ffi::llmm_prom_writer>,
 }
 
-impl PromWriter {
+constructors!(PromWriter = ffi::llmm_prom_writer_new;
     /// An empty writer.
-    pub fn new(format: PromFormat) -> Result<PromWriter> {
-        PromWriter::create(None, format)
-    }
+    (format: PromFormat as ffi::llmm_prom_format));
 
-    /// An empty writer allocating from `ctx`.
-    pub fn with_context(ctx: &Context, format: PromFormat) -> Result<PromWriter> {
-        PromWriter::create(Some(ctx), format)
-    }
-
-    fn create(ctx: Option<&Context>, format: PromFormat) -> Result<PromWriter> {
-        // SAFETY: context NULL or live; valid out-pointer.
-        let raw = Owned::new(ctx, |c, out| unsafe {
-            ffi::llmm_prom_writer_new(c, format as ffi::llmm_prom_format, out)
-        })?;
-        Ok(PromWriter { raw })
-    }
-
+impl PromWriter {
     /// Drop everything written and start a new exposition in `format` (memory is kept).
     pub fn reset(&mut self, format: PromFormat) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.

@@ -7,7 +7,7 @@ use llmmetrics_sys as ffi;
 
 use crate::context::Context;
 use crate::error::{check, Result};
-use crate::object::{get, Owned};
+use crate::object::Owned;
 use crate::sized;
 
 /// The state of a [`StabilityGate`].
@@ -45,41 +45,22 @@ pub struct StabilityGate {
     raw: Owned<ffi::llmm_stability>,
 }
 
-constructors!(StabilityGate, ffi::llmm_stability_new, "A gate with the default options.");
+constructors!(StabilityGate = ffi::llmm_stability_new;
+    /// A gate with the default options.
+    ());
+
+option_calls!(StabilityGate;
+    /// Set ε.
+    fn set_epsilon(epsilon: f64) = ffi::llmm_stability_set_f64[ffi::LLMM_STABILITY_EPSILON];
+    /// ε.
+    fn epsilon() -> f64 = ffi::llmm_stability_get_f64[ffi::LLMM_STABILITY_EPSILON];
+    /// Set k; applies at once to the means already added.
+    fn set_windows(k: u64) = ffi::llmm_stability_set_u64[ffi::LLMM_STABILITY_WINDOWS];
+    /// k.
+    fn windows() -> u64 = ffi::llmm_stability_get_u64[ffi::LLMM_STABILITY_WINDOWS];
+);
 
 impl StabilityGate {
-    /// Set ε.
-    pub fn set_epsilon(&mut self, epsilon: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_stability_set_f64(self.raw.ptr(), ffi::LLMM_STABILITY_EPSILON, epsilon)
-        })
-    }
-
-    /// ε.
-    pub fn epsilon(&self) -> Result<f64> {
-        // SAFETY: live handle; read-only call.
-        get(|v| unsafe {
-            ffi::llmm_stability_get_f64(self.raw.ptr(), ffi::LLMM_STABILITY_EPSILON, v)
-        })
-    }
-
-    /// Set k; applies at once to the means already added.
-    pub fn set_windows(&mut self, k: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_stability_set_u64(self.raw.ptr(), ffi::LLMM_STABILITY_WINDOWS, k)
-        })
-    }
-
-    /// k.
-    pub fn windows(&self) -> Result<u64> {
-        // SAFETY: live handle; read-only call.
-        get(|v| unsafe {
-            ffi::llmm_stability_get_u64(self.raw.ptr(), ffi::LLMM_STABILITY_WINDOWS, v)
-        })
-    }
-
     /// Add one window mean (finite, > 0); returns whether the gate is stable after it.
     pub fn add(&mut self, mean: f64) -> Result<bool> {
         let mut stable = 0;
@@ -159,41 +140,22 @@ pub struct SaturationSignal {
     raw: Owned<ffi::llmm_saturation>,
 }
 
-constructors!(SaturationSignal, ffi::llmm_saturation_new, "A signal with N = 64, z = 3.");
+constructors!(SaturationSignal = ffi::llmm_saturation_new;
+    /// A signal with N = 64, z = 3.
+    ());
+
+option_calls!(SaturationSignal;
+    /// Set z.
+    fn set_confidence(z: f64) = ffi::llmm_saturation_set_f64[ffi::LLMM_SATURATION_CONFIDENCE];
+    /// z.
+    fn confidence() -> f64 = ffi::llmm_saturation_get_f64[ffi::LLMM_SATURATION_CONFIDENCE];
+    /// Set N; only while no sample is held.
+    fn set_window(n: u64) = ffi::llmm_saturation_set_u64[ffi::LLMM_SATURATION_WINDOW];
+    /// N.
+    fn window() -> u64 = ffi::llmm_saturation_get_u64[ffi::LLMM_SATURATION_WINDOW];
+);
 
 impl SaturationSignal {
-    /// Set z.
-    pub fn set_confidence(&mut self, z: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_saturation_set_f64(self.raw.ptr(), ffi::LLMM_SATURATION_CONFIDENCE, z)
-        })
-    }
-
-    /// z.
-    pub fn confidence(&self) -> Result<f64> {
-        // SAFETY: live handle; read-only call.
-        get(|v| unsafe {
-            ffi::llmm_saturation_get_f64(self.raw.ptr(), ffi::LLMM_SATURATION_CONFIDENCE, v)
-        })
-    }
-
-    /// Set N; only while no sample is held.
-    pub fn set_window(&mut self, n: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_saturation_set_u64(self.raw.ptr(), ffi::LLMM_SATURATION_WINDOW, n)
-        })
-    }
-
-    /// N.
-    pub fn window(&self) -> Result<u64> {
-        // SAFETY: live handle; read-only call.
-        get(|v| unsafe {
-            ffi::llmm_saturation_get_u64(self.raw.ptr(), ffi::LLMM_SATURATION_WINDOW, v)
-        })
-    }
-
     /// Add one sample; returns whether the window is saturated after it.
     pub fn observe(&mut self, now_ns: u64, latency: f64, in_flight: f64) -> Result<bool> {
         let mut sat = 0;

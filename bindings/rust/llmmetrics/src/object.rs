@@ -103,51 +103,76 @@ pub(crate) fn get<V: Default>(call: impl FnOnce(&mut V) -> ffi::llmm_status) -> 
     Ok(v)
 }
 
-/// `new` and `with_context` of a type (a struct with one field, `raw`) whose C constructor
-/// takes the context only.
+/// `new(args)` and `with_context(ctx, args)` of a type (a struct with one field, `raw`) whose
+/// C constructor takes the context, the arguments (each converted `as` a C type if given) and
+/// the out-pointer.
 macro_rules! constructors {
-    ($t:ident, $new:path, $doc:literal) => {
+    ($t:ident = $new:path; $(#[$doc:meta])* ($($arg:ident: $ty:ty $(as $cty:ty)?),*)) => {
         impl $t {
-            #[doc = $doc]
-            pub fn new() -> Result<$t> {
-                $t::create(None)
+            $(#[$doc])*
+            pub fn new($($arg: $ty),*) -> Result<$t> {
+                $t::create(None $(, $arg)*)
             }
 
             #[doc = concat!("As [`new`](", stringify!($t), "::new), allocating from `ctx`.")]
-            pub fn with_context(ctx: &Context) -> Result<$t> {
-                $t::create(Some(ctx))
+            pub fn with_context(ctx: &Context $(, $arg: $ty)*) -> Result<$t> {
+                $t::create(Some(ctx) $(, $arg)*)
             }
 
-            fn create(ctx: Option<&Context>) -> Result<$t> {
+            fn create(ctx: Option<&Context> $(, $arg: $ty)*) -> Result<$t> {
                 // SAFETY: context NULL or live; valid out-pointer.
-                let raw = Owned::new(ctx, |c, out| unsafe { $new(c, out) })?;
+                let raw = Owned::new(ctx, |c, out| unsafe { $new(c $(, $arg $(as $cty)?)*, out) })?;
                 Ok($t { raw })
             }
         }
     };
 }
 
-/// The typed option calls `set_<ty>` / `get_<ty>` of a type whose options are keyed by an
-/// enum (`$key`, converted to the C key type `$ckey`), for one value type.
-macro_rules! keyed_options {
-    ($t:ident, $ckey:ty, $key:ty, $ty:ty, $set:ident = $cset:path, $get:ident = $cget:path) => {
+/// Option calls of a type (a struct whose field `raw` holds the object), each item one method:
+///
+/// - `fn set_x(key: K as CKey, value: V) = c_setter;` and `fn x(key: K as CKey) -> V = c_getter;`
+///   take the key (an enum of the binding, converted to the C key type);
+/// - `fn set_x(value: V) = c_setter[C_KEY];` and `fn x() -> V = c_getter[C_KEY];` set and read
+///   one fixed key.
+macro_rules! option_calls {
+    ($t:ident; $($items:tt)*) => {
         impl $t {
-            #[doc = concat!("Set a `", stringify!($ty), "` option.")]
-            ///
-            /// # Errors
-            /// `Range` outside the option's bounds ([`options`](crate::options)); `State` for an
-            /// option fixed while the object holds data; `NoMem` when rebuilding a window
-            /// failed. Nothing changes on error.
-            pub fn $set(&mut self, key: $key, value: $ty) -> Result<()> {
-                // SAFETY: live handle, exclusive borrow.
-                check(unsafe { $cset(self.raw.ptr(), key as $ckey, value) })
-            }
-
-            #[doc = concat!("Read a `", stringify!($ty), "` option.")]
-            pub fn $get(&self, key: $key) -> Result<$ty> {
-                // SAFETY: live handle; read-only call.
-                crate::object::get(|v| unsafe { $cget(self.raw.ptr(), key as $ckey, v) })
-            }
+            option_calls!(@item $($items)*);
         }
+    };
+    (@item) => {};
+    (@item $(#[$d:meta])* fn $name:ident($k:ident: $kty:ty as $cty:ty, $v:ident: $vty:ty) = $c:path;
+     $($rest:tt)*) => {
+        $(#[$d])*
+        pub fn $name(&mut self, $k: $kty, $v: $vty) -> Result<()> {
+            // SAFETY: live handle, exclusive borrow.
+            check(unsafe { $c(self.raw.ptr(), $k as $cty, $v) })
+        }
+        option_calls!(@item $($rest)*);
+    };
+    (@item $(#[$d:meta])* fn $name:ident($k:ident: $kty:ty as $cty:ty) -> $vty:ty = $c:path;
+     $($rest:tt)*) => {
+        $(#[$d])*
+        pub fn $name(&self, $k: $kty) -> Result<$vty> {
+            // SAFETY: live handle; read-only call.
+            crate::object::get(|v| unsafe { $c(self.raw.ptr(), $k as $cty, v) })
+        }
+        option_calls!(@item $($rest)*);
+    };
+    (@item $(#[$d:meta])* fn $name:ident($v:ident: $vty:ty) = $c:path[$key:expr]; $($rest:tt)*) => {
+        $(#[$d])*
+        pub fn $name(&mut self, $v: $vty) -> Result<()> {
+            // SAFETY: live handle, exclusive borrow.
+            check(unsafe { $c(self.raw.ptr(), $key, $v) })
+        }
+        option_calls!(@item $($rest)*);
+    };
+    (@item $(#[$d:meta])* fn $name:ident() -> $vty:ty = $c:path[$key:expr]; $($rest:tt)*) => {
+        $(#[$d])*
+        pub fn $name(&self) -> Result<$vty> {
+            // SAFETY: live handle; read-only call.
+            crate::object::get(|v| unsafe { $c(self.raw.ptr(), $key, v) })
+        }
+        option_calls!(@item $($rest)*);
     };
 }

@@ -93,46 +93,25 @@ pub struct LiiMonitor {
     raw: Owned<ffi::llmm_lii_monitor>,
 }
 
-impl LiiMonitor {
+constructors!(LiiMonitor = ffi::llmm_lii_monitor_new;
     /// A monitor over the last `window` samples (0 for [`LII_WINDOW_DEFAULT`]).
     ///
     /// # Errors
     /// `Range` for a window above [`LII_WINDOW_MAX`]; `NoMem`.
-    pub fn new(window: u32) -> Result<LiiMonitor> {
-        LiiMonitor::create(None, window)
-    }
+    (window: u32));
 
-    /// As [`new`](LiiMonitor::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, window: u32) -> Result<LiiMonitor> {
-        LiiMonitor::create(Some(ctx), window)
-    }
-
-    fn create(ctx: Option<&Context>, window: u32) -> Result<LiiMonitor> {
-        // SAFETY: context NULL or live; valid out-pointer.
-        let raw = Owned::new(ctx, |c, out| unsafe { ffi::llmm_lii_monitor_new(c, window, out) })?;
-        Ok(LiiMonitor { raw })
-    }
-
+option_calls!(LiiMonitor;
     /// Set a threshold.
     ///
     /// # Errors
     /// `Invalid` for NaN or an infinity; `Range` outside [0, 1] or when the prefetch threshold
     /// would exceed the adapt threshold (raise the adapt threshold first).
-    pub fn set_threshold(&mut self, which: LiiThreshold, value: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_lii_monitor_set_f64(self.raw.ptr(), which as ffi::llmm_lii_option, value)
-        })
-    }
-
+    fn set_threshold(which: LiiThreshold as ffi::llmm_lii_option, value: f64) = ffi::llmm_lii_monitor_set_f64;
     /// Read a threshold.
-    pub fn threshold(&self, which: LiiThreshold) -> Result<f64> {
-        // SAFETY: live handle; valid out-pointer.
-        get(|v| unsafe {
-            ffi::llmm_lii_monitor_get_f64(self.raw.ptr(), which as ffi::llmm_lii_option, v)
-        })
-    }
+    fn threshold(which: LiiThreshold as ffi::llmm_lii_option) -> f64 = ffi::llmm_lii_monitor_get_f64;
+);
 
+impl LiiMonitor {
     /// Add one (CPU, GPU) utilisation sample, each in [0, 1].
     ///
     /// # Errors
@@ -307,24 +286,11 @@ pub struct KvHitTracker {
     raw: Owned<ffi::llmm_kv_hit_tracker>,
 }
 
-impl KvHitTracker {
+constructors!(KvHitTracker = ffi::llmm_kv_hit_tracker_new;
     /// A tracker over `window_ns` (0 for [`KV_HIT_WINDOW_NS_DEFAULT`]).
-    pub fn new(window_ns: u64) -> Result<KvHitTracker> {
-        KvHitTracker::create(None, window_ns)
-    }
+    (window_ns: u64));
 
-    /// As [`new`](KvHitTracker::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, window_ns: u64) -> Result<KvHitTracker> {
-        KvHitTracker::create(Some(ctx), window_ns)
-    }
-
-    fn create(ctx: Option<&Context>, window_ns: u64) -> Result<KvHitTracker> {
-        // SAFETY: context NULL or live; valid out-pointer.
-        let raw =
-            Owned::new(ctx, |c, out| unsafe { ffi::llmm_kv_hit_tracker_new(c, window_ns, out) })?;
-        Ok(KvHitTracker { raw })
-    }
-
+impl KvHitTracker {
     /// Count `hits` of `lookups` at `now_ns`.
     ///
     /// # Errors

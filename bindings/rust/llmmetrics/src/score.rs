@@ -197,26 +197,12 @@ fn c_name(name: &str) -> Result<CString> {
     CString::new(name).map_err(|_| Error::invalid())
 }
 
-impl Scorecard {
+constructors!(Scorecard = ffi::llmm_scorecard_new;
     /// A scorecard with a scenario's weights (a [`Scenario::Custom`] one has none until
     /// [`set_weights`](Scorecard::set_weights)).
-    pub fn new(preset: Scenario) -> Result<Scorecard> {
-        Scorecard::create(None, preset)
-    }
+    (preset: Scenario as ffi::llmm_scenario));
 
-    /// As [`new`](Scorecard::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, preset: Scenario) -> Result<Scorecard> {
-        Scorecard::create(Some(ctx), preset)
-    }
-
-    fn create(ctx: Option<&Context>, preset: Scenario) -> Result<Scorecard> {
-        // SAFETY: context NULL or live; valid out-pointer.
-        let raw = Owned::new(ctx, |c, out| unsafe {
-            ffi::llmm_scorecard_new(c, preset as ffi::llmm_scenario, out)
-        })?;
-        Ok(Scorecard { raw })
-    }
-
+impl Scorecard {
     /// Set custom layer weights (finite, ≥ 0, summing to 1 ± 1e-9); the scenario becomes
     /// [`Scenario::Custom`].
     ///

@@ -120,25 +120,11 @@ pub struct SloWindow {
     raw: Owned<ffi::llmm_slo_window>,
 }
 
-impl SloWindow {
+constructors!(SloWindow = ffi::llmm_slo_window_new;
     /// A window of `slots` slots of `slot_ns` (0 for 60 × 1 s) with sketches of `scale`.
-    pub fn new(slot_ns: u64, slots: u32, scale: i32) -> Result<SloWindow> {
-        SloWindow::create(None, slot_ns, slots, scale)
-    }
+    (slot_ns: u64, slots: u32, scale: i32));
 
-    /// As [`new`](SloWindow::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, slot_ns: u64, slots: u32, scale: i32) -> Result<SloWindow> {
-        SloWindow::create(Some(ctx), slot_ns, slots, scale)
-    }
-
-    fn create(ctx: Option<&Context>, slot_ns: u64, slots: u32, scale: i32) -> Result<SloWindow> {
-        // SAFETY: context NULL or live; valid out-pointer.
-        let raw = Owned::new(ctx, |c, out| unsafe {
-            ffi::llmm_slo_window_new(c, slot_ns, slots, scale, out)
-        })?;
-        Ok(SloWindow { raw })
-    }
-
+impl SloWindow {
     /// Record a successful request and its latency at `now_ns`.
     pub fn add(&mut self, now_ns: u64, latency: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
@@ -235,32 +221,21 @@ pub struct Goodput {
     raw: Owned<ffi::llmm_goodput>,
 }
 
-constructors!(
-    Goodput,
-    ffi::llmm_goodput_new,
-    "A counter with no bound set (every completed request is good)."
-);
+constructors!(Goodput = ffi::llmm_goodput_new;
+    /// A counter with no bound set (every completed request is good).
+    ());
 
-impl Goodput {
+option_calls!(Goodput;
     /// Set a bound (finite ≥ 0, or +∞ for "not checked"); only before any request is counted.
     ///
     /// # Errors
     /// `Invalid` for NaN; `Range` for a negative bound; `State` once requests were counted.
-    pub fn set_bound(&mut self, which: GoodputBound, value: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_goodput_set_f64(self.raw.ptr(), which as ffi::llmm_goodput_option, value)
-        })
-    }
-
+    fn set_bound(which: GoodputBound as ffi::llmm_goodput_option, value: f64) = ffi::llmm_goodput_set_f64;
     /// A bound (+∞ when not checked).
-    pub fn bound(&self, which: GoodputBound) -> Result<f64> {
-        // SAFETY: live handle; read-only call.
-        get(|v| unsafe {
-            ffi::llmm_goodput_get_f64(self.raw.ptr(), which as ffi::llmm_goodput_option, v)
-        })
-    }
+    fn bound(which: GoodputBound as ffi::llmm_goodput_option) -> f64 = ffi::llmm_goodput_get_f64;
+);
 
+impl Goodput {
     /// Count one completed request; returns whether it is good.
     pub fn observe(&mut self, ttft: f64, tpot: f64, e2e: f64) -> Result<bool> {
         let mut good = 0;

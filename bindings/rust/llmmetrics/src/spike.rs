@@ -101,23 +101,26 @@ pub struct SpikeDetector {
     raw: Owned<ffi::llmm_spike>,
 }
 
-constructors!(SpikeDetector, ffi::llmm_spike_new, "A detector with the default options.");
+constructors!(SpikeDetector = ffi::llmm_spike_new;
+    /// A detector with the default options.
+    ());
 
-keyed_options!(
-    SpikeDetector,
-    ffi::llmm_spike_option,
-    SpikeF64,
-    f64,
-    set_f64 = ffi::llmm_spike_set_f64,
-    get_f64 = ffi::llmm_spike_get_f64
-);
-keyed_options!(
-    SpikeDetector,
-    ffi::llmm_spike_option,
-    SpikeU64,
-    u64,
-    set_u64 = ffi::llmm_spike_set_u64,
-    get_u64 = ffi::llmm_spike_get_u64
+option_calls!(SpikeDetector;
+    /// Set a floating-point option.
+    ///
+    /// # Errors
+    /// `Range` for NaN or a value outside the option's bounds (nothing changes).
+    fn set_f64(key: SpikeF64 as ffi::llmm_spike_option, value: f64) = ffi::llmm_spike_set_f64;
+    /// Read a floating-point option.
+    fn get_f64(key: SpikeF64 as ffi::llmm_spike_option) -> f64 = ffi::llmm_spike_get_f64;
+    /// Set an integer option.
+    ///
+    /// # Errors
+    /// `Range` outside the option's bounds; `State` for a geometry key after the first time
+    /// stamp; `NoMem` when rebuilding the window failed (nothing changes).
+    fn set_u64(key: SpikeU64 as ffi::llmm_spike_option, value: u64) = ffi::llmm_spike_set_u64;
+    /// Read an integer option.
+    fn get_u64(key: SpikeU64 as ffi::llmm_spike_option) -> u64 = ffi::llmm_spike_get_u64;
 );
 
 impl SpikeDetector {

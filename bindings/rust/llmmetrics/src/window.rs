@@ -192,25 +192,11 @@ pub struct RatioWindow {
     raw: Owned<ffi::llmm_ratio_window>,
 }
 
-impl RatioWindow {
+constructors!(RatioWindow = ffi::llmm_ratio_window_new;
     /// A ratio window of `slots` slots of `slot_ns` nanoseconds (0 for the defaults).
-    pub fn new(slot_ns: u64, slots: u32) -> Result<RatioWindow> {
-        RatioWindow::create(None, slot_ns, slots)
-    }
+    (slot_ns: u64, slots: u32));
 
-    /// As [`new`](RatioWindow::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, slot_ns: u64, slots: u32) -> Result<RatioWindow> {
-        RatioWindow::create(Some(ctx), slot_ns, slots)
-    }
-
-    fn create(ctx: Option<&Context>, slot_ns: u64, slots: u32) -> Result<RatioWindow> {
-        // SAFETY: context NULL or live; valid out-pointer.
-        let raw = Owned::new(ctx, |c, out| unsafe {
-            ffi::llmm_ratio_window_new(c, slot_ns, slots, out)
-        })?;
-        Ok(RatioWindow { raw })
-    }
-
+impl RatioWindow {
     /// Count `events` out of `total` at `now_ns`.
     ///
     /// # Errors
