@@ -90,11 +90,7 @@ type BurnAlerter struct{ handle[C.llmm_burn] }
 // slots slots of length slot (0 and 0 for 10 s slots holding 6 h).
 func NewBurnAlerter(sloTarget float64, slot time.Duration, slots int, opts ...Option) (*BurnAlerter, error) {
 	const op = "llmm_burn_new"
-	slotNs, err := durationArg(op, "slot length", slot)
-	if err != nil {
-		return nil, err
-	}
-	n, err := slotsArg(op, slots)
+	slotNs, n, err := ringArg(op, slot, slots)
 	if err != nil {
 		return nil, err
 	}

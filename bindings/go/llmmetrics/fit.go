@@ -207,15 +207,7 @@ const (
 
 // String names the quality ("none", "weak", "ok").
 func (q KneeQuality) String() string {
-	switch q {
-	case KneeNone:
-		return "none"
-	case KneeWeak:
-		return "weak"
-	case KneeOK:
-		return "ok"
-	}
-	return "KneeQuality(" + itoa(int64(q)) + ")"
+	return enumName(q, "KneeQuality", "none", "weak", "ok")
 }
 
 // Knee is one knee estimate of a QPS-vs-concurrency curve. A missing knee is a result

@@ -30,15 +30,7 @@ const (
 
 // String names the tier ("keep", "prefetch", "adapt").
 func (t LIITier) String() string {
-	switch t {
-	case LIIKeep:
-		return "keep"
-	case LIIPrefetch:
-		return "prefetch"
-	case LIIAdapt:
-		return "adapt"
-	}
-	return "LIITier(" + itoa(int64(t)) + ")"
+	return enumName(t, "LIITier", "keep", "prefetch", "adapt")
 }
 
 // LIIOption is a threshold of an [LIIMonitor]; bounds and defaults: Options(KindLIIMonitor).

@@ -32,17 +32,7 @@ const (
 
 // String names the layer ("capability", "performance", "engineering", "business").
 func (l Layer) String() string {
-	switch l {
-	case LayerCapability:
-		return "capability"
-	case LayerPerformance:
-		return "performance"
-	case LayerEngineering:
-		return "engineering"
-	case LayerBusiness:
-		return "business"
-	}
-	return "Layer(" + itoa(int64(l)) + ")"
+	return enumName(l, "Layer", "capability", "performance", "engineering", "business")
 }
 
 // Scenario is a scenario preset of layer weights.

@@ -78,11 +78,7 @@ type SLOWindow struct{ handle[C.llmm_slo_window] }
 // 1 s) with latency sketches of the given scale.
 func NewSLOWindow(slot time.Duration, slots, scale int, opts ...Option) (*SLOWindow, error) {
 	const op = "llmm_slo_window_new"
-	slotNs, err := durationArg(op, "slot length", slot)
-	if err != nil {
-		return nil, err
-	}
-	n, err := slotsArg(op, slots)
+	slotNs, n, err := ringArg(op, slot, slots)
 	if err != nil {
 		return nil, err
 	}

@@ -17,15 +17,7 @@ const (
 
 // String names the level ("none", "level1", "level2").
 func (l SpikeLevel) String() string {
-	switch l {
-	case SpikeNone:
-		return "none"
-	case SpikeLevel1:
-		return "level1"
-	case SpikeLevel2:
-		return "level2"
-	}
-	return "SpikeLevel(" + itoa(int64(l)) + ")"
+	return enumName(l, "SpikeLevel", "none", "level1", "level2")
 }
 
 // SpikeOption is a tunable of a [SpikeDetector]. The float options are set with

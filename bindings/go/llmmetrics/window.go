@@ -34,13 +34,14 @@ func spanArg[T any](h *handle[T], op string, span time.Duration) (C.uint64_t, er
 	return durationArg(op, "span", span)
 }
 
-// slotsArg converts a slot count; counts beyond uint32 are out of bounds like any above the
-// maximum.
-func slotsArg(op string, slots int) (C.uint32_t, error) {
-	if slots < 0 || uint64(slots) > math.MaxUint32 {
-		return 0, errArg(op, "slot count out of bounds")
+// ringArg converts the slot length and the slot count of a ring; counts beyond uint32 are
+// out of bounds like any above the maximum.
+func ringArg(op string, slot time.Duration, slots int) (C.uint64_t, C.uint32_t, error) {
+	slotNs, err := durationArg(op, "slot length", slot)
+	if err == nil && (slots < 0 || uint64(slots) > math.MaxUint32) {
+		err = errArg(op, "slot count out of bounds")
 	}
-	return C.uint32_t(slots), nil
+	return slotNs, C.uint32_t(slots), err
 }
 
 // Window is a ring of per-slot quantile sketches driven by the caller's clock: values are
@@ -58,11 +59,7 @@ type Window struct{ handle[C.llmm_window] }
 // [WindowSlotsDefault]: 60 × 1 s) holding sketches of the given scale.
 func NewWindow(slot time.Duration, slots, scale int, opts ...Option) (*Window, error) {
 	const op = "llmm_window_new"
-	slotNs, err := durationArg(op, "slot length", slot)
-	if err != nil {
-		return nil, err
-	}
-	n, err := slotsArg(op, slots)
+	slotNs, n, err := ringArg(op, slot, slots)
 	if err != nil {
 		return nil, err
 	}
@@ -198,11 +195,7 @@ type RatioWindow struct{ handle[C.llmm_ratio_window] }
 // NewRatioWindow creates a ratio window of slots slots of length slot (0 for the defaults).
 func NewRatioWindow(slot time.Duration, slots int, opts ...Option) (*RatioWindow, error) {
 	const op = "llmm_ratio_window_new"
-	slotNs, err := durationArg(op, "slot length", slot)
-	if err != nil {
-		return nil, err
-	}
-	n, err := slotsArg(op, slots)
+	slotNs, n, err := ringArg(op, slot, slots)
 	if err != nil {
 		return nil, err
 	}

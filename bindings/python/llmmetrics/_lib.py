@@ -5,9 +5,9 @@ Every C function of the public API is an attribute of this module under its C na
 ``_api.py``, generated from the headers. Every enumerator and numeric or string ``#define`` is
 an ``int`` / ``float`` / ``str`` attribute under its C name (``_lib.LLMM_E_INVALID``,
 ``_lib.LLMM_SCALE_DEFAULT``), every struct and opaque handle type a ctypes class under its C
-name (``_lib.llmm_allocator``, ``_lib.llmm_sketch``). Status-returning functions return the plain ``int`` status: this layer
-mirrors C exactly and never raises for a status; ``llmmetrics.errors.check`` turns a status into
-an exception.
+name (``_lib.llmm_allocator``, ``_lib.llmm_sketch``). Status-returning functions return the
+plain ``int`` status: this layer mirrors C exactly and never raises for a status;
+``llmmetrics.errors.check`` turns a status into an exception.
 
 Loading order (the first that loads wins):
 

@@ -23,7 +23,7 @@ from .context import Handle
 from .errors import check
 
 __all__ = ["ObjectKind", "OptionType", "OptionInfo", "options", "OptionCalls", "check_kwargs",
-           "apply_kwargs"]
+           "apply_kwargs", "option_property"]
 
 
 class ObjectKind(enum.IntEnum):
@@ -187,3 +187,19 @@ def apply_kwargs(setter: Callable[[Any, Any], None], enum_cls: Type[Any],
         value = given.get(member.name.lower())
         if value is not None:
             setter(member, value)
+
+
+def option_property(key: Any, doc: str, kind: Callable[[Any], Any] = float,
+                    settable: bool = False) -> property:
+    """A property reading option ``key`` through the object's ``get`` (converted by ``kind``,
+    ``float`` or ``int``) and, when ``settable``, setting it through its ``set``."""
+    def fget(self: Any) -> Any:
+        return kind(self.get(key))
+
+    def fset(self: Any, value: Any) -> None:
+        self.set(key, value)
+
+    fget.__doc__ = doc
+    fget.__annotations__ = {"return": kind}
+    fset.__annotations__ = {"value": kind, "return": None}
+    return property(fget, fset if settable else None, doc=doc)

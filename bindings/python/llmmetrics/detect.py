@@ -15,7 +15,7 @@ from typing import Any, List, NamedTuple, Optional, Union
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
-from ._options import ObjectKind, OptionCalls, check_kwargs
+from ._options import ObjectKind, OptionCalls, check_kwargs, option_property
 from .context import Context, Handle
 from .errors import check, error_for
 from ._structs import new_struct
@@ -109,68 +109,30 @@ class SpikeDetector(Handle):
         """Read an option."""
         return _SPIKE.get(self, option)
 
-    @property
-    def base_quantile(self) -> float:
-        """Quantile of the base threshold."""
-        return self.get(SpikeOption.BASE_QUANTILE)  # type: ignore[return-value]
+    base_quantile = option_property(SpikeOption.BASE_QUANTILE, "Quantile of the base threshold.",
+                                    float, settable=True)
 
-    @base_quantile.setter
-    def base_quantile(self, value: float) -> None:
-        self.set(SpikeOption.BASE_QUANTILE, value)
+    severe_quantile = option_property(SpikeOption.SEVERE_QUANTILE,
+                                      "Quantile of the severe threshold.", float, settable=True)
 
-    @property
-    def severe_quantile(self) -> float:
-        """Quantile of the severe threshold."""
-        return self.get(SpikeOption.SEVERE_QUANTILE)  # type: ignore[return-value]
+    severe_factor = option_property(SpikeOption.SEVERE_FACTOR,
+                                    "Level 2 needs latency > factor × severe threshold.",
+                                    float, settable=True)
 
-    @severe_quantile.setter
-    def severe_quantile(self, value: float) -> None:
-        self.set(SpikeOption.SEVERE_QUANTILE, value)
+    warmup = option_property(SpikeOption.WARMUP, "Baseline samples needed before classifying.",
+                             int, settable=True)
 
-    @property
-    def severe_factor(self) -> float:
-        """Level 2 needs latency > factor × severe threshold."""
-        return self.get(SpikeOption.SEVERE_FACTOR)  # type: ignore[return-value]
+    slot_ns = option_property(SpikeOption.SLOT_NS,
+                              "Slot length in ns; settable before the first time stamp.",
+                              int, settable=True)
 
-    @severe_factor.setter
-    def severe_factor(self, value: float) -> None:
-        self.set(SpikeOption.SEVERE_FACTOR, value)
+    slots = option_property(SpikeOption.SLOTS,
+                            "Slots in the window; settable before the first time stamp.",
+                            int, settable=True)
 
-    @property
-    def warmup(self) -> int:
-        """Baseline samples needed before classifying."""
-        return self.get(SpikeOption.WARMUP)  # type: ignore[return-value]
-
-    @warmup.setter
-    def warmup(self, value: int) -> None:
-        self.set(SpikeOption.WARMUP, value)
-
-    @property
-    def slot_ns(self) -> int:
-        """Slot length in ns; settable before the first time stamp."""
-        return self.get(SpikeOption.SLOT_NS)  # type: ignore[return-value]
-
-    @slot_ns.setter
-    def slot_ns(self, value: int) -> None:
-        self.set(SpikeOption.SLOT_NS, value)
-
-    @property
-    def slots(self) -> int:
-        """Slots in the window; settable before the first time stamp."""
-        return self.get(SpikeOption.SLOTS)  # type: ignore[return-value]
-
-    @slots.setter
-    def slots(self, value: int) -> None:
-        self.set(SpikeOption.SLOTS, value)
-
-    @property
-    def scale(self) -> int:
-        """Sketch scale; settable before the first time stamp."""
-        return self.get(SpikeOption.SCALE)  # type: ignore[return-value]
-
-    @scale.setter
-    def scale(self, value: int) -> None:
-        self.set(SpikeOption.SCALE, value)
+    scale = option_property(SpikeOption.SCALE,
+                            "Sketch scale; settable before the first time stamp.",
+                            int, settable=True)
 
     def observe(self, latency: float, now_ns: Optional[int] = None) -> SpikeLevel:
         """Record one latency and classify it against the baselines in force.
@@ -325,15 +287,9 @@ class CollapseDetector(Handle):
         """Read an option."""
         return _COLLAPSE.get(self, option)
 
-    @property
-    def window(self) -> int:
-        """W, latencies in the baseline."""
-        return int(self.get(CollapseOption.WINDOW))
+    window = option_property(CollapseOption.WINDOW, "W, latencies in the baseline.", int)
 
-    @property
-    def k(self) -> float:
-        """k in mean + k·σ."""
-        return float(self.get(CollapseOption.K))
+    k = option_property(CollapseOption.K, "k in mean + k·σ.", float)
 
     def mark_switch(self, now_ns: Optional[int] = None) -> None:
         """Mark a weight (precision) switch; it replaces any earlier one."""
@@ -627,15 +583,10 @@ class StabilityGate(Handle):
         """Read k or ε."""
         return _STABILITY.get(self, option)
 
-    @property
-    def windows(self) -> int:
-        """k, the number of window means compared."""
-        return int(self.get(StabilityOption.WINDOWS))
+    windows = option_property(StabilityOption.WINDOWS, "k, the number of window means compared.",
+                              int)
 
-    @property
-    def epsilon(self) -> float:
-        """ε: stable when max / min ≤ 1 + ε."""
-        return float(self.get(StabilityOption.EPSILON))
+    epsilon = option_property(StabilityOption.EPSILON, "ε: stable when max / min ≤ 1 + ε.", float)
 
     def add(self, mean: float) -> bool:
         """Add one window's mean (> 0); True when the last k are stable."""
@@ -724,15 +675,10 @@ class SaturationSignal(Handle):
         """Read N or z."""
         return _SATURATION.get(self, option)
 
-    @property
-    def window(self) -> int:
-        """N, samples in the window."""
-        return int(self.get(SaturationOption.WINDOW))
+    window = option_property(SaturationOption.WINDOW, "N, samples in the window.", int)
 
-    @property
-    def confidence(self) -> float:
-        """z: a slope is confidently positive when slope > z·se."""
-        return float(self.get(SaturationOption.CONFIDENCE))
+    confidence = option_property(SaturationOption.CONFIDENCE,
+                                 "z: a slope is confidently positive when slope > z·se.", float)
 
     def observe(self, latency: float, in_flight: float, now_ns: Optional[int] = None) -> bool:
         """Add one sample; True when saturated after it."""

@@ -13,7 +13,7 @@ from typing import Iterable, NamedTuple, Optional, Union
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
-from ._options import ObjectKind, OptionCalls
+from ._options import ObjectKind, OptionCalls, option_property
 from .context import Context, Handle
 from .errors import Empty, check, error_for
 from ._structs import new_struct
@@ -151,32 +151,15 @@ class LiiMonitor(Handle):
         """Read a threshold."""
         return float(_LII.get(self, option))
 
-    @property
-    def prefetch_at(self) -> float:
-        """Lower bound of the prefetch tier."""
-        return self.get(LiiOption.PREFETCH_AT)
+    prefetch_at = option_property(LiiOption.PREFETCH_AT, "Lower bound of the prefetch tier.",
+                                  float, settable=True)
 
-    @prefetch_at.setter
-    def prefetch_at(self, value: float) -> None:
-        self.set(LiiOption.PREFETCH_AT, value)
+    adapt_at = option_property(LiiOption.ADAPT_AT, "Lower bound of the adapt tier.",
+                               float, settable=True)
 
-    @property
-    def adapt_at(self) -> float:
-        """Lower bound of the adapt tier."""
-        return self.get(LiiOption.ADAPT_AT)
-
-    @adapt_at.setter
-    def adapt_at(self, value: float) -> None:
-        self.set(LiiOption.ADAPT_AT, value)
-
-    @property
-    def scale_at(self) -> float:
-        """The scaling decision is taken when LII ≥ this."""
-        return self.get(LiiOption.SCALE_AT)
-
-    @scale_at.setter
-    def scale_at(self, value: float) -> None:
-        self.set(LiiOption.SCALE_AT, value)
+    scale_at = option_property(LiiOption.SCALE_AT,
+                               "The scaling decision is taken when LII ≥ this.",
+                               float, settable=True)
 
     def add(self, cpu: float, gpu: float) -> None:
         """Add one (CPU, GPU) utilisation sample, each in [0, 1].

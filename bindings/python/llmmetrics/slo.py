@@ -14,7 +14,7 @@ from typing import Any, Dict, NamedTuple, Optional, Tuple, Union
 
 from . import _lib
 from ._args import int32, real, uint32, uint64
-from ._options import ObjectKind, OptionCalls, check_kwargs
+from ._options import ObjectKind, OptionCalls, check_kwargs, option_property
 from .context import Context, Handle
 from .errors import check
 from ._structs import new_struct
@@ -217,20 +217,14 @@ class Goodput(Handle):
         """Read a bound (+inf when not checked)."""
         return float(_GOODPUT.get(self, option))
 
-    @property
-    def ttft_max(self) -> float:
-        """Bound on the time to first token (+inf: not checked)."""
-        return self.get(GoodputOption.TTFT_MAX)
+    ttft_max = option_property(GoodputOption.TTFT_MAX,
+                               "Bound on the time to first token (+inf: not checked).", float)
 
-    @property
-    def tpot_max(self) -> float:
-        """Bound on the time per output token (+inf: not checked)."""
-        return self.get(GoodputOption.TPOT_MAX)
+    tpot_max = option_property(GoodputOption.TPOT_MAX,
+                               "Bound on the time per output token (+inf: not checked).", float)
 
-    @property
-    def e2e_max(self) -> float:
-        """Bound on the end-to-end latency (+inf: not checked)."""
-        return self.get(GoodputOption.E2E_MAX)
+    e2e_max = option_property(GoodputOption.E2E_MAX,
+                              "Bound on the end-to-end latency (+inf: not checked).", float)
 
     def observe(self, ttft: float, tpot: float, e2e: float) -> bool:
         """Count one completed request; True when it is good."""
@@ -390,10 +384,7 @@ class BurnAlerter(Handle):
         """Read an option."""
         return _BURN.get(self, option)
 
-    @property
-    def slo_target(self) -> float:
-        """The SLO target T."""
-        return float(self.get(BurnOption.SLO_TARGET))
+    slo_target = option_property(BurnOption.SLO_TARGET, "The SLO target T.", float)
 
     def add(self, errors: int, requests: int, now_ns: Optional[int] = None) -> None:
         """Count ``errors`` failed requests out of ``requests``."""
@@ -483,15 +474,12 @@ class ErrorTrigger(Handle):
         """Read an option."""
         return _TRIGGER.get(self, option)
 
-    @property
-    def max_share(self) -> float:
-        """The threshold on the failed share."""
-        return float(self.get(ErrorTriggerOption.MAX_SHARE))
+    max_share = option_property(ErrorTriggerOption.MAX_SHARE, "The threshold on the failed share.",
+                                float)
 
-    @property
-    def min_requests(self) -> int:
-        """The minimum number of requests in the window for the trigger to fire."""
-        return int(self.get(ErrorTriggerOption.MIN_REQUESTS))
+    min_requests = option_property(ErrorTriggerOption.MIN_REQUESTS,
+                                   "The fewest requests in the window for the trigger to fire.",
+                                   int)
 
     def add(self, errors: int, requests: int, now_ns: Optional[int] = None) -> None:
         """Count ``errors`` failed requests out of ``requests``."""
