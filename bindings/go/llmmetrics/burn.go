@@ -100,11 +100,6 @@ func NewBurnAlerter(sloTarget float64, slot time.Duration, slots int, opts ...Op
 	}))
 }
 
-// Close frees the alerter. It is idempotent and always returns nil.
-func (b *BurnAlerter) Close() error {
-	return b.close(b, func(c *C.llmm_burn) { C.llmm_burn_free(c) })
-}
-
 // SetFloat64 sets the SLO target or a factor.
 func (b *BurnAlerter) SetFloat64(opt BurnOption, value float64) error {
 	return b.call("llmm_burn_set_f64", func(c *C.llmm_burn) C.llmm_status {
@@ -208,11 +203,6 @@ func NewErrorTrigger(window time.Duration, opts ...Option) (*ErrorTrigger, error
 	return owned(t, t.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_error_trigger) C.llmm_status {
 		return C.llmm_error_trigger_new(cctx, w, out)
 	}))
-}
-
-// Close frees the trigger. It is idempotent and always returns nil.
-func (t *ErrorTrigger) Close() error {
-	return t.close(t, func(c *C.llmm_error_trigger) { C.llmm_error_trigger_free(c) })
 }
 
 // SetFloat64 sets the threshold.

@@ -77,11 +77,6 @@ func NewCollapseDetector(opts ...Option) (*CollapseDetector, error) {
 	}))
 }
 
-// Close frees the detector. It is idempotent and always returns nil.
-func (d *CollapseDetector) Close() error {
-	return d.close(d, func(c *C.llmm_collapse) { C.llmm_collapse_free(c) })
-}
-
 // SetFloat64 sets a float option.
 func (d *CollapseDetector) SetFloat64(opt CollapseOption, value float64) error {
 	return d.call("llmm_collapse_set_f64", func(c *C.llmm_collapse) C.llmm_status {

@@ -80,11 +80,6 @@ func NewEventLog(capacity int, opts ...Option) (*EventLog, error) {
 	}))
 }
 
-// Close frees the log. It is idempotent and always returns nil.
-func (l *EventLog) Close() error {
-	return l.close(l, func(c *C.llmm_event_log) { C.llmm_event_log_free(c) })
-}
-
 // Add records an event at time stamp now (not earlier than the latest accepted); when the
 // ring is full the oldest event is dropped.
 func (l *EventLog) Add(now uint64, typ EventType, value float64) error {

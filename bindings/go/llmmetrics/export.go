@@ -198,11 +198,6 @@ func NewPromWriter(format PromFormat, opts ...Option) (*PromWriter, error) {
 	}))
 }
 
-// Close frees the writer. It is idempotent and always returns nil.
-func (w *PromWriter) Close() error {
-	return w.close(w, func(c *C.llmm_prom_writer) { C.llmm_prom_writer_free(c) })
-}
-
 // Reset drops everything written and starts a new exposition in format.
 func (w *PromWriter) Reset(format PromFormat) error {
 	return w.call("llmm_prom_writer_reset", func(c *C.llmm_prom_writer) C.llmm_status {

@@ -51,11 +51,6 @@ func NewGoodput(opts ...Option) (*Goodput, error) {
 	}))
 }
 
-// Close frees the counter. It is idempotent and always returns nil.
-func (g *Goodput) Close() error {
-	return g.close(g, func(c *C.llmm_goodput) { C.llmm_goodput_free(c) })
-}
-
 // SetFloat64 sets a per-request bound (≥ 0, or +Inf to stop checking); only before the
 // first request is counted (ErrState after).
 func (g *Goodput) SetFloat64(opt GoodputOption, value float64) error {

@@ -12,7 +12,7 @@ import (
 
 // handle is the C object that a type of the package owns (T is its C type, C.llmm_spike ...):
 // the object, nil once closed (or never made: the zero value), and the context it was made
-// with. Every owning type embeds one.
+// with. Every owning type embeds one as its first field, which gives it Close.
 type handle[T any] struct {
 	c   *T
 	ctx *Context
@@ -20,7 +20,7 @@ type handle[T any] struct {
 
 // what names the object in errors ("sketch is closed").
 func (h *handle[T]) what() string {
-	switch any(h.c).(type) {
+	switch any((*T)(nil)).(type) {
 	case *C.llmm_sketch:
 		return "sketch"
 	case *C.llmm_recorder:
@@ -68,18 +68,64 @@ func (h *handle[T]) open(op string, opts []Option, make func(*C.llmm_ctx, **T) C
 	return nil
 }
 
-// close frees the object once with free, gives the context back and drops the finalizer of
-// owner, the Go object. It always returns nil.
-func (h *handle[T]) close(owner any, free func(*T)) error {
+// Close frees the object. It is idempotent and always returns nil.
+func (h *handle[T]) Close() error {
 	if h.c == nil {
 		return nil
 	}
-	free(h.c)
+	freeObject((*T)(nil), unsafe.Pointer(h.c))
 	h.c = nil
 	h.ctx.release()
 	h.ctx = nil
-	runtime.SetFinalizer(owner, nil)
+	// The handle is the first field of the object that embeds it: h is that object's address.
+	runtime.SetFinalizer(h, nil)
 	return nil
+}
+
+// freeObject frees the C object p, of the type of kind (a nil *C.llmm_... of the package).
+// The type is matched on its own and p passed as an unsafe.Pointer: a pointer to an incomplete
+// C type stored in an interface from generic code does not survive in Go 1.19.
+func freeObject(kind any, p unsafe.Pointer) {
+	switch kind.(type) {
+	case *C.llmm_sketch:
+		C.llmm_sketch_free((*C.llmm_sketch)(p))
+	case *C.llmm_recorder:
+		C.llmm_recorder_free((*C.llmm_recorder)(p))
+	case *C.llmm_window:
+		C.llmm_window_free((*C.llmm_window)(p))
+	case *C.llmm_ratio_window:
+		C.llmm_ratio_window_free((*C.llmm_ratio_window)(p))
+	case *C.llmm_spike:
+		C.llmm_spike_free((*C.llmm_spike)(p))
+	case *C.llmm_collapse:
+		C.llmm_collapse_free((*C.llmm_collapse)(p))
+	case *C.llmm_event_log:
+		C.llmm_event_log_free((*C.llmm_event_log)(p))
+	case *C.llmm_stability:
+		C.llmm_stability_free((*C.llmm_stability)(p))
+	case *C.llmm_saturation:
+		C.llmm_saturation_free((*C.llmm_saturation)(p))
+	case *C.llmm_slo_window:
+		C.llmm_slo_window_free((*C.llmm_slo_window)(p))
+	case *C.llmm_goodput:
+		C.llmm_goodput_free((*C.llmm_goodput)(p))
+	case *C.llmm_burn:
+		C.llmm_burn_free((*C.llmm_burn)(p))
+	case *C.llmm_error_trigger:
+		C.llmm_error_trigger_free((*C.llmm_error_trigger)(p))
+	case *C.llmm_scorecard:
+		C.llmm_scorecard_free((*C.llmm_scorecard)(p))
+	case *C.llmm_lii_monitor:
+		C.llmm_lii_monitor_free((*C.llmm_lii_monitor)(p))
+	case *C.llmm_kv_hit_tracker:
+		C.llmm_kv_hit_tracker_free((*C.llmm_kv_hit_tracker)(p))
+	case *C.llmm_tlb_monitor:
+		C.llmm_tlb_monitor_free((*C.llmm_tlb_monitor)(p))
+	case *C.llmm_prom_writer:
+		C.llmm_prom_writer_free((*C.llmm_prom_writer)(p))
+	default:
+		panic("llmmetrics: no free for this object")
+	}
 }
 
 // call runs f on the live object and returns its status as an error (ErrState once closed).

@@ -17,8 +17,8 @@ import (
 // Close the recorder only when no other call on it or its shards is running; a finalizer
 // closes a forgotten recorder once no shard refers to it any more.
 type Recorder struct {
-	mu sync.RWMutex // guards c against Close; the shard hot path does not take it
 	handle[C.llmm_recorder]
+	mu sync.RWMutex // guards c against Close; the shard hot path does not take it
 }
 
 // NewRecorder creates a recorder whose snapshots have the given scale ([ScaleDefault] or
@@ -39,7 +39,7 @@ func NewRecorder(scale int, opts ...Option) (*Recorder, error) {
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.close(r, func(c *C.llmm_recorder) { C.llmm_recorder_free(c) })
+	return r.handle.Close()
 }
 
 // SetRange sets the tracked value range (as [Sketch.SetRange]); allowed only before the

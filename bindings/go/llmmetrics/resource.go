@@ -93,11 +93,6 @@ func NewLIIMonitor(window int, opts ...Option) (*LIIMonitor, error) {
 	}))
 }
 
-// Close frees the monitor. It is idempotent and always returns nil.
-func (m *LIIMonitor) Close() error {
-	return m.close(m, func(c *C.llmm_lii_monitor) { C.llmm_lii_monitor_free(c) })
-}
-
 // SetThreshold sets a threshold in [0, 1]; the prefetch threshold may not exceed the adapt
 // threshold (ErrRange, nothing changed).
 func (m *LIIMonitor) SetThreshold(opt LIIOption, value float64) error {

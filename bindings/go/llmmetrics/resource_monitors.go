@@ -41,11 +41,6 @@ func NewKVHitTracker(window time.Duration, opts ...Option) (*KVHitTracker, error
 	}))
 }
 
-// Close frees the tracker. It is idempotent and always returns nil.
-func (t *KVHitTracker) Close() error {
-	return t.close(t, func(c *C.llmm_kv_hit_tracker) { C.llmm_kv_hit_tracker_free(c) })
-}
-
 // Add counts hits out of lookups (hits ≤ lookups) at time stamp now.
 func (t *KVHitTracker) Add(now, hits, lookups uint64) error {
 	return t.call("llmm_kv_hit_tracker_add", func(c *C.llmm_kv_hit_tracker) C.llmm_status {
@@ -110,11 +105,6 @@ func NewTLBMonitorCustom(maxMissRate float64, window time.Duration, opts ...Opti
 	return owned(m, m.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_tlb_monitor) C.llmm_status {
 		return C.llmm_tlb_monitor_new_custom(cctx, C.double(maxMissRate), w, out)
 	}))
-}
-
-// Close frees the monitor. It is idempotent and always returns nil.
-func (m *TLBMonitor) Close() error {
-	return m.close(m, func(c *C.llmm_tlb_monitor) { C.llmm_tlb_monitor_free(c) })
 }
 
 // Add counts misses out of accesses (misses ≤ accesses) at time stamp now, for example the

@@ -101,11 +101,6 @@ func NewScorecard(preset Scenario, opts ...Option) (*Scorecard, error) {
 	}))
 }
 
-// Close frees the scorecard. It is idempotent and always returns nil.
-func (sc *Scorecard) Close() error {
-	return sc.close(sc, func(c *C.llmm_scorecard) { C.llmm_scorecard_free(c) })
-}
-
 // SetWeights sets custom layer weights (finite, ≥ 0, summing to 1 within 1e-9); the
 // scenario becomes [ScenarioCustom].
 func (sc *Scorecard) SetWeights(w [LayerCount]float64) error {

@@ -72,11 +72,6 @@ func (s *Sketch) with(op string, o *Sketch, f func(c, o *C.llmm_sketch) C.llmm_s
 	return s.call(op, func(c *C.llmm_sketch) C.llmm_status { return f(c, o.c) })
 }
 
-// Close frees the sketch. It is idempotent and always returns nil.
-func (s *Sketch) Close() error {
-	return s.close(s, func(c *C.llmm_sketch) { C.llmm_sketch_free(c) })
-}
-
 // SetRange sets the accurately tracked value range [lo, hi]; allowed only while the sketch
 // is empty. Positive values below lo or above hi are still counted (as underflow / overflow).
 func (s *Sketch) SetRange(lo, hi float64) error {

@@ -92,11 +92,6 @@ func NewSLOWindow(slot time.Duration, slots, scale int, opts ...Option) (*SLOWin
 	}))
 }
 
-// Close frees the window. It is idempotent and always returns nil.
-func (w *SLOWindow) Close() error {
-	return w.close(w, func(c *C.llmm_slo_window) { C.llmm_slo_window_free(c) })
-}
-
 // Add records a successful request and its latency at time stamp now.
 func (w *SLOWindow) Add(now uint64, latency float64) error {
 	return w.call("llmm_slo_window_add", func(c *C.llmm_slo_window) C.llmm_status {

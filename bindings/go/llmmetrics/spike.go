@@ -68,11 +68,6 @@ func NewSpikeDetector(opts ...Option) (*SpikeDetector, error) {
 	}))
 }
 
-// Close frees the detector. It is idempotent and always returns nil.
-func (d *SpikeDetector) Close() error {
-	return d.close(d, func(c *C.llmm_spike) { C.llmm_spike_free(c) })
-}
-
 // SetFloat64 sets a float option (ErrUnknownOption for an integer option, ErrRange outside
 // its bounds).
 func (d *SpikeDetector) SetFloat64(opt SpikeOption, value float64) error {

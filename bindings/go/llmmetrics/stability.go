@@ -48,11 +48,6 @@ func NewStabilityGate(opts ...Option) (*StabilityGate, error) {
 	}))
 }
 
-// Close frees the gate. It is idempotent and always returns nil.
-func (g *StabilityGate) Close() error {
-	return g.close(g, func(c *C.llmm_stability) { C.llmm_stability_free(c) })
-}
-
 // SetFloat64 sets ε.
 func (g *StabilityGate) SetFloat64(opt StabilityOption, value float64) error {
 	return g.call("llmm_stability_set_f64", func(c *C.llmm_stability) C.llmm_status {
@@ -145,11 +140,6 @@ func NewSaturationSignal(opts ...Option) (*SaturationSignal, error) {
 	return owned(s, s.open("llmm_saturation_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_saturation) C.llmm_status {
 		return C.llmm_saturation_new(cctx, out)
 	}))
-}
-
-// Close frees the signal. It is idempotent and always returns nil.
-func (s *SaturationSignal) Close() error {
-	return s.close(s, func(c *C.llmm_saturation) { C.llmm_saturation_free(c) })
 }
 
 // SetFloat64 sets z.

@@ -73,11 +73,6 @@ func NewWindow(slot time.Duration, slots, scale int, opts ...Option) (*Window, e
 	}))
 }
 
-// Close frees the window. It is idempotent and always returns nil.
-func (w *Window) Close() error {
-	return w.close(w, func(c *C.llmm_window) { C.llmm_window_free(c) })
-}
-
 // Geometry returns the slot length and slot count, defaults resolved.
 func (w *Window) Geometry() (slot time.Duration, slots int, err error) {
 	var ns C.uint64_t
@@ -203,11 +198,6 @@ func NewRatioWindow(slot time.Duration, slots int, opts ...Option) (*RatioWindow
 	return owned(rw, rw.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_ratio_window) C.llmm_status {
 		return C.llmm_ratio_window_new(cctx, slotNs, n, out)
 	}))
-}
-
-// Close frees the ratio window. It is idempotent and always returns nil.
-func (rw *RatioWindow) Close() error {
-	return rw.close(rw, func(c *C.llmm_ratio_window) { C.llmm_ratio_window_free(c) })
 }
 
 // Add counts events out of total (events ≤ total) at time stamp now: 1 of 1 for a failed
