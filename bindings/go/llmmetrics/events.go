@@ -6,7 +6,6 @@ package llmmetrics
 import "C"
 
 import (
-	"errors"
 	"runtime"
 	"time"
 )
@@ -92,32 +91,27 @@ func (l *EventLog) Add(now uint64, typ EventType, value float64) error {
 // candidate causes of a spike at at.
 func (l *EventLog) Lookback(at uint64, lookback time.Duration) ([]Event, error) {
 	const op = "llmm_event_log_lookback"
+	if l.c == nil {
+		return nil, errClosed(op, l.what())
+	}
 	lb, err := durationArg(op, "look-back", lookback)
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]C.llmm_event, 16)
-	for {
-		var n C.size_t
-		err := l.call(op, func(c *C.llmm_event_log) C.llmm_status {
-			return C.llmm_event_log_lookback(c, C.uint64_t(at), lb, &buf[0], C.size_t(len(buf)), &n)
-		})
-		runtime.KeepAlive(buf)
-		if errors.Is(err, ErrBuffer) && int(n) > len(buf) {
-			buf = make([]C.llmm_event, int(n))
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out := make([]Event, int(n))
-		for i := range out {
-			e := &buf[i]
-			out[i] = Event{TimeNs: uint64(e.time_ns), Before: time.Duration(e.before_ns), Value: float64(e.value),
-				Type: EventType(e._type)}
-		}
-		return out, nil
+	defer runtime.KeepAlive(l)
+	buf, err := grow(op, 16, func(buf []C.llmm_event, n *C.size_t) C.llmm_status {
+		return C.llmm_event_log_lookback(l.c, C.uint64_t(at), lb, &buf[0], C.size_t(len(buf)), n)
+	})
+	if err != nil {
+		return nil, err
 	}
+	out := make([]Event, len(buf))
+	for i := range out {
+		e := &buf[i]
+		out[i] = Event{TimeNs: uint64(e.time_ns), Before: time.Duration(e.before_ns), Value: float64(e.value),
+			Type: EventType(e._type)}
+	}
+	return out, nil
 }
 
 // Count returns the number of events of one type (0 for every type) stamped in

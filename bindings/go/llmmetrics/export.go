@@ -12,16 +12,17 @@ import (
 	"unsafe"
 )
 
-// bufferCall runs a C writer that follows the library's buffer protocol (buf, cap, *len;
-// LLMM_E_BUFFER with the size needed), growing a Go buffer until the output fits.
-func bufferCall(op string, f func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status) ([]byte, error) {
-	buf := make([]byte, 4096)
+// grow runs a call that follows the library's buffer protocol (buffer, capacity, *count;
+// LLMM_E_BUFFER with the count needed) on a buffer of size elements, then on one as large as
+// the library asks for, and returns the elements written.
+func grow[E any](op string, size int, f func(buf []E, n *C.size_t) C.llmm_status) ([]E, error) {
+	buf := make([]E, size)
 	for {
 		var n C.size_t
-		st := f((*C.uint8_t)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)), &n)
+		st := f(buf, &n)
 		runtime.KeepAlive(buf)
 		if st == C.LLMM_E_BUFFER && int(n) > len(buf) {
-			buf = make([]byte, int(n))
+			buf = make([]E, int(n))
 			continue
 		}
 		if err := check(op, st); err != nil {
@@ -29,6 +30,13 @@ func bufferCall(op string, f func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.l
 		}
 		return buf[:int(n)], nil
 	}
+}
+
+// bufferCall runs a C writer of bytes that follows the buffer protocol.
+func bufferCall(op string, f func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status) ([]byte, error) {
+	return grow(op, 4096, func(buf []byte, n *C.size_t) C.llmm_status {
+		return f((*C.uint8_t)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)), n)
+	})
 }
 
 // cStrings holds C copies of Go strings for the duration of one call. The empty string
@@ -164,21 +172,9 @@ const (
 
 // PromBuckets returns a named bucket list: ascending upper bounds, without +Inf.
 func PromBuckets(which BucketList) ([]float64, error) {
-	const op = "llmm_prom_buckets"
-	out := make([]float64, 32)
-	for {
-		var n C.size_t
-		st := C.llmm_prom_buckets(C.llmm_bucket_list(which), f64ptr(out), C.size_t(len(out)), &n)
-		runtime.KeepAlive(out)
-		if st == C.LLMM_E_BUFFER && int(n) > len(out) {
-			out = make([]float64, int(n))
-			continue
-		}
-		if err := check(op, st); err != nil {
-			return nil, err
-		}
-		return out[:int(n)], nil
-	}
+	return grow("llmm_prom_buckets", 32, func(out []float64, n *C.size_t) C.llmm_status {
+		return C.llmm_prom_buckets(C.llmm_bucket_list(which), f64ptr(out), C.size_t(len(out)), n)
+	})
 }
 
 // PromWriter builds a Prometheus exposition — many families, many labelled series each —
