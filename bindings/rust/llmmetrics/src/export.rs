@@ -8,7 +8,6 @@
 
 use std::ffi::{CStr, CString};
 use std::fmt;
-use std::mem::MaybeUninit;
 use std::ptr::{self};
 
 use llmmetrics_sys as ffi;
@@ -404,7 +403,7 @@ pub struct OtlpOptions<'a> {
 
 impl Default for OtlpOptions<'_> {
     fn default() -> Self {
-        let o = otlp_raw_defaults();
+        let o = crate::sized::defaults::<ffi::llmm_otlp_options>();
         OtlpOptions {
             start_time_unix_nano: o.start_time_unix_nano,
             time_unix_nano: o.time_unix_nano,
@@ -420,16 +419,6 @@ impl Default for OtlpOptions<'_> {
             unit: None,
             resource_attributes: None,
         }
-    }
-}
-
-fn otlp_raw_defaults() -> ffi::llmm_otlp_options {
-    let mut o = MaybeUninit::<ffi::llmm_otlp_options>::zeroed();
-    // SAFETY: valid pointer; the call fails only for NULL.
-    unsafe {
-        let st = crate::sized::init(o.as_mut_ptr());
-        debug_assert_eq!(st, ffi::LLMM_OK);
-        o.assume_init()
     }
 }
 
@@ -452,7 +441,7 @@ impl OtlpOptions<'_> {
     }
 
     fn raw(&self, s: &OtlpStrings) -> ffi::llmm_otlp_options {
-        let mut o = otlp_raw_defaults();
+        let mut o = crate::sized::defaults::<ffi::llmm_otlp_options>();
         o.start_time_unix_nano = self.start_time_unix_nano;
         o.time_unix_nano = self.time_unix_nano;
         o.unit_to_seconds = self.unit_to_seconds;

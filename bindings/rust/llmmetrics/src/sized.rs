@@ -27,3 +27,17 @@ pub(crate) fn read<T: SizePrefixed>(call: impl FnOnce(*mut T) -> ffi::llmm_statu
         Ok(r.assume_init())
     }
 }
+
+/// The library's defaults of a caller-sized struct, at the crate's size of it.
+pub(crate) fn try_defaults<T: SizePrefixed>() -> Result<T> {
+    read(|_| ffi::LLMM_OK)
+}
+
+/// [`try_defaults`], all zero when the library refuses the crate's size (a library older than
+/// the crate), which debug builds report.
+pub(crate) fn defaults<T: SizePrefixed>() -> T {
+    let r = try_defaults();
+    debug_assert!(r.is_ok(), "llmm_struct_init refused the crate's own struct");
+    // SAFETY: all zero is a value of every C struct of the library.
+    r.unwrap_or_else(|_| unsafe { MaybeUninit::zeroed().assume_init() })
+}

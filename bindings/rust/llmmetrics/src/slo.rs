@@ -4,7 +4,6 @@
 //! are nanoseconds on the caller's monotonic clock, under the rules of [`Window`](crate::Window).
 
 use std::fmt;
-use std::mem::MaybeUninit;
 
 use llmmetrics_sys as ffi;
 
@@ -38,13 +37,7 @@ pub struct SloResult {
 fn slo_result(
     call: impl FnOnce(*mut ffi::llmm_slo_result) -> ffi::llmm_status,
 ) -> Result<SloResult> {
-    let mut r = MaybeUninit::<ffi::llmm_slo_result>::zeroed();
-    // SAFETY: initialised by crate::sized::init before the check fills it.
-    let r = unsafe {
-        check(crate::sized::init(r.as_mut_ptr()))?;
-        check(call(r.as_mut_ptr()))?;
-        r.assume_init()
-    };
+    let r = sized::read(call)?;
     Ok(SloResult {
         satisfied: r.satisfied != 0,
         latency_ok: r.latency_ok != 0,
