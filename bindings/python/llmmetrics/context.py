@@ -198,6 +198,13 @@ class Handle(Closing):
         obj._init_new(context, c_type, call, make, detail)
         return obj
 
+    def _call(self, fn: Callable[..., int], *args: Any, detail: str = "") -> None:
+        """``fn(handle, *args)`` under the object's lock; raises for a failing status, naming
+        ``fn`` and ``detail``."""
+        with self._lock:
+            st = fn(self._live(), *args)
+        check(st, fn.__name__, detail)
+
     def _live(self) -> Any:
         """The C handle; ValueError once closed. Call with the object's lock held."""
         ptr = self._ptr

@@ -156,18 +156,14 @@ class SpikeDetector(Handle):
         """
         t = time_arg(now_ns, "llmm_spike_rate")
         out = ctypes.c_double()
-        with self._lock:
-            st = _lib.llmm_spike_rate(self._live(), t, ctypes.byref(out))
-        check(st, "llmm_spike_rate", "now_ns=%r" % t)
+        self._call(_lib.llmm_spike_rate, t, ctypes.byref(out), detail="now_ns=%r" % t)
         return out.value
 
     def stats(self, now_ns: Optional[int] = None) -> SpikeStats:
         """Baselines in force and counts per level at ``now_ns``."""
         t = time_arg(now_ns, "llmm_spike_get_stats")
         s = new_struct(_lib.llmm_spike_stats)
-        with self._lock:
-            st = _lib.llmm_spike_get_stats(self._live(), t, ctypes.byref(s))
-        check(st, "llmm_spike_get_stats", "now_ns=%r" % t)
+        self._call(_lib.llmm_spike_get_stats, t, ctypes.byref(s), detail="now_ns=%r" % t)
         return SpikeStats(bool(s.ready), s.base_threshold, s.severe_threshold,
                           s.baseline_samples, s.window_samples, s.window_classified,
                           s.window_level1, s.window_level2, s.total_samples,
@@ -175,8 +171,7 @@ class SpikeDetector(Handle):
 
     def reset(self) -> None:
         """Forget every sample, count, baseline and the clock; options stay."""
-        with self._lock:
-            check(_lib.llmm_spike_reset(self._live()), "llmm_spike_reset")
+        self._call(_lib.llmm_spike_reset)
 
     def __repr__(self) -> str:
         if self.closed:
@@ -294,28 +289,22 @@ class CollapseDetector(Handle):
     def mark_switch(self, now_ns: Optional[int] = None) -> None:
         """Mark a weight (precision) switch; it replaces any earlier one."""
         t = time_arg(now_ns, "llmm_collapse_mark_switch")
-        with self._lock:
-            st = _lib.llmm_collapse_mark_switch(self._live(), t)
-        check(st, "llmm_collapse_mark_switch", "now_ns=%r" % t)
+        self._call(_lib.llmm_collapse_mark_switch, t, detail="now_ns=%r" % t)
 
     def observe(self, latency: float, now_ns: Optional[int] = None) -> bool:
         """Judge one batch latency against the W before it; True when collapsed."""
         t = time_arg(now_ns, "llmm_collapse_observe")
         out = ctypes.c_int32()
-        with self._lock:
-            st = _lib.llmm_collapse_observe(self._live(), t, real(latency, "latency"),
-                                            ctypes.byref(out))
-        check(st, "llmm_collapse_observe", "latency=%r now_ns=%r" % (latency, t))
+        self._call(_lib.llmm_collapse_observe, t, real(latency, "latency"), ctypes.byref(out),
+                   detail="latency=%r now_ns=%r" % (latency, t))
         return bool(out.value)
 
     def observe_ex(self, latency: float, now_ns: Optional[int] = None) -> CollapseVerdict:
         """:meth:`observe` with the whole verdict (baseline, threshold, switch distance)."""
         t = time_arg(now_ns, "llmm_collapse_observe_ex")
         v = new_struct(_lib.llmm_collapse_verdict)
-        with self._lock:
-            st = _lib.llmm_collapse_observe_ex(self._live(), t, real(latency, "latency"),
-                                               ctypes.byref(v))
-        check(st, "llmm_collapse_observe_ex", "latency=%r now_ns=%r" % (latency, t))
+        self._call(_lib.llmm_collapse_observe_ex, t, real(latency, "latency"), ctypes.byref(v),
+                   detail="latency=%r now_ns=%r" % (latency, t))
         return CollapseVerdict(bool(v.collapsed), bool(v.ready), bool(v.outlier),
                                bool(v.after_switch), bool(v.floored), v.mean, v.sigma,
                                v.threshold, v.since_switch_ns, v.samples)
@@ -323,17 +312,14 @@ class CollapseDetector(Handle):
     def observe_tps(self, tps: float, now_ns: Optional[int] = None) -> None:
         """Give a throughput reading (the last one before a switch is its reference)."""
         t = time_arg(now_ns, "llmm_collapse_observe_tps")
-        with self._lock:
-            st = _lib.llmm_collapse_observe_tps(self._live(), t, real(tps, "tps"))
-        check(st, "llmm_collapse_observe_tps", "tps=%r now_ns=%r" % (tps, t))
+        self._call(_lib.llmm_collapse_observe_tps, t, real(tps, "tps"),
+                   detail="tps=%r now_ns=%r" % (tps, t))
 
     def observe_membw(self, utilisation: float, now_ns: Optional[int] = None) -> None:
         """Give a memory-bandwidth utilisation reading in [0, 1]."""
         t = time_arg(now_ns, "llmm_collapse_observe_membw")
-        with self._lock:
-            st = _lib.llmm_collapse_observe_membw(self._live(), t,
-                                                  real(utilisation, "utilisation"))
-        check(st, "llmm_collapse_observe_membw", "utilisation=%r now_ns=%r" % (utilisation, t))
+        self._call(_lib.llmm_collapse_observe_membw, t, real(utilisation, "utilisation"),
+                   detail="utilisation=%r now_ns=%r" % (utilisation, t))
 
     def switch_report(self) -> CollapseReport:
         """The confirmation matrix of the latest switch.
@@ -341,9 +327,7 @@ class CollapseDetector(Handle):
         :raises Empty: no switch was marked
         """
         r = new_struct(_lib.llmm_collapse_report)
-        with self._lock:
-            st = _lib.llmm_collapse_switch_report(self._live(), ctypes.byref(r))
-        check(st, "llmm_collapse_switch_report")
+        self._call(_lib.llmm_collapse_switch_report, ctypes.byref(r))
         return CollapseReport(r.signals, bool(r.latency_confirmed), bool(r.tps_known),
                               bool(r.tps_confirmed), bool(r.membw_known),
                               bool(r.membw_confirmed), bool(r.open), r.switch_ns, r.latencies,
@@ -353,16 +337,12 @@ class CollapseDetector(Handle):
     def counts(self) -> CollapseCounts:
         """Latencies observed, of those collapsed, and switches marked."""
         a, b, c = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
-        with self._lock:
-            st = _lib.llmm_collapse_counts(self._live(), ctypes.byref(a), ctypes.byref(b),
-                                           ctypes.byref(c))
-        check(st, "llmm_collapse_counts")
+        self._call(_lib.llmm_collapse_counts, ctypes.byref(a), ctypes.byref(b), ctypes.byref(c))
         return CollapseCounts(a.value, b.value, c.value)
 
     def reset(self) -> None:
         """Forget every latency, reading, switch, count and the clock; options stay."""
-        with self._lock:
-            check(_lib.llmm_collapse_reset(self._live()), "llmm_collapse_reset")
+        self._call(_lib.llmm_collapse_reset)
 
     def __repr__(self) -> str:
         if self.closed:
@@ -438,9 +418,8 @@ class EventLog(Handle):
             now_ns: Optional[int] = None) -> None:
         """Record an event of a known type (1 … 6) or a user type (``EventType.USER`` …)."""
         t = time_arg(now_ns, "llmm_event_log_add")
-        with self._lock:
-            st = _lib.llmm_event_log_add(self._live(), t, int32(type, "type"), real(value))
-        check(st, "llmm_event_log_add", "type=%r value=%r now_ns=%r" % (type, value, t))
+        self._call(_lib.llmm_event_log_add, t, int32(type, "type"), real(value),
+                   detail="type=%r value=%r now_ns=%r" % (type, value, t))
 
     def lookback(self, at_ns: int, lookback_ns: int) -> List[Event]:
         """The events stamped in [at_ns − lookback_ns, at_ns], nearest first: the candidate
@@ -474,10 +453,7 @@ class EventLog(Handle):
     def counts(self) -> EventLogCounts:
         """Events held now, accepted and dropped since creation or reset."""
         a, b, c = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
-        with self._lock:
-            st = _lib.llmm_event_log_counts(self._live(), ctypes.byref(a), ctypes.byref(b),
-                                            ctypes.byref(c))
-        check(st, "llmm_event_log_counts")
+        self._call(_lib.llmm_event_log_counts, ctypes.byref(a), ctypes.byref(b), ctypes.byref(c))
         return EventLogCounts(a.value, b.value, c.value)
 
     def __len__(self) -> int:
@@ -486,8 +462,7 @@ class EventLog(Handle):
 
     def reset(self) -> None:
         """Forget every event, the counts and the clock."""
-        with self._lock:
-            check(_lib.llmm_event_log_reset(self._live()), "llmm_event_log_reset")
+        self._call(_lib.llmm_event_log_reset)
 
 
 # -- correlation -----------------------------------------------------------------------------
@@ -591,24 +566,20 @@ class StabilityGate(Handle):
     def add(self, mean: float) -> bool:
         """Add one window's mean (> 0); True when the last k are stable."""
         out = ctypes.c_int32()
-        with self._lock:
-            st = _lib.llmm_stability_add(self._live(), real(mean, "mean"), ctypes.byref(out))
-        check(st, "llmm_stability_add", "mean=%r" % (mean,))
+        self._call(_lib.llmm_stability_add, real(mean, "mean"), ctypes.byref(out),
+                   detail="mean=%r" % (mean,))
         return bool(out.value)
 
     def read(self) -> StabilityReading:
         """The verdict and the figures behind it."""
         r = new_struct(_lib.llmm_stability_reading)
-        with self._lock:
-            st = _lib.llmm_stability_read(self._live(), ctypes.byref(r))
-        check(st, "llmm_stability_read")
+        self._call(_lib.llmm_stability_read, ctypes.byref(r))
         return StabilityReading(bool(r.stable), r.held, r.windows, r.min, r.max, r.ratio,
                                 r.total)
 
     def reset(self) -> None:
         """Forget every mean and the total; options stay."""
-        with self._lock:
-            check(_lib.llmm_stability_reset(self._live()), "llmm_stability_reset")
+        self._call(_lib.llmm_stability_reset)
 
 
 # -- saturation signal -----------------------------------------------------------------------
@@ -684,19 +655,15 @@ class SaturationSignal(Handle):
         """Add one sample; True when saturated after it."""
         t = time_arg(now_ns, "llmm_saturation_observe")
         out = ctypes.c_int32()
-        with self._lock:
-            st = _lib.llmm_saturation_observe(self._live(), t, real(latency, "latency"),
-                                              real(in_flight, "in_flight"), ctypes.byref(out))
-        check(st, "llmm_saturation_observe",
-              "latency=%r in_flight=%r now_ns=%r" % (latency, in_flight, t))
+        self._call(_lib.llmm_saturation_observe, t, real(latency, "latency"),
+                   real(in_flight, "in_flight"), ctypes.byref(out),
+                   detail="latency=%r in_flight=%r now_ns=%r" % (latency, in_flight, t))
         return bool(out.value)
 
     def read(self) -> SaturationReading:
         """Slopes, standard errors and the verdict over the samples held."""
         r = new_struct(_lib.llmm_saturation_reading)
-        with self._lock:
-            st = _lib.llmm_saturation_read(self._live(), ctypes.byref(r))
-        check(st, "llmm_saturation_read")
+        self._call(_lib.llmm_saturation_read, ctypes.byref(r))
         return SaturationReading(bool(r.saturated), bool(r.ready), bool(r.latency_rising),
                                  bool(r.inflight_rising), r.samples, r.latency_slope,
                                  r.latency_slope_se, r.inflight_slope, r.inflight_slope_se,
@@ -704,5 +671,4 @@ class SaturationSignal(Handle):
 
     def reset(self) -> None:
         """Forget every sample, the total and the clock; options stay."""
-        with self._lock:
-            check(_lib.llmm_saturation_reset(self._live()), "llmm_saturation_reset")
+        self._call(_lib.llmm_saturation_reset)

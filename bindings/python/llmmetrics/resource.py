@@ -166,9 +166,8 @@ class LiiMonitor(Handle):
 
         :raises InvalidArgument: NaN or outside [0, 1]; nothing changed
         """
-        with self._lock:
-            st = _lib.llmm_lii_monitor_add(self._live(), real(cpu, "cpu"), real(gpu, "gpu"))
-        check(st, "llmm_lii_monitor_add", "cpu=%r gpu=%r" % (cpu, gpu))
+        self._call(_lib.llmm_lii_monitor_add, real(cpu, "cpu"), real(gpu, "gpu"),
+                   detail="cpu=%r gpu=%r" % (cpu, gpu))
 
     def read(self) -> LiiReading:
         """The LII over the window, its tier and the scaling trigger.
@@ -176,16 +175,13 @@ class LiiMonitor(Handle):
         :raises Empty: no sample yet
         """
         r = new_struct(_lib.llmm_lii_reading)
-        with self._lock:
-            st = _lib.llmm_lii_monitor_read(self._live(), ctypes.byref(r))
-        check(st, "llmm_lii_monitor_read")
+        self._call(_lib.llmm_lii_monitor_read, ctypes.byref(r))
         return LiiReading(r.lii, LiiTier(r.tier), bool(r.scale), r.samples, r.mean_cpu,
                           r.mean_gpu)
 
     def reset(self) -> None:
         """Drop every sample; thresholds stay."""
-        with self._lock:
-            check(_lib.llmm_lii_monitor_reset(self._live()), "llmm_lii_monitor_reset")
+        self._call(_lib.llmm_lii_monitor_reset)
 
     def __len__(self) -> int:
         """Samples in the window."""
@@ -315,15 +311,12 @@ class KvHitTracker(Handle):
         """
         t = time_arg(now_ns, "llmm_kv_hit_tracker_read")
         r = new_struct(_lib.llmm_kv_hit_reading)
-        with self._lock:
-            st = _lib.llmm_kv_hit_tracker_read(self._live(), t, ctypes.byref(r))
-        check(st, "llmm_kv_hit_tracker_read", "now_ns=%r" % t)
+        self._call(_lib.llmm_kv_hit_tracker_read, t, ctypes.byref(r), detail="now_ns=%r" % t)
         return KvHitReading(r.hits, r.lookups, r.hit_rate, r.ttl)
 
     def reset(self) -> None:
         """Forget every count and the clock."""
-        with self._lock:
-            check(_lib.llmm_kv_hit_tracker_reset(self._live()), "llmm_kv_hit_tracker_reset")
+        self._call(_lib.llmm_kv_hit_tracker_reset)
 
 
 class TlbReading(NamedTuple):
@@ -383,13 +376,10 @@ class TlbMonitor(Handle):
         """
         t = time_arg(now_ns, "llmm_tlb_monitor_read")
         r = new_struct(_lib.llmm_tlb_reading)
-        with self._lock:
-            st = _lib.llmm_tlb_monitor_read(self._live(), t, ctypes.byref(r))
-        check(st, "llmm_tlb_monitor_read", "now_ns=%r" % t)
+        self._call(_lib.llmm_tlb_monitor_read, t, ctypes.byref(r), detail="now_ns=%r" % t)
         return TlbReading(bool(r.alert), r.misses, r.accesses, r.window_ns, r.miss_rate,
                           r.max_miss_rate)
 
     def reset(self) -> None:
         """Forget every count and the clock; threshold and window stay."""
-        with self._lock:
-            check(_lib.llmm_tlb_monitor_reset(self._live()), "llmm_tlb_monitor_reset")
+        self._call(_lib.llmm_tlb_monitor_reset)

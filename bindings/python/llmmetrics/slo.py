@@ -112,17 +112,15 @@ class SloWindow(Handle):
     def add(self, latency: float, now_ns: Optional[int] = None) -> None:
         """Record a successful request and its latency."""
         t = time_arg(now_ns, "llmm_slo_window_add")
-        with self._lock:
-            st = _lib.llmm_slo_window_add(self._live(), t, real(latency, "latency"))
-        check(st, "llmm_slo_window_add", "latency=%r now_ns=%r" % (latency, t))
+        self._call(_lib.llmm_slo_window_add, t, real(latency, "latency"),
+                   detail="latency=%r now_ns=%r" % (latency, t))
 
     def add_errors(self, errors: int = 1, now_ns: Optional[int] = None) -> None:
         """Record failed requests (0 only advances the clock)."""
         t = time_arg(now_ns, "llmm_slo_window_add_errors")
         n = uint64(errors, "errors", "llmm_slo_window_add_errors")
-        with self._lock:
-            st = _lib.llmm_slo_window_add_errors(self._live(), t, n)
-        check(st, "llmm_slo_window_add_errors", "errors=%r now_ns=%r" % (errors, t))
+        self._call(_lib.llmm_slo_window_add_errors, t, n,
+                   detail="errors=%r now_ns=%r" % (errors, t))
 
     def check(self, latency_max: float, err_max: float, q: float = 0.95,
               span_ns: Optional[int] = None, now_ns: Optional[int] = None) -> SloResult:
@@ -141,8 +139,7 @@ class SloWindow(Handle):
 
     def reset(self) -> None:
         """Forget every request and the clock."""
-        with self._lock:
-            check(_lib.llmm_slo_window_reset(self._live()), "llmm_slo_window_reset")
+        self._call(_lib.llmm_slo_window_reset)
 
 
 # -- goodput ---------------------------------------------------------------------------------
@@ -229,18 +226,15 @@ class Goodput(Handle):
     def observe(self, ttft: float, tpot: float, e2e: float) -> bool:
         """Count one completed request; True when it is good."""
         good = ctypes.c_int32()
-        with self._lock:
-            st = _lib.llmm_goodput_observe(self._live(), real(ttft, "ttft"), real(tpot, "tpot"),
-                                           real(e2e, "e2e"), ctypes.byref(good))
-        check(st, "llmm_goodput_observe", "ttft=%r tpot=%r e2e=%r" % (ttft, tpot, e2e))
+        self._call(_lib.llmm_goodput_observe, real(ttft, "ttft"), real(tpot, "tpot"),
+                   real(e2e, "e2e"), ctypes.byref(good),
+                   detail="ttft=%r tpot=%r e2e=%r" % (ttft, tpot, e2e))
         return bool(good.value)
 
     def add_failures(self, n: int = 1) -> None:
         """Count failed requests (never good)."""
         k = uint64(n, "n", "llmm_goodput_add_failures")
-        with self._lock:
-            st = _lib.llmm_goodput_add_failures(self._live(), k)
-        check(st, "llmm_goodput_add_failures", "n=%r" % (n,))
+        self._call(_lib.llmm_goodput_add_failures, k, detail="n=%r" % (n,))
 
     def read(self, duration_ns: int) -> GoodputResult:
         """Goodput as a fraction and as rates over ``duration_ns`` of serving.
@@ -249,16 +243,14 @@ class Goodput(Handle):
         """
         r = new_struct(_lib.llmm_goodput_result)
         d = uint64(duration_ns, "duration_ns", "llmm_goodput_read")
-        with self._lock:
-            st = _lib.llmm_goodput_read(self._live(), d, ctypes.byref(r))
-        check(st, "llmm_goodput_read", "duration_ns=%r" % (duration_ns,))
+        self._call(_lib.llmm_goodput_read, d, ctypes.byref(r),
+                   detail="duration_ns=%r" % (duration_ns,))
         return GoodputResult(r.requests, r.completed, r.good, r.fraction, r.rate_per_s,
                              r.throughput_per_s)
 
     def reset(self) -> None:
         """Forget the counts; the bounds stay."""
-        with self._lock:
-            check(_lib.llmm_goodput_reset(self._live()), "llmm_goodput_reset")
+        self._call(_lib.llmm_goodput_reset)
 
 
 # -- burn-rate alerts ----------------------------------------------------------------------
@@ -399,9 +391,7 @@ class BurnAlerter(Handle):
         """Burn rates of the four windows and the two alerts at ``now_ns``."""
         t = time_arg(now_ns, "llmm_burn_evaluate")
         r = new_struct(_lib.llmm_burn_result)
-        with self._lock:
-            st = _lib.llmm_burn_evaluate(self._live(), t, ctypes.byref(r))
-        check(st, "llmm_burn_evaluate", "now_ns=%r" % t)
+        self._call(_lib.llmm_burn_evaluate, t, ctypes.byref(r), detail="now_ns=%r" % t)
         windows = tuple(BurnWindowResult(BurnWindow(i), r.requests[i], r.errors[i],
                                          r.error_rate[i], r.burn_rate[i])
                         for i in range(BURN_WINDOWS))
@@ -409,8 +399,7 @@ class BurnAlerter(Handle):
 
     def reset(self) -> None:
         """Forget every count and the clock; the options stay."""
-        with self._lock:
-            check(_lib.llmm_burn_reset(self._live()), "llmm_burn_reset")
+        self._call(_lib.llmm_burn_reset)
 
 
 # -- error-share trigger ---------------------------------------------------------------------
@@ -497,12 +486,9 @@ class ErrorTrigger(Handle):
         """
         t = time_arg(now_ns, "llmm_error_trigger_check")
         r = new_struct(_lib.llmm_error_trigger_reading)
-        with self._lock:
-            st = _lib.llmm_error_trigger_check(self._live(), t, ctypes.byref(r))
-        check(st, "llmm_error_trigger_check", "now_ns=%r" % t)
+        self._call(_lib.llmm_error_trigger_check, t, ctypes.byref(r), detail="now_ns=%r" % t)
         return ErrorTriggerReading(bool(r.fired), r.errors, r.requests, r.share)
 
     def reset(self) -> None:
         """Forget every count and the clock; the options stay."""
-        with self._lock:
-            check(_lib.llmm_error_trigger_reset(self._live()), "llmm_error_trigger_reset")
+        self._call(_lib.llmm_error_trigger_reset)
