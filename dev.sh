@@ -89,8 +89,9 @@ usage: ./dev.sh COMMAND [ARGS]
   fuzz SECONDS   build build-fuzz (clang, libFuzzer, ASan+UBSan) and run every fuzz
                  target for SECONDS each over its seed corpus (tests/fuzz/corpus/NAME)
   abi-baseline   rebuild `build` in the test configuration and rewrite the committed
-                 ABI baseline tests/abi/libllmmetrics.abi and API snapshot
-                 tests/abi/libllmmetrics.api (only for intended additions, doc/abi.md)
+                 ABI baseline tests/abi/libllmmetrics.abi, API snapshot
+                 tests/abi/libllmmetrics.api and generated binding declarations
+                 (tools/bindings/generate.py; only for intended additions, doc/abi.md)
   --help         this text
 
 Environment: JOBS (parallel build jobs, default: number of CPUs).
@@ -311,7 +312,9 @@ for t in json.load(sys.stdin):
     tests/abi/abi_check.sh "$lib" "$PWD" "$PWD/$MAIN_BUILD" --update
     python3 tools/abi/api_snapshot.py -I include -I "$MAIN_BUILD/include" \
         --write tests/abi/libllmmetrics.api
-    echo "dev.sh: commit tests/abi/libllmmetrics.abi and .api together with the API change"
+    python3 tools/bindings/generate.py -I include -I "$MAIN_BUILD/include" --write
+    echo "dev.sh: commit tests/abi/libllmmetrics.abi and .api and the generated binding" \
+        "declarations together with the API change"
 }
 
 case "${1:-}" in
