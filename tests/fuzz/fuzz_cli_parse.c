@@ -81,9 +81,10 @@ static int on_itl_reset(void *user)
     return step(user, 'x');
 }
 
-static int on_run_end(void *user, double d)
+static int on_run_end(void *user, const llmm_cli_run *run)
 {
     trace *t = user;
+    double d = run->duration_s;
     CHECK(isnan(d) || isfinite(d));
     put(t, &d, sizeof d);
     return step(t, 'e');

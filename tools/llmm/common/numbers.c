@@ -131,7 +131,7 @@ int llmm_cli_number(const char *s, size_t len, double *out)
 slow:
 #endif
     {
-        char buf[128];
+        char buf[1024]; /* a JSON token (input/json.h) is at most 512 bytes */
         char *end;
         if (len == 0 || len >= sizeof buf)
             return LLMM_CLI_EPARSE;

@@ -1,7 +1,19 @@
-/* json.c: what the JSON readers share (json.h). */
+/* json.c: the JSON tokenizer (json.h).
+ *
+ * One pass over each chunk. A number or literal is a maximal run of [A-Za-z0-9.+-] checked
+ * against the grammar once it ends; a string is scanned for its closing quote and decoded only
+ * when the reader wants its bytes. A token cut by the end of a chunk is kept (a number or
+ * literal in `bare`, a string's decoded bytes in `sbuf`) and finished by the next chunk, so
+ * the result never depends on where the chunks split the input; only the line and column of
+ * an error in such a token are those of its first byte.
+ */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
+#include "common/numbers.h"
 #include "input/json.h"
 
 const char *llmm_cli_json_kind_name(int kind)
@@ -10,65 +22,723 @@ const char *llmm_cli_json_kind_name(int kind)
     return n[kind];
 }
 
-void llmm_cli_json_error(yajl_handle h, char *msg, size_t cap)
+/* What may come next. */
+enum {
+    ST_TOP = 0,        /* a top-level value (or, after one, the end or, with multi, another) */
+    ST_VALUE,          /* a value: after ':' or ',' in a list */
+    ST_VALUE_OR_CLOSE, /* after '[' */
+    ST_KEY,            /* a key: after ',' in an object */
+    ST_KEY_OR_CLOSE,   /* after '{' */
+    ST_COLON,          /* after a key */
+    ST_AFTER           /* after a value inside a container: ',' or its closer */
+};
+
+/* byte classes: 1 whitespace, 2 a byte of a number or literal ([A-Za-z0-9.+-]), 0 other */
+enum { C_OTHER = 0, C_WS = 1, C_BARE = 2 };
+/* the class of each byte */
+static const unsigned char cls[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 2, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
+    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/* bytes that end the fast scan of a string: '"', '\\' and control characters */
+static const unsigned char str_stop[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+void llmm_cli_json_init(llmm_cli_json *j, const llmm_cli_json_handler *h, void *self, int multi)
 {
-    unsigned char *m = yajl_get_error(h, 0, NULL, 0);
-    snprintf(msg, cap, "invalid JSON");
-    if (m) {
-        snprintf(msg, cap, "%.*s", (int)strcspn((const char *)m, "\n"), (const char *)m);
-        yajl_free_error(h, m);
+    char *sbuf = j->sbuf;
+    size_t scap = j->scap;
+    memset(j, 0, offsetof(llmm_cli_json, st));
+    j->h = h;
+    j->self = self;
+    j->multi = multi;
+    j->sbuf = sbuf;
+    j->scap = scap;
+    j->line = 1;
+}
+
+void llmm_cli_json_free(llmm_cli_json *j)
+{
+    free(j->sbuf);
+    j->sbuf = NULL;
+    j->scap = 0;
+}
+
+static int syntax(llmm_cli_json *j, const char *fmt, int c)
+{
+    if (c < 0)
+        snprintf(j->msg, sizeof j->msg, "%s", fmt);
+    else if (c > 0x20 && c < 0x7f) {
+        char ch[4] = {'\'', (char)c, '\'', '\0'};
+        snprintf(j->msg, sizeof j->msg, fmt, ch);
+    } else {
+        char hex[8];
+        snprintf(hex, sizeof hex, "0x%02x", c);
+        snprintf(j->msg, sizeof j->msg, fmt, hex);
+    }
+    return LLMM_CLI_JSON_SYNTAX;
+}
+
+/* ---- values -------------------------------------------------------------------------------- */
+
+static llmm_cli_json_frame *top(llmm_cli_json *j)
+{
+    return j->depth ? &j->st[j->depth - 1] : NULL;
+}
+
+/* A value ended (a scalar, or a container closed). */
+static void value_done(llmm_cli_json *j)
+{
+    if (j->depth == 0) {
+        j->values++;
+        j->state = ST_TOP;
+    } else {
+        llmm_cli_json_frame *f = &j->st[j->depth - 1];
+        if (!f->map)
+            f->idx++;
+        j->state = ST_AFTER;
     }
 }
 
-/* ---- YAJL's events to the reader's three -------------------------------------------------- */
-
-#define EVENTS(ctx) (*(const llmm_cli_json_events *const *)(ctx))
-
-static int on_null(void *ctx)
+/* The reader sees this value: not inside a skipped container, not a skipped key's value. */
+static int delivered(const llmm_cli_json *j)
 {
-    return EVENTS(ctx)->scalar(ctx, K_NULL, 0, NULL, 0);
+    return j->skip == 0 && !j->skip_next;
 }
 
-static int on_boolean(void *ctx, int b)
+static int scalar(llmm_cli_json *j, const llmm_cli_json_value *v)
 {
-    return EVENTS(ctx)->scalar(ctx, K_BOOL, b != 0, NULL, 0);
+    int go = !delivered(j) || j->h->scalar(j->self, top(j), v);
+    j->skip_next = 0;
+    j->text_next = 0;
+    value_done(j);
+    return go ? LLMM_CLI_JSON_OK : LLMM_CLI_JSON_STOPPED;
 }
 
-static int on_number(void *ctx, const char *s, size_t len)
+/* The JSON number grammar, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, over all n bytes. */
+static int is_number(const char *s, size_t n)
 {
-    return EVENTS(ctx)->scalar(ctx, K_NUMBER, 0, s, len);
+    size_t i = 0, d;
+    if (i < n && s[i] == '-')
+        i++;
+    if (i < n && s[i] == '0')
+        i++;
+    else if (i < n && s[i] >= '1' && s[i] <= '9')
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+    else
+        return 0;
+    if (i < n && s[i] == '.') {
+        for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            ;
+        if (i == d)
+            return 0;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            ;
+        if (i == d)
+            return 0;
+    }
+    return i == n;
 }
 
-static int on_string(void *ctx, const unsigned char *s, size_t len)
+#define IS(s, n, lit) ((n) == sizeof(lit) - 1 && memcmp((s), (lit), (n)) == 0)
+
+/* A number or literal token of n bytes. */
+static int bare(llmm_cli_json *j, const char *s, size_t n)
 {
-    return EVENTS(ctx)->scalar(ctx, K_STRING, 0, (const char *)s, len);
+    llmm_cli_json_value v;
+    v.kind = K_NUMBER;
+    v.b = 0;
+    v.num = 0;
+    v.text = s;
+    v.len = n;
+    if (IS(s, n, "true") || IS(s, n, "false")) {
+        v.kind = K_BOOL;
+        v.b = s[0] == 't';
+    } else if (IS(s, n, "null")) {
+        v.kind = K_NULL;
+    } else if (IS(s, n, "NaN")) {
+        v.num = NAN;
+    } else if (IS(s, n, "Infinity") || IS(s, n, "-Infinity")) {
+        v.num = s[0] == '-' ? -INFINITY : INFINITY;
+    } else if (!is_number(s, n)) {
+        snprintf(j->msg, sizeof j->msg, "invalid %s '%.*s'",
+                 (s[0] >= '0' && s[0] <= '9') || s[0] == '-' ? "number" : "literal",
+                 n > 40 ? 40 : (int)n, s);
+        return LLMM_CLI_JSON_SYNTAX;
+    } else if (delivered(j) && llmm_cli_number(s, n, &v.num) != 0) {
+        snprintf(j->msg, sizeof j->msg, "number %.*s is out of range", n > 40 ? 40 : (int)n, s);
+        return LLMM_CLI_JSON_SYNTAX;
+    }
+    return scalar(j, &v);
 }
 
-static int on_map_key(void *ctx, const unsigned char *key, size_t len)
+/* ---- containers ------------------------------------------------------------------------------ */
+
+static int unexpected(llmm_cli_json *j, int c);
+
+static int open_container(llmm_cli_json *j, int map)
 {
-    return EVENTS(ctx)->key(ctx, (const char *)key, len);
+    llmm_cli_json_frame *f;
+    if (j->depth == LLMM_CLI_JSON_DEPTH) {
+        snprintf(j->msg, sizeof j->msg, "nested deeper than %d levels", LLMM_CLI_JSON_DEPTH);
+        return LLMM_CLI_JSON_SYNTAX;
+    }
+    f = &j->st[j->depth++];
+    f->type = 0;
+    f->key = -1;
+    f->idx = 0;
+    f->map = (unsigned char)map;
+    f->text = 0;
+    j->state = map ? ST_KEY_OR_CLOSE : ST_VALUE_OR_CLOSE;
+    j->text_next = 0;
+    if (j->skip)
+        return LLMM_CLI_JSON_OK;
+    if (j->skip_next) {
+        j->skip_next = 0;
+        j->skip = j->depth;
+        return LLMM_CLI_JSON_OK;
+    }
+    {
+        int label = j->h->open(j->self, j->depth > 1 ? f - 1 : NULL, map);
+        if (label == LLMM_CLI_JSON_STOP)
+            return LLMM_CLI_JSON_STOPPED;
+        if (label == LLMM_CLI_JSON_SKIP) {
+            j->skip = j->depth;
+            return LLMM_CLI_JSON_OK;
+        }
+        f->type = label & ~LLMM_CLI_JSON_TEXT;
+        f->text = (label & LLMM_CLI_JSON_TEXT) != 0;
+    }
+    return LLMM_CLI_JSON_OK;
 }
 
-static int on_start_map(void *ctx)
+static int close_container(llmm_cli_json *j, int map)
 {
-    return EVENTS(ctx)->container(ctx, 1, 1);
+    llmm_cli_json_frame *f = top(j);
+    int expect_close = j->state == ST_AFTER || j->state == ST_VALUE_OR_CLOSE ||
+                       j->state == ST_KEY_OR_CLOSE;
+    if (!f || !expect_close || f->map != map)
+        return unexpected(j, map ? '}' : ']');
+    if (j->skip) {
+        if (j->skip == j->depth)
+            j->skip = 0;
+    } else if (j->h->close && !j->h->close(j->self, f)) {
+        return LLMM_CLI_JSON_STOPPED;
+    }
+    j->depth--;
+    value_done(j);
+    return LLMM_CLI_JSON_OK;
 }
 
-static int on_end_map(void *ctx)
+/* ---- strings ------------------------------------------------------------------------------- */
+
+static uint64_t offset_of(const llmm_cli_json *j, const unsigned char *p)
 {
-    return EVENTS(ctx)->container(ctx, 0, 1);
+    return j->base + (uint64_t)(p - (const unsigned char *)j->chunk);
 }
 
-static int on_start_array(void *ctx)
+
+static int sappend(llmm_cli_json *j, const void *s, size_t n)
 {
-    return EVENTS(ctx)->container(ctx, 1, 0);
+    if (j->slen + n > LLMM_CLI_JSON_STRING_MAX) {
+        snprintf(j->msg, sizeof j->msg, "string longer than %zu MiB",
+                 LLMM_CLI_JSON_STRING_MAX >> 20);
+        return LLMM_CLI_JSON_SYNTAX;
+    }
+    if (j->slen + n > j->scap &&
+        llmm_cli_grow(&j->sbuf, &j->scap, j->slen + n, 1, 256) != 0)
+        return LLMM_CLI_JSON_NOMEM;
+    memcpy(j->sbuf + j->slen, s, n);
+    j->slen += n;
+    return LLMM_CLI_JSON_OK;
 }
 
-static int on_end_array(void *ctx)
+static int put_code(llmm_cli_json *j, uint32_t c)
 {
-    return EVENTS(ctx)->container(ctx, 0, 0);
+    unsigned char u[4];
+    size_t n;
+    if (c < 0x80) {
+        u[0] = (unsigned char)c;
+        n = 1;
+    } else if (c < 0x800) {
+        u[0] = (unsigned char)(0xC0 | (c >> 6));
+        u[1] = (unsigned char)(0x80 | (c & 0x3F));
+        n = 2;
+    } else if (c < 0x10000) {
+        u[0] = (unsigned char)(0xE0 | (c >> 12));
+        u[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+        u[2] = (unsigned char)(0x80 | (c & 0x3F));
+        n = 3;
+    } else {
+        u[0] = (unsigned char)(0xF0 | (c >> 18));
+        u[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
+        u[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+        u[3] = (unsigned char)(0x80 | (c & 0x3F));
+        n = 4;
+    }
+    return j->capture ? sappend(j, u, n) : LLMM_CLI_JSON_OK;
 }
 
-const yajl_callbacks llmm_cli_json_callbacks = {
-    on_null, on_boolean, NULL, NULL, on_number, on_string, on_start_map, on_map_key,
-    on_end_map, on_start_array, on_end_array};
+/* A high surrogate not followed by a low one stands for U+FFFD. */
+static int flush_hi(llmm_cli_json *j)
+{
+    if (!j->hi)
+        return LLMM_CLI_JSON_OK;
+    j->hi = 0;
+    return put_code(j, 0xFFFD);
+}
+
+static int hexval(int c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* The code point of a finished \uXXXX. */
+static int unicode(llmm_cli_json *j)
+{
+    uint32_t c = j->ucode;
+    if (c >= 0xDC00 && c <= 0xDFFF && j->hi) {
+        c = 0x10000 + ((j->hi - 0xD800) << 10) + (c - 0xDC00);
+        j->hi = 0;
+        return put_code(j, c);
+    }
+    if (flush_hi(j) != LLMM_CLI_JSON_OK)
+        return LLMM_CLI_JSON_SYNTAX;
+    if (c >= 0xD800 && c <= 0xDBFF) {
+        j->hi = c;
+        return LLMM_CLI_JSON_OK;
+    }
+    return put_code(j, c >= 0xDC00 && c <= 0xDFFF ? 0xFFFD : c);
+}
+
+/* One byte of an escape sequence. */
+static int escape_byte(llmm_cli_json *j, int c)
+{
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    const char *at;
+    if (j->esc >= 2) {
+        int h = hexval(c);
+        if (h < 0)
+            return syntax(j, "invalid \\u escape: %s is not a hex digit", c);
+        j->ucode = j->ucode * 16 + (uint32_t)h;
+        if (++j->esc == 6) {
+            j->esc = 0;
+            return unicode(j);
+        }
+        return LLMM_CLI_JSON_OK;
+    }
+    if (c == 'u') {
+        j->esc = 2;
+        j->ucode = 0;
+        return LLMM_CLI_JSON_OK;
+    }
+    if (c == '\0' || !(at = strchr(from, c)))
+        return syntax(j, "invalid escape: backslash before %s", c);
+    j->esc = 0;
+    if (flush_hi(j) != LLMM_CLI_JSON_OK)
+        return LLMM_CLI_JSON_SYNTAX;
+    return j->capture ? sappend(j, &to[at - from], 1) : LLMM_CLI_JSON_OK;
+}
+
+/* Scan a string from *pp (after its opening quote, or where the last chunk left it) to its
+ * closing quote: LLMM_CLI_JSON_OK with *done 1 and *pp after the quote, or with *done 0 at the
+ * chunk's end; another code on an error (*pp at the offending byte). */
+static int scan_string(llmm_cli_json *j, const unsigned char **pp, const unsigned char *end,
+                       int *done)
+{
+    const unsigned char *p = *pp;
+    int rc = LLMM_CLI_JSON_OK;
+    *done = 0;
+    while (p < end) {
+        const unsigned char *s = p;
+        if (j->esc) {
+            rc = escape_byte(j, *p);
+            if (rc != LLMM_CLI_JSON_OK) {
+                j->tok = offset_of(j, p);
+                break;
+            }
+            p++;
+            j->sraw++;
+            continue;
+        }
+        while (p < end && !str_stop[*p])
+            p++;
+        if (p > s) {
+            if (j->hi && (rc = flush_hi(j)) != LLMM_CLI_JSON_OK)
+                break;
+            if (j->capture && (rc = sappend(j, s, (size_t)(p - s))) != LLMM_CLI_JSON_OK)
+                break;
+            j->sraw += (uint64_t)(p - s);
+        }
+        if (p == end)
+            break;
+        if (*p == '"') {
+            if ((rc = flush_hi(j)) != LLMM_CLI_JSON_OK)
+                break;
+            *done = 1;
+            p++;
+            break;
+        }
+        if (*p != '\\') {
+            j->tok = offset_of(j, p);
+            rc = syntax(j, "control character %s in a string (escape it)", *p);
+            break;
+        }
+        j->esc = 1;
+        j->sraw++;
+        p++;
+    }
+    *pp = p;
+    return rc;
+}
+
+/* A string ended: a key (state ST_COLON next) or a value. */
+static int string_done(llmm_cli_json *j, int is_key, const char *s, size_t n)
+{
+    if (is_key) {
+        llmm_cli_json_frame *f = top(j);
+        j->state = ST_COLON;
+        f->idx++;
+        if (j->skip)
+            return LLMM_CLI_JSON_OK;
+        {
+            int label = j->h->key(j->self, f, s, n);
+            if (label == LLMM_CLI_JSON_STOP)
+                return LLMM_CLI_JSON_STOPPED;
+            if (label == LLMM_CLI_JSON_SKIP) {
+                j->skip_next = 1;
+                f->key = -1;
+            } else {
+                f->key = label & ~LLMM_CLI_JSON_TEXT;
+                j->text_next = (label & LLMM_CLI_JSON_TEXT) != 0;
+            }
+        }
+        return LLMM_CLI_JSON_OK;
+    } else {
+        llmm_cli_json_value v;
+        v.kind = K_STRING;
+        v.b = 0;
+        v.num = 0;
+        v.text = j->capture ? s : NULL;
+        v.len = j->capture ? n : (size_t)j->sraw;
+        return scalar(j, &v);
+    }
+}
+
+/* Does the reader want the bytes of the string that starts now? */
+static int want_text(const llmm_cli_json *j, int is_key)
+{
+    const llmm_cli_json_frame *f;
+    if (j->skip)
+        return 0;
+    if (is_key)
+        return 1;
+    if (j->skip_next)
+        return 0;
+    f = j->depth ? &j->st[j->depth - 1] : NULL;
+    return j->text_next || (f && !f->map && f->text);
+}
+
+/* A string starting at p (its opening quote). */
+static int string_start(llmm_cli_json *j, const unsigned char **pp, const unsigned char *end,
+                        int is_key)
+{
+    const unsigned char *s = *pp + 1, *p = s;
+    int done, rc;
+    j->capture = want_text(j, is_key);
+    /* fast path: the whole string in this chunk without an escape */
+    while (p < end && !str_stop[*p])
+        p++;
+    if (p < end && *p == '"') {
+        j->sraw = (uint64_t)(p - s);
+        *pp = p + 1;
+        return string_done(j, is_key, (const char *)s, (size_t)(p - s));
+    }
+    j->slen = 0;
+    j->sraw = (uint64_t)(p - s);
+    j->esc = 0;
+    j->hi = 0;
+    if (j->capture && (rc = sappend(j, s, (size_t)(p - s))) != LLMM_CLI_JSON_OK)
+        return rc;
+    rc = scan_string(j, &p, end, &done);
+    *pp = p;
+    if (rc != LLMM_CLI_JSON_OK)
+        return rc;
+    if (!done) {
+        j->partial = is_key ? 3 : 2;
+        return LLMM_CLI_JSON_OK;
+    }
+    return string_done(j, is_key, j->sbuf, j->slen);
+}
+
+/* ---- the main loop ----------------------------------------------------------------------------- */
+
+/* Line and column of absolute offset `at` inside the current chunk. */
+static void chunk_position(const llmm_cli_json *j, uint64_t at, uint64_t *line, uint64_t *col)
+{
+    uint64_t l = j->line, start = j->line_start;
+    const char *c = j->chunk, *stop = c + (at - j->base), *nl;
+    while (c < stop && (nl = memchr(c, '\n', (size_t)(stop - c))) != NULL) {
+        l++;
+        start = j->base + (uint64_t)(nl + 1 - j->chunk);
+        c = nl + 1;
+    }
+    *line = l;
+    *col = at - start + 1;
+}
+
+void llmm_cli_json_where(const llmm_cli_json *j, uint64_t *line, uint64_t *col)
+{
+    if (j->chunk && j->tok >= j->base) {
+        chunk_position(j, j->tok, line, col);
+    } else if (j->tok < j->base) { /* a token begun in an earlier chunk */
+        *line = j->part_line;
+        *col = j->part_col;
+    } else {
+        *line = j->line;
+        *col = j->base - j->line_start + 1;
+    }
+}
+
+/* A token is cut by the end of the chunk: remember where it began. */
+static void mark_partial(llmm_cli_json *j)
+{
+    chunk_position(j, j->tok, &j->part_line, &j->part_col);
+}
+
+static int value_expected(const llmm_cli_json *j)
+{
+    return j->state == ST_VALUE || j->state == ST_VALUE_OR_CLOSE ||
+           (j->state == ST_TOP && (j->multi || j->values == 0));
+}
+
+static int unexpected(llmm_cli_json *j, int c)
+{
+    switch (j->state) {
+    case ST_TOP:
+        return syntax(j, j->values ? "extra data after the JSON value: %s" : "expected a JSON value, found %s", c);
+    case ST_VALUE:
+    case ST_VALUE_OR_CLOSE:
+        return syntax(j, "expected a value, found %s", c);
+    case ST_KEY:
+    case ST_KEY_OR_CLOSE:
+        return syntax(j, "expected a key (a string in double quotes), found %s", c);
+    case ST_COLON:
+        return syntax(j, "expected ':' after a key, found %s", c);
+    default:
+        return syntax(j, top(j)->map ? "expected ',' or '}' after a value, found %s"
+                                     : "expected ',' or ']' after a value, found %s",
+                      c);
+    }
+}
+
+/* A number or literal starting at *pp. */
+static int bare_start(llmm_cli_json *j, const unsigned char **pp, const unsigned char *end)
+{
+    const unsigned char *s = *pp, *p = s;
+    while (p < end && cls[*p] == C_BARE)
+        p++;
+    *pp = p;
+    if (p == end) { /* may go on in the next chunk */
+        size_t n = (size_t)(p - s);
+        if (n > LLMM_CLI_JSON_BARE_MAX)
+            return syntax(j, "number or literal longer than 512 characters", -1);
+        memcpy(j->bare, s, n);
+        j->nbare = n;
+        j->partial = 1;
+        mark_partial(j);
+        return LLMM_CLI_JSON_OK;
+    }
+    if ((size_t)(p - s) > LLMM_CLI_JSON_BARE_MAX)
+        return syntax(j, "number or literal longer than 512 characters", -1);
+    return bare(j, (const char *)s, (size_t)(p - s));
+}
+
+/* Finish a token the last chunk cut. */
+static int resume(llmm_cli_json *j, const unsigned char **pp, const unsigned char *end)
+{
+    const unsigned char *p = *pp;
+    int rc = LLMM_CLI_JSON_OK, done;
+    uint64_t tok = j->tok;
+    if (j->partial == 1) {
+        while (p < end && cls[*p] == C_BARE) {
+            if (j->nbare == LLMM_CLI_JSON_BARE_MAX) {
+                *pp = p;
+                return syntax(j, "number or literal longer than 512 characters", -1);
+            }
+            j->bare[j->nbare++] = (char)*p++;
+        }
+        *pp = p;
+        if (p == end)
+            return LLMM_CLI_JSON_OK;
+        j->partial = 0;
+        return bare(j, j->bare, j->nbare);
+    }
+    rc = scan_string(j, &p, end, &done);
+    *pp = p;
+    if (rc != LLMM_CLI_JSON_OK || !done)
+        return rc;
+    rc = j->partial == 3;
+    j->partial = 0;
+    j->tok = tok;
+    return string_done(j, rc, j->sbuf, j->slen);
+}
+
+/* The UTF-8 byte-order mark at the very start is skipped. */
+static int skip_bom(llmm_cli_json *j, const unsigned char **pp, const unsigned char *end)
+{
+    static const unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
+    const unsigned char *p = *pp;
+    while (p < end && j->bom >= 0) {
+        if (*p == bom[j->bom]) {
+            p++;
+            if (++j->bom == 3)
+                j->bom = -1;
+        } else if (j->bom == 0) {
+            j->bom = -1;
+        } else {
+            j->tok = offset_of(j, p);
+            return syntax(j, "invalid byte %s after the start of a byte-order mark", *p);
+        }
+    }
+    *pp = p;
+    return LLMM_CLI_JSON_OK;
+}
+
+static int step(llmm_cli_json *j, const unsigned char **pp, const unsigned char *end)
+{
+    const unsigned char *p = *pp;
+    int c = *p, rc;
+    j->tok = offset_of(j, p);
+    switch (c) {
+    case '{':
+    case '[':
+        if (!value_expected(j))
+            return unexpected(j, c);
+        *pp = p + 1;
+        return open_container(j, c == '{');
+    case '}':
+    case ']':
+        *pp = p + 1;
+        return close_container(j, c == '}');
+    case ',':
+        if (j->state != ST_AFTER)
+            return unexpected(j, c);
+        j->state = top(j)->map ? ST_KEY : ST_VALUE;
+        *pp = p + 1;
+        return LLMM_CLI_JSON_OK;
+    case ':':
+        if (j->state != ST_COLON)
+            return unexpected(j, c);
+        j->state = ST_VALUE;
+        *pp = p + 1;
+        return LLMM_CLI_JSON_OK;
+    case '"':
+        if (j->state == ST_KEY || j->state == ST_KEY_OR_CLOSE)
+            rc = string_start(j, pp, end, 1);
+        else if (value_expected(j))
+            rc = string_start(j, pp, end, 0);
+        else
+            return unexpected(j, c);
+        if (rc == LLMM_CLI_JSON_OK && j->partial)
+            mark_partial(j);
+        return rc;
+    default:
+        if (cls[c] != C_BARE || !value_expected(j))
+            return unexpected(j, c);
+        return bare_start(j, pp, end);
+    }
+}
+
+static void count_lines(llmm_cli_json *j, const char *buf, size_t len)
+{
+    const char *c = buf, *end = buf + len, *nl;
+    while (c < end && (nl = memchr(c, '\n', (size_t)(end - c))) != NULL) {
+        j->line++;
+        j->line_start = j->base + (uint64_t)(nl + 1 - buf);
+        c = nl + 1;
+    }
+}
+
+int llmm_cli_json_feed(llmm_cli_json *j, const char *buf, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)buf, *end = p + len;
+    int rc = LLMM_CLI_JSON_OK;
+    j->chunk = buf;
+    if (j->bom >= 0)
+        rc = skip_bom(j, &p, end);
+    if (rc == LLMM_CLI_JSON_OK && j->partial)
+        rc = resume(j, &p, end);
+    while (rc == LLMM_CLI_JSON_OK && p < end) {
+        if (cls[*p] == C_WS) {
+            p++;
+            continue;
+        }
+        rc = step(j, &p, end);
+    }
+    if (rc != LLMM_CLI_JSON_OK)
+        return rc;
+    count_lines(j, buf, len);
+    j->base += len;
+    j->chunk = NULL;
+    return LLMM_CLI_JSON_OK;
+}
+
+int llmm_cli_json_finish(llmm_cli_json *j)
+{
+    j->chunk = NULL;
+    if (j->partial == 1) {
+        int rc;
+        j->partial = 0;
+        if ((rc = bare(j, j->bare, j->nbare)) != LLMM_CLI_JSON_OK)
+            return rc;
+    }
+    j->tok = j->base;
+    if (j->partial)
+        return syntax(j, "the input ends inside a string", -1);
+    if (j->depth > 0)
+        return syntax(j, top(j)->map ? "the input ends inside an object (truncated?)"
+                                     : "the input ends inside a list (truncated?)",
+                      -1);
+    return LLMM_CLI_JSON_OK;
+}
+
+int llmm_cli_json_int(const llmm_cli_json_value *v, int64_t *out)
+{
+    uint64_t x = 0;
+    if (v->kind != K_NUMBER || v->len == 0 || v->len > 19)
+        return 0;
+    for (size_t i = 0; i < v->len; i++) {
+        if (v->text[i] < '0' || v->text[i] > '9')
+            return 0;
+        x = x * 10 + (uint64_t)(v->text[i] - '0');
+    }
+    if (x > (uint64_t)INT64_MAX)
+        return 0;
+    *out = (int64_t)x;
+    return 1;
+}

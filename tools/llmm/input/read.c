@@ -145,7 +145,7 @@ typedef struct file_source {
     int is_stdin;
     const char *name;
     char *buf;
-    size_t pending; /* bytes of buf read ahead (for the format guess) and not yet delivered */
+    size_t pending; /* bytes of buf read ahead (for the detection) and not yet delivered */
     progress pg;
 } file_source;
 
@@ -177,7 +177,7 @@ static int file_rewind(void *user)
     return LLMM_CLI_OK;
 }
 
-/* Open path and read its first chunk (for the format guess). */
+/* Open path and read its first chunk (for the format's detection). */
 static int file_open(file_source *fs, const char *path, llmm_cli_error *err)
 {
     struct stat sb;
@@ -212,9 +212,9 @@ int llmm_cli_read_file(const char *path, llmm_cli_format fmt, const llmm_cli_sin
     int rc;
     memset(&fs, 0, sizeof fs);
     rc = file_open(&fs, path, err);
+    if (rc == LLMM_CLI_OK && fmt == LLMM_CLI_FORMAT_AUTO)
+        rc = llmm_cli_format_detect(fs.name, fs.buf, fs.pending, fs.pending < CHUNK, &fmt, err);
     if (rc == LLMM_CLI_OK) {
-        if (fmt == LLMM_CLI_FORMAT_AUTO)
-            fmt = llmm_cli_format_guess(fs.is_stdin ? NULL : path, fs.buf, fs.pending);
         if (used)
             *used = fmt;
         rc = llmm_cli_read_source(fmt, fs.name, &src, sink, info, err);
