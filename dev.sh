@@ -61,7 +61,7 @@ STATIC_SETUP=(env CC=gcc meson setup --buildtype debugoptimized -Dwerror=true
     -Dbindings=false -Ddocs=disabled)
 BENCH_BUILD=build-bench
 BENCH_SETUP=(meson setup -Doptimization=2 -Ddebug=false -Db_ndebug=true
-    -Dtests=false -Dexamples=false -Dtools=false -Dbindings=false -Ddocs=disabled)
+    -Dtests=false -Dexamples=false -Dbindings=false -Ddocs=disabled)
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}

@@ -13,16 +13,15 @@
 
 #include "common/array.h"
 #include "input/genai_perf.h"
+#include "input/jreader.h"
 
 enum { R_ROOT = 1, R_CHOICES, R_CHOICE, R_DELTA, R_USAGE };
 enum { K_CHOICES = 1, K_USAGE, K_ERROR, K_DATA, K_DELTA, K_TEXT, K_OUT_TOK, K_IN_TOK };
 
 static int key_of(const char *k, size_t len, const char *const *names, const int *ids, int n)
 {
-    for (int i = 0; i < n; i++)
-        if (strlen(names[i]) == len && memcmp(k, names[i], len) == 0)
-            return ids[i];
-    return LLMM_CLI_JSON_SKIP;
+    int i = llmm_cli_key_find(k, len, names, n);
+    return i < 0 ? LLMM_CLI_JSON_SKIP : ids[i];
 }
 
 static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)

@@ -63,7 +63,7 @@ void llmm_cli_json_init(llmm_cli_json *j, const llmm_cli_json_handler *h, void *
 {
     char *sbuf = j->sbuf;
     size_t scap = j->scap;
-    memset(j, 0, offsetof(llmm_cli_json, st));
+    memset(j, 0, offsetof(llmm_cli_json, bare));
     j->h = h;
     j->self = self;
     j->multi = multi;
@@ -261,6 +261,11 @@ static uint64_t offset_of(const llmm_cli_json *j, const unsigned char *p)
 
 static int sappend(llmm_cli_json *j, const void *s, size_t n)
 {
+    if (j->slen + n <= j->scap) { /* the common case: room reserved by scan_string */
+        memcpy(j->sbuf + j->slen, s, n);
+        j->slen += n;
+        return LLMM_CLI_JSON_OK;
+    }
     if (j->slen + n > LLMM_CLI_JSON_STRING_MAX) {
         snprintf(j->msg, sizeof j->msg, "string longer than %zu MiB",
                  LLMM_CLI_JSON_STRING_MAX >> 20);
@@ -338,8 +343,7 @@ static int unicode(llmm_cli_json *j)
 /* One byte of an escape sequence. */
 static int escape_byte(llmm_cli_json *j, int c)
 {
-    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-    const char *at;
+    char out;
     if (j->esc >= 2) {
         int h = hexval(c);
         if (h < 0)
@@ -356,12 +360,103 @@ static int escape_byte(llmm_cli_json *j, int c)
         j->ucode = 0;
         return LLMM_CLI_JSON_OK;
     }
-    if (c == '\0' || !(at = strchr(from, c)))
+    switch (c) {
+    case '"':
+    case '\\':
+    case '/':
+        out = (char)c;
+        break;
+    case 'b':
+        out = '\b';
+        break;
+    case 'f':
+        out = '\f';
+        break;
+    case 'n':
+        out = '\n';
+        break;
+    case 'r':
+        out = '\r';
+        break;
+    case 't':
+        out = '\t';
+        break;
+    default:
         return syntax(j, "invalid escape: backslash before %s", c);
+    }
     j->esc = 0;
-    if (flush_hi(j) != LLMM_CLI_JSON_OK)
+    if (j->hi && flush_hi(j) != LLMM_CLI_JSON_OK)
         return LLMM_CLI_JSON_SYNTAX;
-    return j->capture ? sappend(j, &to[at - from], 1) : LLMM_CLI_JSON_OK;
+    return j->capture ? sappend(j, &out, 1) : LLMM_CLI_JSON_OK;
+}
+
+/* The first byte at or after p that ends a run of plain string bytes ('"', '\\' or a control
+ * character), or end: eight bytes at a time where it can (the bit tricks test every byte of
+ * a word at once: a byte below 0x20, or equal to '"' or '\\' after an exclusive or). */
+static const unsigned char *skip_plain(const unsigned char *p, const unsigned char *end)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    while (end - p >= 8) {
+        uint64_t v, q, b;
+        memcpy(&v, p, 8);
+        q = v ^ (ones * '"');
+        b = v ^ (ones * '\\');
+        if ((((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs)
+            break;
+        p += 8;
+    }
+    while (p < end && !str_stop[*p])
+        p++;
+    return p;
+}
+
+/* Decode plain bytes and the one-letter escapes from p into the reserved room of sbuf, up
+ * to the closing quote or anything else (a \u escape, an escape cut by the chunk's end, a
+ * control character, the chunk's end), which scan_string handles. */
+static const unsigned char *decode_run(llmm_cli_json *j, const unsigned char *p,
+                                       const unsigned char *end)
+{
+    char *o = j->sbuf + j->slen;
+    const unsigned char *start = p;
+    while (p < end) {
+        unsigned c = *p;
+        if (!str_stop[c]) {
+            *o++ = (char)c;
+            p++;
+            continue;
+        }
+        if (c != '\\' || end - p < 2)
+            break;
+        switch (p[1]) {
+        case '"':
+        case '\\':
+        case '/':
+            *o++ = (char)p[1];
+            break;
+        case 'n':
+            *o++ = '\n';
+            break;
+        case 't':
+            *o++ = '\t';
+            break;
+        case 'r':
+            *o++ = '\r';
+            break;
+        case 'b':
+            *o++ = '\b';
+            break;
+        case 'f':
+            *o++ = '\f';
+            break;
+        default:
+            goto out;
+        }
+        p += 2;
+    }
+out:
+    j->sraw += (uint64_t)(p - start);
+    j->slen = (size_t)(o - j->sbuf);
+    return p;
 }
 
 /* Scan a string from *pp (after its opening quote, or where the last chunk left it) to its
@@ -372,9 +467,19 @@ static int scan_string(llmm_cli_json *j, const unsigned char **pp, const unsigne
 {
     const unsigned char *p = *pp;
     int rc = LLMM_CLI_JSON_OK;
+    size_t room = j->slen + (size_t)(end - p); /* decoded bytes never outnumber raw ones */
     *done = 0;
+    if (j->capture && room > j->scap && room <= LLMM_CLI_JSON_STRING_MAX &&
+        llmm_cli_grow(&j->sbuf, &j->scap, room, 1, 256) != 0)
+        return LLMM_CLI_JSON_NOMEM;
     while (p < end) {
         const unsigned char *s = p;
+        if (j->capture && !j->esc && !j->hi && j->scap - j->slen >= (size_t)(end - p)) {
+            p = decode_run(j, p, end);
+            if (p == end)
+                break;
+            s = p;
+        }
         if (j->esc) {
             rc = escape_byte(j, *p);
             if (rc != LLMM_CLI_JSON_OK) {
@@ -385,8 +490,7 @@ static int scan_string(llmm_cli_json *j, const unsigned char **pp, const unsigne
             j->sraw++;
             continue;
         }
-        while (p < end && !str_stop[*p])
-            p++;
+        p = skip_plain(p, end);
         if (p > s) {
             if (j->hi && (rc = flush_hi(j)) != LLMM_CLI_JSON_OK)
                 break;
@@ -471,8 +575,7 @@ static int string_start(llmm_cli_json *j, const unsigned char **pp, const unsign
     int done, rc;
     j->capture = want_text(j, is_key);
     /* fast path: the whole string in this chunk without an escape */
-    while (p < end && !str_stop[*p])
-        p++;
+    p = skip_plain(p, end);
     if (p < end && *p == '"') {
         j->sraw = (uint64_t)(p - s);
         *pp = p + 1;
@@ -556,10 +659,68 @@ static int unexpected(llmm_cli_json *j, int c)
     }
 }
 
+/* The common number in one pass: at most 19 digits, converted exactly by llmm_cli_decimal()
+ * (common/numbers.h), the whole token inside the chunk. Returns its end and sets *v, or NULL
+ * for everything else (the general path then reads it). */
+static const unsigned char *fast_number(const unsigned char *p, const unsigned char *end,
+                                        double *v)
+{
+    uint64_t m = 0;
+    int neg = 0, nd = 0;
+    long e10 = 0;
+    if (*p == '-') {
+        neg = 1;
+        if (++p == end)
+            return NULL;
+    }
+    if (*p == '0') {
+        p++;
+    } else if (*p >= '1' && *p <= '9') {
+        for (; p < end && (unsigned)(*p - '0') <= 9; p++, nd++)
+            m = m * 10 + (unsigned)(*p - '0');
+    } else {
+        return NULL;
+    }
+    if (p < end && *p == '.') {
+        const unsigned char *d = ++p;
+        for (; p < end && (unsigned)(*p - '0') <= 9; p++, nd++, e10--)
+            m = m * 10 + (unsigned)(*p - '0');
+        if (p == d)
+            return NULL;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        long e = 0;
+        int eneg = 0;
+        const unsigned char *d;
+        if (++p < end && (*p == '+' || *p == '-'))
+            eneg = *p++ == '-';
+        for (d = p; p < end && (unsigned)(*p - '0') <= 9 && e < 1000; p++)
+            e = e * 10 + (*p - '0');
+        if (p == d)
+            return NULL;
+        e10 += eneg ? -e : e;
+    }
+    if (p == end || cls[*p] == C_BARE || nd > 19 || !llmm_cli_decimal(m, e10, neg, v))
+        return NULL;
+    return p;
+}
+
 /* A number or literal starting at *pp. */
 static int bare_start(llmm_cli_json *j, const unsigned char **pp, const unsigned char *end)
 {
     const unsigned char *s = *pp, *p = s;
+    if (*s <= '9') { /* a digit or '-' */
+        llmm_cli_json_value v;
+        const unsigned char *e = fast_number(s, end, &v.num);
+        if (e) {
+            v.kind = K_NUMBER;
+            v.b = 0;
+            v.text = (const char *)s;
+            v.len = (size_t)(e - s);
+            *pp = e;
+            return scalar(j, &v);
+        }
+    }
     while (p < end && cls[*p] == C_BARE)
         p++;
     *pp = p;

@@ -92,7 +92,6 @@ typedef struct llmm_cli_json {
      * key */
     int partial;
     size_t nbare;
-    char bare[LLMM_CLI_JSON_BARE_MAX + 1];
     /* the string being read */
     int capture;           /* its bytes are decoded into sbuf */
     int esc;               /* after a backslash: 1; inside \uXXXX: 2 + hex digits read */
@@ -106,6 +105,8 @@ typedef struct llmm_cli_json {
     uint64_t line, line_start; /* line (from 1) at its start and that line's offset */
     uint64_t tok;          /* absolute offset of the token being handled */
     uint64_t part_line, part_col; /* where a token cut by a chunk's end began */
+    /* (init clears the fields above, not the buffers below) */
+    char bare[LLMM_CLI_JSON_BARE_MAX + 1]; /* that token, when a number or literal */
     char msg[160];         /* the syntax error */
     llmm_cli_json_frame st[LLMM_CLI_JSON_DEPTH];
 } llmm_cli_json;
