@@ -54,11 +54,12 @@ static void get_req(size_t i, req *r)
         r->out_len = 0;
 }
 
-/* Python's repr of a float: the shortest text that reads back the same. */
+/* Python's repr of a float: the shortest text that reads back the same (what needs fewer
+ * than 15 digits prints the same with %.15g, trailing zeros dropped). */
 static void pyfloat(FILE *f, double v)
 {
     char b[32];
-    for (int p = 1; p <= 17; p++) {
+    for (int p = 15; p <= 17; p++) {
         snprintf(b, sizeof b, "%.*g", p, v);
         if (strtod(b, NULL) == v)
             break;

@@ -12,9 +12,7 @@
 /* parse_row()'s answer for a header line (distinct from every LLMM_CLI_ code). */
 #define HEADER_LINE 100
 
-typedef struct row {
-    double conc, qps, p99;
-} row;
+typedef llmm_cli_sweep_row row;
 
 static int cmp_row(const void *pa, const void *pb)
 {
@@ -54,8 +52,8 @@ static size_t split(char *line, char *f[4], size_t flen[4])
     }
 }
 
-static int aggregate(row *r, size_t nr, int has_p99, llmm_cli_sweep *s, const char *name,
-                     llmm_cli_error *err)
+int llmm_cli_sweep_from_rows(llmm_cli_sweep_row *r, size_t nr, int has_p99, const char *name,
+                             llmm_cli_sweep *s, llmm_cli_error *err)
 {
     size_t k = 0;
     qsort(r, nr, sizeof *r, cmp_row);
@@ -198,7 +196,7 @@ int llmm_cli_sweep_parse(const char *buf, size_t len, const char *name, llmm_cli
         rc = llmm_cli_fail(err, LLMM_CLI_EPARSE,
                            "%s: no data rows (expected concurrency,qps[,p99_ms] lines)", name);
     if (rc == LLMM_CLI_OK)
-        rc = aggregate(r, nr, ncols == 3, s, name, err);
+        rc = llmm_cli_sweep_from_rows(r, nr, ncols == 3, name, s, err);
     free(r);
     return rc;
 }
@@ -213,4 +211,28 @@ int llmm_cli_sweep_read(const char *path, llmm_cli_sweep *s, llmm_cli_error *err
     rc = llmm_cli_sweep_parse(buf, len, path, s, err);
     free(buf);
     return rc;
+}
+
+int llmm_cli_sweep_looks_csv(const char *head, size_t len)
+{
+    size_t i = 0;
+    while (i < len) { /* the first line that is neither blank nor a comment */
+        size_t e = i, b = i;
+        while (e < len && head[e] != '\n')
+            e++;
+        while (b < e && (head[b] == ' ' || head[b] == '\t' || head[b] == '\r'))
+            b++;
+        if (b < e && head[b] != '#') {
+            const char *l = head + b;
+            size_t n = e - b;
+            if (n >= 11 && strncmp(l, "concurrency", 11) == 0)
+                return 1; /* the header */
+            for (size_t k = 0; k < n; k++) /* or numbers and commas */
+                if (!strchr("0123456789.eE+-, \t\r", l[k]))
+                    return 0;
+            return memchr(l, ',', n) != NULL;
+        }
+        i = e + 1;
+    }
+    return 0;
 }

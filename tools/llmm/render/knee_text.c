@@ -34,9 +34,12 @@ void llmm_cli_knee_text(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, co
 {
     const llmm_usl *u = &k->usl;
     char buf[512];
-    fprintf(out, "Load sweep %s: %zu rows, %zu concurrency levels (%g ... %g)%s%s\n\n", name,
+    fprintf(out, "Load sweep %s: %zu rows, %zu concurrency levels (%g ... %g)%s%s\n", name,
             s->rows, s->n, s->conc[0], s->conc[s->n - 1],
             s->rows > s->n ? ", repeats averaged" : "", s->has_p99 ? ", with P99" : "");
+    if (s->source[0])
+        wrapped(out, "built from", s->source);
+    fputc('\n', out);
     fprintf(out, "Knee estimators (QPS vs concurrency):\n");
     fprintf(out, "  %-18s %12s %12s  %-7s %s\n", "estimator", "knee N", "QPS there", "quality",
             "support");
