@@ -147,19 +147,23 @@ static int option(void *ctx, int id, const char *name, const char *arg)
     }
 }
 
-/* Is path a sweep table? Its first bytes tell (stdin is read as one). */
+/* Is path a sweep table? Its first bytes tell: concurrency,qps rows or header, or nothing a
+ * result reader takes (the table's parser then says what is wrong). Stdin is read as one. */
 static int is_table(const char *path)
 {
-    char head[4096];
+    char head[1 << 16];
     size_t n;
-    FILE *f;
+    llmm_cli_format f;
+    llmm_cli_error err;
+    FILE *in;
     if (strcmp(path, "-") == 0)
         return 1;
-    if (!(f = fopen(path, "rb")))
-        return 0; /* the reader reports it */
-    n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    return llmm_cli_sweep_looks_csv(head, n);
+    if (!(in = fopen(path, "rb")))
+        return 1; /* the table's reader reports it */
+    n = fread(head, 1, sizeof head, in);
+    fclose(in);
+    return llmm_cli_sweep_looks_csv(head, n) ||
+           llmm_cli_format_detect(path, head, n, n < sizeof head, &f, &err) != LLMM_CLI_OK;
 }
 
 /* One operand that is a sweep table, or result files. */
@@ -168,6 +172,12 @@ static int read_sweep(const knee_args *a, char **files, size_t n, llmm_cli_sweep
 {
     if (n == 1 && a->so.fmt == LLMM_CLI_FORMAT_AUTO && is_table(files[0]))
         return llmm_cli_sweep_read(files[0], s, err);
+    for (size_t i = 0; n > 1 && a->so.fmt == LLMM_CLI_FORMAT_AUTO && i < n; i++)
+        if (is_table(files[i]))
+            return llmm_cli_fail(err, LLMM_CLI_EUSAGE,
+                                 "%s is a sweep table: a table goes alone; several operands "
+                                 "are result files of one sweep",
+                                 files[i]);
     return llmm_cli_sweep_build(files, n, &a->so, s, err);
 }
 
@@ -179,8 +189,8 @@ static int knee(const knee_args *a, char **files, size_t n)
     llmm_cli_error err;
     const char *path = files[0];
     int rc;
-    if (read_sweep(a, files, n, &s, &err) != LLMM_CLI_OK)
-        return llmm_cli_say(SELF, 1, "%s", err.msg);
+    if ((rc = read_sweep(a, files, n, &s, &err)) != LLMM_CLI_OK)
+        return llmm_cli_say(SELF, rc == LLMM_CLI_EUSAGE ? 2 : 1, "%s", err.msg);
     rc = llmm_cli_knee_run(&s, &a->ko, a->slo, &k, &err);
     if (rc != LLMM_CLI_OK) {
         llmm_cli_sweep_free(&s);
