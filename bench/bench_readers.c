@@ -84,7 +84,7 @@ static void keep_best(timing *best, timing t)
 typedef struct result {
     const char *name;
     double mib;
-    timing ours, python;
+    timing ours, python, python_more;
 } result;
 
 static int measure(const char *llmm, const char *py, const char *dir, const gen_format *g,
@@ -103,13 +103,17 @@ static int measure(const char *llmm, const char *py, const char *dir, const gen_
     res->name = g->name;
     res->mib = (double)sb.st_size / 1048576.0;
     res->ours.cpu = res->ours.wall = res->python.cpu = res->python.wall = -1;
+    res->python_more = res->python;
     for (int r = 0; r < reps; r++) {
         char *ours[] = {(char *)llmm, "report", "--format", (char *)g->name, path, NULL};
         char *pyv[] = {(char *)py, "-c", "import json, sys; json.load(open(sys.argv[1], 'rb'))",
                        path, NULL};
+        char *pym[] = {(char *)py, "-c", (char *)g->python_more, path, NULL};
         keep_best(&res->ours, run(ours));
         if (py)
             keep_best(&res->python, run(pyv));
+        if (py && g->python_more)
+            keep_best(&res->python_more, run(pym));
     }
     if (res->ours.cpu < 0) {
         fprintf(stderr, "bench_readers: llmm report --format %s %s failed\n", g->name, path);
@@ -135,6 +139,12 @@ static void rows(bench_out *o, const result *r, int has_py)
     bench_row(o, fig, r->python.cpu / r->ours.cpu, "x", ">= 3 (issue 25)");
     snprintf(fig, sizeof fig, "reader_%s_ratio_wall", r->name);
     bench_row(o, fig, r->python.wall / r->ours.wall, "x", "");
+    if (r->python_more.cpu < 0)
+        return;
+    snprintf(fig, sizeof fig, "reader_%s_python_load_and_events_cpu", r->name);
+    bench_row(o, fig, r->mib / r->python_more.cpu, "MiB/s", "");
+    snprintf(fig, sizeof fig, "reader_%s_ratio_to_load_and_events_cpu", r->name);
+    bench_row(o, fig, r->python_more.cpu / r->ours.cpu, "x", "");
 }
 
 int main(int argc, char **argv)

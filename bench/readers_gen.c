@@ -461,11 +461,23 @@ static int write_llmperf(FILE *f, size_t bytes)
     return 0;
 }
 
+/* genai-perf's export holds every server-sent event as a JSON string inside the JSON: the
+ * reader parses them too, which json.load alone does not. */
+static const char genai_perf_events[] =
+    "import json, sys\n"
+    "d = json.load(open(sys.argv[1], 'rb'))\n"
+    "for e in d['experiments']:\n"
+    "    for r in e['requests']:\n"
+    "        for o in r['response_outputs']:\n"
+    "            for ev in o['response'].split('\\n\\n'):\n"
+    "                if ev.startswith('data: ') and ev[6:] != '[DONE]':\n"
+    "                    json.loads(ev[6:])\n";
+
 const gen_format gen_formats[] = {
-    {"vllm", "vllm bench serve --save-detailed", write_vllm},
-    {"sglang", "sglang.bench_serving --output-details", write_sglang},
-    {"genai-perf", "perf_analyzer profile_export.json", write_genai_perf},
-    {"guidellm", "GuideLLM benchmarks.json (v0.7)", write_guidellm},
-    {"llmperf", "LLMPerf individual responses", write_llmperf},
+    {"vllm", "vllm bench serve --save-detailed", write_vllm, NULL},
+    {"sglang", "sglang.bench_serving --output-details", write_sglang, NULL},
+    {"genai-perf", "perf_analyzer profile_export.json", write_genai_perf, genai_perf_events},
+    {"guidellm", "GuideLLM benchmarks.json (v0.7)", write_guidellm, NULL},
+    {"llmperf", "LLMPerf individual responses", write_llmperf, NULL},
 };
 const size_t gen_nformats = sizeof gen_formats / sizeof gen_formats[0];

@@ -12,6 +12,9 @@ typedef struct gen_format {
     const char *name;
     const char *what;
     int (*write)(FILE *f, size_t bytes);
+    /* NULL, or a second Python reference doing the work llmm does beyond json.load (the
+     * file is sys.argv[1]) */
+    const char *python_more;
 } gen_format;
 
 extern const gen_format gen_formats[];

@@ -24,6 +24,8 @@ typedef struct llmm_cli_gp_stream {
     size_t line_resp;     /* the response where that line began */
     char *data;           /* the data lines of the event being read */
     size_t ndata, capdata;
+    const char *inplace;  /* or its one data line, still in the response being read */
+    size_t ninplace;
     int in_event, ev_error;
     size_t ev_resp;
     /* results */

@@ -95,6 +95,7 @@ void llmm_cli_gp_stream_begin(llmm_cli_gp_stream *s)
 {
     s->nline = s->ndata = s->ncontent = 0;
     s->in_event = s->ev_error = 0;
+    s->inplace = NULL;
     s->out_tokens = s->in_tokens = -1;
     s->error_events = 0;
     s->other_body = 0;
@@ -150,17 +151,33 @@ static int event(llmm_cli_gp_stream *s, size_t resp, const char *data, size_t le
     return LLMM_CLI_OK;
 }
 
+static int append(char **buf, size_t *n, size_t *cap, const char *s, size_t len);
+
 static int dispatch(llmm_cli_gp_stream *s)
 {
     int rc = LLMM_CLI_OK;
     if (s->in_event) {
         if (s->ev_error)
             s->error_events++;
+        else if (s->inplace)
+            rc = event(s, s->ev_resp, s->inplace, s->ninplace);
         else if (s->ndata > 0)
             rc = event(s, s->ev_resp, s->data, s->ndata);
     }
     s->in_event = s->ev_error = 0;
     s->ndata = 0;
+    s->inplace = NULL;
+    return rc;
+}
+
+/* The in-place data line goes into the event's buffer (before more data, or before the
+ * response holding it is gone). */
+static int keep_inplace(llmm_cli_gp_stream *s)
+{
+    int rc = LLMM_CLI_OK;
+    if (s->inplace)
+        rc = append(&s->data, &s->ndata, &s->capdata, s->inplace, s->ninplace);
+    s->inplace = NULL;
     return rc;
 }
 
@@ -173,8 +190,9 @@ static int append(char **buf, size_t *n, size_t *cap, const char *s, size_t len)
     return LLMM_CLI_OK;
 }
 
-/* One line of the event stream (without its '\n'), begun in response resp. */
-static int line(llmm_cli_gp_stream *s, size_t resp, const char *l, size_t len)
+/* One line of the event stream (without its '\n'), begun in response resp; in_place: it lies
+ * in the response being read, so a lone data line may be parsed where it is. */
+static int line(llmm_cli_gp_stream *s, size_t resp, const char *l, size_t len, int in_place)
 {
     const char *colon, *val;
     size_t flen, vlen;
@@ -195,7 +213,13 @@ static int line(llmm_cli_gp_stream *s, size_t resp, const char *l, size_t len)
         s->ev_resp = resp;
     }
     if (flen == 4 && memcmp(l, "data", 4) == 0) {
-        if (s->ndata > 0 && append(&s->data, &s->ndata, &s->capdata, "\n", 1) != LLMM_CLI_OK)
+        if (in_place && s->ndata == 0 && !s->inplace) {
+            s->inplace = val;
+            s->ninplace = vlen;
+            return LLMM_CLI_OK;
+        }
+        if (keep_inplace(s) != LLMM_CLI_OK ||
+            (s->ndata > 0 && append(&s->data, &s->ndata, &s->capdata, "\n", 1) != LLMM_CLI_OK))
             return LLMM_CLI_ENOMEM;
         return append(&s->data, &s->ndata, &s->capdata, val, vlen);
     }
@@ -221,26 +245,28 @@ int llmm_cli_gp_stream_response(llmm_cli_gp_stream *s, size_t resp, const char *
         size_t seg = nl ? (size_t)(nl - (text + i)) : len - i;
         if (s->nline == 0)
             s->line_resp = resp;
-        if (!nl)
-            return append(&s->line, &s->nline, &s->capline, text + i, seg);
+        if (!nl) {
+            rc = append(&s->line, &s->nline, &s->capline, text + i, seg);
+            break;
+        }
         if (s->nline > 0) {
             rc = append(&s->line, &s->nline, &s->capline, text + i, seg);
             if (rc == LLMM_CLI_OK)
-                rc = line(s, s->line_resp, s->line, s->nline);
+                rc = line(s, s->line_resp, s->line, s->nline, 0);
             s->nline = 0;
         } else {
-            rc = line(s, resp, text + i, seg);
+            rc = line(s, resp, text + i, seg, 1);
         }
         i += seg + 1;
     }
-    return rc;
+    return rc == LLMM_CLI_OK ? keep_inplace(s) : rc;
 }
 
 int llmm_cli_gp_stream_end(llmm_cli_gp_stream *s)
 {
     int rc = LLMM_CLI_OK;
     if (s->nline > 0) {
-        rc = line(s, s->line_resp, s->line, s->nline);
+        rc = line(s, s->line_resp, s->line, s->nline, 0);
         s->nline = 0;
     }
     return rc == LLMM_CLI_OK ? dispatch(s) : rc;

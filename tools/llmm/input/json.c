@@ -393,18 +393,20 @@ static int escape_byte(llmm_cli_json *j, int c)
 /* The first byte at or after p that ends a run of plain string bytes ('"', '\\' or a control
  * character), or end: eight bytes at a time where it can (the bit tricks test every byte of
  * a word at once: a byte below 0x20, or equal to '"' or '\\' after an exclusive or). */
-static const unsigned char *skip_plain(const unsigned char *p, const unsigned char *end)
+static int has_stop(const unsigned char *p)
 {
     const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-    while (end - p >= 8) {
-        uint64_t v, q, b;
-        memcpy(&v, p, 8);
-        q = v ^ (ones * '"');
-        b = v ^ (ones * '\\');
-        if ((((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs)
-            break;
+    uint64_t v, q, b;
+    memcpy(&v, p, 8);
+    q = v ^ (ones * '"');
+    b = v ^ (ones * '\\');
+    return ((((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs) != 0;
+}
+
+static const unsigned char *skip_plain(const unsigned char *p, const unsigned char *end)
+{
+    while (end - p >= 8 && !has_stop(p))
         p += 8;
-    }
     while (p < end && !str_stop[*p])
         p++;
     return p;
@@ -419,7 +421,15 @@ static const unsigned char *decode_run(llmm_cli_json *j, const unsigned char *p,
     char *o = j->sbuf + j->slen;
     const unsigned char *start = p;
     while (p < end) {
-        unsigned c = *p;
+        unsigned c;
+        while (end - p >= 8 && !has_stop(p)) { /* eight plain bytes at once */
+            memcpy(o, p, 8);
+            o += 8;
+            p += 8;
+        }
+        if (p == end)
+            break;
+        c = *p;
         if (!str_stop[c]) {
             *o++ = (char)c;
             p++;
