@@ -196,6 +196,6 @@ static int csv_detect(const llmm_cli_sniff *s)
 
 const llmm_cli_reader llmm_cli_reader_csv = {
     LLMM_CLI_FORMAT_CSV, "csv",
-    "a text whose header line names ttft_s and e2e_s (llmm's own CSV)", csv_detect, &csv_kind,
+    "a text whose header names ttft_s and e2e_s", csv_detect, &csv_kind,
     llmm_cli_table_create, llmm_cli_table_feed, llmm_cli_table_finish, NULL,
     llmm_cli_table_destroy};

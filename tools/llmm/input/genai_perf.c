@@ -413,5 +413,5 @@ static int gp_detect(const llmm_cli_sniff *s)
 
 const llmm_cli_reader llmm_cli_reader_genai_perf = {
     LLMM_CLI_FORMAT_GENAI_PERF, "genai-perf",
-    "perf_analyzer's profile_export.json: an 'experiments' list of objects with 'requests'",
+    "an 'experiments' list whose items hold 'requests'",
     gp_detect, NULL, gp_create, gp_feed, gp_finish, NULL, gp_destroy};

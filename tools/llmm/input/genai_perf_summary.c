@@ -265,6 +265,5 @@ static int gps_detect(const llmm_cli_sniff *s)
 
 const llmm_cli_reader llmm_cli_reader_genai_perf_summary = {
     LLMM_CLI_FORMAT_GENAI_PERF_SUMMARY, "genai-perf-summary",
-    "genai-perf's profile_export_genai_perf.json: objects such as 'time_to_first_token' with "
-    "'unit', 'avg', 'p99'",
+    "objects such as 'time_to_first_token' with 'unit' and 'avg'",
     gps_detect, NULL, gps_create, gps_feed, gps_finish, NULL, gps_destroy};

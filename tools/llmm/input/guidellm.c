@@ -448,5 +448,5 @@ static int gl_detect(const llmm_cli_sniff *s)
 
 const llmm_cli_reader llmm_cli_reader_guidellm = {
     LLMM_CLI_FORMAT_GUIDELLM, "guidellm",
-    "GuideLLM's benchmarks.json: a 'benchmarks' list of generative_benchmark objects",
+    "a 'benchmarks' list of generative_benchmark objects",
     gl_detect, NULL, gl_create, gl_feed, gl_finish, NULL, gl_destroy};

@@ -210,6 +210,6 @@ static int jsonl_detect(const llmm_cli_sniff *s)
 
 const llmm_cli_reader llmm_cli_reader_jsonl = {
     LLMM_CLI_FORMAT_JSONL, "jsonl",
-    "one JSON object per line with ttft_s, e2e_s or status (llmm's own JSONL)", jsonl_detect,
+    "JSON objects, one per line, with ttft_s, e2e_s or status", jsonl_detect,
     &jsonl_kind, llmm_cli_table_create, llmm_cli_table_feed, llmm_cli_table_finish, NULL,
     llmm_cli_table_destroy};

@@ -217,6 +217,5 @@ static int lp_detect(const llmm_cli_sniff *s)
 
 const llmm_cli_reader llmm_cli_reader_llmperf = {
     LLMM_CLI_FORMAT_LLMPERF, "llmperf",
-    "LLMPerf's *_individual_responses.json: a JSON list of objects with 'ttft_s' and "
-    "'end_to_end_latency_s'",
+    "a list of objects with 'ttft_s' and 'end_to_end_latency_s'",
     lp_detect, NULL, lp_create, lp_feed, lp_finish, NULL, lp_destroy};

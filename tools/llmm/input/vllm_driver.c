@@ -163,13 +163,11 @@ static int sglang_detect(const llmm_cli_sniff *s)
 
 const llmm_cli_reader llmm_cli_reader_vllm = {
     LLMM_CLI_FORMAT_VLLM, "vllm",
-    "vllm bench serve or benchmark_serving.py: a JSON object with 'completed' and 'duration' "
-    "or per-request 'ttfts' / 'latencies' lists",
+    "a JSON object with 'completed' and 'duration', or 'ttfts' / 'latencies' lists",
     vllm_detect, &vllm_dialect, vllm_create, vllm_feed, vllm_finish, vllm_replay, vllm_destroy};
 
 const llmm_cli_reader llmm_cli_reader_sglang = {
     LLMM_CLI_FORMAT_SGLANG, "sglang",
-    "sglang.bench_serving: a JSON object (one per line) with 'completed' and 'dataset_name' or "
-    "'mean_e2e_latency_ms'",
+    "JSON objects with 'completed' and 'dataset_name' or 'mean_e2e_latency_ms'",
     sglang_detect, &sglang_dialect, vllm_create, vllm_feed, vllm_finish, vllm_replay,
     vllm_destroy};
