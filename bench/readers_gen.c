@@ -95,10 +95,12 @@ static size_t count_for(size_t bytes, size_t per_request)
 /* ---- vLLM and SGLang: per-request lists ----------------------------------------------------- */
 
 enum { L_IN, L_OUT, L_TTFT, L_ITL, L_LAT, L_START, L_TEXT, L_ERR };
+static const char *const list_key[] = {"input_lens", "output_lens", "ttfts", "itls",
+                                       "latencies", "start_times", "generated_texts", "errors"};
 
-static void list(FILE *f, const char *key, size_t n, int what)
+static void list(FILE *f, size_t n, int what)
 {
-    fprintf(f, ", \"%s\": [", key);
+    fprintf(f, ", \"%s\": [", list_key[what]);
     for (size_t i = 0; i < n; i++) {
         req r;
         get_req(i, &r);
@@ -168,14 +170,8 @@ static int write_vllm(FILE *f, size_t bytes)
                "\"request_throughput\": 1.0, \"request_goodput\": null, \"output_throughput\": "
                "1.0, \"total_token_throughput\": 1.0",
             n, 0.05 * (double)n + 1, n - bad, bad);
-    list(f, "input_lens", n, L_IN);
-    list(f, "output_lens", n, L_OUT);
-    list(f, "ttfts", n, L_TTFT);
-    list(f, "itls", n, L_ITL);
-    list(f, "latencies", n, L_LAT);
-    list(f, "start_times", n, L_START);
-    list(f, "generated_texts", n, L_TEXT);
-    list(f, "errors", n, L_ERR);
+    for (int k = L_IN; k <= L_ERR; k++)
+        list(f, n, k);
     fputs(", \"max_output_tokens_per_s\": 100.0, \"max_concurrent_requests\": 64", f);
     stats(f, st, sizeof st / sizeof st[0]);
     fputc('}', f);
@@ -196,12 +192,9 @@ static int write_sglang(FILE *f, size_t bytes)
             0.05 * (double)n + 1, n - bad);
     stats(f, st, sizeof st / sizeof st[0]);
     fputs(", \"concurrency\": 12.5, \"accept_length\": null", f);
-    list(f, "input_lens", n, L_IN);
-    list(f, "output_lens", n, L_OUT);
-    list(f, "ttfts", n, L_TTFT);
-    list(f, "itls", n, L_ITL);
-    list(f, "generated_texts", n, L_TEXT);
-    list(f, "errors", n, L_ERR);
+    for (int k = L_IN; k <= L_ERR; k++) /* SGLang writes no latencies, no start times */
+        if (k != L_LAT && k != L_START)
+            list(f, n, k);
     fputs("}\n", f);
     return 0;
 }

@@ -347,33 +347,10 @@ static int on_close(void *self, llmm_cli_json_frame *f)
 
 static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, on_close};
 
-static int gp_create(const llmm_cli_reader *rd, const char *name, const llmm_cli_sink *sink,
-                     const uint8_t *replay, size_t replay_n, void **out, llmm_cli_error *err)
+/* The input ended: every experiment was a run; the layout names the service. */
+static int gp_end(llmm_cli_jreader *r, llmm_cli_error *err)
 {
-    gp *p = calloc(1, sizeof *p);
-    (void)rd;
-    (void)replay;
-    (void)replay_n;
-    *out = NULL;
-    if (!p)
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
-    llmm_cli_jr_init(&p->jr, &handler, name, "genai-perf profile export", sink, 0);
-    p->jr.info.tool = &llmm_cli_genai_perf_tool;
-    *out = p;
-    return LLMM_CLI_OK;
-}
-
-static int gp_feed(void *v, const char *buf, size_t len, llmm_cli_error *err)
-{
-    return llmm_cli_jr_feed(v, buf, len, err);
-}
-
-static int gp_finish(void *v, llmm_cli_input_info *info, llmm_cli_error *err)
-{
-    gp *p = v;
-    int rc = llmm_cli_jr_finish(&p->jr, err);
-    if (rc != LLMM_CLI_OK)
-        return rc;
+    gp *p = (gp *)r;
     if (p->jr.info.runs == 0)
         return llmm_cli_fail(err, LLMM_CLI_EPARSE,
                              "%s: no 'experiments' list: not a perf_analyzer profile export",
@@ -387,21 +364,19 @@ static int gp_finish(void *v, llmm_cli_input_info *info, llmm_cli_error *err)
     snprintf(p->jr.info.layout, sizeof p->jr.info.layout,
              "perf_analyzer profile_export.json%s%.16s%s%.24s", p->service[0] ? ", service " : "",
              p->service, p->endpoint[0] ? ", endpoint " : "", p->endpoint);
-    if (info)
-        *info = p->jr.info;
     return LLMM_CLI_OK;
 }
 
-static void gp_destroy(void *v)
+static void gp_free(llmm_cli_jreader *r)
 {
-    gp *p = v;
-    if (!p)
-        return;
-    llmm_cli_jr_free(&p->jr);
+    gp *p = (gp *)r;
     llmm_cli_gp_stream_free(&p->st);
     free(p->rts);
-    free(p);
 }
+
+static const llmm_cli_jformat gp_format = {
+    &handler, sizeof(gp), "genai-perf profile export", &llmm_cli_genai_perf_tool, 0, NULL,
+    gp_end, gp_free};
 
 static int gp_detect(const llmm_cli_sniff *s)
 {
@@ -414,4 +389,4 @@ static int gp_detect(const llmm_cli_sniff *s)
 const llmm_cli_reader llmm_cli_reader_genai_perf = {
     LLMM_CLI_FORMAT_GENAI_PERF, "genai-perf",
     "an 'experiments' list whose items hold 'requests'",
-    gp_detect, NULL, gp_create, gp_feed, gp_finish, NULL, gp_destroy};
+    gp_detect, &gp_format, LLMM_CLI_JFORMAT_CALLS};

@@ -206,50 +206,23 @@ static int on_close(void *self, llmm_cli_json_frame *f)
 
 static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, on_close};
 
-static int gps_create(const llmm_cli_reader *rd, const char *name, const llmm_cli_sink *sink,
-                      const uint8_t *replay, size_t replay_n, void **out, llmm_cli_error *err)
+static void gps_init(llmm_cli_jreader *r)
 {
-    gps *p = calloc(1, sizeof *p);
-    (void)rd;
-    (void)replay;
-    (void)replay_n;
-    *out = NULL;
-    if (!p)
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
-    llmm_cli_jr_init(&p->jr, &handler, name, "genai-perf summary", sink, 0);
-    p->jr.info.tool = &llmm_cli_genai_perf_tool;
-    llmm_cli_run_init(&p->run);
-    *out = p;
-    return LLMM_CLI_OK;
+    llmm_cli_run_init(&((gps *)r)->run);
 }
 
-static int gps_feed(void *v, const char *buf, size_t len, llmm_cli_error *err)
+static int gps_end(llmm_cli_jreader *r, llmm_cli_error *err)
 {
-    return llmm_cli_jr_feed(v, buf, len, err);
-}
-
-static int gps_finish(void *v, llmm_cli_input_info *info, llmm_cli_error *err)
-{
-    gps *p = v;
-    int rc = llmm_cli_jr_finish(&p->jr, err);
-    if (rc != LLMM_CLI_OK)
-        return rc;
-    snprintf(p->jr.info.layout, sizeof p->jr.info.layout,
+    (void)err;
+    snprintf(r->info.layout, sizeof r->info.layout,
              "genai-perf profile_export_genai_perf.json: statistics only, no per-request "
              "samples");
-    if (info)
-        *info = p->jr.info;
     return LLMM_CLI_OK;
 }
 
-static void gps_destroy(void *v)
-{
-    gps *p = v;
-    if (!p)
-        return;
-    llmm_cli_jr_free(&p->jr);
-    free(p);
-}
+static const llmm_cli_jformat gps_format = {
+    &handler, sizeof(gps), "genai-perf summary", &llmm_cli_genai_perf_tool, 0, gps_init,
+    gps_end, NULL};
 
 static int gps_detect(const llmm_cli_sniff *s)
 {
@@ -266,4 +239,4 @@ static int gps_detect(const llmm_cli_sniff *s)
 const llmm_cli_reader llmm_cli_reader_genai_perf_summary = {
     LLMM_CLI_FORMAT_GENAI_PERF_SUMMARY, "genai-perf-summary",
     "objects such as 'time_to_first_token' with 'unit' and 'avg'",
-    gps_detect, NULL, gps_create, gps_feed, gps_finish, NULL, gps_destroy};
+    gps_detect, &gps_format, LLMM_CLI_JFORMAT_CALLS};

@@ -387,33 +387,9 @@ static int on_close(void *self, llmm_cli_json_frame *f)
 
 static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, on_close};
 
-static int gl_create(const llmm_cli_reader *rd, const char *name, const llmm_cli_sink *sink,
-                     const uint8_t *replay, size_t replay_n, void **out, llmm_cli_error *err)
+static int gl_end(llmm_cli_jreader *r, llmm_cli_error *err)
 {
-    llmm_cli_guidellm *p = calloc(1, sizeof *p);
-    (void)rd;
-    (void)replay;
-    (void)replay_n;
-    *out = NULL;
-    if (!p)
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
-    llmm_cli_jr_init(&p->jr, &handler, name, "GuideLLM report", sink, 0);
-    p->jr.info.tool = &guidellm_tool;
-    *out = p;
-    return LLMM_CLI_OK;
-}
-
-static int gl_feed(void *v, const char *buf, size_t len, llmm_cli_error *err)
-{
-    return llmm_cli_jr_feed(v, buf, len, err);
-}
-
-static int gl_finish(void *v, llmm_cli_input_info *info, llmm_cli_error *err)
-{
-    llmm_cli_guidellm *p = v;
-    int rc = llmm_cli_jr_finish(&p->jr, err);
-    if (rc != LLMM_CLI_OK)
-        return rc;
+    llmm_cli_guidellm *p = (llmm_cli_guidellm *)r;
     if (p->jr.info.runs == 0)
         return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s: no benchmark in 'benchmarks'",
                              p->jr.name);
@@ -421,20 +397,17 @@ static int gl_finish(void *v, llmm_cli_input_info *info, llmm_cli_error *err)
              "benchmark%s",
              p->layout_meta ? "v0.5 or later" : "v0.3 or v0.4", (unsigned long long)p->jr.info.runs,
              p->jr.info.runs == 1 ? "" : "s");
-    if (info)
-        *info = p->jr.info;
     return LLMM_CLI_OK;
 }
 
-static void gl_destroy(void *v)
+static void gl_free(llmm_cli_jreader *r)
 {
-    llmm_cli_guidellm *p = v;
-    if (!p)
-        return;
-    llmm_cli_jr_free(&p->jr);
-    llmm_cli_gl_reqs_free(&p->reqs);
-    free(p);
+    llmm_cli_gl_reqs_free(&((llmm_cli_guidellm *)r)->reqs);
 }
+
+static const llmm_cli_jformat gl_format = {
+    &handler, sizeof(llmm_cli_guidellm), "GuideLLM report", &guidellm_tool, 0, NULL, gl_end,
+    gl_free};
 
 static int gl_detect(const llmm_cli_sniff *s)
 {
@@ -449,4 +422,4 @@ static int gl_detect(const llmm_cli_sniff *s)
 const llmm_cli_reader llmm_cli_reader_guidellm = {
     LLMM_CLI_FORMAT_GUIDELLM, "guidellm",
     "a 'benchmarks' list of generative_benchmark objects",
-    gl_detect, NULL, gl_create, gl_feed, gl_finish, NULL, gl_destroy};
+    gl_detect, &gl_format, LLMM_CLI_JFORMAT_CALLS};

@@ -233,3 +233,57 @@ int llmm_cli_stat_key(const char *k, size_t len, int *stat, double *q, int *metr
     *metric = metric_of(k + at, len - at);
     return 1;
 }
+
+/* ---- the reader calls of a one-pass JSON format ------------------------------------------- */
+
+static const llmm_cli_jformat *format_of(const llmm_cli_jreader *r)
+{
+    return r->format;
+}
+
+int llmm_cli_jformat_create(const llmm_cli_reader *rd, const char *name,
+                            const llmm_cli_sink *sink, const uint8_t *replay, size_t replay_n,
+                            void **out, llmm_cli_error *err)
+{
+    const llmm_cli_jformat *f = rd->detail;
+    llmm_cli_jreader *r = calloc(1, f->size);
+    (void)replay; /* read in one pass */
+    (void)replay_n;
+    *out = NULL;
+    if (!r)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
+    llmm_cli_jr_init(r, f->handler, name, f->what, sink, f->multi);
+    r->info.tool = f->tool;
+    r->format = f;
+    if (f->init)
+        f->init(r);
+    *out = r;
+    return LLMM_CLI_OK;
+}
+
+int llmm_cli_jformat_feed(void *p, const char *buf, size_t len, llmm_cli_error *err)
+{
+    return llmm_cli_jr_feed(p, buf, len, err);
+}
+
+int llmm_cli_jformat_finish(void *p, llmm_cli_input_info *info, llmm_cli_error *err)
+{
+    llmm_cli_jreader *r = p;
+    int rc = llmm_cli_jr_finish(r, err);
+    if (rc == LLMM_CLI_OK && format_of(r)->end)
+        rc = format_of(r)->end(r, err);
+    if (rc == LLMM_CLI_OK && info)
+        *info = r->info;
+    return rc;
+}
+
+void llmm_cli_jformat_destroy(void *p)
+{
+    llmm_cli_jreader *r = p;
+    if (!r)
+        return;
+    if (format_of(r)->free)
+        format_of(r)->free(r);
+    llmm_cli_jr_free(r);
+    free(r);
+}

@@ -19,6 +19,7 @@ typedef struct llmm_cli_figs {
 
 typedef struct llmm_cli_jreader {
     llmm_cli_json tok;        /* first, large */
+    const struct llmm_cli_jformat *format; /* the one-pass formats' calls (NULL: vLLM's own) */
     const char *name;         /* labels messages */
     const char *what;         /* "a vLLM result", for "empty input: no ..." */
     llmm_cli_sink sink;
@@ -26,6 +27,32 @@ typedef struct llmm_cli_jreader {
     llmm_cli_input_info info;
     llmm_cli_figs figs;
 } llmm_cli_jreader;
+
+/* The reader calls (input.h) of a JSON format read in one pass: its llmm_cli_reader's detail
+ * is one of these, its state is `size` bytes beginning with an llmm_cli_jreader. */
+typedef struct llmm_cli_jformat {
+    const llmm_cli_json_handler *handler;
+    size_t size;
+    const char *what;          /* "GuideLLM report": the message of an empty input names it */
+    const llmm_cli_tool *tool; /* its definitions */
+    int multi;                 /* several top-level values */
+    void (*init)(llmm_cli_jreader *r); /* NULL: nothing beyond zeroed memory */
+    /* The input ended well: check what was read, write info.layout (LLMM_CLI_OK or an error
+     * code with err filled). */
+    int (*end)(llmm_cli_jreader *r, llmm_cli_error *err);
+    void (*free)(llmm_cli_jreader *r); /* its own allocations; NULL: none */
+} llmm_cli_jformat;
+
+int llmm_cli_jformat_create(const llmm_cli_reader *rd, const char *name,
+                            const llmm_cli_sink *sink, const uint8_t *replay, size_t replay_n,
+                            void **out, llmm_cli_error *err);
+int llmm_cli_jformat_feed(void *p, const char *buf, size_t len, llmm_cli_error *err);
+int llmm_cli_jformat_finish(void *p, llmm_cli_input_info *info, llmm_cli_error *err);
+void llmm_cli_jformat_destroy(void *p);
+/* The calls of an llmm_cli_reader of such a format, in the struct's order. */
+#define LLMM_CLI_JFORMAT_CALLS                                                                 \
+    llmm_cli_jformat_create, llmm_cli_jformat_feed, llmm_cli_jformat_finish, NULL,             \
+        llmm_cli_jformat_destroy
 
 /* Set up r (calloc'ed by the caller) for the input `name`; multi: several top-level values
  * may follow each other. */

@@ -164,48 +164,16 @@ static int on_close(void *self, llmm_cli_json_frame *f)
 
 static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, on_close};
 
-static int lp_create(const llmm_cli_reader *rd, const char *name, const llmm_cli_sink *sink,
-                     const uint8_t *replay, size_t replay_n, void **out, llmm_cli_error *err)
+static int lp_end(llmm_cli_jreader *r, llmm_cli_error *err)
 {
-    llmperf *p = calloc(1, sizeof *p);
-    (void)rd;
-    (void)replay;
-    (void)replay_n;
-    *out = NULL;
-    if (!p)
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
-    llmm_cli_jr_init(&p->jr, &handler, name, "LLMPerf responses list", sink, 0);
-    p->jr.info.tool = &llmperf_tool;
-    *out = p;
-    return LLMM_CLI_OK;
-}
-
-static int lp_feed(void *v, const char *buf, size_t len, llmm_cli_error *err)
-{
-    return llmm_cli_jr_feed(v, buf, len, err);
-}
-
-static int lp_finish(void *v, llmm_cli_input_info *info, llmm_cli_error *err)
-{
-    llmperf *p = v;
-    int rc = llmm_cli_jr_finish(&p->jr, err);
-    if (rc != LLMM_CLI_OK)
-        return rc;
-    snprintf(p->jr.info.layout, sizeof p->jr.info.layout,
+    (void)err;
+    snprintf(r->info.layout, sizeof r->info.layout,
              "LLMPerf *_individual_responses.json: no send times, no per-token times");
-    if (info)
-        *info = p->jr.info;
     return LLMM_CLI_OK;
 }
 
-static void lp_destroy(void *v)
-{
-    llmperf *p = v;
-    if (!p)
-        return;
-    llmm_cli_jr_free(&p->jr);
-    free(p);
-}
+static const llmm_cli_jformat lp_format = {
+    &handler, sizeof(llmperf), "LLMPerf responses list", &llmperf_tool, 0, NULL, lp_end, NULL};
 
 static int lp_detect(const llmm_cli_sniff *s)
 {
@@ -218,4 +186,4 @@ static int lp_detect(const llmm_cli_sniff *s)
 const llmm_cli_reader llmm_cli_reader_llmperf = {
     LLMM_CLI_FORMAT_LLMPERF, "llmperf",
     "a list of objects with 'ttft_s' and 'end_to_end_latency_s'",
-    lp_detect, NULL, lp_create, lp_feed, lp_finish, NULL, lp_destroy};
+    lp_detect, &lp_format, LLMM_CLI_JFORMAT_CALLS};

@@ -10,6 +10,7 @@
 
 #include "input/input.h"
 #include "input/json.h"
+#include "input/lines.h"
 
 #define LEVELS 4 /* containers looked into */
 
@@ -107,23 +108,12 @@ static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, on_clo
 /* The first line of a text that is neither blank nor a '#' comment. */
 static void first_line(const char *h, size_t len, char *out, size_t cap)
 {
-    size_t i = 0;
+    size_t n;
+    const char *l = llmm_cli_first_line(h, len, &n);
     out[0] = '\0';
-    while (i < len) {
-        size_t e = i, b = i;
-        while (e < len && h[e] != '\n')
-            e++;
-        while (b < e && (h[b] == ' ' || h[b] == '\t' || h[b] == '\r'))
-            b++;
-        if (b < e && h[b] != '#') {
-            size_t n = e - b;
-            while (n > 0 && (h[b + n - 1] == '\r' || h[b + n - 1] == ' '))
-                n--;
-            snprintf(out, cap, "%.*s", (int)(n > cap - 1 ? cap - 1 : n), h + b);
-            clean(out);
-            return;
-        }
-        i = e + 1;
+    if (l) {
+        snprintf(out, cap, "%.*s", (int)(n > cap - 1 ? cap - 1 : n), l);
+        clean(out);
     }
 }
 

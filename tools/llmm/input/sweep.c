@@ -7,6 +7,7 @@
 #include "common/array.h"
 #include "common/file.h"
 #include "common/numbers.h"
+#include "input/lines.h"
 #include "input/sweep.h"
 
 /* parse_row()'s answer for a header line (distinct from every LLMM_CLI_ code). */
@@ -215,24 +216,14 @@ int llmm_cli_sweep_read(const char *path, llmm_cli_sweep *s, llmm_cli_error *err
 
 int llmm_cli_sweep_looks_csv(const char *head, size_t len)
 {
-    size_t i = 0;
-    while (i < len) { /* the first line that is neither blank nor a comment */
-        size_t e = i, b = i;
-        while (e < len && head[e] != '\n')
-            e++;
-        while (b < e && (head[b] == ' ' || head[b] == '\t' || head[b] == '\r'))
-            b++;
-        if (b < e && head[b] != '#') {
-            const char *l = head + b;
-            size_t n = e - b;
-            if (n >= 11 && strncmp(l, "concurrency", 11) == 0)
-                return 1; /* the header */
-            for (size_t k = 0; k < n; k++) /* or numbers and commas */
-                if (!strchr("0123456789.eE+-, \t\r", l[k]))
-                    return 0;
-            return memchr(l, ',', n) != NULL;
-        }
-        i = e + 1;
-    }
-    return 0;
+    size_t n;
+    const char *l = llmm_cli_first_line(head, len, &n);
+    if (!l)
+        return 0;
+    if (n >= 11 && strncmp(l, "concurrency", 11) == 0)
+        return 1; /* the header */
+    for (size_t k = 0; k < n; k++) /* or numbers and commas */
+        if (!strchr("0123456789.eE+-, \t", l[k]))
+            return 0;
+    return memchr(l, ',', n) != NULL;
 }

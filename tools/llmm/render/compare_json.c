@@ -36,12 +36,7 @@ static void run_json(llmm_cli_jw *w, const llmm_cli_cmp_run *r)
     llmm_cli_jw_kv_bool(w, "statistics_only", r->stats_only);
     LLMM_CLI_JW_NUM_MAP(w, "stated", {"concurrency", r->concurrency},
                         {"request_rate", r->request_rate});
-    llmm_cli_jw_key_map(w, "requests");
-    llmm_cli_jw_kv_u64(w, "total", s->total);
-    llmm_cli_jw_kv_u64(w, "completed", s->completed);
-    llmm_cli_jw_kv_u64(w, "failed", s->failed);
-    llmm_cli_jw_map_end(w);
-    llmm_cli_jw_kv(w, "error_rate", s->error_rate);
+    llmm_cli_counts_json(w, s);
     LLMM_CLI_JW_NUM_MAP(w, "throughput", {"req_per_s", s->req_per_s},
                         {"tok_per_s", s->tok_per_s}, {"total_tok_per_s", s->total_tok_per_s},
                         {"duration_s", s->duration_s});

@@ -15,6 +15,8 @@ void llmm_cli_report_text(const llmm_cli_report *r, FILE *out);
 void llmm_cli_report_tools_text(const llmm_cli_report *r, FILE *out);
 void llmm_cli_report_runs_json(llmm_cli_jw *w, const llmm_cli_report *r, size_t input);
 void llmm_cli_report_tool_json(llmm_cli_jw *w, const llmm_cli_tool *t);
+/* "requests": {total, completed, failed} and "error_rate" of a summary (report_json.c). */
+void llmm_cli_counts_json(llmm_cli_jw *w, const llmm_cli_summary *s);
 int llmm_cli_report_json(const llmm_cli_report *r, FILE *out);
 int llmm_cli_report_svg(const llmm_cli_report *r, llmm_cli_error *err);
 int llmm_cli_report_save_sketches(const llmm_cli_report *r, llmm_cli_error *err);

@@ -47,15 +47,20 @@ static void inputs(llmm_cli_jw *w, const llmm_cli_report *r)
     llmm_cli_jw_arr_end(w);
 }
 
-static void basics(llmm_cli_jw *w, const llmm_cli_report *r)
+void llmm_cli_counts_json(llmm_cli_jw *w, const llmm_cli_summary *s)
 {
-    const llmm_cli_summary *s = &r->sum;
     llmm_cli_jw_key_map(w, "requests");
     llmm_cli_jw_kv_u64(w, "total", s->total);
     llmm_cli_jw_kv_u64(w, "completed", s->completed);
     llmm_cli_jw_kv_u64(w, "failed", s->failed);
     llmm_cli_jw_map_end(w);
     llmm_cli_jw_kv(w, "error_rate", s->error_rate);
+}
+
+static void basics(llmm_cli_jw *w, const llmm_cli_report *r)
+{
+    const llmm_cli_summary *s = &r->sum;
+    llmm_cli_counts_json(w, s);
     llmm_cli_jw_key_map(w, "throughput");
     LLMM_CLI_JW_NUMS(w, {"req_per_s", s->req_per_s}, {"tok_per_s", s->tok_per_s},
                      {"total_tok_per_s", s->total_tok_per_s});
