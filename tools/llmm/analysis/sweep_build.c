@@ -132,6 +132,11 @@ int llmm_cli_sweep_build(char **files, size_t nfiles, const llmm_cli_sweep_opts 
     rc = llmm_cli_per_run(files, nfiles, o->fmt, NULL, on_run, &c, NULL, err);
     if (rc == LLMM_CLI_OK && (o->series || c.runs == 1)) {
         rc = series(&c, s, err);
+    } else if (rc == LLMM_CLI_OK && c.n < 3 && c.skipped) {
+        rc = llmm_cli_fail(err, LLMM_CLI_EPARSE,
+                           "%s: %zu run%s with samples and a duration, %zu left out (statistics "
+                           "only, or no duration); a sweep needs at least 3 concurrency levels",
+                           files[0], c.n, c.n == 1 ? "" : "s", c.skipped);
     } else if (rc == LLMM_CLI_OK) {
         int has_p99 = 1;
         for (size_t i = 0; i < c.n; i++)

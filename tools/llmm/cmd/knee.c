@@ -147,9 +147,10 @@ static int option(void *ctx, int id, const char *name, const char *arg)
     }
 }
 
-/* Is path a sweep table? Its first bytes tell: concurrency,qps rows or header, or nothing a
- * result reader takes (the table's parser then says what is wrong). Stdin is read as one. */
-static int is_table(const char *path)
+/* Is path a sweep table? Its first bytes tell: concurrency,qps rows or header, or (alone: lax)
+ * nothing a result reader takes, so that the table's parser says what is wrong. Stdin is read
+ * as one. */
+static int is_table(const char *path, int lax)
 {
     char head[1 << 16];
     size_t n;
@@ -159,21 +160,21 @@ static int is_table(const char *path)
     if (strcmp(path, "-") == 0)
         return 1;
     if (!(in = fopen(path, "rb")))
-        return 1; /* the table's reader reports it */
+        return lax; /* a reader reports it */
     n = fread(head, 1, sizeof head, in);
     fclose(in);
     return llmm_cli_sweep_looks_csv(head, n) ||
-           llmm_cli_format_detect(path, head, n, n < sizeof head, &f, &err) != LLMM_CLI_OK;
+           (lax && llmm_cli_format_detect(path, head, n, n < sizeof head, &f, &err) != LLMM_CLI_OK);
 }
 
 /* One operand that is a sweep table, or result files. */
 static int read_sweep(const knee_args *a, char **files, size_t n, llmm_cli_sweep *s,
                       llmm_cli_error *err)
 {
-    if (n == 1 && a->so.fmt == LLMM_CLI_FORMAT_AUTO && is_table(files[0]))
+    if (n == 1 && a->so.fmt == LLMM_CLI_FORMAT_AUTO && is_table(files[0], 1))
         return llmm_cli_sweep_read(files[0], s, err);
     for (size_t i = 0; n > 1 && a->so.fmt == LLMM_CLI_FORMAT_AUTO && i < n; i++)
-        if (is_table(files[i]))
+        if (is_table(files[i], 0))
             return llmm_cli_fail(err, LLMM_CLI_EUSAGE,
                                  "%s is a sweep table: a table goes alone; several operands "
                                  "are result files of one sweep",

@@ -183,6 +183,8 @@ static int keep_inplace(llmm_cli_gp_stream *s)
 
 static int append(char **buf, size_t *n, size_t *cap, const char *s, size_t len)
 {
+    if (len == 0)
+        return LLMM_CLI_OK;
     if (*n + len > *cap && llmm_cli_grow(buf, cap, *n + len, 1, 256) != 0)
         return LLMM_CLI_ENOMEM;
     memcpy(*buf + *n, s, len);

@@ -67,7 +67,8 @@ int llmm_cli_gl_deliver(llmm_cli_guidellm *p)
     double hi = !isnan(p->win_end) ? p->win_end : p->bench_end;
     uint64_t kept[GL_LISTS] = {0, 0, 0};
     double t0 = NAN;
-    qsort(rs->v, rs->n, sizeof *rs->v, by_start);
+    if (rs->n > 1)
+        qsort(rs->v, rs->n, sizeof *rs->v, by_start);
     for (size_t i = 0; i < rs->n; i++) {
         const gl_req *q = &rs->v[i];
         llmm_cli_record r;

@@ -261,6 +261,8 @@ static uint64_t offset_of(const llmm_cli_json *j, const unsigned char *p)
 
 static int sappend(llmm_cli_json *j, const void *s, size_t n)
 {
+    if (n == 0)
+        return LLMM_CLI_JSON_OK;
     if (j->slen + n <= j->scap) { /* the common case: room reserved by scan_string */
         memcpy(j->sbuf + j->slen, s, n);
         j->slen += n;

@@ -56,11 +56,12 @@ static size_t split(char *line, char *f[4], size_t flen[4])
 int llmm_cli_sweep_from_rows(llmm_cli_sweep_row *r, size_t nr, int has_p99, const char *name,
                              llmm_cli_sweep *s, llmm_cli_error *err)
 {
-    size_t k = 0;
-    qsort(r, nr, sizeof *r, cmp_row);
-    s->conc = malloc(nr * sizeof *s->conc);
-    s->qps = malloc(nr * sizeof *s->qps);
-    s->p99_ms = has_p99 ? malloc(nr * sizeof *s->p99_ms) : NULL;
+    size_t k = 0, room = nr ? nr : 1;
+    if (nr > 1)
+        qsort(r, nr, sizeof *r, cmp_row);
+    s->conc = malloc(room * sizeof *s->conc);
+    s->qps = malloc(room * sizeof *s->qps);
+    s->p99_ms = has_p99 ? malloc(room * sizeof *s->p99_ms) : NULL;
     if (!s->conc || !s->qps || (has_p99 && !s->p99_ms)) {
         llmm_cli_sweep_free(s);
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
