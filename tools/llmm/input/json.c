@@ -1,4 +1,5 @@
-/* json.c: the JSON tokenizer (json.h).
+/* json.c: the JSON tokenizer (json.h): values, containers, numbers and the main loop;
+ * json_string.c reads the strings.
  *
  * One pass over each chunk. A number or literal is a maximal run of [A-Za-z0-9.+-] checked
  * against the grammar once it ends; a string is scanned for its closing quote and decoded only
@@ -15,6 +16,7 @@
 #include "common/array.h"
 #include "common/numbers.h"
 #include "input/json.h"
+#include "input/json_impl.h"
 
 const char *llmm_cli_json_kind_name(int kind)
 {
@@ -22,16 +24,6 @@ const char *llmm_cli_json_kind_name(int kind)
     return n[kind];
 }
 
-/* What may come next. */
-enum {
-    ST_TOP = 0,        /* a top-level value (or, after one, the end or, with multi, another) */
-    ST_VALUE,          /* a value: after ':' or ',' in a list */
-    ST_VALUE_OR_CLOSE, /* after '[' */
-    ST_KEY,            /* a key: after ',' in an object */
-    ST_KEY_OR_CLOSE,   /* after '{' */
-    ST_COLON,          /* after a key */
-    ST_AFTER           /* after a value inside a container: ',' or its closer */
-};
 
 /* byte classes: 1 whitespace, 2 a byte of a number or literal ([A-Za-z0-9.+-]), 0 other */
 enum { C_OTHER = 0, C_WS = 1, C_BARE = 2 };
@@ -47,17 +39,6 @@ static const unsigned char cls[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-/* bytes that end the fast scan of a string: '"', '\\' and control characters */
-static const unsigned char str_stop[256] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-};
 
 void llmm_cli_json_init(llmm_cli_json *j, const llmm_cli_json_handler *h, void *self, int multi)
 {
@@ -79,7 +60,7 @@ void llmm_cli_json_free(llmm_cli_json *j)
     j->scap = 0;
 }
 
-static int syntax(llmm_cli_json *j, const char *fmt, int c)
+int llmm_cli_json__syntax(llmm_cli_json *j, const char *fmt, int c)
 {
     if (c < 0)
         snprintf(j->msg, sizeof j->msg, "%s", fmt);
@@ -88,7 +69,7 @@ static int syntax(llmm_cli_json *j, const char *fmt, int c)
         snprintf(j->msg, sizeof j->msg, fmt, ch);
     } else {
         char hex[8];
-        snprintf(hex, sizeof hex, "0x%02x", c);
+        snprintf(hex, sizeof hex, "0x%02x", (unsigned)c & 0xffu);
         snprintf(j->msg, sizeof j->msg, fmt, hex);
     }
     return LLMM_CLI_JSON_SYNTAX;
@@ -251,289 +232,10 @@ static int close_container(llmm_cli_json *j, int map)
     return LLMM_CLI_JSON_OK;
 }
 
-/* ---- strings ------------------------------------------------------------------------------- */
-
-static uint64_t offset_of(const llmm_cli_json *j, const unsigned char *p)
-{
-    return j->base + (uint64_t)(p - (const unsigned char *)j->chunk);
-}
-
-
-static int sappend(llmm_cli_json *j, const void *s, size_t n)
-{
-    if (n == 0)
-        return LLMM_CLI_JSON_OK;
-    if (j->slen + n <= j->scap) { /* the common case: room reserved by scan_string */
-        memcpy(j->sbuf + j->slen, s, n);
-        j->slen += n;
-        return LLMM_CLI_JSON_OK;
-    }
-    if (j->slen + n > LLMM_CLI_JSON_STRING_MAX) {
-        snprintf(j->msg, sizeof j->msg, "string longer than %zu MiB",
-                 LLMM_CLI_JSON_STRING_MAX >> 20);
-        return LLMM_CLI_JSON_SYNTAX;
-    }
-    if (j->slen + n > j->scap &&
-        llmm_cli_grow(&j->sbuf, &j->scap, j->slen + n, 1, 256) != 0)
-        return LLMM_CLI_JSON_NOMEM;
-    memcpy(j->sbuf + j->slen, s, n);
-    j->slen += n;
-    return LLMM_CLI_JSON_OK;
-}
-
-static int put_code(llmm_cli_json *j, uint32_t c)
-{
-    unsigned char u[4];
-    size_t n;
-    if (c < 0x80) {
-        u[0] = (unsigned char)c;
-        n = 1;
-    } else if (c < 0x800) {
-        u[0] = (unsigned char)(0xC0 | (c >> 6));
-        u[1] = (unsigned char)(0x80 | (c & 0x3F));
-        n = 2;
-    } else if (c < 0x10000) {
-        u[0] = (unsigned char)(0xE0 | (c >> 12));
-        u[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
-        u[2] = (unsigned char)(0x80 | (c & 0x3F));
-        n = 3;
-    } else {
-        u[0] = (unsigned char)(0xF0 | (c >> 18));
-        u[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
-        u[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
-        u[3] = (unsigned char)(0x80 | (c & 0x3F));
-        n = 4;
-    }
-    return j->capture ? sappend(j, u, n) : LLMM_CLI_JSON_OK;
-}
-
-/* A high surrogate not followed by a low one stands for U+FFFD. */
-static int flush_hi(llmm_cli_json *j)
-{
-    if (!j->hi)
-        return LLMM_CLI_JSON_OK;
-    j->hi = 0;
-    return put_code(j, 0xFFFD);
-}
-
-static int hexval(int c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
-/* The code point of a finished \uXXXX. */
-static int unicode(llmm_cli_json *j)
-{
-    uint32_t c = j->ucode;
-    if (c >= 0xDC00 && c <= 0xDFFF && j->hi) {
-        c = 0x10000 + ((j->hi - 0xD800) << 10) + (c - 0xDC00);
-        j->hi = 0;
-        return put_code(j, c);
-    }
-    if (flush_hi(j) != LLMM_CLI_JSON_OK)
-        return LLMM_CLI_JSON_SYNTAX;
-    if (c >= 0xD800 && c <= 0xDBFF) {
-        j->hi = c;
-        return LLMM_CLI_JSON_OK;
-    }
-    return put_code(j, c >= 0xDC00 && c <= 0xDFFF ? 0xFFFD : c);
-}
-
-/* One byte of an escape sequence. */
-static int escape_byte(llmm_cli_json *j, int c)
-{
-    char out;
-    if (j->esc >= 2) {
-        int h = hexval(c);
-        if (h < 0)
-            return syntax(j, "invalid \\u escape: %s is not a hex digit", c);
-        j->ucode = j->ucode * 16 + (uint32_t)h;
-        if (++j->esc == 6) {
-            j->esc = 0;
-            return unicode(j);
-        }
-        return LLMM_CLI_JSON_OK;
-    }
-    if (c == 'u') {
-        j->esc = 2;
-        j->ucode = 0;
-        return LLMM_CLI_JSON_OK;
-    }
-    switch (c) {
-    case '"':
-    case '\\':
-    case '/':
-        out = (char)c;
-        break;
-    case 'b':
-        out = '\b';
-        break;
-    case 'f':
-        out = '\f';
-        break;
-    case 'n':
-        out = '\n';
-        break;
-    case 'r':
-        out = '\r';
-        break;
-    case 't':
-        out = '\t';
-        break;
-    default:
-        return syntax(j, "invalid escape: backslash before %s", c);
-    }
-    j->esc = 0;
-    if (j->hi && flush_hi(j) != LLMM_CLI_JSON_OK)
-        return LLMM_CLI_JSON_SYNTAX;
-    return j->capture ? sappend(j, &out, 1) : LLMM_CLI_JSON_OK;
-}
-
-/* The first byte at or after p that ends a run of plain string bytes ('"', '\\' or a control
- * character), or end: eight bytes at a time where it can (the bit tricks test every byte of
- * a word at once: a byte below 0x20, or equal to '"' or '\\' after an exclusive or). */
-static int has_stop(const unsigned char *p)
-{
-    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-    uint64_t v, q, b;
-    memcpy(&v, p, 8);
-    q = v ^ (ones * '"');
-    b = v ^ (ones * '\\');
-    return ((((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs) != 0;
-}
-
-static const unsigned char *skip_plain(const unsigned char *p, const unsigned char *end)
-{
-    while (end - p >= 8 && !has_stop(p))
-        p += 8;
-    while (p < end && !str_stop[*p])
-        p++;
-    return p;
-}
-
-/* Decode plain bytes and the one-letter escapes from p into the reserved room of sbuf, up
- * to the closing quote or anything else (a \u escape, an escape cut by the chunk's end, a
- * control character, the chunk's end), which scan_string handles. */
-static const unsigned char *decode_run(llmm_cli_json *j, const unsigned char *p,
-                                       const unsigned char *end)
-{
-    char *o = j->sbuf + j->slen;
-    const unsigned char *start = p;
-    while (p < end) {
-        unsigned c;
-        while (end - p >= 8 && !has_stop(p)) { /* eight plain bytes at once */
-            memcpy(o, p, 8);
-            o += 8;
-            p += 8;
-        }
-        if (p == end)
-            break;
-        c = *p;
-        if (!str_stop[c]) {
-            *o++ = (char)c;
-            p++;
-            continue;
-        }
-        if (c != '\\' || end - p < 2)
-            break;
-        switch (p[1]) {
-        case '"':
-        case '\\':
-        case '/':
-            *o++ = (char)p[1];
-            break;
-        case 'n':
-            *o++ = '\n';
-            break;
-        case 't':
-            *o++ = '\t';
-            break;
-        case 'r':
-            *o++ = '\r';
-            break;
-        case 'b':
-            *o++ = '\b';
-            break;
-        case 'f':
-            *o++ = '\f';
-            break;
-        default:
-            goto out;
-        }
-        p += 2;
-    }
-out:
-    j->sraw += (uint64_t)(p - start);
-    j->slen = (size_t)(o - j->sbuf);
-    return p;
-}
-
-/* Scan a string from *pp (after its opening quote, or where the last chunk left it) to its
- * closing quote: LLMM_CLI_JSON_OK with *done 1 and *pp after the quote, or with *done 0 at the
- * chunk's end; another code on an error (*pp at the offending byte). */
-static int scan_string(llmm_cli_json *j, const unsigned char **pp, const unsigned char *end,
-                       int *done)
-{
-    const unsigned char *p = *pp;
-    int rc = LLMM_CLI_JSON_OK;
-    size_t room = j->slen + (size_t)(end - p); /* decoded bytes never outnumber raw ones */
-    *done = 0;
-    if (j->capture && room > j->scap && room <= LLMM_CLI_JSON_STRING_MAX &&
-        llmm_cli_grow(&j->sbuf, &j->scap, room, 1, 256) != 0)
-        return LLMM_CLI_JSON_NOMEM;
-    while (p < end) {
-        const unsigned char *s = p;
-        if (j->capture && !j->esc && !j->hi && j->scap - j->slen >= (size_t)(end - p)) {
-            p = decode_run(j, p, end);
-            if (p == end)
-                break;
-            s = p;
-        }
-        if (j->esc) {
-            rc = escape_byte(j, *p);
-            if (rc != LLMM_CLI_JSON_OK) {
-                j->tok = offset_of(j, p);
-                break;
-            }
-            p++;
-            j->sraw++;
-            continue;
-        }
-        p = skip_plain(p, end);
-        if (p > s) {
-            if (j->hi && (rc = flush_hi(j)) != LLMM_CLI_JSON_OK)
-                break;
-            if (j->capture && (rc = sappend(j, s, (size_t)(p - s))) != LLMM_CLI_JSON_OK)
-                break;
-            j->sraw += (uint64_t)(p - s);
-        }
-        if (p == end)
-            break;
-        if (*p == '"') {
-            if ((rc = flush_hi(j)) != LLMM_CLI_JSON_OK)
-                break;
-            *done = 1;
-            p++;
-            break;
-        }
-        if (*p != '\\') {
-            j->tok = offset_of(j, p);
-            rc = syntax(j, "control character %s in a string (escape it)", *p);
-            break;
-        }
-        j->esc = 1;
-        j->sraw++;
-        p++;
-    }
-    *pp = p;
-    return rc;
-}
+/* ---- strings (the bytes are read by json_string.c) ---------------------------------- */
 
 /* A string ended: a key (state ST_COLON next) or a value. */
-static int string_done(llmm_cli_json *j, int is_key, const char *s, size_t n)
+int llmm_cli_json__string_done(llmm_cli_json *j, int is_key, const char *s, size_t n)
 {
     if (is_key) {
         llmm_cli_json_frame *f = top(j);
@@ -563,51 +265,6 @@ static int string_done(llmm_cli_json *j, int is_key, const char *s, size_t n)
         v.len = j->capture ? n : (size_t)j->sraw;
         return scalar(j, &v);
     }
-}
-
-/* Does the reader want the bytes of the string that starts now? */
-static int want_text(const llmm_cli_json *j, int is_key)
-{
-    const llmm_cli_json_frame *f;
-    if (j->skip)
-        return 0;
-    if (is_key)
-        return 1;
-    if (j->skip_next)
-        return 0;
-    f = j->depth ? &j->st[j->depth - 1] : NULL;
-    return j->text_next || (f && !f->map && f->text);
-}
-
-/* A string starting at p (its opening quote). */
-static int string_start(llmm_cli_json *j, const unsigned char **pp, const unsigned char *end,
-                        int is_key)
-{
-    const unsigned char *s = *pp + 1, *p = s;
-    int done, rc;
-    j->capture = want_text(j, is_key);
-    /* fast path: the whole string in this chunk without an escape */
-    p = skip_plain(p, end);
-    if (p < end && *p == '"') {
-        j->sraw = (uint64_t)(p - s);
-        *pp = p + 1;
-        return string_done(j, is_key, (const char *)s, (size_t)(p - s));
-    }
-    j->slen = 0;
-    j->sraw = (uint64_t)(p - s);
-    j->esc = 0;
-    j->hi = 0;
-    if (j->capture && (rc = sappend(j, s, (size_t)(p - s))) != LLMM_CLI_JSON_OK)
-        return rc;
-    rc = scan_string(j, &p, end, &done);
-    *pp = p;
-    if (rc != LLMM_CLI_JSON_OK)
-        return rc;
-    if (!done) {
-        j->partial = is_key ? 3 : 2;
-        return LLMM_CLI_JSON_OK;
-    }
-    return string_done(j, is_key, j->sbuf, j->slen);
 }
 
 /* ---- the main loop ----------------------------------------------------------------------------- */
@@ -655,17 +312,17 @@ static int unexpected(llmm_cli_json *j, int c)
 {
     switch (j->state) {
     case ST_TOP:
-        return syntax(j, j->values ? "extra data after the JSON value: %s" : "expected a JSON value, found %s", c);
+        return llmm_cli_json__syntax(j, j->values ? "extra data after the JSON value: %s" : "expected a JSON value, found %s", c);
     case ST_VALUE:
     case ST_VALUE_OR_CLOSE:
-        return syntax(j, "expected a value, found %s", c);
+        return llmm_cli_json__syntax(j, "expected a value, found %s", c);
     case ST_KEY:
     case ST_KEY_OR_CLOSE:
-        return syntax(j, "expected a key (a string in double quotes), found %s", c);
+        return llmm_cli_json__syntax(j, "expected a key (a string in double quotes), found %s", c);
     case ST_COLON:
-        return syntax(j, "expected ':' after a key, found %s", c);
+        return llmm_cli_json__syntax(j, "expected ':' after a key, found %s", c);
     default:
-        return syntax(j, top(j)->map ? "expected ',' or '}' after a value, found %s"
+        return llmm_cli_json__syntax(j, top(j)->map ? "expected ',' or '}' after a value, found %s"
                                      : "expected ',' or ']' after a value, found %s",
                       c);
     }
@@ -739,7 +396,7 @@ static int bare_start(llmm_cli_json *j, const unsigned char **pp, const unsigned
     if (p == end) { /* may go on in the next chunk */
         size_t n = (size_t)(p - s);
         if (n > LLMM_CLI_JSON_BARE_MAX)
-            return syntax(j, "number or literal longer than 512 characters", -1);
+            return llmm_cli_json__syntax(j, "number or literal longer than 512 characters", -1);
         memcpy(j->bare, s, n);
         j->nbare = n;
         j->partial = 1;
@@ -747,7 +404,7 @@ static int bare_start(llmm_cli_json *j, const unsigned char **pp, const unsigned
         return LLMM_CLI_JSON_OK;
     }
     if ((size_t)(p - s) > LLMM_CLI_JSON_BARE_MAX)
-        return syntax(j, "number or literal longer than 512 characters", -1);
+        return llmm_cli_json__syntax(j, "number or literal longer than 512 characters", -1);
     return bare(j, (const char *)s, (size_t)(p - s));
 }
 
@@ -761,7 +418,7 @@ static int resume(llmm_cli_json *j, const unsigned char **pp, const unsigned cha
         while (p < end && cls[*p] == C_BARE) {
             if (j->nbare == LLMM_CLI_JSON_BARE_MAX) {
                 *pp = p;
-                return syntax(j, "number or literal longer than 512 characters", -1);
+                return llmm_cli_json__syntax(j, "number or literal longer than 512 characters", -1);
             }
             j->bare[j->nbare++] = (char)*p++;
         }
@@ -771,14 +428,14 @@ static int resume(llmm_cli_json *j, const unsigned char **pp, const unsigned cha
         j->partial = 0;
         return bare(j, j->bare, j->nbare);
     }
-    rc = scan_string(j, &p, end, &done);
+    rc = llmm_cli_json__scan_string(j, &p, end, &done);
     *pp = p;
     if (rc != LLMM_CLI_JSON_OK || !done)
         return rc;
     rc = j->partial == 3;
     j->partial = 0;
     j->tok = tok;
-    return string_done(j, rc, j->sbuf, j->slen);
+    return llmm_cli_json__string_done(j, rc, j->sbuf, j->slen);
 }
 
 /* The UTF-8 byte-order mark at the very start is skipped. */
@@ -794,8 +451,8 @@ static int skip_bom(llmm_cli_json *j, const unsigned char **pp, const unsigned c
         } else if (j->bom == 0) {
             j->bom = -1;
         } else {
-            j->tok = offset_of(j, p);
-            return syntax(j, "invalid byte %s after the start of a byte-order mark", *p);
+            j->tok = llmm_cli_json__offset(j, p);
+            return llmm_cli_json__syntax(j, "invalid byte %s after the start of a byte-order mark", *p);
         }
     }
     *pp = p;
@@ -806,7 +463,7 @@ static int step(llmm_cli_json *j, const unsigned char **pp, const unsigned char 
 {
     const unsigned char *p = *pp;
     int c = *p, rc;
-    j->tok = offset_of(j, p);
+    j->tok = llmm_cli_json__offset(j, p);
     switch (c) {
     case '{':
     case '[':
@@ -832,9 +489,9 @@ static int step(llmm_cli_json *j, const unsigned char **pp, const unsigned char 
         return LLMM_CLI_JSON_OK;
     case '"':
         if (j->state == ST_KEY || j->state == ST_KEY_OR_CLOSE)
-            rc = string_start(j, pp, end, 1);
+            rc = llmm_cli_json__string_start(j, pp, end, 1);
         else if (value_expected(j))
-            rc = string_start(j, pp, end, 0);
+            rc = llmm_cli_json__string_start(j, pp, end, 0);
         else
             return unexpected(j, c);
         if (rc == LLMM_CLI_JSON_OK && j->partial)
@@ -892,9 +549,9 @@ int llmm_cli_json_finish(llmm_cli_json *j)
     }
     j->tok = j->base;
     if (j->partial)
-        return syntax(j, "the input ends inside a string", -1);
+        return llmm_cli_json__syntax(j, "the input ends inside a string", -1);
     if (j->depth > 0)
-        return syntax(j, top(j)->map ? "the input ends inside an object (truncated?)"
+        return llmm_cli_json__syntax(j, top(j)->map ? "the input ends inside an object (truncated?)"
                                      : "the input ends inside a list (truncated?)",
                       -1);
     return LLMM_CLI_JSON_OK;

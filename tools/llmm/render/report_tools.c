@@ -106,7 +106,7 @@ static void stat_item(const llmm_cli_report *r, const llmm_cli_figure *f, int ou
     if (ours)
         v = llmm_cli_figure_ours(&r->trace, &r->sum, f) * llmm_cli_unit_per_si(f->unit);
     if (f->stat == LLMM_CLI_ST_VALUE)
-        snprintf(buf, cap, "%s %.6g%s%s", f->name, v, show_unit(f) ? " " : "",
+        snprintf(buf, cap, "%s %.10g%s%s", f->name, v, show_unit(f) ? " " : "",
                  show_unit(f) ? f->unit : "");
     else if (isnan(v))
         snprintf(buf, cap, "%s -", st);
@@ -162,7 +162,7 @@ static void value_line(const llmm_cli_report *r, const llmm_cli_run_rec *run, co
         v = run->stats_only || !single_run(r) ? NAN
                                                : llmm_cli_figure_ours(&r->trace, &r->sum, f);
         if (!isnan(v)) {
-            snprintf(mine, sizeof mine, " (llmm %.6g)", v);
+            snprintf(mine, sizeof mine, " (llmm %.10g)", v);
             strncat(item, mine, sizeof item - strlen(item) - 1);
         }
         wrap_item(&w, item);
@@ -185,7 +185,7 @@ static void other_line(const llmm_cli_run_rec *run, const char *tool, FILE *o)
             continue;
         if (!any++)
             wrap_start(&w, o, "other figures", tool);
-        snprintf(item, sizeof item, "%s %.6g%s%s", f->name, f->value, show_unit(f) ? " " : "",
+        snprintf(item, sizeof item, "%s %.10g%s%s", f->name, f->value, show_unit(f) ? " " : "",
                  show_unit(f) ? f->unit : "");
         wrap_item(&w, item);
     }
