@@ -104,6 +104,7 @@ static int on_run_end(void *user, const llmm_cli_run *run)
     if (run->label) {
         put(t, run->label, strlen(run->label) + 1);
         CHECK(strlen(run->label) < 200);
+        printable(run->label);
     }
     for (size_t i = 0; i < run->nfig; i++) {
         const llmm_cli_figure *f = &run->fig[i];

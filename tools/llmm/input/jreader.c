@@ -123,9 +123,23 @@ int llmm_cli_jr_itl(llmm_cli_jreader *r, double v)
     return !r->sink.itl || llmm_cli_jr_sink(r, r->sink.itl(r->sink.user, v));
 }
 
+/* What goes into messages, text and JSON: printable ASCII, '?' for anything else. */
+static void printable(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+            *s = '?';
+}
+
 int llmm_cli_jr_run_end(llmm_cli_jreader *r, llmm_cli_run *run)
 {
     int ok = 1;
+    char label[128];
+    if (run->label) { /* made of the input's strings: printable only */
+        snprintf(label, sizeof label, "%s", run->label);
+        printable(label);
+        run->label = label;
+    }
     run->fig = r->figs.v;
     run->nfig = r->figs.n;
     r->info.runs++;
@@ -157,14 +171,13 @@ int llmm_cli_jr_figure(llmm_cli_jreader *r, const char *name, size_t nlen, int m
         nlen = sizeof f->name - 1;
     memcpy(f->name, name, nlen);
     f->name[nlen] = '\0';
-    for (size_t i = 0; i < nlen; i++) /* a name goes into messages and JSON: printable only */
-        if ((unsigned char)f->name[i] < 0x20 || (unsigned char)f->name[i] >= 0x7f)
-            f->name[i] = '?';
+    printable(f->name);
     f->metric = metric;
     f->stat = stat;
     f->q = q;
     f->value = value;
     snprintf(f->unit, sizeof f->unit, "%s", unit ? unit : "");
+    printable(f->unit);
     f->si = si;
     return 1;
 }
