@@ -81,8 +81,6 @@ int llmm_cli_jr_run_end(llmm_cli_jreader *r, llmm_cli_run *run);
 /* A figure of the run being read. Returns 1, or 0 after an out-of-memory error. */
 int llmm_cli_jr_figure(llmm_cli_jreader *r, const char *name, size_t nlen, int metric, int stat,
                        double q, double value, const char *unit, double si);
-/* A value's name and number as "key[12]" messages need them. */
-#define LLMM_CLI_JR_NUMBER_OR(v, dflt) ((v)->kind == K_NUMBER ? (v)->num : (dflt))
 
 /* A non-finite number's literal ("NaN", "Infinity", "-Infinity"). */
 const char *llmm_cli_nonfinite_name(double v);

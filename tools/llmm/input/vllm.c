@@ -200,7 +200,6 @@ static int end_document(llmm_cli_vllm *p)
         check_counts(p, ok, bad);
         p->docs_with_ttfts += p->seen_field[VF_TTFTS];
         p->docs_with_lat += p->seen_field[VF_LAT];
-        p->docs_detailed += p->seen_field[VF_ERR];
     }
     if (p->seen_field[VF_ITLS])
         p->jr.info.has_itls = 1;
@@ -252,8 +251,7 @@ static int element(llmm_cli_vllm *p, int field, size_t i, const llmm_cli_json_va
         if (v->kind != K_NULL)
             return FAIL(p, "itls[%zu] is %s, expected a list of numbers", i,
                         llmm_cli_json_kind_name(v->kind));
-        q->seen |= SEEN_ITL; /* null: no tokens streamed */
-        return 1;
+        return 1; /* null: no tokens streamed */
     case VF_ERR:
         if (v->kind != K_STRING && v->kind != K_NULL)
             return FAIL(p, "errors[%zu] is %s, expected a string or null", i,
@@ -276,7 +274,6 @@ static int element(llmm_cli_vllm *p, int field, size_t i, const llmm_cli_json_va
         break;
     case VF_LAT:
         q->lat = x;
-        q->seen |= SEEN_LAT;
         break;
     case VF_START:
         q->start = x;
@@ -372,7 +369,6 @@ static int on_open(void *self, llmm_cli_json_frame *parent, int map)
             vreq *q = get_req(p, parent->idx);
             if (!q)
                 return llmm_cli_jr_stop(&p->jr, LLMM_CLI_ENOMEM, "out of memory");
-            q->seen |= SEEN_ITL;
             q->itl = itl_now(p, parent->idx) ? ITL_SENT : ITL_HELD;
             return VT_ROW;
         }

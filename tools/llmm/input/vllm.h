@@ -55,7 +55,7 @@ typedef struct llmm_cli_vllm_dialect {
 } llmm_cli_vllm_dialect;
 
 /* What the reader knows of one request of the current document. */
-enum { SEEN_TTFT = 1, SEEN_LAT = 2, SEEN_OUT = 4, SEEN_ERR = 8, SEEN_ITL = 16 };
+enum { SEEN_TTFT = 1, SEEN_OUT = 2, SEEN_ERR = 4 };
 enum { ITL_NONE = 0, ITL_SENT, ITL_HELD }; /* ITLs delivered in the first pass, or held back */
 
 typedef struct vreq {
@@ -91,7 +91,7 @@ typedef struct llmm_cli_vllm {
     const uint8_t *replay;
     size_t replay_n, replay_base;
     int needs_replay;
-    int layout_marks, docs_with_ttfts, docs_with_lat, docs_detailed;
+    int layout_marks, docs_with_ttfts, docs_with_lat;
     /* the llmm_events entry being read */
     int ev_has_t;
     double ev_t, ev_value;
