@@ -1,7 +1,7 @@
 /* sweep_build.h: a load sweep for `llmm knee` made from result files (sweep_build.c) rather
  * than read from a CSV table:
  *   - from several runs of one sweep (vLLM runs at --max-concurrency 1 ... 256, the levels of
- *     a GuideLLM sweep, `llmm bench` results): one row per run, its concurrency (as stated,
+ *     a GuideLLM sweep): one row per run, its concurrency (as stated,
  *     else the mean number in flight by Little's law), its throughput (completed requests per
  *     second) and the P99 of a latency;
  *   - from one run with send times, the in-run series of doc/spec.md section 4: every 50 ms

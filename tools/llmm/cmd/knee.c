@@ -33,7 +33,7 @@ static void usage(FILE *f)
           "  a table: CSV lines concurrency,qps[,p99_ms] (a header line is optional; '#' lines\n"
           "    are comments); '-' reads stdin;\n"
           "  the result files of one sweep, in any format `llmm report` reads (vLLM runs at\n"
-          "    --max-concurrency 1 ... 256, a GuideLLM sweep, `llmm bench` levels): a row per\n"
+          "    --max-concurrency 1 ... 256, a GuideLLM sweep): a row per\n"
           "    run: its concurrency as the run states it (else the mean in flight, sum of E2E /\n"
           "    duration), QPS = completed requests / duration, P99 of --latency;\n"
           "  one run with send times (or --series): the in-run series (doc/spec.md, section\n"
