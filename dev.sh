@@ -36,7 +36,8 @@ COVERAGE_BUILD=build-coverage
 COVERAGE_SETUP=(env CC=gcc meson setup --buildtype debug -Db_coverage=true
     -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
 COVERAGE_MIN_LINES=90
-# The ThreadSanitizer build runs the multi-writer tests (suite 'tsan': the recorder).
+# The ThreadSanitizer build runs the concurrency tests (suite 'tsan': recorder writers with
+# snapshots, concurrent readers filling a sketch's cumulative view).
 TSAN_BUILD=build-tsan
 # shellcheck disable=SC2034 # used through suite_step
 TSAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
