@@ -139,12 +139,16 @@ log() { printf '==> %s\n' "$*" >&2; }
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# The Debian packages among "$@" (NAME or NAME:ARCH) that are not installed, one a line.
+# The Debian packages among "$@" that are not installed, one a line: NAME:ARCH for that
+# architecture, NAME for the machine's own (or an architecture-independent package; other
+# architectures' copies of a multiarch package do not count).
 missing_packages() {
-    local p
+    local p want native
+    native=$(dpkg --print-architecture)
     for p in "$@"; do
-        [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = 'install ok installed' ] ||
-            echo "$p"
+        case "$p" in *:*) want="${p#*:}" ;; *) want="($native|all)" ;; esac
+        dpkg-query -W -f='${Architecture} ${Status}\n' "$p" 2>/dev/null |
+            grep -Ex "$want install ok installed" >/dev/null || echo "$p"
     done
 }
 
