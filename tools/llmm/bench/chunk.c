@@ -1,0 +1,108 @@
+/* chunk.c: one event's JSON chunk read with the tool's streaming tokenizer (chunk.h); only
+ * the keys that matter are looked at, the rest skipped unread. */
+#include "bench/chunk.h"
+
+#include <string.h>
+
+#include "input/jreader.h"
+
+enum { R_ROOT = 1, R_CHOICES, R_CHOICE, R_DELTA, R_USAGE };
+enum { K_CHOICES = 1, K_USAGE, K_DELTA, K_TEXT, K_CONTENT, K_TOOLS, K_OUT, K_IN };
+
+static int find(const char *k, size_t len, const char *const *names, const int *ids, int n)
+{
+    int i = llmm_cli_key_find(k, len, names, n);
+    return i < 0 ? LLMM_CLI_JSON_SKIP : ids[i];
+}
+
+static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
+{
+    static const char *const root[] = {"choices", "usage", "error"};
+    static const int root_id[] = {K_CHOICES, K_USAGE, 0};
+    static const char *const choice[] = {"delta", "text"};
+    static const int choice_id[] = {K_DELTA, K_TEXT};
+    static const char *const delta[] = {"content", "reasoning_content", "reasoning",
+                                        "tool_calls"};
+    static const int delta_id[] = {K_CONTENT, K_CONTENT, K_CONTENT, K_TOOLS};
+    static const char *const usage[] = {"completion_tokens", "prompt_tokens"};
+    static const int usage_id[] = {K_OUT, K_IN};
+    llmm_bench_chunk *c = self;
+    int id;
+    switch (f->type) {
+    case R_ROOT:
+        id = find(k, len, root, root_id, 3);
+        if (id == 0) {
+            c->error = 1;
+            return LLMM_CLI_JSON_SKIP;
+        }
+        return id;
+    case R_CHOICE:
+        return find(k, len, choice, choice_id, 2);
+    case R_DELTA:
+        id = find(k, len, delta, delta_id, 4);
+        if (id == K_TOOLS) {
+            c->output = 1;
+            return LLMM_CLI_JSON_SKIP;
+        }
+        return id;
+    case R_USAGE:
+        return find(k, len, usage, usage_id, 2);
+    default:
+        return LLMM_CLI_JSON_SKIP;
+    }
+}
+
+static int on_open(void *self, llmm_cli_json_frame *parent, int map)
+{
+    llmm_bench_chunk *c = self;
+    if (!parent) {
+        c->object = map;
+        return map ? R_ROOT : LLMM_CLI_JSON_SKIP;
+    }
+    if (parent->type == R_ROOT && parent->key == K_CHOICES && !map)
+        return R_CHOICES;
+    if (parent->type == R_ROOT && parent->key == K_USAGE && map)
+        return R_USAGE;
+    if (parent->type == R_CHOICES && map && parent->idx == 0)
+        return R_CHOICE;
+    if (parent->type == R_CHOICE && parent->key == K_DELTA && map)
+        return R_DELTA;
+    return LLMM_CLI_JSON_SKIP;
+}
+
+static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_value *v)
+{
+    llmm_bench_chunk *c = self;
+    int64_t n;
+    if (!f)
+        return 1;
+    if (f->type == R_CHOICE && f->key == K_TEXT && v->kind == K_STRING)
+        c->output = 1;
+    else if (f->type == R_DELTA && f->key == K_CONTENT && v->kind == K_STRING && v->len > 0)
+        c->output = 1;
+    else if (f->type == R_USAGE && llmm_cli_json_int(v, &n))
+        *(f->key == K_OUT ? &c->completion_tokens : &c->prompt_tokens) = n;
+    return 1;
+}
+
+static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, NULL};
+
+int llmm_bench_chunk_parse(llmm_cli_json *j, const char *data, size_t len, llmm_bench_chunk *c)
+{
+    int st;
+    memset(c, 0, sizeof *c);
+    c->completion_tokens = c->prompt_tokens = -1;
+    if (len == 6 && memcmp(data, "[DONE]", 6) == 0) {
+        c->done = 1;
+        return LLMM_BENCH_CHUNK_OK;
+    }
+    llmm_cli_json_init(j, &handler, c, 0);
+    st = llmm_cli_json_feed(j, data, len);
+    if (st == LLMM_CLI_JSON_OK)
+        st = llmm_cli_json_finish(j);
+    if (st == LLMM_CLI_JSON_NOMEM)
+        return LLMM_BENCH_CHUNK_NOMEM;
+    if (st != LLMM_CLI_JSON_OK || j->values != 1 || !c->object)
+        return LLMM_BENCH_CHUNK_MALFORMED;
+    return LLMM_BENCH_CHUNK_OK;
+}
