@@ -296,11 +296,10 @@ void llmm_sim_on_release(void *ctx, llmm_sim_seq *seq, uint64_t t_ns)
     llmm_sim_conn *c = r->conn;
     int done = seq->emitted >= seq->plan.output_tokens, keep_alive = r->keep_alive;
     (void)t_ns;
-    log_request(s, r,
-                done                                       ? "ok"
-                : seq->plan.fault == LLMM_SIM_FAULT_DROP &&
-                          seq->emitted == seq->plan.fault_at ? "dropped"
-                                                             : "client_closed");
+    const char *outcome = done ? "ok" : s->stopping ? "shutdown" : "client_closed";
+    if (!done && seq->plan.fault == LLMM_SIM_FAULT_DROP && seq->emitted == seq->plan.fault_at)
+        outcome = "dropped";
+    log_request(s, r, outcome);
     free(r);
     if (!c)
         return;
@@ -332,7 +331,10 @@ int llmm_sim_conn_open(llmm_sim_server *s, int fd)
         free(c);
         return -1;
     }
-    s->open_conns++;
+    c->next = s->conns;
+    if (s->conns)
+        s->conns->prev = c;
+    s->conns = c;
     return 0;
 }
 
@@ -346,7 +348,12 @@ void llmm_sim_conn_close(llmm_sim_conn *c)
     close(c->fd);
     llmm_sim_buf_free(&c->in);
     llmm_sim_buf_free(&c->out);
-    c->srv->open_conns--;
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        c->srv->conns = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
     free(c);
 }
 

@@ -180,15 +180,14 @@ static void teardown(llmm_sim_server *s)
 {
     llmm_sim_engine *e = &s->engine;
     uint64_t now = llmm_sim_now_ns();
-    while (e->nrun) { /* their connections are left to the exit */
-        llmm_sim_seq *q = e->run[--e->nrun];
-        ((llmm_sim_req *)q)->conn = NULL;
-        llmm_sim_on_release(s, q, now);
-    }
+    s->stopping = 1;
+    while (s->conns)
+        llmm_sim_conn_close(s->conns);
+    while (e->nrun)
+        llmm_sim_on_release(s, e->run[--e->nrun], now);
     while (e->wait_head) {
         llmm_sim_seq *q = e->wait_head;
         e->wait_head = q->next;
-        ((llmm_sim_req *)q)->conn = NULL;
         llmm_sim_on_release(s, q, now);
     }
     llmm_sim_engine_free(e);

@@ -52,6 +52,7 @@ struct llmm_sim_conn {
     int close_after;      /* close once out is sent */
     int continued;        /* "100 Continue" sent for the request being read */
     llmm_sim_server *srv;
+    llmm_sim_conn *prev, *next; /* the server's list of connections */
 };
 
 struct llmm_sim_server {
@@ -63,7 +64,8 @@ struct llmm_sim_server {
     FILE *log;
     int log_dirty;
     uint64_t next_num;
-    uint64_t open_conns;
+    llmm_sim_conn *conns; /* every open connection */
+    int stopping;         /* tearing down: requests still in flight are cut */
 };
 
 uint64_t llmm_sim_now_ns(void);
