@@ -1,0 +1,42 @@
+/* respond.h: what the simulator writes (respond.c): HTTP responses, and the Server-Sent
+ * Events of a stream in vLLM's shapes (one event per HTTP chunk), as OpenAI-compatible
+ * servers send them. Each call appends to an output buffer: 0, or -1 out of memory. */
+#ifndef LLMM_CLI_SIM_RESPOND_H
+#define LLMM_CLI_SIM_RESPOND_H
+
+#include <stdint.h>
+
+#include "sim/http.h"
+#include "sim/request.h"
+
+/* One completion as its chunks describe it. */
+typedef struct llmm_sim_reply {
+    llmm_sim_endpoint ep;
+    uint64_t num;             /* the id's number: cmpl-NUM, chatcmpl-NUM */
+    long long created;        /* Unix seconds */
+    const char *model;        /* JSON-escaped */
+    uint64_t prompt_tokens;
+    uint32_t output_tokens;   /* tokens the completion has in all */
+    int length_limited;       /* it ends at max_tokens: finish_reason "length", else "stop" */
+} llmm_sim_reply;
+
+/* A whole response with a body (Content-Length). */
+int llmm_sim_put_response(llmm_sim_buf *b, int status, int keep_alive, const char *type,
+                          const char *body, size_t n);
+/* A JSON error response: {"error": {"message", "type", "code"}} (OpenAI's shape). */
+int llmm_sim_put_error(llmm_sim_buf *b, int status, int keep_alive, const char *message);
+/* The head of a stream: 200, text/event-stream, chunked. */
+int llmm_sim_put_stream_head(llmm_sim_buf *b, int keep_alive);
+/* Token k (1-based) of r as a stream event; for chat the first is preceded by the role chunk.
+ * garble: a chunk whose JSON is cut short (the malformed-chunk fault). */
+int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int garble);
+/* The usage chunk (choices []), then, with done, data: [DONE] and the stream's end. */
+int llmm_sim_put_usage(llmm_sim_buf *b, const llmm_sim_reply *r);
+int llmm_sim_put_done(llmm_sim_buf *b);
+/* The whole completion as one JSON response (stream false). */
+int llmm_sim_put_full(llmm_sim_buf *b, const llmm_sim_reply *r, int keep_alive, int garble);
+
+/* The text of token k (1-based): a word with its leading space. */
+const char *llmm_sim_token_text(uint32_t k);
+
+#endif /* LLMM_CLI_SIM_RESPOND_H */
