@@ -1,0 +1,137 @@
+/* client.h: the load generator of `llmm bench`: what one level of load is (a concurrency or a
+ * rate), the prompts, the requests' records and the run of one level (loop.c) on libcurl's
+ * multi-socket interface and epoll, one thread. */
+#ifndef LLMM_BENCH_CLIENT_H
+#define LLMM_BENCH_CLIENT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llmmetrics/llmmetrics.h>
+
+#include "common/error.h"
+
+/* Why a request failed (0: it did not). */
+enum {
+    LLMM_BENCH_OK = 0,
+    LLMM_BENCH_HTTP,      /* an HTTP status other than 200 */
+    LLMM_BENCH_CONNECT,   /* could not connect */
+    LLMM_BENCH_RESET,     /* the connection broke mid-stream (reset, closed, nothing sent) */
+    LLMM_BENCH_TRUNCATED, /* the stream ended without data: [DONE] */
+    LLMM_BENCH_MALFORMED, /* an event's data was not a JSON object, or the SSE broke limits */
+    LLMM_BENCH_ERROR_EVENT, /* the server sent an error object in the stream */
+    LLMM_BENCH_NO_OUTPUT, /* [DONE] without any output chunk */
+    LLMM_BENCH_TIMEOUT,   /* --timeout passed */
+    LLMM_BENCH_TLS,       /* TLS handshake or certificate */
+    LLMM_BENCH_CANCELLED, /* still running when the grace period after Ctrl-C ended */
+    LLMM_BENCH_OTHER,     /* another libcurl error */
+    LLMM_BENCH_NREASONS
+};
+/* "http", "connect", ... */
+const char *llmm_bench_reason_name(int reason);
+
+/* One prompt: its body fragment (the JSON value of "prompt", or of the user message's
+ * content for chat) and its lengths. */
+typedef struct llmm_bench_prompt {
+    char *json;      /* a JSON value: a list of token IDs or a string */
+    int64_t in_len;  /* input tokens (exact for token IDs, estimated for text) */
+    int64_t out_len; /* max_tokens */
+} llmm_bench_prompt;
+
+typedef struct llmm_bench_prompts {
+    llmm_bench_prompt *v;
+    size_t n;
+} llmm_bench_prompts;
+void llmm_bench_prompts_free(llmm_bench_prompts *p);
+
+/* What every request of the run shares. */
+typedef struct llmm_bench_target {
+    const char *url;          /* the endpoint's full URL */
+    int chat;                 /* /v1/chat/completions (else /v1/completions) */
+    const char *model;
+    const char *api_key;      /* NULL: none; never printed */
+    const char *const *headers; /* extra "Name: value" lines */
+    size_t nheaders;
+    const char *cacert;       /* NULL: the system's */
+    int insecure;             /* do not verify the server's certificate */
+    int ignore_eos;
+    double timeout;           /* seconds per request, 0: none */
+} llmm_bench_target;
+
+/* One level of load. */
+typedef struct llmm_bench_level {
+    int open;              /* open loop at rate (else closed at concurrency) */
+    uint32_t concurrency;  /* closed: requests in flight; open: the most in flight (0: no cap) */
+    double rate;           /* open: requests per second */
+    int poisson;           /* open: exponential gaps (else constant) */
+    uint64_t num_requests; /* 0: until duration */
+    double duration;       /* seconds, 0: until num_requests */
+    double warmup;         /* share of the requests sent first that is not measured */
+    uint64_t seed;         /* arrivals and the prompt order */
+} llmm_bench_level;
+
+/* One request's record. Times are CLOCK_MONOTONIC seconds. */
+typedef struct llmm_bench_rec {
+    double intended, sent, first, last; /* first/last: output chunks (NaN: none) */
+    int64_t in_tokens, out_tokens;      /* usage when sent, else prompt length / chunks */
+    uint32_t chunks;                    /* output chunks */
+    uint32_t nitl;
+    size_t itl;                         /* its ITLs at llmm_bench_result.itl[itl..] */
+    int reason, http_status;
+    int usage;                          /* token counts from the server's usage */
+    int measured;                       /* inside the measured window */
+} llmm_bench_rec;
+
+/* The sketches of a level: TTFT, ITL, E2E from the send time, and TTFT and E2E from the
+ * intended send time (open loop: coordinated omission corrected). */
+enum { LLMM_BENCH_TTFT, LLMM_BENCH_ITL, LLMM_BENCH_E2E, LLMM_BENCH_TTFT_CO, LLMM_BENCH_E2E_CO,
+       LLMM_BENCH_NSKETCH };
+
+/* What one level measured. */
+typedef struct llmm_bench_result {
+    llmm_bench_level level;
+    llmm_bench_rec *rec;  /* every request sent, in send order */
+    size_t n, cap;
+    double *itl;
+    size_t nitl, capitl;
+    double t0, t_end;     /* first send, last completion */
+    double w0, w1;        /* the measured window */
+    uint64_t measured_done; /* successful completions inside the window */
+    uint64_t failed[LLMM_BENCH_NREASONS];
+    uint64_t http_status[6]; /* failures by status class: [4] 4xx, [5] 5xx, [0] other */
+    uint32_t max_in_flight;
+    int interrupted;      /* Ctrl-C */
+    llmm_recorder *rc[LLMM_BENCH_NSKETCH];
+    llmm_shard *sh[LLMM_BENCH_NSKETCH];
+    /* the 50 ms series: time since t0, requests in flight, completions so far */
+    double *series;       /* triples */
+    size_t nseries, capseries;
+} llmm_bench_result;
+
+void llmm_bench_result_free(llmm_bench_result *r);
+/* A snapshot of sketch k of the level (a new sketch; NULL out of memory). */
+llmm_sketch *llmm_bench_result_sketch(const llmm_bench_result *r, int k);
+
+/* How the run reports while it goes: a progress line on a terminal, else a line every
+ * `every` seconds; `label` names the level. */
+typedef struct llmm_bench_progress {
+    int tty;
+    double every;
+    const char *label;
+} llmm_bench_progress;
+
+/* Set by the SIGINT handler (cmd/bench.c): stop sending, wait `grace` seconds. */
+extern volatile sig_atomic_t llmm_bench_interrupted;
+
+/* Is the server there? A GET of url that connects (any HTTP status will do): LLMM_CLI_OK, or
+ * LLMM_CLI_EIO with a message. */
+int llmm_bench_preflight(const llmm_bench_target *t, llmm_cli_error *err);
+
+/* Run one level: prompts cycled from the level's seed. LLMM_CLI_OK, ENOMEM, or EIO (the
+ * event loop itself failed) with a message; failed requests are data in *out. */
+int llmm_bench_run(const llmm_bench_target *t, const llmm_bench_prompts *p,
+                   const llmm_bench_level *lv, double grace, const llmm_bench_progress *pr,
+                   llmm_bench_result *out, llmm_cli_error *err);
+
+#endif /* LLMM_BENCH_CLIENT_H */

@@ -1,0 +1,202 @@
+/* driver.c: a whole `llmm bench` run (driver.h). */
+#include "bench/driver.h"
+
+#include <curl/curl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "bench/results.h"
+#include "cmd/command.h"
+#include "common/file.h"
+
+#define SELF (&llmm_cli_command_bench)
+
+/* File descriptors kept for other uses than connections. */
+#define FD_SPARE 32
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    llmm_bench_interrupted = 1;
+}
+
+/* Raise the open-files limit as far as allowed; the most connections it leaves. */
+static uint32_t raise_nofile(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 1024 - FD_SPARE;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rlim_t want = rl.rlim_max;
+        rl.rlim_cur = want;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+            getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (rlim_t)UINT32_MAX)
+        return UINT32_MAX;
+    return rl.rlim_cur > FD_SPARE ? (uint32_t)(rl.rlim_cur - FD_SPARE) : 1;
+}
+
+/* The concurrencies that cannot be had are said and lowered to what can. */
+static void check_limits(llmm_bench_args *a)
+{
+    uint32_t most = raise_nofile();
+    for (size_t i = 0; i < a->nconc; i++)
+        if (a->conc[i] > most) {
+            llmm_cli_say(SELF, 0,
+                         "concurrency %u cannot be reached: the open-files limit allows %u "
+                         "connections (raise `ulimit -n`); running %u",
+                         a->conc[i], most, most);
+            a->conc[i] = most;
+        }
+}
+
+static int build_url(llmm_bench_args *a, char *buf, size_t cap)
+{
+    size_t n = strlen(a->base_url);
+    const char *path = a->t.chat ? "/v1/chat/completions" : "/v1/completions";
+    while (n > 0 && a->base_url[n - 1] == '/')
+        n--;
+    if (n >= 12 && memcmp(a->base_url + n - 12, "/completions", 12) == 0) {
+        path = "";
+        a->t.chat = n >= 17 && memcmp(a->base_url + n - 17, "chat/completions", 16) == 0;
+    }
+    if ((size_t)snprintf(buf, cap, "%.*s%s", (int)n, a->base_url, path) >= cap)
+        return -1;
+    a->t.url = buf;
+    return 0;
+}
+
+/* One row of DIR/sweep.csv. */
+static int sweep_row(const char *dir, const llmm_bench_result *r, int first, llmm_cli_error *err)
+{
+    char path[4096];
+    llmm_sketch *s = llmm_bench_result_sketch(r, LLMM_BENCH_E2E);
+    double p99 = NAN;
+    FILE *f;
+    if (s && llmm_sketch_count(s) > 0)
+        llmm_sketch_quantile(s, 0.99, &p99);
+    llmm_sketch_free(s);
+    if (llmm_cli_path_in(dir, "sweep.csv", path, sizeof path, err) != LLMM_CLI_OK)
+        return LLMM_CLI_EIO;
+    f = fopen(path, first ? "w" : "a");
+    if (!f)
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: cannot write", path);
+    if (first)
+        fputs("concurrency,qps,p99_ms\n", f);
+    fprintf(f, "%u,%.6g,%.6g\n", r->level.concurrency, llmm_bench_window_qps(r), p99 * 1e3);
+    return fclose(f) == 0 ? LLMM_CLI_OK : llmm_cli_fail(err, LLMM_CLI_EIO, "%s: write", path);
+}
+
+/* Write a level's files; path receives its result file. */
+static int write_level(const llmm_bench_args *a, const llmm_bench_result *r, size_t i,
+                       char *path, size_t cap, llmm_cli_error *err)
+{
+    llmm_bench_meta m = {a->t.chat ? "openai-chat" : "openai", a->t.model, a->label};
+    int rc = llmm_bench_write_vllm(a->out_dir, r, &m, path, cap, err);
+    if (rc == LLMM_CLI_OK)
+        rc = llmm_bench_write_sketches(a->out_dir, r, err);
+    if (rc == LLMM_CLI_OK)
+        rc = llmm_bench_write_series(a->out_dir, r, err);
+    if (rc == LLMM_CLI_OK && !r->level.open)
+        rc = sweep_row(a->out_dir, r, i == 0, err);
+    return rc;
+}
+
+/* Run the levels; files[i] receives level i's result file. */
+static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, char (*files)[4096],
+                  size_t *nfiles, llmm_cli_error *err)
+{
+    size_t n = a->lv.open ? 1 : a->nconc;
+    int rc = LLMM_CLI_OK;
+    for (size_t i = 0; i < n && rc == LLMM_CLI_OK && !llmm_bench_interrupted; i++) {
+        llmm_bench_level lv = a->lv;
+        llmm_bench_result r;
+        llmm_bench_progress pr = {isatty(2), a->progress_every, NULL};
+        char name[64];
+        if (!lv.open)
+            lv.concurrency = a->conc[i];
+        llmm_bench_level_name(&lv, name, sizeof name);
+        pr.label = name;
+        rc = llmm_bench_run(&a->t, p, &lv, a->grace, a->quiet ? NULL : &pr, &r, err);
+        if (rc == LLMM_CLI_OK) {
+            llmm_bench_print_level(stdout, &r);
+            rc = write_level(a, &r, i, files[i], sizeof files[i], err);
+            *nfiles += rc == LLMM_CLI_OK;
+        }
+        llmm_bench_result_free(&r);
+        fflush(stdout);
+    }
+    return rc;
+}
+
+/* The closing `llmm report` of the result files, and `llmm knee` of a sweep. */
+static void final_report(const llmm_bench_args *a, char (*files)[4096], size_t nfiles)
+{
+    char *argv[LLMM_BENCH_LEVELS_MAX + 2];
+    char sweep[4096];
+    llmm_cli_error err;
+    int argc = 0;
+    argv[argc++] = (char *)"report";
+    for (size_t i = 0; i < nfiles; i++)
+        argv[argc++] = files[i];
+    argv[argc] = NULL;
+    printf("\n== llmm report %s ==\n", nfiles == 1 ? files[0] : "(every level)");
+    fflush(stdout);
+    optind = 0;
+    llmm_cli_command_report.run(argc, argv);
+    if (a->lv.open || nfiles < 3 ||
+        llmm_cli_path_in(a->out_dir, "sweep.csv", sweep, sizeof sweep, &err) != LLMM_CLI_OK)
+        return;
+    printf("\n== llmm knee %s ==\n", sweep);
+    fflush(stdout);
+    argv[0] = (char *)"knee";
+    argv[1] = sweep;
+    argv[2] = NULL;
+    optind = 0;
+    llmm_cli_command_knee.run(2, argv);
+}
+
+int llmm_bench_main(llmm_bench_args *a)
+{
+    llmm_bench_prompts p = {NULL, 0};
+    llmm_cli_error err;
+    char url[4096], (*files)[4096] = NULL;
+    size_t nfiles = 0;
+    struct sigaction sa, old;
+    int rc;
+    if (build_url(a, url, sizeof url) != 0)
+        return llmm_cli_say(SELF, 2, "--url too long");
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        return llmm_cli_say(SELF, 1, "libcurl cannot start");
+    check_limits(a);
+    rc = llmm_bench_preflight(&a->t, &err);
+    if (rc == LLMM_CLI_OK) {
+        a->synth.text = a->t.chat;
+        rc = llmm_bench_prompts_synth(&a->synth, &p, &err);
+    }
+    files = calloc(LLMM_BENCH_LEVELS_MAX, sizeof *files);
+    if (rc == LLMM_CLI_OK && !files)
+        rc = llmm_cli_fail(&err, LLMM_CLI_ENOMEM, "out of memory");
+    if (rc == LLMM_CLI_OK) {
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigint;
+        sigaction(SIGINT, &sa, &old);
+        llmm_bench_interrupted = 0;
+        rc = levels(a, &p, files, &nfiles, &err);
+        sigaction(SIGINT, &old, NULL);
+    }
+    if (rc != LLMM_CLI_OK)
+        llmm_cli_say(SELF, 1, "%s", err.msg);
+    if (nfiles > 0 && !a->no_report)
+        final_report(a, files, nfiles);
+    llmm_bench_prompts_free(&p);
+    free(files);
+    curl_global_cleanup();
+    return rc == LLMM_CLI_OK ? 0 : 1;
+}

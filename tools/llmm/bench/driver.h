@@ -1,0 +1,29 @@
+/* driver.h: a whole `llmm bench` run (driver.c): the levels one after the other, their files,
+ * the summary, the final report and knee table. cmd/bench.c parses the options into this. */
+#ifndef LLMM_BENCH_DRIVER_H
+#define LLMM_BENCH_DRIVER_H
+
+#include "bench/client.h"
+#include "bench/prompts.h"
+
+#define LLMM_BENCH_LEVELS_MAX 64
+#define LLMM_BENCH_HEADERS_MAX 16
+
+typedef struct llmm_bench_args {
+    llmm_bench_target t;
+    const char *base_url;
+    const char *headers[LLMM_BENCH_HEADERS_MAX];
+    uint32_t conc[LLMM_BENCH_LEVELS_MAX];
+    size_t nconc;
+    llmm_bench_level lv;   /* the shape every level shares */
+    llmm_bench_synth synth;
+    const char *out_dir;
+    const char *label;
+    double grace, progress_every;
+    int quiet, no_report;
+} llmm_bench_args;
+
+/* Run it; returns the exit status (0, 1 a failure before or outside the requests). */
+int llmm_bench_main(llmm_bench_args *a);
+
+#endif /* LLMM_BENCH_DRIVER_H */

@@ -1,0 +1,254 @@
+/* request.c: one streamed request of `llmm bench` (request.h): its libcurl handle, body and
+ * headers, and what its bytes say as they arrive (SSE events, chunks, timestamps). */
+#include "bench/request.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double llmm_bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *const reason_names[LLMM_BENCH_NREASONS] = {
+    "ok",      "http",      "connect", "reset", "truncated", "malformed",
+    "error-event", "no-output", "timeout", "tls", "cancelled", "other",
+};
+
+const char *llmm_bench_reason_name(int reason)
+{
+    return reason >= 0 && reason < LLMM_BENCH_NREASONS ? reason_names[reason] : "?";
+}
+
+/* One event of the stream. Returns non-zero to stop reading (the request failed). */
+static int on_event(void *ctx, const char *type, const char *data, size_t len)
+{
+    llmm_bench_req *q = ctx;
+    llmm_bench_chunk c;
+    int rc;
+    if (strcmp(type, "error") == 0) {
+        q->reason = LLMM_BENCH_ERROR_EVENT;
+        return 1;
+    }
+    rc = llmm_bench_chunk_parse(q->tok, data, len, &c);
+    if (rc != LLMM_BENCH_CHUNK_OK) {
+        q->reason = LLMM_BENCH_MALFORMED;
+        return 1;
+    }
+    if (c.error) {
+        q->reason = LLMM_BENCH_ERROR_EVENT;
+        return 1;
+    }
+    if (c.done) {
+        q->done = 1;
+        return 0;
+    }
+    if (c.completion_tokens >= 0) {
+        q->usage_out = c.completion_tokens;
+        q->usage_in = c.prompt_tokens;
+    }
+    if (c.output) {
+        if (q->chunks > 0) {
+            if (q->nitl == q->capitl) {
+                size_t cap = q->capitl ? q->capitl * 2 : 64;
+                double *v = realloc(q->itl, cap * sizeof *v);
+                if (!v) {
+                    q->nomem = 1;
+                    return 1;
+                }
+                q->itl = v;
+                q->capitl = cap;
+            }
+            q->itl[q->nitl++] = q->now - q->last;
+        } else {
+            q->first = q->now;
+        }
+        q->last = q->now;
+        q->chunks++;
+    }
+    return 0;
+}
+
+/* libcurl's write callback: the bytes just read, timed once per read. */
+static size_t on_write(char *buf, size_t size, size_t n, void *ctx)
+{
+    llmm_bench_req *q = ctx;
+    long status = 0;
+    size_t len = size * n;
+    int rc;
+    q->now = llmm_bench_now();
+    if (!q->checked) {
+        q->checked = 1;
+        curl_easy_getinfo(q->easy, CURLINFO_RESPONSE_CODE, &status);
+        q->http_status = (int)status;
+        if (status != 200) {
+            q->reason = LLMM_BENCH_HTTP;
+            return 0; /* stop: the body is an error message */
+        }
+    }
+    rc = llmm_bench_sse_feed(&q->sse, buf, len, on_event, q);
+    if (rc == LLMM_BENCH_SSE_NOMEM)
+        q->nomem = 1;
+    else if (rc == LLMM_BENCH_SSE_TOOLONG)
+        q->reason = LLMM_BENCH_MALFORMED;
+    return rc == 0 ? len : 0;
+}
+
+int llmm_bench_req_init(llmm_bench_req *q, llmm_cli_json *tok)
+{
+    memset(q, 0, sizeof *q);
+    q->tok = tok;
+    llmm_bench_sse_init(&q->sse, 0);
+    q->easy = curl_easy_init();
+    return q->easy ? 0 : -1;
+}
+
+void llmm_bench_req_free(llmm_bench_req *q)
+{
+    if (q->easy)
+        curl_easy_cleanup(q->easy);
+    curl_slist_free_all(q->hdrs);
+    llmm_bench_sse_free(&q->sse);
+    free(q->body);
+    free(q->itl);
+    memset(q, 0, sizeof *q);
+}
+
+/* A formatted string in new memory; NULL out of memory. */
+static char *format(const char *fmt, ...) LLMM_CLI_PRINTF(1, 2);
+static char *format(const char *fmt, ...)
+{
+    va_list ap;
+    char *b;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    b = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (b) {
+        va_start(ap, fmt);
+        vsnprintf(b, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    return b;
+}
+
+/* The request body for prompt p (vLLM's benchmark client's fields). NULL out of memory. */
+static char *body_of(const llmm_bench_target *t, const llmm_bench_prompt *p)
+{
+    const char *eos = t->ignore_eos ? ",\"ignore_eos\":true" : "";
+    long long out = (long long)p->out_len;
+    if (t->chat)
+        return format("{\"model\":\"%s\",\"messages\":[{\"role\":\"user\",\"content\":%s}],"
+                      "\"max_completion_tokens\":%lld,\"max_tokens\":%lld,\"stream\":true,"
+                      "\"stream_options\":{\"include_usage\":true}%s}",
+                      t->model, p->json, out, out, eos);
+    return format("{\"model\":\"%s\",\"prompt\":%s,\"max_tokens\":%lld,\"stream\":true,"
+                  "\"stream_options\":{\"include_usage\":true}%s}",
+                  t->model, p->json, out, eos);
+}
+
+/* The headers every request carries. NULL out of memory. */
+static struct curl_slist *headers_of(const llmm_bench_target *t)
+{
+    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
+    h = h ? curl_slist_append(h, "Accept: text/event-stream") : NULL;
+    if (h && t->api_key) {
+        size_t n = strlen(t->api_key) + 32;
+        char *a = malloc(n);
+        if (!a) {
+            curl_slist_free_all(h);
+            return NULL;
+        }
+        snprintf(a, n, "Authorization: Bearer %s", t->api_key);
+        h = curl_slist_append(h, a);
+        memset(a, 0, n);
+        free(a);
+    }
+    for (size_t i = 0; h && i < t->nheaders; i++)
+        h = curl_slist_append(h, t->headers[i]);
+    return h;
+}
+
+/* The options every use of a handle sets. */
+void llmm_bench_easy_common(CURL *e, const llmm_bench_target *t)
+{
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
+    if (t->cacert)
+        curl_easy_setopt(e, CURLOPT_CAINFO, t->cacert);
+    if (t->insecure) {
+        curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
+}
+
+int llmm_bench_req_start(llmm_bench_req *q, const llmm_bench_target *t,
+                         const llmm_bench_prompt *p)
+{
+    CURL *e = q->easy;
+    free(q->body);
+    q->body = body_of(t, p);
+    if (!q->hdrs)
+        q->hdrs = headers_of(t);
+    if (!q->body || !q->hdrs)
+        return -1;
+    llmm_bench_sse_reset(&q->sse);
+    q->nitl = 0;
+    q->chunks = 0;
+    q->first = q->last = NAN;
+    q->usage_in = q->usage_out = -1;
+    q->reason = q->http_status = 0;
+    q->done = q->checked = q->nomem = 0;
+    curl_easy_setopt(e, CURLOPT_URL, t->url);
+    curl_easy_setopt(e, CURLOPT_POSTFIELDS, q->body);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, q->hdrs);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, q);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(t->timeout * 1000.0));
+    llmm_bench_easy_common(e, t);
+    return 0;
+}
+
+int llmm_bench_req_outcome(llmm_bench_req *q, CURLcode res)
+{
+    if (q->reason)
+        return q->reason;
+    switch (res) {
+    case CURLE_OK:
+        break;
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST:
+        return LLMM_BENCH_CONNECT;
+    case CURLE_OPERATION_TIMEDOUT:
+        return LLMM_BENCH_TIMEOUT;
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_GOT_NOTHING:
+        return LLMM_BENCH_RESET;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE:
+        return LLMM_BENCH_TLS;
+    default:
+        return LLMM_BENCH_OTHER;
+    }
+    if (!q->checked) { /* an empty body: no status seen in the write callback */
+        long status = 0;
+        curl_easy_getinfo(q->easy, CURLINFO_RESPONSE_CODE, &status);
+        q->http_status = (int)status;
+        if (status != 200)
+            return LLMM_BENCH_HTTP;
+    }
+    if (!q->done)
+        return LLMM_BENCH_TRUNCATED;
+    return q->chunks ? LLMM_BENCH_OK : LLMM_BENCH_NO_OUTPUT;
+}

@@ -1,0 +1,41 @@
+/* request.h: one streamed request of `llmm bench` (request.c). */
+#ifndef LLMM_BENCH_REQUEST_H
+#define LLMM_BENCH_REQUEST_H
+
+#include <curl/curl.h>
+
+#include "bench/chunk.h"
+#include "bench/client.h"
+#include "bench/sse.h"
+
+typedef struct llmm_bench_req {
+    CURL *easy;                /* kept from request to request: connections are reused */
+    struct curl_slist *hdrs;
+    char *body;
+    llmm_bench_sse sse;
+    llmm_cli_json *tok;        /* shared scratch for the chunks */
+    size_t rec;                /* its record in the level's result */
+    double now;                /* when the bytes being handled were read */
+    double first, last;        /* output chunks' times (NaN: none yet) */
+    double *itl;
+    size_t nitl, capitl;
+    uint32_t chunks;
+    int64_t usage_in, usage_out; /* -1: no usage */
+    int reason, http_status;
+    int done, checked, nomem;
+} llmm_bench_req;
+
+/* CLOCK_MONOTONIC in seconds. */
+double llmm_bench_now(void);
+/* A fresh request slot (its handle made): 0, or -1 out of memory. */
+int llmm_bench_req_init(llmm_bench_req *q, llmm_cli_json *tok);
+void llmm_bench_req_free(llmm_bench_req *q);
+/* Set the handle up for prompt p: 0, or -1 out of memory. */
+int llmm_bench_req_start(llmm_bench_req *q, const llmm_bench_target *t,
+                         const llmm_bench_prompt *p);
+/* The TLS and socket options of every handle (requests and the preflight). */
+void llmm_bench_easy_common(CURL *e, const llmm_bench_target *t);
+/* Why the request ended as it did (LLMM_BENCH_OK when it succeeded), after libcurl's res. */
+int llmm_bench_req_outcome(llmm_bench_req *q, CURLcode res);
+
+#endif /* LLMM_BENCH_REQUEST_H */

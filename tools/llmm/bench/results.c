@@ -1,0 +1,302 @@
+/* results.c: a level's files and summary (results.h). */
+#include "bench/results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/file.h"
+#include "render/sketch.h"
+
+void llmm_bench_level_name(const llmm_bench_level *lv, char *buf, size_t cap)
+{
+    if (lv->open)
+        snprintf(buf, cap, "r%g", lv->rate);
+    else
+        snprintf(buf, cap, "c%u", lv->concurrency);
+}
+
+double llmm_bench_window_qps(const llmm_bench_result *r)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        n += r->rec[i].reason == LLMM_BENCH_OK && r->rec[i].last >= r->w0 &&
+             r->rec[i].last <= r->w1;
+    return r->w1 > r->w0 ? (double)n / (r->w1 - r->w0) : NAN;
+}
+
+void llmm_bench_result_free(llmm_bench_result *r)
+{
+    for (int k = 0; k < LLMM_BENCH_NSKETCH; k++)
+        llmm_recorder_free(r->rc[k]);
+    free(r->rec);
+    free(r->itl);
+    free(r->series);
+    memset(r, 0, sizeof *r);
+}
+
+llmm_sketch *llmm_bench_result_sketch(const llmm_bench_result *r, int k)
+{
+    llmm_sketch *s = NULL;
+    if (!r->rc[k] || llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &s) != LLMM_OK)
+        return NULL;
+    if (llmm_recorder_snapshot(r->rc[k], s) != LLMM_OK) {
+        llmm_sketch_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static FILE *open_out(const char *dir, const char *name, const char *ext, char *path, size_t cap,
+                      llmm_cli_error *err)
+{
+    FILE *f;
+    char file[128];
+    snprintf(file, sizeof file, "%s%s", name, ext);
+    if (llmm_cli_path_in(dir, file, path, cap, err) != LLMM_CLI_OK)
+        return NULL;
+    f = fopen(path, "w");
+    if (!f)
+        llmm_cli_fail(err, LLMM_CLI_EIO, "%s: %s", path, strerror(errno));
+    return f;
+}
+
+static int close_out(FILE *f, const char *path, llmm_cli_error *err)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: write error", path);
+    return LLMM_CLI_OK;
+}
+
+/* ---- the vLLM result file ----------------------------------------------------------------- */
+
+/* "key": [v(rec 0), v(rec 1), ...] */
+static void list(FILE *f, const char *key, const llmm_bench_result *r,
+                 double (*v)(const llmm_bench_rec *, double t0))
+{
+    fprintf(f, ", \"%s\": [", key);
+    for (size_t i = 0; i < r->n; i++)
+        fprintf(f, "%s%.9g", i ? ", " : "", v(&r->rec[i], r->t0));
+    fputc(']', f);
+}
+
+static int ok(const llmm_bench_rec *x)
+{
+    return x->reason == LLMM_BENCH_OK;
+}
+static double in_len(const llmm_bench_rec *x, double t0)
+{
+    (void)t0;
+    return (double)x->in_tokens;
+}
+static double out_len(const llmm_bench_rec *x, double t0)
+{
+    (void)t0;
+    return ok(x) ? (double)x->out_tokens : 0.0;
+}
+static double ttft(const llmm_bench_rec *x, double t0)
+{
+    (void)t0;
+    return ok(x) ? x->first - x->sent : 0.0;
+}
+static double e2e(const llmm_bench_rec *x, double t0)
+{
+    (void)t0;
+    return ok(x) ? x->last - x->sent : 0.0;
+}
+static double start(const llmm_bench_rec *x, double t0)
+{
+    return x->sent - t0;
+}
+static double queued(const llmm_bench_rec *x, double t0)
+{
+    (void)t0;
+    return x->sent - x->intended;
+}
+
+static void totals(const llmm_bench_result *r, uint64_t *done, uint64_t *in, uint64_t *out)
+{
+    *done = *in = *out = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (ok(&r->rec[i])) {
+            ++*done;
+            *in += (uint64_t)r->rec[i].in_tokens;
+            *out += (uint64_t)r->rec[i].out_tokens;
+        }
+}
+
+static void write_vllm(FILE *f, const llmm_bench_result *r, const llmm_bench_meta *m)
+{
+    const llmm_bench_level *lv = &r->level;
+    double dur = r->t_end > r->t0 ? r->t_end - r->t0 : 0.0;
+    uint64_t done, in, out;
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y%m%d-%H%M%S", localtime(&now));
+    totals(r, &done, &in, &out);
+    fprintf(f, "{\"date\": \"%s\", \"endpoint_type\": \"%s\", \"backend\": \"%s\", ", date,
+            m->backend, m->backend);
+    fprintf(f, "\"label\": %s%s%s, \"model_id\": \"%s\", \"tokenizer_id\": null, ",
+            m->label ? "\"" : "", m->label ? m->label : "null", m->label ? "\"" : "", m->model);
+    fprintf(f, "\"num_prompts\": %zu, ", r->n);
+    if (lv->open)
+        fprintf(f, "\"request_rate\": %.9g, \"burstiness\": %s, ", lv->rate,
+                lv->poisson ? "1.0" : "Infinity");
+    else
+        fprintf(f, "\"request_rate\": \"inf\", \"burstiness\": 1.0, ");
+    if (lv->concurrency)
+        fprintf(f, "\"max_concurrency\": %u, ", lv->concurrency);
+    else
+        fputs("\"max_concurrency\": null, ", f);
+    fprintf(f, "\"duration\": %.9g, \"completed\": %llu, \"failed\": %llu, ", dur,
+            (unsigned long long)done, (unsigned long long)(r->n - done));
+    fprintf(f, "\"total_input_tokens\": %llu, \"total_output_tokens\": %llu, ",
+            (unsigned long long)in, (unsigned long long)out);
+    fprintf(f, "\"request_throughput\": %.9g, \"request_goodput\": null, ",
+            dur > 0 ? (double)done / dur : 0.0);
+    fprintf(f, "\"output_throughput\": %.9g, \"total_token_throughput\": %.9g",
+            dur > 0 ? (double)out / dur : 0.0, dur > 0 ? (double)(in + out) / dur : 0.0);
+    list(f, "input_lens", r, in_len);
+    list(f, "output_lens", r, out_len);
+    list(f, "ttfts", r, ttft);
+    fputs(", \"itls\": [", f);
+    for (size_t i = 0; i < r->n; i++) {
+        const llmm_bench_rec *x = &r->rec[i];
+        fputs(i ? ", [" : "[", f);
+        for (uint32_t j = 0; ok(x) && j < x->nitl; j++)
+            fprintf(f, "%s%.9g", j ? ", " : "", r->itl[x->itl + j]);
+        fputc(']', f);
+    }
+    fputc(']', f);
+    list(f, "latencies", r, e2e);
+    list(f, "start_times", r, start);
+    list(f, "queue_times", r, queued);
+    fputs(", \"generated_texts\": [", f);
+    for (size_t i = 0; i < r->n; i++)
+        fputs(i ? ", \"\"" : "\"\"", f);
+    fputs("], \"errors\": [", f);
+    for (size_t i = 0; i < r->n; i++) {
+        const llmm_bench_rec *x = &r->rec[i];
+        if (ok(x))
+            fprintf(f, "%s\"\"", i ? ", " : "");
+        else if (x->reason == LLMM_BENCH_HTTP)
+            fprintf(f, "%s\"http %d\"", i ? ", " : "", x->http_status);
+        else
+            fprintf(f, "%s\"%s\"", i ? ", " : "", llmm_bench_reason_name(x->reason));
+    }
+    fputs("]}", f);
+}
+
+int llmm_bench_write_vllm(const char *dir, const llmm_bench_result *r, const llmm_bench_meta *m,
+                          char *path, size_t cap, llmm_cli_error *err)
+{
+    char name[64], base[80];
+    FILE *f;
+    llmm_bench_level_name(&r->level, name, sizeof name);
+    snprintf(base, sizeof base, "result-%s", name);
+    f = open_out(dir, base, ".json", path, cap, err);
+    if (!f)
+        return LLMM_CLI_EIO;
+    write_vllm(f, r, m);
+    return close_out(f, path, err);
+}
+
+/* ---- sketches and series ------------------------------------------------------------------ */
+
+static const char *const sketch_names[LLMM_BENCH_NSKETCH] = {"ttft", "itl", "e2e",
+                                                             "ttft-intended", "e2e-intended"};
+
+int llmm_bench_write_sketches(const char *dir, const llmm_bench_result *r, llmm_cli_error *err)
+{
+    char name[64], path[4096];
+    llmm_bench_level_name(&r->level, name, sizeof name);
+    for (int k = 0; k < LLMM_BENCH_NSKETCH; k++) {
+        llmm_sketch *s;
+        int rc;
+        if (!r->level.open && (k == LLMM_BENCH_TTFT_CO || k == LLMM_BENCH_E2E_CO))
+            continue;
+        s = llmm_bench_result_sketch(r, k);
+        if (!s)
+            return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
+        char file[128];
+        snprintf(file, sizeof file, "%s-%s.llmm", name, sketch_names[k]);
+        rc = llmm_cli_path_in(dir, file, path, sizeof path, err);
+        if (rc == LLMM_CLI_OK)
+            rc = llmm_cli_sketch_save(path, s, err);
+        llmm_sketch_free(s);
+        if (rc != LLMM_CLI_OK)
+            return rc;
+    }
+    return LLMM_CLI_OK;
+}
+
+int llmm_bench_write_series(const char *dir, const llmm_bench_result *r, llmm_cli_error *err)
+{
+    char name[64], base[80], path[4096];
+    FILE *f;
+    llmm_bench_level_name(&r->level, name, sizeof name);
+    snprintf(base, sizeof base, "series-%s", name);
+    f = open_out(dir, base, ".csv", path, sizeof path, err);
+    if (!f)
+        return LLMM_CLI_EIO;
+    fputs("t_s,in_flight,completed\n", f);
+    for (size_t i = 0; i < r->nseries; i++)
+        fprintf(f, "%.3f,%.0f,%.0f\n", r->series[3 * i], r->series[3 * i + 1],
+                r->series[3 * i + 2]);
+    return close_out(f, path, err);
+}
+
+/* ---- the summary -------------------------------------------------------------------------- */
+
+static void quantiles(FILE *f, const llmm_bench_result *r, int k, const char *label)
+{
+    llmm_sketch *s = llmm_bench_result_sketch(r, k);
+    double q[3] = {NAN, NAN, NAN};
+    static const double at[3] = {0.5, 0.9, 0.99};
+    if (s && llmm_sketch_count(s) > 0)
+        for (int i = 0; i < 3; i++)
+            llmm_sketch_quantile(s, at[i], &q[i]);
+    fprintf(f, "  %-22s %10.2f %10.2f %10.2f  (%llu values)\n", label, q[0] * 1e3, q[1] * 1e3,
+            q[2] * 1e3, s ? (unsigned long long)llmm_sketch_count(s) : 0ull);
+    llmm_sketch_free(s);
+}
+
+void llmm_bench_print_level(FILE *f, const llmm_bench_result *r)
+{
+    char name[64];
+    uint64_t done, in, out, usage = 0, failed = 0;
+    totals(r, &done, &in, &out);
+    for (size_t i = 0; i < r->n; i++)
+        usage += ok(&r->rec[i]) && r->rec[i].usage;
+    llmm_bench_level_name(&r->level, name, sizeof name);
+    fprintf(f, "level %s: %zu sent, %llu succeeded, %zu failed%s; max in flight %u\n", name, r->n,
+            (unsigned long long)done, r->n - (size_t)done,
+            r->interrupted ? " (interrupted)" : "", r->max_in_flight);
+    for (int k = 1; k < LLMM_BENCH_NREASONS; k++) {
+        if (!r->failed[k])
+            continue;
+        fprintf(f, "%s %s %llu", failed ? "," : "  failures:", llmm_bench_reason_name(k),
+                (unsigned long long)r->failed[k]);
+        failed += r->failed[k];
+    }
+    if (failed)
+        fputc('\n', f);
+    fprintf(f, "  measured window %.2f s (warm-up and cool-down excluded): %.2f req/s\n",
+            r->w1 - r->w0, llmm_bench_window_qps(r));
+    fprintf(f, "  output tokens: %s (%llu of %llu successful requests sent usage)\n",
+            usage == done ? "the server's usage"
+            : usage == 0  ? "streamed chunk counts"
+                          : "usage where sent, else chunk counts",
+            (unsigned long long)usage, (unsigned long long)done);
+    fprintf(f, "  %-22s %10s %10s %10s\n", "latency (ms)", "P50", "P90", "P99");
+    quantiles(f, r, LLMM_BENCH_TTFT, "TTFT from send");
+    quantiles(f, r, LLMM_BENCH_ITL, "ITL");
+    quantiles(f, r, LLMM_BENCH_E2E, "E2E from send");
+    if (r->level.open) {
+        quantiles(f, r, LLMM_BENCH_TTFT_CO, "TTFT from intended");
+        quantiles(f, r, LLMM_BENCH_E2E_CO, "E2E from intended");
+    }
+}

@@ -1,0 +1,34 @@
+/* results.h: what `llmm bench` writes of a level (results.c): the vLLM-shaped result file,
+ * the sketch files, the 50 ms series, the sweep row, and its summary lines. Needs no libcurl. */
+#ifndef LLMM_BENCH_RESULTS_H
+#define LLMM_BENCH_RESULTS_H
+
+#include <stdio.h>
+
+#include "bench/client.h"
+
+/* What the result file says besides the records. */
+typedef struct llmm_bench_meta {
+    const char *backend;  /* "openai" or "openai-chat" */
+    const char *model;
+    const char *label;    /* NULL: none */
+} llmm_bench_meta;
+
+/* The level's name in file names and lines: "c8" (closed loop) or "r2.5" (open loop). */
+void llmm_bench_level_name(const llmm_bench_level *lv, char *buf, size_t cap);
+/* Successful completions per second inside the measured window. */
+double llmm_bench_window_qps(const llmm_bench_result *r);
+
+/* DIR/result-NAME.json: one vLLM result document (`vllm bench serve --save-result
+ * --save-detailed` keys, every request sent). path receives its name. */
+int llmm_bench_write_vllm(const char *dir, const llmm_bench_result *r, const llmm_bench_meta *m,
+                          char *path, size_t cap, llmm_cli_error *err);
+/* DIR/NAME-ttft.llmm, -itl, -e2e (and -ttft-intended, -e2e-intended in open loop). */
+int llmm_bench_write_sketches(const char *dir, const llmm_bench_result *r, llmm_cli_error *err);
+/* DIR/series-NAME.csv: t_s,in_flight,completed every 50 ms. */
+int llmm_bench_write_series(const char *dir, const llmm_bench_result *r, llmm_cli_error *err);
+/* The level's summary: counts, failures by reason, the window's QPS, latency quantiles (both
+ * views in open loop), where the token counts came from. */
+void llmm_bench_print_level(FILE *f, const llmm_bench_result *r);
+
+#endif /* LLMM_BENCH_RESULTS_H */

@@ -1,0 +1,257 @@
+/* bench.c: `llmm bench --url URL`: load an OpenAI-compatible streaming server and measure it
+ * (bench/driver.h). Without libcurl at build time the command exists and says so. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/driver.h"
+#include "cmd/command.h"
+
+#define SELF (&llmm_cli_command_bench)
+
+/* The options, in the order of their ids. */
+#define OPTIONS                                                                                \
+    "url= chat model= api-key= header= cacert= insecure concurrency= rate= arrivals= "         \
+    "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos " \
+    "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every="
+enum {
+    OPT_URL = LLMM_CLI_OPT, OPT_CHAT, OPT_MODEL, OPT_KEY, OPT_HEADER, OPT_CACERT, OPT_INSECURE,
+    OPT_CONC, OPT_RATE, OPT_ARRIVALS, OPT_MAXCONC, OPT_NUM, OPT_DURATION, OPT_IN, OPT_OUT,
+    OPT_RANGE, OPT_EOS, OPT_SEED, OPT_WARMUP, OPT_TIMEOUT, OPT_GRACE, OPT_DIR, OPT_LABEL,
+    OPT_NOREPORT, OPT_QUIET, OPT_EVERY
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: llmm bench --url URL [OPTIONS]\n"
+          "\n"
+          "Load an OpenAI-compatible streaming server (vLLM, SGLang, TGI, llama.cpp,\n"
+          "TensorRT-LLM, Ollama, `llmm sim`) and measure TTFT, ITL and E2E from the client:\n"
+          "one event loop on libcurl's multi-socket interface, connections reused, each\n"
+          "timestamp (CLOCK_MONOTONIC) taken when the bytes are read, values recorded into\n"
+          "llmm sketches. Requests stream (\"stream\": true, stream_options.include_usage).\n"
+          "\n"
+          "Target:\n"
+          "  --url URL            the server (http://host:port, /v1/completions is added) or\n"
+          "                       the endpoint's full URL\n"
+          "  --chat               /v1/chat/completions (text prompts) instead of\n"
+          "                       /v1/completions (token-ID prompts: exact input lengths)\n"
+          "  --model NAME         the \"model\" of every request (default: default)\n"
+          "  --api-key KEY        bearer token (default: $OPENAI_API_KEY); never printed\n"
+          "  --header 'N: V'      an extra header (repeatable, up to 16)\n"
+          "  --cacert FILE        CA certificates for HTTPS; --insecure: no verification\n"
+          "\n"
+          "Load (durations take s, ms or us; a bare number is seconds here):\n"
+          "  --concurrency LIST   closed loop: N requests in flight; a list 1,2,4,...\n"
+          "                       runs a sweep, one level after the other (default 1)\n"
+          "  --rate R             open loop: R requests per second, latency counted also from\n"
+          "                       each request's intended send time (coordinated omission)\n"
+          "  --arrivals A         open loop: poisson (default) or constant\n"
+          "  --max-concurrency N  open loop: the most requests in flight (default 1024)\n"
+          "  --num-requests N     requests per level (default 100 unless --duration)\n"
+          "  --duration DUR       send for DUR per level (with --num-requests: whichever\n"
+          "                       comes first)\n"
+          "  --warmup SHARE       share of a level's requests, the first sent, that is not\n"
+          "                       measured (default 0.1); requests ending after the level\n"
+          "                       stopped sending (the cool-down) are not measured either\n"
+          "  --timeout DUR        per request (default 600s); --grace DUR: after Ctrl-C,\n"
+          "                       how long requests in flight may finish (default 5s)\n"
+          "\n",
+          f);
+    fputs("Prompts (synthetic, seeded):\n"
+          "  --input-len N, --output-len N   mean lengths in tokens (default 128, 64)\n"
+          "  --range-ratio F      lengths uniform in mean*[1-F, 1+F] (default 0)\n"
+          "  --ignore-eos         ask the server for exactly max_tokens (vLLM's ignore_eos)\n"
+          "  --seed N             prompts, lengths and arrivals (default 0)\n"
+          "\n"
+          "Output:\n"
+          "  -o, --out DIR        where the files go (default llmm-bench-out): per level\n"
+          "                       result-c8.json (vLLM's --save-result --save-detailed keys:\n"
+          "                       `llmm report` and vLLM-reading tools take it), c8-ttft.llmm,\n"
+          "                       c8-itl.llmm, c8-e2e.llmm (sketches of the measured window, for\n"
+          "                       `llmm merge`; open loop adds r5-ttft-intended.llmm and\n"
+          "                       r5-e2e-intended.llmm), series-c8.csv (every 50 ms: requests in\n"
+          "                       flight, completions), and sweep.csv (concurrency,qps,p99_ms\n"
+          "                       of the measured windows, for `llmm knee`)\n"
+          "  --label TEXT         the result files' label\n"
+          "  --no-report          no closing `llmm report` / `llmm knee`\n"
+          "  -q, --quiet          no progress lines; --progress-every DUR: when stderr is not\n"
+          "                       a terminal, a line every DUR (default 10s)\n"
+          "  -h, --help           this text\n"
+          "\n"
+          "A request fails, and counts by reason, on an HTTP status other than 200 (http), no\n"
+          "connection (connect), a connection broken mid-stream (reset), a stream ending\n"
+          "without data: [DONE] (truncated), an event that is not a JSON object (malformed),\n"
+          "an error object in the stream (error-event), no output chunk (no-output), the\n"
+          "--timeout (timeout), TLS (tls), the end of the grace period (cancelled).\n"
+          "\n"
+          "Exit status: 0 done (failed requests are data), 1 the server cannot be reached\n"
+          "before the run or a file cannot be written, 2 usage error.\n",
+          f);
+}
+
+/* A duration; a bare number is seconds. */
+static int seconds_arg(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end != s && *end == '\0')
+        *out = v;
+    else if (llmm_cli_parse_duration(s, out) != 0)
+        return -1;
+    return isfinite(*out) && *out >= 0 ? 0 : -1;
+}
+
+static int number_arg(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    *out = strtod(s, &end);
+    return end != s && *end == '\0' && *out >= lo && *out <= hi ? 0 : -1;
+}
+
+static int conc_list(llmm_bench_args *a, const char *s)
+{
+    char buf[1024], *tok, *save = NULL;
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    a->nconc = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        uint64_t v;
+        if (a->nconc == LLMM_BENCH_LEVELS_MAX || !llmm_cli_u64_arg(tok, 1000000, &v) || v == 0)
+            return -1;
+        a->conc[a->nconc++] = (uint32_t)v;
+    }
+    return a->nconc ? 0 : -1;
+}
+
+static int value_option(llmm_bench_args *a, int id, const char *arg)
+{
+    double d;
+    uint64_t u;
+    switch (id) {
+    case OPT_CONC:
+        return conc_list(a, arg);
+    case OPT_RATE:
+        a->lv.open = 1;
+        return number_arg(arg, 1e-6, 1e9, &a->lv.rate);
+    case OPT_ARRIVALS:
+        a->lv.poisson = strcmp(arg, "poisson") == 0;
+        return a->lv.poisson || strcmp(arg, "constant") == 0 ? 0 : -1;
+    case OPT_MAXCONC:
+        if (!llmm_cli_u64_arg(arg, 1000000, &u) || u == 0)
+            return -1;
+        a->lv.concurrency = (uint32_t)u;
+        return 0;
+    case OPT_NUM:
+        return llmm_cli_u64_arg(arg, UINT64_MAX, &a->lv.num_requests) ? 0 : -1;
+    case OPT_DURATION:
+        return seconds_arg(arg, &a->lv.duration);
+    case OPT_IN:
+    case OPT_OUT:
+        if (!llmm_cli_u64_arg(arg, 1000000, &u) || u == 0)
+            return -1;
+        *(id == OPT_IN ? &a->synth.in_len : &a->synth.out_len) = (int64_t)u;
+        return 0;
+    case OPT_RANGE:
+        return number_arg(arg, 0, 0.99, &a->synth.range);
+    case OPT_SEED:
+        if (!llmm_cli_u64_arg(arg, UINT64_MAX, &a->synth.seed))
+            return -1;
+        a->lv.seed = a->synth.seed;
+        return 0;
+    case OPT_WARMUP:
+        return number_arg(arg, 0, 0.9, &a->lv.warmup);
+    case OPT_TIMEOUT:
+        return seconds_arg(arg, &a->t.timeout);
+    case OPT_GRACE:
+        return seconds_arg(arg, &a->grace);
+    case OPT_EVERY:
+        return seconds_arg(arg, &d) == 0 && d > 0 ? (a->progress_every = d, 0) : -1;
+    default:
+        return -1;
+    }
+}
+
+static int option(void *ctx, int id, const char *name, const char *arg)
+{
+    llmm_bench_args *a = ctx;
+    switch (id) {
+    case OPT_URL: a->base_url = arg; return -1;
+    case OPT_CHAT: a->t.chat = 1; return -1;
+    case OPT_MODEL:
+        if (strpbrk(arg, "\"\\"))
+            return llmm_cli_usage_error(SELF, "--model: no quote or backslash, please");
+        a->t.model = arg;
+        return -1;
+    case OPT_KEY: a->t.api_key = arg; return -1;
+    case OPT_HEADER:
+        if (a->t.nheaders == LLMM_BENCH_HEADERS_MAX || !strchr(arg, ':'))
+            return llmm_cli_usage_error(SELF, "--header: 'Name: value', at most %d",
+                                        LLMM_BENCH_HEADERS_MAX);
+        a->headers[a->t.nheaders++] = arg;
+        return -1;
+    case OPT_CACERT: a->t.cacert = arg; return -1;
+    case OPT_INSECURE: a->t.insecure = 1; return -1;
+    case OPT_EOS: a->t.ignore_eos = 1; return -1;
+    case 'o': a->out_dir = arg; return -1;
+    case OPT_LABEL: a->label = arg; return -1;
+    case OPT_NOREPORT: a->no_report = 1; return -1;
+    case 'q': a->quiet = 1; return -1;
+    default:
+        if (value_option(a, id, arg) != 0)
+            return llmm_cli_usage_error(SELF, "bad value for --%s: '%s'", name, arg);
+        return -1;
+    }
+}
+
+static void defaults(llmm_bench_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->t.model = "default";
+    a->t.api_key = getenv("OPENAI_API_KEY");
+    a->t.headers = a->headers;
+    a->t.timeout = 600;
+    a->conc[0] = 1;
+    a->nconc = 1;
+    a->lv.poisson = 1;
+    a->lv.warmup = 0.1;
+    a->synth.in_len = 128;
+    a->synth.out_len = 64;
+    a->out_dir = "llmm-bench-out";
+    a->grace = 5;
+    a->progress_every = 10;
+}
+
+static int run(int argc, char **argv)
+{
+    llmm_bench_args a;
+    int status;
+    defaults(&a);
+    status = llmm_cli_parse_options(SELF, OPTIONS, argc, argv, option, &a);
+    if (status >= 0)
+        return status;
+    if (optind < argc)
+        return llmm_cli_usage_error(SELF, "unexpected operand '%s'", argv[optind]);
+    if (!a.base_url)
+        return llmm_cli_usage_error(SELF, "no --url");
+    if (a.lv.open && a.nconc > 1)
+        return llmm_cli_usage_error(SELF, "--rate and a --concurrency sweep exclude each other");
+    if (!a.lv.num_requests && a.lv.duration <= 0)
+        a.lv.num_requests = 100;
+    if (a.lv.open && !a.lv.concurrency)
+        a.lv.concurrency = 1024;
+    a.synth.n = a.lv.num_requests && a.lv.num_requests < 1000 ? (size_t)a.lv.num_requests : 1000;
+#ifdef LLMM_CLI_HAVE_CURL
+    return llmm_bench_main(&a);
+#else
+    return llmm_cli_say(SELF, 1, "unavailable: this llmm was built without libcurl "
+                                 "(install libcurl4-openssl-dev and rebuild)");
+#endif
+}
+
+const llmm_cli_command llmm_cli_command_bench = {
+    "bench", {NULL, NULL},
+    "  bench --url URL  load a live OpenAI-compatible server and measure it (closed\n"
+    "                   loop, a concurrency sweep or open loop; needs libcurl)\n",
+    run, usage};
