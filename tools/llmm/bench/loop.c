@@ -101,7 +101,7 @@ static int send_one(loop *L, double intended)
         return -1;
     q = L->free_slot[--L->nfree];
     pi = (size_t)(llmm_cli_rng_next(&L->rng) % L->p->n);
-    if (llmm_bench_req_start(q, L->t, &L->p->v[pi]) != 0) {
+    if (llmm_bench_req_start(q, L->t, &L->p->v[pi], r->n) != 0) {
         L->nfree++;
         return -1;
     }

@@ -154,10 +154,15 @@ static char *body_of(const llmm_bench_target *t, const llmm_bench_prompt *p)
                   t->model, p->json, out, eos);
 }
 
-/* The headers every request carries. NULL out of memory. */
-static struct curl_slist *headers_of(const llmm_bench_target *t)
+/* The headers of request number id: X-Request-Id (as vLLM's client sends one), the content
+ * types, the key, the extra ones. NULL out of memory. */
+static struct curl_slist *headers_of(const llmm_bench_target *t, size_t id)
 {
-    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
+    char rid[64];
+    struct curl_slist *h;
+    snprintf(rid, sizeof rid, "X-Request-Id: bench-%zu", id);
+    h = curl_slist_append(NULL, rid);
+    h = h ? curl_slist_append(h, "Content-Type: application/json") : NULL;
     h = h ? curl_slist_append(h, "Accept: text/event-stream") : NULL;
     if (h && t->api_key) {
         size_t n = strlen(t->api_key) + 32;
@@ -190,13 +195,13 @@ void llmm_bench_easy_common(CURL *e, const llmm_bench_target *t)
 }
 
 int llmm_bench_req_start(llmm_bench_req *q, const llmm_bench_target *t,
-                         const llmm_bench_prompt *p)
+                         const llmm_bench_prompt *p, size_t id)
 {
     CURL *e = q->easy;
     free(q->body);
+    curl_slist_free_all(q->hdrs);
     q->body = body_of(t, p);
-    if (!q->hdrs)
-        q->hdrs = headers_of(t);
+    q->hdrs = headers_of(t, id);
     if (!q->body || !q->hdrs)
         return -1;
     llmm_bench_sse_reset(&q->sse);
