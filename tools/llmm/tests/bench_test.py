@@ -1,0 +1,321 @@
+"""`llmm bench` against `llmm sim` on loopback: exact request counts joined to the server's
+own log (X-Request-Id), failures with their reasons under seeded fault injection, TTFT, ITL
+and E2E bounded by the simulator's model and by its CLOCK_MONOTONIC chunk write times, open
+loop with both latency views, a concurrency sweep whose knee lies where doc/sim.md puts it,
+sketch files that `llmm merge` combines exactly, HTTPS with a self-signed certificate
+(--cacert), an unreachable server, and Ctrl-C.
+
+usage: bench_test.py PATH/TO/llmm
+"""
+import collections
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+import unittest
+
+import cli_common as C
+from sim_test import Sim
+
+# The simulator's defaults (doc/sim.md): step = a + s*b + f*P.
+A_MS, S_MS, F_MS, B = 10.0, 0.05, 0.01, 32
+
+
+def bench(*args, timeout=300):
+    return subprocess.run([C.LLMM, "bench", *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def has_curl():
+    r = bench("--url", "http://127.0.0.1:1", "-q", "--no-report")
+    return "built without libcurl" not in r.stderr
+
+
+class BenchBase(C.Base):
+    def setUp(self):
+        super().setUp()
+        if not has_curl():
+            self.skipTest("llmm built without libcurl")
+        self.sims = []
+
+    def tearDown(self):
+        for s in self.sims:
+            s.kill()
+        super().tearDown()
+
+    def sim(self, *args, tls=None):
+        s = Sim(self, *args, tls=tls)
+        self.sims.append(s)
+        return s
+
+    def url(self, s, scheme="http"):
+        return "%s://127.0.0.1:%d" % (scheme, s.port)
+
+    def run_bench(self, s, *args, out="out", scheme="http", ok=True):
+        d = os.path.join(self.dir, out)
+        r = bench("--url", self.url(s, scheme), "-o", d, "-q", "--no-report", *args)
+        if ok:
+            self.assertEqual(r.returncode, 0, r.stderr)
+        return r, d
+
+    def result(self, d, name):
+        with open(os.path.join(d, "result-%s.json" % name)) as f:
+            return json.load(f)
+
+
+class Counts(BenchBase):
+    def test_exact_counts_and_the_server_log(self):
+        s = self.sim()
+        r, d = self.run_bench(s, "--concurrency", "4", "--num-requests", "37", "--ignore-eos",
+                              "--input-len", "20", "--output-len", "9", "--model", "m1")
+        res = self.result(d, "c4")
+        log = s.stop()
+        self.assertEqual((res["completed"], res["failed"], res["num_prompts"]), (37, 0, 37))
+        self.assertEqual(res["max_concurrency"], 4)
+        self.assertEqual(res["model_id"], "m1")
+        self.assertEqual(res["output_lens"], [9] * 37)
+        self.assertEqual(res["input_lens"], [20] * 37)  # token-ID prompts: exact lengths
+        self.assertEqual([len(x) for x in res["itls"]], [8] * 37)
+        self.assertEqual(res["errors"], [""] * 37)
+        self.assertEqual(len(log), 37)
+        self.assertEqual(sorted(x["request_id"] for x in log),
+                         sorted("bench-%d" % i for i in range(37)))
+        self.assertTrue(all(x["outcome"] == "ok" and x["prompt_tokens"] == 20 and
+                            x["output_tokens"] == 9 for x in log))
+        self.assertIn("37 sent, 37 succeeded, 0 failed", r.stdout)
+        self.assertIn("the server's usage (37 of 37", r.stdout)
+        # the measured window leaves out the warm-up (the first 10 %) and the cool-down
+        q = C.run("quantiles", "--json", os.path.join(d, "c4-ttft.llmm"))
+        self.assertEqual(q.returncode, 0, q.stderr)
+        n = json.loads(q.stdout)["count"]
+        self.assertLessEqual(n, 37 - 3)
+        self.assertGreater(n, 0)
+        # `llmm report` reads the file as a vLLM result
+        rep = C.run("report", "--json", os.path.join(d, "result-c4.json"))
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        self.assertIn('"vllm"', rep.stdout)
+
+    def test_chat(self):
+        s = self.sim()
+        r, d = self.run_bench(s, "--chat", "--concurrency", "2", "--num-requests", "6",
+                              "--ignore-eos", "--output-len", "5", "--input-len", "7")
+        res = self.result(d, "c2")
+        log = s.stop()
+        self.assertEqual(res["backend"], "openai-chat")
+        self.assertEqual((res["completed"], res["output_lens"]), (6, [5] * 6))
+        self.assertEqual(res["input_lens"], [7] * 6)  # words: one token each in the sim
+        # the role-only first chunk is not output: 5 token chunks, 4 gaps
+        self.assertEqual([len(x) for x in res["itls"]], [4] * 6)
+        self.assertTrue(all(x["endpoint"] == "chat" for x in log))
+
+    def test_duration(self):
+        s = self.sim("--step-base-ms", "2")
+        r, d = self.run_bench(s, "--concurrency", "3", "--duration", "1", "--ignore-eos",
+                              "--output-len", "4")
+        res = self.result(d, "c3")
+        log = s.stop()
+        self.assertEqual(res["completed"] + res["failed"], len(log))
+        self.assertGreater(res["completed"], 10)
+
+
+class Timing(BenchBase):
+    def test_delays_within_the_model_and_the_server_log(self):
+        L, N = 100, 12
+        s = self.sim()
+        r, d = self.run_bench(s, "--concurrency", "1", "--num-requests", "12", "--ignore-eos",
+                              "--input-len", str(L), "--output-len", str(N))
+        res = self.result(d, "c1")
+        log = {x["request_id"]: x for x in s.stop()}
+        step = A_MS + S_MS  # one sequence in each step
+        for i in range(12):
+            srv = log["bench-%d" % i]
+            sent = res["start_times"][i]
+            ttft, e2e, itl = res["ttfts"][i], res["latencies"][i], res["itls"][i]
+            # the client sent before the server read, and read each chunk after it was written
+            self.assertLessEqual(sent * 1e9, srv["arrival_ns"] + 1e3)
+            self.assertGreaterEqual((sent + ttft) * 1e9, srv["first_chunk_ns"] - 1e3)
+            self.assertGreaterEqual((sent + e2e) * 1e9, srv["last_chunk_ns"] - 1e3)
+            # the model's delays are lower bounds: the first token ends the prefill step, each
+            # other token one more step
+            self.assertGreaterEqual(ttft * 1e3, step + F_MS * L - 0.01)
+            self.assertGreaterEqual(e2e * 1e3, N * step + F_MS * L - 0.01)
+            self.assertEqual(len(itl), N - 1)
+            self.assertAlmostEqual(ttft + sum(itl), e2e, delta=1e-6)
+            # the client's TTFT error against the server's write time is >= 0
+            self.assertGreaterEqual((sent + ttft) * 1e9 - srv["first_chunk_ns"], -1e3)
+
+    def test_open_loop_both_views(self):
+        s = self.sim("--step-base-ms", "5")
+        # 8 output tokens of >= 5 ms with at most 2 in flight: at most ~50 req/s served, so
+        # at 100 req/s requests wait for a slot and only the intended-time view shows it
+        r, d = self.run_bench(s, "--rate", "100", "--arrivals", "constant",
+                              "--max-concurrency", "2", "--num-requests", "60",
+                              "--ignore-eos", "--output-len", "8")
+        res = self.result(d, "r100")
+        self.assertEqual((res["completed"], res["request_rate"], res["max_concurrency"]),
+                         (60, 100, 2))
+        self.assertTrue(max(res["queue_times"]) > 0.1)
+        self.assertIn("TTFT from intended", r.stdout)
+
+        def p50(name):
+            q = C.run("quantiles", "--json", os.path.join(d, name), "0.5")
+            self.assertEqual(q.returncode, 0, q.stderr)
+            return json.loads(q.stdout)
+
+        sent, intended = p50("r100-ttft.llmm"), p50("r100-ttft-intended.llmm")
+        self.assertEqual(sent["count"], intended["count"])
+        self.assertGreater(intended["quantiles"][0]["value"],
+                           sent["quantiles"][0]["value"] + 0.05)
+
+
+class Faults(BenchBase):
+    def test_failures_counted_by_reason(self):
+        s = self.sim("--seed", "11", "--error-rate", "0.15", "--drop-rate", "0.15",
+                     "--malformed-rate", "0.15", "--stall-rate", "0.1", "--stall-ms", "50")
+        r, d = self.run_bench(s, "--concurrency", "6", "--num-requests", "150", "--ignore-eos",
+                              "--output-len", "6")
+        res = self.result(d, "c6")
+        log = {x["request_id"]: x for x in s.stop()}
+        self.assertEqual(len(log), 150)
+        want = []
+        for i in range(150):
+            x = log["bench-%d" % i]
+            if x["status"] != 200:
+                want.append("http %d" % x["status"])
+            elif x["fault"] == "drop":
+                want.append("reset")
+            elif x["fault"] == "malformed":
+                want.append("malformed")
+            else:
+                self.assertEqual(x["outcome"], "ok")
+                want.append("")
+        self.assertEqual(res["errors"], want)
+        c = collections.Counter(want)
+        self.assertGreater(min(c["reset"], c["malformed"], c["http 500"] + c["http 429"]), 0)
+        self.assertEqual(res["failed"], 150 - c[""])
+        self.assertIn("failures:", r.stdout)
+        for reason in ("http", "reset", "malformed"):
+            self.assertRegex(r.stdout, r"failures:.*\b%s \d+" % reason)
+
+    def test_timeout(self):
+        s = self.sim("--seed", "3", "--stall-rate", "1", "--stall-ms", "3000")
+        r, d = self.run_bench(s, "--concurrency", "2", "--num-requests", "2", "--ignore-eos",
+                              "--output-len", "4", "--timeout", "0.5")
+        self.assertEqual(self.result(d, "c2")["errors"], ["timeout", "timeout"])
+
+    def test_unreachable_server_is_an_error_before_the_run(self):
+        s = self.sim()
+        port = s.port
+        s.stop()
+        r = bench("--url", "http://127.0.0.1:%d" % port, "-o", os.path.join(self.dir, "x"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot reach http://127.0.0.1:%d/v1/completions" % port, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "x")))
+
+    def test_api_key_never_printed(self):
+        s = self.sim()
+        env = dict(os.environ, OPENAI_API_KEY="sk-secret-123")
+        r = subprocess.run([C.LLMM, "bench", "--url", self.url(s), "-o",
+                            os.path.join(self.dir, "k"), "--num-requests", "3",
+                            "--output-len", "2"], capture_output=True, text=True, env=env,
+                           timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("sk-secret", r.stdout + r.stderr)
+
+    def test_ctrl_c_writes_what_was_measured(self):
+        s = self.sim()
+        d = os.path.join(self.dir, "int")
+        p = subprocess.Popen([C.LLMM, "bench", "--url", self.url(s), "-o", d, "--no-report",
+                              "--concurrency", "4", "--duration", "60", "--grace", "5",
+                              "--ignore-eos", "--output-len", "8"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn("(interrupted)", out)
+        res = self.result(d, "c4")
+        self.assertGreater(res["completed"], 0)
+        self.assertEqual(res["failed"], 0)  # the grace period let the last ones finish
+
+
+class Sweep(BenchBase):
+    def test_knee_where_the_model_puts_it(self):
+        # doc/sim.md: L = 128, N = 16, defaults: the knee at c* = 32 (lockstep) to 34 (out
+        # of phase), QPS_max = 141.2 req/s
+        s = self.sim()
+        r, d = self.run_bench(s, "--concurrency", "1,2,4,8,16,32,64", "--duration", "2.5",
+                              "--ignore-eos", "--input-len", "128", "--output-len", "16")
+        with open(os.path.join(d, "sweep.csv")) as f:
+            rows = [line.split(",") for line in f.read().split()[1:]]
+        self.assertEqual([int(x[0]) for x in rows], [1, 2, 4, 8, 16, 32, 64])
+        qps = {int(x[0]): float(x[1]) for x in rows}
+        qmax = B / (16 * A_MS + B * (16 * S_MS + 128 * F_MS)) * 1000
+        self.assertLessEqual(qps[64], qmax * 1.02)  # the model's ceiling
+        self.assertGreater(qps[64], qmax * 0.8)
+        k = C.run("knee", "--json", os.path.join(d, "sweep.csv"))
+        self.assertEqual(k.returncode, 0, k.stderr)
+        knee = json.loads(k.stdout)
+        for name in ("kneedle", "collapse"):
+            e = knee["estimators"][name]
+            self.assertGreaterEqual(e["knee"], 28, (name, qps))
+            self.assertLessEqual(e["knee"], 40, (name, qps))
+        # every level's result file is a vLLM result llmm knee reads too
+        files = [os.path.join(d, "result-c%d.json" % c) for c in qps]
+        self.assertEqual(C.run("knee", *files).returncode, 0)
+
+
+class Merge(BenchBase):
+    def test_two_processes_merge_exactly(self):
+        s = self.sim("--step-base-ms", "2")
+        n = []
+        for i, seed in enumerate(("1", "2")):
+            r, d = self.run_bench(s, "--concurrency", "3", "--num-requests", "30", "--seed",
+                                  seed, "--output-len", "5", "--ignore-eos", out="h%d" % i)
+            q = C.run("quantiles", "--json", os.path.join(d, "c3-ttft.llmm"))
+            n.append(json.loads(q.stdout)["count"])
+        out = os.path.join(self.dir, "all.llmm")
+        m = C.run("merge", os.path.join(self.dir, "h0", "c3-ttft.llmm"),
+                  os.path.join(self.dir, "h1", "c3-ttft.llmm"), "-o", out)
+        self.assertEqual(m.returncode, 0, m.stderr)
+        q = C.run("quantiles", "--json", out)
+        self.assertEqual(json.loads(q.stdout)["count"], sum(n))
+
+
+class Tls(BenchBase):
+    def test_https_with_cacert(self):
+        if not shutil.which("openssl"):
+            self.skipTest("no openssl command to make a certificate")
+        cert, key = os.path.join(self.dir, "cert.pem"), os.path.join(self.dir, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
+                        "2", "-subj", "/CN=localhost", "-addext",
+                        "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
+                       check=True, capture_output=True)
+        probe = C.run("sim", "--port", "0", "--tls-cert", cert, "--tls-key", cert + "x")
+        if "without TLS" in probe.stderr:
+            self.skipTest("llmm sim built without TLS")
+        s = self.sim(tls=(cert, key))
+        r, d = self.run_bench(s, "--cacert", cert, "--concurrency", "2", "--num-requests",
+                              "8", "--output-len", "4", "--ignore-eos", scheme="https")
+        res = self.result(d, "c2")
+        self.assertEqual((res["completed"], res["failed"]), (8, 0))
+        # without the certificate the server is not trusted: an error before the run
+        r, d = self.run_bench(s, "--num-requests", "2", scheme="https", out="no", ok=False)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot reach https://", r.stderr)
+
+
+class Usage(BenchBase):
+    def test_usage_errors(self):
+        for args in ([], ["--url", "x", "--rate", "0"], ["--url", "x", "--concurrency", "0"],
+                     ["--url", "x", "--rate", "2", "--concurrency", "1,2"],
+                     ["--url", "x", "--arrivals", "bursty"], ["--url", "x", "--header", "bad"],
+                     ["--url", "x", "operand"]):
+            r = bench(*args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+
+
+if __name__ == "__main__":
+    C.main()
