@@ -7,8 +7,10 @@ set -euo pipefail
 # word must be a target of the `build` directory).
 MAIN_JOB=(build/tools/llmm/llmm demo)
 
-# Debian packages needed to configure and build the library, the examples and the demo.
-BUILD_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev libyajl-dev)
+# Debian packages needed to configure and build the library, the examples and the demo (the
+# demo's live sweep needs libcurl for `llmm bench`; without it that part is skipped).
+BUILD_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev libyajl-dev
+    libcurl4-openssl-dev)
 
 # Debian packages any test suite needs: with all of them installed no suite is skipped.
 TEST_PACKAGES=(meson ninja-build pkg-config gcc g++ clang libcmocka-dev doxygen abigail-tools
@@ -215,6 +217,32 @@ cmd_demo() {
     fi
     ninja -C "$MAIN_BUILD" -j "$JOBS" "${MAIN_JOB[0]#"$MAIN_BUILD"/}"
     "${MAIN_JOB[@]}"
+    demo_live
+}
+
+# The demo's live part: `llmm sim` on a free loopback port and a short `llmm bench` sweep
+# against it (7 levels of 2 s), its report and knee table; files in $MAIN_BUILD/demo-bench.
+demo_live() {
+    local llmm=$MAIN_BUILD/tools/llmm/llmm out=$MAIN_BUILD/demo-bench sim_pid url rc=0
+    mkdir -p "$out"
+    "$llmm" sim --port 0 >"$out/sim.out" &
+    sim_pid=$!
+    for _ in $(seq 100); do
+        grep -q listening "$out/sim.out" 2>/dev/null && break
+        sleep 0.1
+    done
+    url=$(sed -n 's/^llmm sim: listening on //p' "$out/sim.out")
+    if [ -z "$url" ]; then
+        kill "$sim_pid" 2>/dev/null || true
+        log "demo: llmm sim did not start; no live sweep"
+        return 0
+    fi
+    log "demo: a live sweep of llmm bench against llmm sim at $url (files in $out)"
+    "$llmm" bench --url "$url" --concurrency 1,2,4,8,16,32,64 --duration 2 --ignore-eos \
+        --input-len 128 --output-len 16 -o "$out" --progress-every 1 || rc=$?
+    kill "$sim_pid" 2>/dev/null || true
+    wait "$sim_pid" 2>/dev/null || true
+    return "$rc"
 }
 
 # Each step's time, for the closing list: "NAME N s".

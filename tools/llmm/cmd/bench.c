@@ -111,18 +111,23 @@ static int number_arg(const char *s, double lo, double hi, double *out)
 
 static int conc_list(llmm_bench_args *a, const char *s)
 {
-    char buf[1024], *tok, *save = NULL;
-    if (strlen(s) >= sizeof buf)
-        return -1;
-    strcpy(buf, s);
     a->nconc = 0;
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        char tok[32];
         uint64_t v;
-        if (a->nconc == LLMM_BENCH_LEVELS_MAX || !llmm_cli_u64_arg(tok, 1000000, &v) || v == 0)
+        if (len == 0 || len >= sizeof tok || a->nconc == LLMM_BENCH_LEVELS_MAX)
+            return -1;
+        memcpy(tok, s, len);
+        tok[len] = '\0';
+        if (!llmm_cli_u64_arg(tok, 1000000, &v) || v == 0)
             return -1;
         a->conc[a->nconc++] = (uint32_t)v;
+        if (!comma)
+            return 0;
+        s = comma + 1;
     }
-    return a->nconc ? 0 : -1;
 }
 
 static int value_option(llmm_bench_args *a, int id, const char *arg)
