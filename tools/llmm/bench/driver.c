@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "bench/dataset.h"
 #include "bench/results.h"
 #include "cmd/command.h"
 #include "common/file.h"
@@ -176,7 +177,9 @@ int llmm_bench_main(llmm_bench_args *a)
         return llmm_cli_say(SELF, 1, "libcurl cannot start");
     check_limits(a);
     rc = llmm_bench_preflight(&a->t, &err);
-    if (rc == LLMM_CLI_OK) {
+    if (rc == LLMM_CLI_OK && a->dataset) {
+        rc = llmm_bench_dataset_read(a->dataset, a->out_given ? a->synth.out_len : 0, &p, &err);
+    } else if (rc == LLMM_CLI_OK) {
         a->synth.text = a->t.chat;
         rc = llmm_bench_prompts_synth(&a->synth, &p, &err);
     }

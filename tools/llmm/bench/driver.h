@@ -17,6 +17,8 @@ typedef struct llmm_bench_args {
     size_t nconc;
     llmm_bench_level lv;   /* the shape every level shares */
     llmm_bench_synth synth;
+    const char *dataset;   /* NULL: synthetic prompts */
+    int out_given;         /* --output-len was given */
     const char *out_dir;
     const char *label;
     double grace, progress_every;

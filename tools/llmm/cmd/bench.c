@@ -13,12 +13,12 @@
 #define OPTIONS                                                                                \
     "url= chat model= api-key= header= cacert= insecure concurrency= rate= arrivals= "         \
     "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos " \
-    "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every="
+    "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset="
 enum {
     OPT_URL = LLMM_CLI_OPT, OPT_CHAT, OPT_MODEL, OPT_KEY, OPT_HEADER, OPT_CACERT, OPT_INSECURE,
     OPT_CONC, OPT_RATE, OPT_ARRIVALS, OPT_MAXCONC, OPT_NUM, OPT_DURATION, OPT_IN, OPT_OUT,
     OPT_RANGE, OPT_EOS, OPT_SEED, OPT_WARMUP, OPT_TIMEOUT, OPT_GRACE, OPT_DIR, OPT_LABEL,
-    OPT_NOREPORT, OPT_QUIET, OPT_EVERY
+    OPT_NOREPORT, OPT_QUIET, OPT_EVERY, OPT_DATASET
 };
 
 static void usage(FILE *f)
@@ -58,11 +58,15 @@ static void usage(FILE *f)
           "                       how long requests in flight may finish (default 5s)\n"
           "\n",
           f);
-    fputs("Prompts (synthetic, seeded):\n"
+    fputs("Prompts (synthetic and seeded, or from a file):\n"
           "  --input-len N, --output-len N   mean lengths in tokens (default 128, 64)\n"
           "  --range-ratio F      lengths uniform in mean*[1-F, 1+F] (default 0)\n"
           "  --ignore-eos         ask the server for exactly max_tokens (vLLM's ignore_eos)\n"
           "  --seed N             prompts, lengths and arrivals (default 0)\n"
+          "  --dataset FILE       prompts from a file instead: ShareGPT JSON (the first turn\n"
+          "                       the prompt, the second's length in words max_tokens unless\n"
+          "                       --output-len; vLLM's filters, lengths in words) or JSON Lines\n"
+          "                       of {\"prompt\": ..., \"output_len\": N}; sent as text\n"
           "\n"
           "Output:\n"
           "  -o, --out DIR        where the files go (default llmm-bench-out): per level\n"
@@ -156,6 +160,7 @@ static int value_option(llmm_bench_args *a, int id, const char *arg)
     case OPT_OUT:
         if (!llmm_cli_u64_arg(arg, 1000000, &u) || u == 0)
             return -1;
+        a->out_given |= id == OPT_OUT;
         *(id == OPT_IN ? &a->synth.in_len : &a->synth.out_len) = (int64_t)u;
         return 0;
     case OPT_RANGE:
@@ -201,6 +206,7 @@ static int option(void *ctx, int id, const char *name, const char *arg)
     case OPT_EOS: a->t.ignore_eos = 1; return -1;
     case 'o': a->out_dir = arg; return -1;
     case OPT_LABEL: a->label = arg; return -1;
+    case OPT_DATASET: a->dataset = arg; return -1;
     case OPT_NOREPORT: a->no_report = 1; return -1;
     case 'q': a->quiet = 1; return -1;
     default:

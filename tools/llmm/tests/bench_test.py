@@ -110,6 +110,26 @@ class Counts(BenchBase):
         self.assertEqual([len(x) for x in res["itls"]], [4] * 6)
         self.assertTrue(all(x["endpoint"] == "chat" for x in log))
 
+    def test_dataset_prompts(self):
+        # JSON Lines prompts: the simulator counts a text prompt's words, as the dataset
+        # reader does, and gives exactly output_len tokens with ignore_eos
+        lines = ['{"prompt": "%s", "output_len": %d}' % (" ".join(["w"] * k), o)
+                 for k, o in ((3, 4), (5, 6), (8, 2))]
+        path = self.write("prompts.jsonl", "\n".join(lines) + "\n")
+        s = self.sim()
+        r, d = self.run_bench(s, "--dataset", path, "--num-requests", "12", "--ignore-eos",
+                              "--concurrency", "2")
+        res = self.result(d, "c2")
+        log = s.stop()
+        self.assertEqual(res["completed"], 12)
+        pairs = {(x["prompt_tokens"], x["output_tokens"]) for x in log}
+        self.assertLessEqual(pairs, {(3, 4), (5, 6), (8, 2)})
+        self.assertEqual(sorted(zip(res["input_lens"], res["output_lens"])),
+                         sorted((x["prompt_tokens"], x["output_tokens"]) for x in log))
+        bad = bench("--url", self.url(self.sim()), "--dataset", self.write("e.json", "[]"))
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("no usable prompt", bad.stderr)
+
     def test_duration(self):
         s = self.sim("--step-base-ms", "2")
         r, d = self.run_bench(s, "--concurrency", "3", "--duration", "1", "--ignore-eos",
