@@ -47,6 +47,13 @@ static uint32_t raise_nofile(void)
 static void check_limits(llmm_bench_args *a)
 {
     uint32_t most = raise_nofile();
+    if (a->lv.open && a->lv.concurrency > most) {
+        llmm_cli_say(SELF, 0,
+                     "--max-concurrency %u cannot be reached: the open-files limit allows %u "
+                     "connections (raise `ulimit -n`); running %u",
+                     a->lv.concurrency, most, most);
+        a->lv.concurrency = most;
+    }
     for (size_t i = 0; i < a->nconc; i++)
         if (a->conc[i] > most) {
             llmm_cli_say(SELF, 0,

@@ -32,7 +32,8 @@ typedef struct loop {
     llmm_cli_json tok;
     llmm_cli_rng rng;
     uint64_t sent, done, failed;
-    uint64_t warm_n;           /* requests sent first and not measured */
+    uint64_t warm_n;           /* with --num-requests: the first ones sent are not measured */
+    double warm_until;         /* with --duration only: requests sent before are not measured */
     double next_arrival;       /* open loop: intended time of the next request */
     double *queue;             /* open loop: intended times waiting for a slot (FIFO) */
     size_t qhead, qn, qcap;
@@ -111,8 +112,15 @@ static int send_one(loop *L, double intended)
     rec->intended = intended;
     rec->in_tokens = L->p->v[pi].in_len;
     rec->sent = llmm_bench_now();
-    if (L->sent == 0)
+    if (L->sent == 0) {
         r->t0 = rec->sent;
+        if (!L->lv->num_requests)
+            L->warm_until = r->t0 + L->lv->warmup * L->lv->duration;
+    }
+    /* a warm-up request: not measured (measured is settled when it ends) */
+    rec->measured = L->lv->num_requests ? r->n - 1 >= L->warm_n : rec->sent >= L->warm_until;
+    if (rec->measured && r->w0 == 0)
+        r->w0 = rec->sent;
     if (curl_multi_add_handle(L->multi, q->easy) != CURLM_OK) {
         L->nfree++;
         r->n--;
@@ -174,6 +182,7 @@ static void finish(loop *L, llmm_bench_req *q, CURLcode res)
     r->t_end = now;
     L->done++;
     if (reason != LLMM_BENCH_OK) {
+        rec->measured = 0;
         L->failed++;
         r->failed[reason]++;
         if (reason == LLMM_BENCH_HTTP)
@@ -182,7 +191,7 @@ static void finish(loop *L, llmm_bench_req *q, CURLcode res)
         return;
     }
     /* measured: past the warm-up, and ended while the load was still whole (cool-down) */
-    rec->measured = q->rec >= L->warm_n && !L->stopped;
+    rec->measured = rec->measured && !L->stopped;
     if (rec->measured)
         record(L, rec, q);
 }
@@ -430,16 +439,12 @@ int llmm_bench_run(const llmm_bench_target *t, const llmm_bench_prompts *p,
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "cannot set up the event loop: %s",
                              errno ? strerror(errno) : "out of memory");
     }
-    L->warm_n = (uint64_t)floor(lv->warmup * (double)(lv->num_requests
-                                                  ? lv->num_requests
-                                                  : (uint64_t)(lv->duration * (lv->open
-                                                  ? lv->rate : (double)nslot))));
+    L->warm_n = (uint64_t)floor(lv->warmup * (double)lv->num_requests);
     now = llmm_bench_now();
     L->next_arrival = now;
     L->stop_at = now + lv->duration;
     L->next_sample = now;
     L->next_progress = now + (pr && !pr->tty && pr->every > 0 ? pr->every : 1.0);
-    out->w0 = now;
     if (schedule(L, now) != 0)
         L->nomem = 1;
     while (!L->nomem && (!L->stopped || L->qn > 0 || L->nfree < L->nslot)) {
@@ -456,9 +461,8 @@ int llmm_bench_run(const llmm_bench_target *t, const llmm_bench_prompts *p,
     }
     if (!L->stopped) /* a failure ended the loop early */
         out->w1 = llmm_bench_now();
-    /* the window opens at the first measured request's send time */
-    if (L->warm_n < out->n)
-        out->w0 = out->rec[L->warm_n].sent;
+    if (out->w0 == 0) /* nothing measured */
+        out->w0 = out->w1;
     progress(L, llmm_bench_now(), 1);
     if (L->nomem && rc == LLMM_CLI_OK)
         rc = llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
