@@ -119,6 +119,8 @@ typedef struct llmm_bench_progress {
     int tty;
     double every;
     const char *label;
+    int quiet;                           /* no lines */
+    struct llmm_bench_metrics *metrics;  /* --metrics-port, or NULL */
 } llmm_bench_progress;
 
 /* Set by the SIGINT handler (cmd/bench.c): stop sending, wait `grace` seconds. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench/dataset.h"
+#include "bench/metrics.h"
 #include "bench/results.h"
 #include "cmd/command.h"
 #include "common/file.h"
@@ -117,21 +118,21 @@ static int write_level(const llmm_bench_args *a, const llmm_bench_result *r, siz
 }
 
 /* Run the levels; files[i] receives level i's result file. */
-static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, char (*files)[4096],
-                  size_t *nfiles, llmm_cli_error *err)
+static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_metrics *m,
+                  char (*files)[4096], size_t *nfiles, llmm_cli_error *err)
 {
     size_t n = a->lv.open ? 1 : a->nconc;
     int rc = LLMM_CLI_OK;
     for (size_t i = 0; i < n && rc == LLMM_CLI_OK && !llmm_bench_interrupted; i++) {
         llmm_bench_level lv = a->lv;
         llmm_bench_result r;
-        llmm_bench_progress pr = {isatty(2), a->progress_every, NULL};
+        llmm_bench_progress pr = {isatty(2), a->progress_every, NULL, a->quiet, m};
         char name[64];
         if (!lv.open)
             lv.concurrency = a->conc[i];
         llmm_bench_level_name(&lv, name, sizeof name);
         pr.label = name;
-        rc = llmm_bench_run(&a->t, p, &lv, a->grace, a->quiet ? NULL : &pr, &r, err);
+        rc = llmm_bench_run(&a->t, p, &lv, a->grace, &pr, &r, err);
         if (rc == LLMM_CLI_OK) {
             llmm_bench_print_level(stdout, &r);
             rc = write_level(a, &r, i, files[i], sizeof files[i], err);
@@ -177,6 +178,7 @@ int llmm_bench_main(llmm_bench_args *a)
     char url[4096], (*files)[4096] = NULL;
     size_t nfiles = 0;
     struct sigaction sa, old;
+    llmm_bench_metrics metrics, *m = NULL;
     int rc;
     if (build_url(a, url, sizeof url) != 0)
         return llmm_cli_say(SELF, 2, "--url too long");
@@ -193,18 +195,27 @@ int llmm_bench_main(llmm_bench_args *a)
     files = calloc(LLMM_BENCH_LEVELS_MAX, sizeof *files);
     if (rc == LLMM_CLI_OK && !files)
         rc = llmm_cli_fail(&err, LLMM_CLI_ENOMEM, "out of memory");
+    if (rc == LLMM_CLI_OK && a->metrics_port >= 0) {
+        rc = llmm_bench_metrics_open(&metrics, a->metrics_port, &err);
+        if (rc == LLMM_CLI_OK) {
+            m = &metrics;
+            fprintf(stderr, "llmm bench: metrics on http://0.0.0.0:%d/metrics\n", m->port);
+        }
+    }
     if (rc == LLMM_CLI_OK) {
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_sigint;
         sigaction(SIGINT, &sa, &old);
         llmm_bench_interrupted = 0;
-        rc = levels(a, &p, files, &nfiles, &err);
+        rc = levels(a, &p, m, files, &nfiles, &err);
         sigaction(SIGINT, &old, NULL);
     }
     if (rc != LLMM_CLI_OK)
         llmm_cli_say(SELF, 1, "%s", err.msg);
     if (nfiles > 0 && !a->no_report)
         final_report(a, files, nfiles);
+    if (m)
+        llmm_bench_metrics_close(m);
     llmm_bench_prompts_free(&p);
     free(files);
     curl_global_cleanup();

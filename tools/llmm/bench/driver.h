@@ -22,6 +22,7 @@ typedef struct llmm_bench_args {
     const char *out_dir;
     const char *label;
     double grace, progress_every;
+    int metrics_port;      /* -1: none */
     int quiet, no_report;
 } llmm_bench_args;
 

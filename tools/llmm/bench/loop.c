@@ -10,6 +10,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "bench/metrics.h"
 #include "bench/request.h"
 #include "synth/rng.h"
 
@@ -279,7 +280,7 @@ static void progress(loop *L, double now, int last)
     const llmm_bench_progress *pr = L->pr;
     llmm_sketch *s;
     double p99 = NAN, el = now - L->r->t0;
-    if (!pr || (!pr->tty && !last && pr->every <= 0))
+    if (!pr || pr->quiet || (!pr->tty && !last && pr->every <= 0))
         return;
     s = llmm_bench_result_sketch(L->r, LLMM_BENCH_TTFT);
     if (s && llmm_sketch_count(s) > 0)
@@ -327,6 +328,12 @@ static int step(loop *L)
     if (n < 0 && errno != EINTR)
         return -1;
     for (int i = 0; i < n; i++) {
+        llmm_bench_metrics *m = L->pr ? L->pr->metrics : NULL;
+        if (llmm_bench_metrics_owns(m, ev[i].data.fd)) {
+            llmm_bench_live live = {L->r, L->pr->label, L->nslot - L->nfree};
+            llmm_bench_metrics_event(m, L->ep, ev[i].data.fd, &live);
+            continue;
+        }
         int flags = (ev[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
                     (ev[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
                     (ev[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
@@ -352,6 +359,8 @@ static int step(loop *L)
 
 static void loop_free(loop *L)
 {
+    if (L->pr && L->pr->metrics)
+        llmm_bench_metrics_detach(L->pr->metrics);
     for (size_t i = 0; i < L->nslot; i++) {
         if (L->slot[i].easy)
             curl_multi_remove_handle(L->multi, L->slot[i].easy);
@@ -380,6 +389,12 @@ static int loop_init(loop *L, size_t nslot)
         if (llmm_bench_req_init(&L->slot[i], &L->tok) != 0)
             return -1;
         L->free_slot[L->nfree++] = &L->slot[nslot - 1 - i];
+    }
+    if (L->pr && L->pr->metrics && L->pr->metrics->fd >= 0) {
+        struct epoll_event ev = {.events = EPOLLIN};
+        ev.data.fd = L->pr->metrics->fd;
+        if (epoll_ctl(L->ep, EPOLL_CTL_ADD, ev.data.fd, &ev) != 0)
+            return -1;
     }
     curl_multi_setopt(L->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
     curl_multi_setopt(L->multi, CURLMOPT_SOCKETDATA, L);

@@ -13,12 +13,12 @@
 #define OPTIONS                                                                                \
     "url= chat model= api-key= header= cacert= insecure concurrency= rate= arrivals= "         \
     "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos " \
-    "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset="
+    "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset= metrics-port="
 enum {
     OPT_URL = LLMM_CLI_OPT, OPT_CHAT, OPT_MODEL, OPT_KEY, OPT_HEADER, OPT_CACERT, OPT_INSECURE,
     OPT_CONC, OPT_RATE, OPT_ARRIVALS, OPT_MAXCONC, OPT_NUM, OPT_DURATION, OPT_IN, OPT_OUT,
     OPT_RANGE, OPT_EOS, OPT_SEED, OPT_WARMUP, OPT_TIMEOUT, OPT_GRACE, OPT_DIR, OPT_LABEL,
-    OPT_NOREPORT, OPT_QUIET, OPT_EVERY, OPT_DATASET
+    OPT_NOREPORT, OPT_QUIET, OPT_EVERY, OPT_DATASET, OPT_METRICS
 };
 
 static void usage(FILE *f)
@@ -78,6 +78,10 @@ static void usage(FILE *f)
           "                       flight, completions), and sweep.csv (concurrency,qps,p99_ms\n"
           "                       of the measured windows, for `llmm knee`)\n"
           "  --label TEXT         the result files' label\n"
+          "  --metrics-port P     serve the running level's client-side sketches (TTFT, ITL,\n"
+          "                       E2E summaries), request counts by outcome and requests in\n"
+          "                       flight at http://0.0.0.0:P/metrics for a Prometheus (0: any\n"
+          "                       free port, printed on stderr)\n"
           "  --no-report          no closing `llmm report` / `llmm knee`\n"
           "  -q, --quiet          no progress lines; --progress-every DUR: when stderr is not\n"
           "                       a terminal, a line every DUR (default 10s)\n"
@@ -176,6 +180,11 @@ static int value_option(llmm_bench_args *a, int id, const char *arg)
         return seconds_arg(arg, &a->t.timeout);
     case OPT_GRACE:
         return seconds_arg(arg, &a->grace);
+    case OPT_METRICS:
+        if (!llmm_cli_u64_arg(arg, 65535, &u))
+            return -1;
+        a->metrics_port = (int)u;
+        return 0;
     case OPT_EVERY:
         return seconds_arg(arg, &d) == 0 && d > 0 ? (a->progress_every = d, 0) : -1;
     default:
@@ -232,6 +241,7 @@ static void defaults(llmm_bench_args *a)
     a->out_dir = "llmm-bench-out";
     a->grace = 5;
     a->progress_every = 10;
+    a->metrics_port = -1;
 }
 
 static int run(int argc, char **argv)

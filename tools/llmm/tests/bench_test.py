@@ -261,6 +261,41 @@ class Faults(BenchBase):
         self.assertEqual(res["failed"], 0)  # the grace period let the last ones finish
 
 
+class Metrics(BenchBase):
+    def test_metrics_endpoint_while_running(self):
+        import urllib.request
+        s = self.sim()
+        p = subprocess.Popen([C.LLMM, "bench", "--url", self.url(s), "-o",
+                              os.path.join(self.dir, "m"), "-q", "--no-report",
+                              "--concurrency", "4", "--duration", "4", "--warmup", "0",
+                              "--ignore-eos", "--output-len", "8", "--metrics-port", "0"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = p.stderr.readline()
+        self.assertRegex(line, r"^llmm bench: metrics on http://0\.0\.0\.0:\d+/metrics$")
+        port = int(line.rsplit(":", 1)[1].split("/")[0])
+        time.sleep(2)
+        with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=30) as r:
+            self.assertTrue(r.headers["Content-Type"].startswith("text/plain"))
+            text = r.read().decode()
+        with self.assertRaises(urllib.error.HTTPError):
+            urllib.request.urlopen("http://127.0.0.1:%d/other" % port, timeout=30)
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err)
+        series = {}
+        for ln in text.splitlines():
+            if ln and not ln.startswith("#"):
+                name, value = ln.rsplit(" ", 1)
+                series[name] = float(value)
+        ok = series['llmm_bench_requests_total{level="c4",outcome="ok"}']
+        self.assertGreater(ok, 0)
+        # every request ended so far is ok and measured (no warm-up; cool-down not yet)
+        self.assertEqual(series['llmm_bench_e2e_seconds_count{level="c4"}'], ok)
+        self.assertEqual(series['llmm_bench_ttft_seconds_count{level="c4"}'], ok)
+        self.assertEqual(series['llmm_bench_itl_seconds_count{level="c4"}'], ok * 7)
+        self.assertEqual(series['llmm_bench_in_flight{level="c4"}'], 4)
+        self.assertEqual(series['llmm_bench_requests_total{level="c4",outcome="reset"}'], 0)
+
+
 class Sweep(BenchBase):
     def test_knee_where_the_model_puts_it(self):
         # doc/sim.md: L = 128, N = 16, defaults: the knee at c* = 32 (lockstep) to 34 (out
