@@ -77,8 +77,8 @@ int llmm_bench_metrics_owns(const llmm_bench_metrics *m, int fd)
 }
 
 static const char *const family[LLMM_BENCH_NSKETCH] = {
-    "llmm_bench_ttft_seconds", "llmm_bench_itl_seconds", "llmm_bench_e2e_seconds",
-    "llmm_bench_ttft_from_intended_seconds", "llmm_bench_e2e_from_intended_seconds"};
+    "llm_client_ttft_seconds", "llm_client_itl_seconds", "llm_client_e2e_seconds",
+    "llm_client_ttft_from_intended_seconds", "llm_client_e2e_from_intended_seconds"};
 static const char *const help[LLMM_BENCH_NSKETCH] = {
     "client-side time to first token, from the send time",
     "client-side gaps between streamed output chunks",
@@ -104,7 +104,7 @@ static void expose(llmm_bench_metrics *m, const llmm_bench_live *live)
             llmm_prom_writer_sketch(m->w, labels, s, 1.0);
         llmm_sketch_free(s);
     }
-    llmm_prom_writer_family(m->w, "llmm_bench_requests_total",
+    llmm_prom_writer_family(m->w, "llm_client_requests_total",
                             "requests ended in this level, by outcome", LLMM_PROM_COUNTER,
                             NULL, 0);
     for (int k = 1; k < LLMM_BENCH_NREASONS; k++)
@@ -117,7 +117,7 @@ static void expose(llmm_bench_metrics *m, const llmm_bench_live *live)
                  llmm_bench_reason_name(k));
         llmm_prom_writer_value(m->w, labels, (double)live->r->failed[k]);
     }
-    llmm_prom_writer_family(m->w, "llmm_bench_in_flight", "requests in flight",
+    llmm_prom_writer_family(m->w, "llm_client_in_flight", "requests in flight",
                             LLMM_PROM_GAUGE, NULL, 0);
     snprintf(labels, sizeof labels, "level=\"%s\"", live->level);
     llmm_prom_writer_value(m->w, labels, (double)live->in_flight);

@@ -286,14 +286,14 @@ class Metrics(BenchBase):
             if ln and not ln.startswith("#"):
                 name, value = ln.rsplit(" ", 1)
                 series[name] = float(value)
-        ok = series['llmm_bench_requests_total{level="c4",outcome="ok"}']
+        ok = series['llm_client_requests_total{level="c4",outcome="ok"}']
         self.assertGreater(ok, 0)
         # every request ended so far is ok and measured (no warm-up; cool-down not yet)
-        self.assertEqual(series['llmm_bench_e2e_seconds_count{level="c4"}'], ok)
-        self.assertEqual(series['llmm_bench_ttft_seconds_count{level="c4"}'], ok)
-        self.assertEqual(series['llmm_bench_itl_seconds_count{level="c4"}'], ok * 7)
-        self.assertEqual(series['llmm_bench_in_flight{level="c4"}'], 4)
-        self.assertEqual(series['llmm_bench_requests_total{level="c4",outcome="reset"}'], 0)
+        self.assertEqual(series['llm_client_e2e_seconds_count{level="c4"}'], ok)
+        self.assertEqual(series['llm_client_ttft_seconds_count{level="c4"}'], ok)
+        self.assertEqual(series['llm_client_itl_seconds_count{level="c4"}'], ok * 7)
+        self.assertEqual(series['llm_client_in_flight{level="c4"}'], 4)
+        self.assertEqual(series['llm_client_requests_total{level="c4",outcome="reset"}'], 0)
 
 
 class Sweep(BenchBase):
