@@ -129,7 +129,73 @@ static void totals(const llmm_bench_result *r, uint64_t *done, uint64_t *in, uin
         }
 }
 
-static void write_vllm(FILE *f, const llmm_bench_result *r, const llmm_bench_meta *m)
+/* ---- vLLM's statistics: numpy's mean, median, population std and linear P99 ---------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* "mean_NAME_ms": ..., median, std, p99 of v[0..n) seconds (sorted here); 0 when empty. */
+static void stats(FILE *f, const char *name, double *v, size_t n)
+{
+    double mean = 0, var = 0, med = 0, p99 = 0;
+    if (n > 0) {
+        double h;
+        size_t lo;
+        qsort(v, n, sizeof *v, cmp_double);
+        for (size_t i = 0; i < n; i++)
+            mean += v[i];
+        mean /= (double)n;
+        for (size_t i = 0; i < n; i++)
+            var += (v[i] - mean) * (v[i] - mean);
+        var /= (double)n;
+        h = 0.5 * (double)(n - 1);
+        lo = (size_t)h;
+        med = v[lo] + (h - (double)lo) * (v[lo + (lo + 1 < n)] - v[lo]);
+        h = 0.99 * (double)(n - 1);
+        lo = (size_t)h;
+        p99 = v[lo] + (h - (double)lo) * (v[lo + (lo + 1 < n)] - v[lo]);
+    }
+    fprintf(f, ", \"mean_%s_ms\": %.9g, \"median_%s_ms\": %.9g, \"std_%s_ms\": %.9g, "
+               "\"p99_%s_ms\": %.9g",
+            name, mean * 1e3, name, med * 1e3, name, sqrt(var) * 1e3, name, p99 * 1e3);
+}
+
+/* The four statistics of TTFT, TPOT, ITL and E2E over the successful requests, as vLLM's
+ * --percentile-metrics ttft,tpot,itl,e2el writes them. 0 out of memory. */
+static int vllm_stats(FILE *f, const llmm_bench_result *r)
+{
+    double *v = malloc((r->n + r->nitl + 1) * sizeof *v);
+    size_t n;
+    if (!v)
+        return 0;
+    n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (ok(&r->rec[i]))
+            v[n++] = r->rec[i].first - r->rec[i].sent;
+    stats(f, "ttft", v, n);
+    n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (ok(&r->rec[i]) && r->rec[i].out_tokens > 1)
+            v[n++] = (r->rec[i].last - r->rec[i].first) / (double)(r->rec[i].out_tokens - 1);
+    stats(f, "tpot", v, n);
+    n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        for (uint32_t j = 0; ok(&r->rec[i]) && j < r->rec[i].nitl; j++)
+            v[n++] = r->itl[r->rec[i].itl + j];
+    stats(f, "itl", v, n);
+    n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (ok(&r->rec[i]))
+            v[n++] = r->rec[i].last - r->rec[i].sent;
+    stats(f, "e2el", v, n);
+    free(v);
+    return 1;
+}
+
+static int write_vllm(FILE *f, const llmm_bench_result *r, const llmm_bench_meta *m)
 {
     const llmm_bench_level *lv = &r->level;
     double dur = r->t_end > r->t0 ? r->t_end - r->t0 : 0.0;
@@ -160,6 +226,8 @@ static void write_vllm(FILE *f, const llmm_bench_result *r, const llmm_bench_met
             dur > 0 ? (double)done / dur : 0.0);
     fprintf(f, "\"output_throughput\": %.9g, \"total_token_throughput\": %.9g",
             dur > 0 ? (double)out / dur : 0.0, dur > 0 ? (double)(in + out) / dur : 0.0);
+    if (!vllm_stats(f, r))
+        return 0;
     list(f, "input_lens", r, in_len);
     list(f, "output_lens", r, out_len);
     list(f, "ttfts", r, ttft);
@@ -189,6 +257,7 @@ static void write_vllm(FILE *f, const llmm_bench_result *r, const llmm_bench_met
             fprintf(f, "%s\"%s\"", i ? ", " : "", llmm_bench_reason_name(x->reason));
     }
     fputs("]}", f);
+    return 1;
 }
 
 int llmm_bench_write_vllm(const char *dir, const llmm_bench_result *r, const llmm_bench_meta *m,
@@ -201,7 +270,10 @@ int llmm_bench_write_vllm(const char *dir, const llmm_bench_result *r, const llm
     f = open_out(dir, base, ".json", path, cap, err);
     if (!f)
         return LLMM_CLI_EIO;
-    write_vllm(f, r, m);
+    if (!write_vllm(f, r, m)) {
+        fclose(f);
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
+    }
     return close_out(f, path, err);
 }
 

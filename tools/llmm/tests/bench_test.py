@@ -92,6 +92,24 @@ class Counts(BenchBase):
         n = json.loads(q.stdout)["count"]
         self.assertLessEqual(n, 37 - 3)
         self.assertGreater(n, 0)
+        # vLLM's statistics keys: numpy's mean, median, population std, linear P99, in ms
+        def linear(v, q):
+            v = sorted(v)
+            h = q * (len(v) - 1)
+            lo = int(h)
+            return v[lo] + (h - lo) * (v[min(lo + 1, len(v) - 1)] - v[lo])
+
+        tpot = [(e - t) / (o - 1) for e, t, o in
+                zip(res["latencies"], res["ttfts"], res["output_lens"])]
+        itl = [x for r in res["itls"] for x in r]
+        for name, v in (("ttft", res["ttfts"]), ("tpot", tpot), ("itl", itl),
+                        ("e2el", res["latencies"])):
+            mean = sum(v) / len(v)
+            std = (sum((x - mean) ** 2 for x in v) / len(v)) ** 0.5
+            for key, want in (("mean", mean), ("median", linear(v, 0.5)), ("std", std),
+                              ("p99", linear(v, 0.99))):
+                self.assertAlmostEqual(res["%s_%s_ms" % (key, name)], want * 1e3, delta=1e-5,
+                                       msg=(key, name))
         # `llmm report` reads the file as a vLLM result
         rep = C.run("report", "--json", os.path.join(d, "result-c4.json"))
         self.assertEqual(rep.returncode, 0, rep.stderr)
