@@ -158,6 +158,74 @@ class Counts(BenchBase):
         self.assertGreater(res["completed"], 10)
 
 
+class PlainServer:
+    """A standard-library HTTP server that streams a fixed SSE body the way servers without
+    usage chunks do (CRLF line ends, a comment, no usage), for the paths llmm sim never
+    takes."""
+
+    def __init__(self, body):
+        import http.server
+        import threading
+
+        class H(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_HEAD(self):
+                self.send_response(405)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers["Content-Length"]))
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                for i in range(0, len(body), 7):  # events cut across writes
+                    self.wfile.write(body[i:i + 7])
+                    self.wfile.flush()
+
+            def log_message(self, *a):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class OtherServers(BenchBase):
+    def serve(self, body):
+        srv = PlainServer(body.encode())
+        self.addCleanup(srv.stop)
+        return srv
+
+    def test_chunk_counts_without_usage(self):
+        ev = '{"choices":[{"index":0,"text":"x","finish_reason":null}]}'
+        srv = self.serve(": hello\r\n\r\n" + ("data: %s\r\n\r\n" % ev) * 5 +
+                         "data: [DONE]\r\n\r\n")
+        r, d = self.run_bench(srv, "--concurrency", "2", "--num-requests", "4",
+                              "--input-len", "10")
+        res = self.result(d, "c2")
+        self.assertEqual((res["completed"], res["output_lens"]), (4, [5] * 4))
+        self.assertEqual(res["input_lens"], [10] * 4)  # the prompt's own length
+        self.assertIn("output tokens: streamed chunk counts (0 of 4", r.stdout)
+
+    def test_stream_faults(self):
+        ok = 'data: {"choices":[{"text":"x"}]}\n\n'
+        for body, reason in ((ok + "data: {\"choices\": [\n\n", "malformed"),
+                             (ok, "truncated"),
+                             (ok + 'data: {"error": {"message": "boom"}}\n\n', "error-event"),
+                             ("event: error\ndata: x\n\n", "error-event"),
+                             ('data: {"choices":[]}\n\ndata: [DONE]\n\n', "no-output")):
+            srv = self.serve(body)
+            r, d = self.run_bench(srv, "--num-requests", "2", out=reason)
+            self.assertEqual(self.result(d, "c1")["errors"], [reason] * 2, body)
+
+
 class Timing(BenchBase):
     def test_delays_within_the_model_and_the_server_log(self):
         L, N = 100, 12
