@@ -166,6 +166,7 @@ class PlainServer:
     def __init__(self, body):
         import http.server
         import threading
+        seen = self.seen = []  # (headers, body) of each POST
 
         class H(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -176,7 +177,8 @@ class PlainServer:
                 self.end_headers()
 
             def do_POST(self):
-                self.rfile.read(int(self.headers["Content-Length"]))
+                seen.append((dict(self.headers),
+                             json.loads(self.rfile.read(int(self.headers["Content-Length"])))))
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Content-Length", str(len(body)))
@@ -213,6 +215,23 @@ class OtherServers(BenchBase):
         self.assertEqual((res["completed"], res["output_lens"]), (4, [5] * 4))
         self.assertEqual(res["input_lens"], [10] * 4)  # the prompt's own length
         self.assertIn("output tokens: streamed chunk counts (0 of 4", r.stdout)
+
+    def test_request_headers_and_body(self):
+        srv = self.serve('data: {"choices":[{"text":"x"}]}\n\ndata: [DONE]\n\n')
+        r, d = self.run_bench(srv, "--num-requests", "2", "--api-key", "sk-abc", "--header",
+                              "X-Tenant: t1", "--model", "mm", "--output-len", "3",
+                              "--input-len", "4", "--ignore-eos")
+        self.assertNotIn("sk-abc", r.stdout + r.stderr)
+        self.assertEqual(len(srv.seen), 2)
+        for i, (h, body) in enumerate(srv.seen):
+            self.assertEqual(h["Authorization"], "Bearer sk-abc")
+            self.assertEqual(h["X-Tenant"], "t1")
+            self.assertEqual(h["X-Request-Id"], "bench-%d" % i)
+            self.assertEqual((body["model"], body["max_tokens"], body["stream"],
+                              body["ignore_eos"], body["stream_options"]),
+                             ("mm", 3, True, True, {"include_usage": True}))
+            self.assertEqual(len(body["prompt"]), 4)
+            self.assertTrue(all(isinstance(t, int) for t in body["prompt"]))
 
     def test_stream_faults(self):
         ok = 'data: {"choices":[{"text":"x"}]}\n\n'
