@@ -148,6 +148,26 @@ class Counts(BenchBase):
         self.assertEqual(bad.returncode, 1)
         self.assertIn("no usable prompt", bad.stderr)
 
+    def test_open_files_limit(self):
+        import resource
+        s = self.sim("--step-base-ms", "2")
+
+        def low_limit():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (96, 96))
+
+        d = os.path.join(self.dir, "lim")
+        r = subprocess.run([C.LLMM, "bench", "--url", self.url(s), "-o", d, "-q",
+                            "--no-report", "--concurrency", "200", "--num-requests", "300",
+                            "--output-len", "2"], capture_output=True, text=True, timeout=120,
+                           preexec_fn=low_limit)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # 96 descriptors, 32 kept for other uses: 64 connections
+        self.assertIn("concurrency 200 cannot be reached: the open-files limit allows 64 "
+                      "connections", r.stderr)
+        res = self.result(d, "c64")
+        self.assertEqual((res["completed"], res["max_concurrency"]), (300, 64))
+        self.assertIn("max in flight 64", r.stdout)
+
     def test_duration(self):
         s = self.sim("--step-base-ms", "2")
         r, d = self.run_bench(s, "--concurrency", "3", "--duration", "1", "--ignore-eos",
