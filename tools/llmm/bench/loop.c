@@ -41,6 +41,8 @@ typedef struct loop {
     int stopped;               /* no more requests will be sent */
     double stop_at, grace_end;
     double next_sample, next_progress;
+    double prog_t;             /* the last progress line: its time and successes then */
+    uint64_t prog_ok;
     int nomem;
 } loop;
 
@@ -279,19 +281,23 @@ static void progress(loop *L, double now, int last)
 {
     const llmm_bench_progress *pr = L->pr;
     llmm_sketch *s;
+    uint64_t ok = L->done - L->failed;
     double p99 = NAN, el = now - L->r->t0;
+    /* the current QPS: since the last line (the whole level's on the last line) */
+    double since = last ? L->r->t0 : L->prog_t, n = (double)(last ? ok : ok - L->prog_ok);
     if (!pr || pr->quiet || (!pr->tty && !last && pr->every <= 0))
         return;
+    L->prog_t = now;
+    L->prog_ok = ok;
     s = llmm_bench_result_sketch(L->r, LLMM_BENCH_TTFT);
     if (s && llmm_sketch_count(s) > 0)
         llmm_sketch_quantile(s, 0.99, &p99);
     llmm_sketch_free(s);
     fprintf(stderr,
             "%s%s: %.1fs  done %llu  in flight %zu  failed %llu  %.1f req/s  P99 TTFT %.1f ms%s",
-            pr->tty ? "\r\033[K" : "", pr->label, el, (unsigned long long)(L->done - L->failed),
+            pr->tty ? "\r\033[K" : "", pr->label, el, (unsigned long long)ok,
             L->nslot - L->nfree, (unsigned long long)L->failed,
-            el > 0 ? (double)(L->done - L->failed) / el : 0.0, p99 * 1e3,
-            pr->tty && !last ? "" : "\n");
+            now > since ? n / (now - since) : 0.0, p99 * 1e3, pr->tty && !last ? "" : "\n");
     fflush(stderr);
 }
 
@@ -459,6 +465,7 @@ int llmm_bench_run(const llmm_bench_target *t, const llmm_bench_prompts *p,
     L->next_arrival = now;
     L->stop_at = now + lv->duration;
     L->next_sample = now;
+    L->prog_t = now;
     L->next_progress = now + (pr && !pr->tty && pr->every > 0 ? pr->every : 1.0);
     if (schedule(L, now) != 0)
         L->nomem = 1;
