@@ -73,13 +73,15 @@ static int close_out(FILE *f, const char *path, llmm_cli_error *err)
 
 /* ---- the vLLM result file ----------------------------------------------------------------- */
 
-/* "key": [v(rec 0), v(rec 1), ...] */
+/* "key": [v(rec 0), v(rec 1), ...]: durations with 9 significant digits (well below a
+ * nanosecond), times of the monotonic clock exactly (17). */
 static void list(FILE *f, const char *key, const llmm_bench_result *r,
                  double (*v)(const llmm_bench_rec *, double t0))
 {
+    int digits = strcmp(key, "start_times") == 0 ? 17 : 9;
     fprintf(f, ", \"%s\": [", key);
     for (size_t i = 0; i < r->n; i++)
-        fprintf(f, "%s%.9g", i ? ", " : "", v(&r->rec[i], r->t0));
+        fprintf(f, "%s%.*g", i ? ", " : "", digits, v(&r->rec[i], r->t0));
     fputc(']', f);
 }
 
