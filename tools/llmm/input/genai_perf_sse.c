@@ -14,9 +14,13 @@
 #include "common/array.h"
 #include "input/genai_perf.h"
 #include "input/jreader.h"
+#include "input/oai_chunk.h"
 
-enum { R_ROOT = 1, R_CHOICES, R_CHOICE, R_DELTA, R_USAGE };
-enum { K_CHOICES = 1, K_USAGE, K_ERROR, K_DATA, K_DELTA, K_TEXT, K_OUT_TOK, K_IN_TOK };
+enum { R_ROOT = LLMM_CLI_OAI_ROOT, R_CHOICE = LLMM_CLI_OAI_CHOICE, R_DELTA = LLMM_CLI_OAI_DELTA,
+       R_USAGE = LLMM_CLI_OAI_USAGE };
+enum { K_CHOICES = LLMM_CLI_OAI_K_CHOICES, K_USAGE = LLMM_CLI_OAI_K_USAGE,
+       K_DELTA = LLMM_CLI_OAI_K_DELTA, K_ERROR = LLMM_CLI_OAI_K_FIRST_FREE, K_DATA, K_TEXT,
+       K_OUT_TOK, K_IN_TOK };
 
 static int key_of(const char *k, size_t len, const char *const *names, const int *ids, int n)
 {
@@ -58,17 +62,7 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
 static int on_open(void *self, llmm_cli_json_frame *parent, int map)
 {
     (void)self;
-    if (!parent)
-        return map ? R_ROOT : LLMM_CLI_JSON_SKIP;
-    if (parent->type == R_ROOT && parent->key == K_CHOICES && !map)
-        return R_CHOICES;
-    if (parent->type == R_ROOT && parent->key == K_USAGE && map)
-        return R_USAGE;
-    if (parent->type == R_CHOICES && map && parent->idx == 0)
-        return R_CHOICE;
-    if (parent->type == R_CHOICE && parent->key == K_DELTA && map)
-        return R_DELTA;
-    return LLMM_CLI_JSON_SKIP;
+    return llmm_cli_oai_open(parent, map);
 }
 
 static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_value *v)
