@@ -74,13 +74,15 @@ typedef struct llmm_bench_level {
 /* One request's record. Times are CLOCK_MONOTONIC seconds. */
 typedef struct llmm_bench_rec {
     double intended, sent, first, last; /* first/last: output chunks (NaN: none) */
+    double end;                         /* the transfer ended */
     int64_t in_tokens, out_tokens;      /* usage when sent, else prompt length / chunks */
     uint32_t chunks;                    /* output chunks */
     uint32_t nitl;
     size_t itl;                         /* its ITLs at llmm_bench_result.itl[itl..] */
     int reason, http_status;
     int usage;                          /* token counts from the server's usage */
-    int measured;                       /* inside the measured window */
+    int windowed;                       /* sent after the warm-up, ended before the cool-down */
+    int measured;                       /* windowed and successful: in the sketches */
 } llmm_bench_rec;
 
 /* The sketches of a level: TTFT, ITL, E2E from the send time, and TTFT and E2E from the

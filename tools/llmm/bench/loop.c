@@ -183,6 +183,9 @@ static void finish(loop *L, llmm_bench_req *q, CURLcode res)
         r->nitl += q->nitl;
     }
     r->t_end = now;
+    rec->end = now;
+    /* past the warm-up, and ended while the load was still whole (not the cool-down) */
+    rec->windowed = rec->measured && !L->stopped;
     L->done++;
     if (reason != LLMM_BENCH_OK) {
         rec->measured = 0;
@@ -193,8 +196,7 @@ static void finish(loop *L, llmm_bench_req *q, CURLcode res)
                                                                          : 0]++;
         return;
     }
-    /* measured: past the warm-up, and ended while the load was still whole (cool-down) */
-    rec->measured = rec->measured && !L->stopped;
+    rec->measured = rec->windowed;
     if (rec->measured)
         record(L, rec, q);
 }

@@ -18,12 +18,31 @@ void llmm_bench_level_name(const llmm_bench_level *lv, char *buf, size_t cap)
         snprintf(buf, cap, "c%u", lv->concurrency);
 }
 
+/* Closed loop: Little's law over the requests of the window, concurrency / mean time in the
+ * system, times the share that succeeded. Completions come in bursts (a batching server ends
+ * many sequences in one step), so counting them in a short window would be off by a burst;
+ * the mean of every windowed request's time has no such edge. */
+static double closed_qps(const llmm_bench_result *r)
+{
+    double sum = 0;
+    uint64_t n = 0, ok = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->rec[i].windowed) {
+            sum += r->rec[i].end - r->rec[i].sent;
+            n++;
+            ok += r->rec[i].reason == LLMM_BENCH_OK;
+        }
+    return n && sum > 0 ? (double)r->level.concurrency * (double)ok / sum : NAN;
+}
+
 double llmm_bench_window_qps(const llmm_bench_result *r)
 {
     uint64_t n = 0;
+    if (!r->level.open)
+        return closed_qps(r);
     for (size_t i = 0; i < r->n; i++)
-        n += r->rec[i].reason == LLMM_BENCH_OK && r->rec[i].last >= r->w0 &&
-             r->rec[i].last <= r->w1;
+        n += r->rec[i].reason == LLMM_BENCH_OK && r->rec[i].end >= r->w0 &&
+             r->rec[i].end <= r->w1;
     return r->w1 > r->w0 ? (double)n / (r->w1 - r->w0) : NAN;
 }
 

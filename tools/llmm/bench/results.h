@@ -16,7 +16,8 @@ typedef struct llmm_bench_meta {
 
 /* The level's name in file names and lines: "c8" (closed loop) or "r2.5" (open loop). */
 void llmm_bench_level_name(const llmm_bench_level *lv, char *buf, size_t cap);
-/* Successful completions per second inside the measured window. */
+/* Successful completions per second in the measured window: closed loop, by Little's law
+ * (concurrency × success share / mean time of the window's requests); open loop, counted. */
 double llmm_bench_window_qps(const llmm_bench_result *r);
 
 /* DIR/result-NAME.json: one vLLM result document (`vllm bench serve --save-result
