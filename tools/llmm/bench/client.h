@@ -103,6 +103,7 @@ typedef struct llmm_bench_result {
     uint64_t failed[LLMM_BENCH_NREASONS];
     uint64_t http_status[6]; /* failures by status class: [4] 4xx, [5] 5xx, [0] other */
     uint32_t max_in_flight;
+    uint64_t connects;    /* connections opened (the rest of the requests reused one) */
     int interrupted;      /* Ctrl-C */
     llmm_recorder *rc[LLMM_BENCH_NSKETCH];
     llmm_shard *sh[LLMM_BENCH_NSKETCH];

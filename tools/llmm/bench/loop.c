@@ -160,6 +160,9 @@ static void finish(loop *L, llmm_bench_req *q, CURLcode res)
     llmm_bench_rec *rec = &r->rec[q->rec];
     int reason = llmm_bench_req_outcome(q, res);
     double now = llmm_bench_now();
+    long connects = 0;
+    if (curl_easy_getinfo(q->easy, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK && connects > 0)
+        r->connects += (uint64_t)connects;
     curl_multi_remove_handle(L->multi, q->easy);
     L->free_slot[L->nfree++] = q;
     if (q->nomem)

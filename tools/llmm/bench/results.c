@@ -366,9 +366,12 @@ void llmm_bench_print_level(FILE *f, const llmm_bench_result *r)
     for (size_t i = 0; i < r->n; i++)
         usage += ok(&r->rec[i]) && r->rec[i].usage;
     llmm_bench_level_name(&r->level, name, sizeof name);
-    fprintf(f, "level %s: %zu sent, %llu succeeded, %zu failed%s; max in flight %u\n", name, r->n,
-            (unsigned long long)done, r->n - (size_t)done,
-            r->interrupted ? " (interrupted)" : "", r->max_in_flight);
+    fprintf(f,
+            "level %s: %zu sent, %llu succeeded, %zu failed%s; max in flight %u; %llu "
+            "connections opened\n",
+            name, r->n, (unsigned long long)done, r->n - (size_t)done,
+            r->interrupted ? " (interrupted)" : "", r->max_in_flight,
+            (unsigned long long)r->connects);
     for (int k = 1; k < LLMM_BENCH_NREASONS; k++) {
         if (!r->failed[k])
             continue;
