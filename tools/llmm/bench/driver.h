@@ -15,6 +15,7 @@ typedef struct llmm_bench_args {
     const char *headers[LLMM_BENCH_HEADERS_MAX];
     uint32_t conc[LLMM_BENCH_LEVELS_MAX];
     size_t nconc;
+    int conc_given;        /* --concurrency was given */
     llmm_bench_level lv;   /* the shape every level shares */
     llmm_bench_synth synth;
     const char *dataset;   /* NULL: synthetic prompts */

@@ -144,6 +144,7 @@ static int value_option(llmm_bench_args *a, int id, const char *arg)
     uint64_t u;
     switch (id) {
     case OPT_CONC:
+        a->conc_given = 1;
         return conc_list(a, arg);
     case OPT_RATE:
         a->lv.open = 1;
@@ -256,8 +257,9 @@ static int run(int argc, char **argv)
         return llmm_cli_usage_error(SELF, "unexpected operand '%s'", argv[optind]);
     if (!a.base_url)
         return llmm_cli_usage_error(SELF, "no --url");
-    if (a.lv.open && a.nconc > 1)
-        return llmm_cli_usage_error(SELF, "--rate and a --concurrency sweep exclude each other");
+    if (a.lv.open && a.conc_given)
+        return llmm_cli_usage_error(SELF, "--rate caps requests in flight with "
+                                          "--max-concurrency, not --concurrency");
     if (!a.lv.num_requests && a.lv.duration <= 0)
         a.lv.num_requests = 100;
     if (a.lv.open && !a.lv.concurrency)

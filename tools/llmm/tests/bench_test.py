@@ -510,6 +510,9 @@ class Usage(BenchBase):
     def test_usage_errors(self):
         for args in ([], ["--url", "x", "--rate", "0"], ["--url", "x", "--concurrency", "0"],
                      ["--url", "x", "--rate", "2", "--concurrency", "1,2"],
+                     ["--url", "x", "--rate", "2", "--concurrency", "4"],
+                     ["--url", "x", "--concurrency", "1,,2"], ["--url", "x", "--warmup", "1"],
+                     ["--url", "x", "--model", 'a"b'], ["--url", "x", "--duration", "-1"],
                      ["--url", "x", "--arrivals", "bursty"], ["--url", "x", "--header", "bad"],
                      ["--url", "x", "operand"]):
             r = bench(*args)
