@@ -83,6 +83,8 @@ static void log_request(llmm_sim_server *s, const llmm_sim_req *r, const char *o
     log_ns(f, "arrival_ns", r->arrival_ns);
     log_ns(f, "first_chunk_ns", r->first_ns);
     log_ns(f, "last_chunk_ns", r->last_ns);
+    log_ns(f, "first_chunk_due_ns", r->first_due_ns);
+    log_ns(f, "last_chunk_due_ns", r->last_due_ns);
     fputs("}\n", f);
     s->log_dirty = 1;
 }
@@ -259,7 +261,7 @@ int llmm_sim_on_token(void *ctx, llmm_sim_seq *seq, uint64_t t_ns)
     llmm_sim_reply p;
     uint32_t k = seq->emitted;
     int bad = seq->plan.fault == LLMM_SIM_FAULT_MALFORMED && k == seq->plan.fault_at, rc = 0;
-    (void)ctx, (void)t_ns;
+    (void)ctx;
     if (!c)
         return 1;
     reply_of(r, &p);
@@ -274,8 +276,11 @@ int llmm_sim_on_token(void *ctx, llmm_sim_seq *seq, uint64_t t_ns)
     }
     if (r->body.stream || k == p.output_tokens) {
         r->last_ns = llmm_sim_now_ns();
-        if (!r->first_ns)
+        r->last_due_ns = t_ns;
+        if (!r->first_ns) {
             r->first_ns = r->last_ns;
+            r->first_due_ns = t_ns;
+        }
     }
     if (rc != 0 || flush(c) != 0) {
         drop(r);

@@ -42,6 +42,7 @@ typedef struct llmm_sim_req {
     int keep_alive;
     int status;           /* the HTTP status sent */
     uint64_t arrival_ns, first_ns, last_ns;
+    uint64_t first_due_ns, last_due_ns; /* the model's times of those chunks (step ends) */
 } llmm_sim_req;
 
 struct llmm_sim_conn {

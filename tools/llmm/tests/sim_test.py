@@ -244,6 +244,11 @@ class Timing(SimBase):
         # the client cannot see the last token before the model writes it
         token_times = [t for t, e in r.events[:n]]
         self.assertGreaterEqual(token_times[-1] - r.sent_ns, first + (n - 1) * step)
+        # each write at or after the model's time for it, which is the arrival + the steps
+        self.assertEqual(log["first_chunk_due_ns"] - log["arrival_ns"], first)
+        self.assertEqual(log["last_chunk_due_ns"] - log["first_chunk_due_ns"], (n - 1) * step)
+        self.assertGreaterEqual(log["first_chunk_ns"], log["first_chunk_due_ns"])
+        self.assertGreaterEqual(log["last_chunk_ns"], log["last_chunk_due_ns"])
         # the log's clock is this process's CLOCK_MONOTONIC
         self.assertLessEqual(r.sent_ns, log["arrival_ns"])
         self.assertLessEqual(log["last_chunk_ns"], token_times[-1])
