@@ -359,6 +359,7 @@ void llmm_sim_conn_close(llmm_sim_conn *c)
         c->srv->conns = c->next;
     if (c->next)
         c->next->prev = c->prev;
+    llmm_sim_resume_accept(c->srv);
     free(c);
 }
 

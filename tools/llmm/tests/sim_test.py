@@ -10,6 +10,7 @@ import http.client
 import json
 import math
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -24,15 +25,23 @@ import cli_common as C
 MS = 1_000_000  # ns
 
 
+def limit_fds(n):
+    """A preexec_fn capping the child's descriptors at n (None: no cap)."""
+    if n is None:
+        return None
+    return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+
+
 class Sim:
     """A running `llmm sim --port 0 --log FILE ARGS`; stop() returns its log's lines."""
 
-    def __init__(self, test, *args, tls=None):
+    def __init__(self, test, *args, tls=None, max_fds=None):
         self.log = os.path.join(test.dir, "sim-%d.jsonl" % id(self))
         extra = ["--tls-cert", tls[0], "--tls-key", tls[1]] if tls else []
         self.proc = subprocess.Popen([C.LLMM, "sim", "--port", "0", "--log", self.log,
                                       *extra, *args], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True,
+                                     preexec_fn=limit_fds(max_fds))
         line = self.proc.stdout.readline()
         if not line:
             raise AssertionError("llmm sim did not start: " + self.proc.stderr.read())
@@ -442,6 +451,29 @@ class Protocol(SimBase):
         self.assertEqual(len(log), 1)
         self.assertEqual(log[0]["outcome"], "shutdown")
         conn.close()
+
+    def test_client_going_away_frees_its_slot(self):
+        sim = self.start("--step-base-ms", "20", "--max-batch", "1")
+        conn = sim.connect()
+        conn.request("POST", "/v1/completions", json.dumps(completion(1000)))
+        resp = conn.getresponse()
+        resp.readline()  # the first token's event
+        conn.sock.shutdown(socket.SHUT_RDWR)
+        conn.close()
+        # the one slot is free again: a second request completes
+        r = self.one(sim, "/v1/completions", completion(2))
+        self.assertEqual(len(decode(r)), 3)
+        log = sim.stop()
+        self.assertEqual([x["outcome"] for x in log], ["client_closed", "ok"])
+        self.assertLess(log[0]["output_tokens"], 1000)
+
+    def test_out_of_descriptors(self):
+        # 8 descriptors of its own (std streams, log, epoll, listener, timer, signals) and 4
+        # connections: the other clients wait in the backlog until a connection closes
+        sim = self.start("--step-base-ms", "5", max_fds=12)
+        res = self.concurrent(sim, [completion(3) for _ in range(10)])
+        self.assertEqual([len(decode(r)) for r in res], [4] * 10)
+        self.assertEqual(len(sim.stop()), 10)
 
     def test_usage_errors(self):
         for args in (["--tls-cert", "x"], ["--max-batch", "0"], ["--error-rate", "2"],
