@@ -241,23 +241,18 @@ class Timing(SimBase):
         log = sim.stop()[0]
         first = (base + per_seq + prefill * prompt) * MS  # the step with the prefill
         step = (base + per_seq) * MS
-        # a chunk is written at or after its step's end, and the steps follow one another on
-        # the engine's clock from the arrival: lower bounds from the arrival, not between
-        # two writes (a late first write would shorten the span between them)
-        ttft = log["first_chunk_ns"] - log["arrival_ns"]
-        e2e = log["last_chunk_ns"] - log["arrival_ns"]
-        self.assertGreaterEqual(ttft, first)
-        self.assertLessEqual(ttft, 3 * first + 100 * MS)
-        self.assertGreaterEqual(e2e, first + (n - 1) * step)
-        self.assertLessEqual(e2e, 3 * (first + (n - 1) * step) + 100 * MS)
-        # the client cannot see the last token before the model writes it
-        token_times = [t for t, e in r.events[:n]]
-        self.assertGreaterEqual(token_times[-1] - r.sent_ns, first + (n - 1) * step)
-        # each write at or after the model's time for it, which is the arrival + the steps
+        # the model's times (the engine's step ends, in the log) exactly: the first step from
+        # the arrival, with the prefill, then n - 1 steps of one sequence
         self.assertEqual(log["first_chunk_due_ns"] - log["arrival_ns"], first)
         self.assertEqual(log["last_chunk_due_ns"] - log["first_chunk_due_ns"], (n - 1) * step)
+        # each write at or after its model time, and not late by more than a generous factor
+        model = first + (n - 1) * step
         self.assertGreaterEqual(log["first_chunk_ns"], log["first_chunk_due_ns"])
         self.assertGreaterEqual(log["last_chunk_ns"], log["last_chunk_due_ns"])
+        self.assertLessEqual(log["last_chunk_ns"] - log["arrival_ns"], 5 * model + 250 * MS)
+        # the client cannot see the last token before the model writes it
+        token_times = [t for t, e in r.events[:n]]
+        self.assertGreaterEqual(token_times[-1] - r.sent_ns, model)
         # the log's clock is this process's CLOCK_MONOTONIC
         self.assertLessEqual(r.sent_ns, log["arrival_ns"])
         self.assertLessEqual(log["last_chunk_ns"], token_times[-1])
@@ -268,16 +263,19 @@ class Timing(SimBase):
                          "--prefill-ms-per-token", "0", *flags)
         res = self.concurrent(sim, bodies)
         self.assertTrue(all(len(decode(r)) == n + 1 for r in res))
-        log = sorted(sim.stop(), key=lambda x: x["first_chunk_ns"])
+        log = sorted(sim.stop(), key=lambda x: x["first_chunk_due_ns"])
         step = base * MS
         running, waiting = log[:2], log[2:]
         earliest = min(x["arrival_ns"] for x in running)
+        for x in running:  # a free slot: admitted at the next step start, a token one step on
+            self.assertLessEqual(x["first_chunk_due_ns"] - x["arrival_ns"], 2 * step)
         for w in waiting:
-            # admitted when a running request ends (>= its arrival + n steps), then one step
-            self.assertGreaterEqual(w["first_chunk_ns"], earliest + (n + 1) * step)
-            self.assertLessEqual(w["first_chunk_ns"] - w["arrival_ns"], 3 * (2 * n + 2) * step)
-        for x in running:
-            self.assertLess(x["first_chunk_ns"] - x["arrival_ns"], (n + 1) * step)
+            # admitted only when a running request has ended (>= its arrival + n steps)
+            self.assertGreaterEqual(w["first_chunk_due_ns"], earliest + (n + 1) * step)
+        for x in log:
+            self.assertEqual(x["last_chunk_due_ns"] - x["first_chunk_due_ns"], (n - 1) * step)
+            self.assertGreaterEqual(x["first_chunk_ns"], x["first_chunk_due_ns"])
+            self.assertLessEqual(x["last_chunk_ns"] - x["arrival_ns"], 5 * (2 * n + 2) * step)
 
     def test_queue_when_the_batch_is_full(self):
         self.queued(["--max-batch", "2"], 5, 40.0, [completion(5) for _ in range(4)])
@@ -333,11 +331,12 @@ class Faults(SimBase):
         self.assertEqual(len(decode(r)), n + 1)
         log = sim.stop()[0]
         self.assertEqual(log["fault"], "stall")
+        # the model: one pause of stall_ms between two steps, exactly
+        self.assertEqual(log["last_chunk_due_ns"] - log["first_chunk_due_ns"],
+                         ((n - 1) * base + stall) * MS)
         e2e = log["last_chunk_ns"] - log["arrival_ns"]
         self.assertGreaterEqual(e2e, (n * base + stall) * MS)
-        self.assertLessEqual(e2e, 3 * (n * base + stall) * MS)
-        gaps = [b[0] - a[0] for a, b in zip(r.events, r.events[1:n])]
-        self.assertEqual(sum(g >= stall * MS / 2 for g in gaps), 1)  # one pause, not several
+        self.assertLessEqual(e2e, 5 * (n * base + stall) * MS)
 
     def test_drop(self):
         sim = self.start("--step-base-ms", "1", "--drop-rate", "1")
