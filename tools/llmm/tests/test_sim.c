@@ -311,14 +311,17 @@ static void model_draws(void **state)
         count[plan.fault]++;
         sum += plan.output_tokens;
         assert_true(plan.output_tokens >= 1);
-        if (plan.fault >= LLMM_SIM_FAULT_STALL)
-            assert_true(plan.fault_at >= 1 && (plan.fault_at < plan.output_tokens ||
-                                               plan.output_tokens == 1));
+        if (plan.fault == LLMM_SIM_FAULT_STALL || plan.fault == LLMM_SIM_FAULT_DROP)
+            assert_true(plan.fault_at >= 1 && plan.fault_at < plan.output_tokens);
+        if (plan.fault == LLMM_SIM_FAULT_MALFORMED)
+            assert_true(plan.fault_at >= 1 && plan.fault_at <= plan.output_tokens);
     }
     /* each share within 5 standard deviations of its probability (the first fault wins) */
     {
-        double expect[6] = {0.8 * 0.9 * 0.95 * 0.98, 0.1, 0.1, 0.8 * 0.1,
-                            0.8 * 0.9 * 0.05, 0.8 * 0.9 * 0.95 * 0.02};
+        /* a one-token output (probability 1 - e^(-1/64)) turns a stall or a drop into none */
+        double one = 1.0 - exp(-1.0 / 64), stall = 0.8 * 0.1, drop = 0.8 * 0.9 * 0.05;
+        double expect[6] = {0.8 * 0.9 * 0.95 * 0.98 + one * (stall + drop), 0.1, 0.1,
+                            (1 - one) * stall, (1 - one) * drop, 0.8 * 0.9 * 0.95 * 0.02};
         for (int f = 0; f < 6; f++) {
             double sd = sqrt(N * expect[f] * (1 - expect[f]));
             assert_true(fabs(count[f] - N * expect[f]) < 5 * sd);
