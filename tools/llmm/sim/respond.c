@@ -59,13 +59,17 @@ static int event(llmm_sim_buf *b, const char *json, size_t n)
                : 0;
 }
 
-/* The fields every chunk starts with, into s; its length. */
-static size_t chunk_start(char *s, size_t cap, const llmm_sim_reply *r)
+/* The fields every chunk (whole: the whole response) starts with, into s; its length. */
+static size_t start(char *s, size_t cap, const llmm_sim_reply *r, int whole)
 {
     int chat = r->ep == LLMM_SIM_CHAT;
-    int n = snprintf(s, cap, "{\"id\":\"%s-%llu\",\"object\":\"%s\",\"created\":%lld,\"model\":\"%s\",",
+    int n = snprintf(s, cap,
+                     "{\"id\":\"%s-%llu\",\"object\":\"%s\",\"created\":%lld,\"model\":\"%s\",",
                      chat ? "chatcmpl" : "cmpl", (unsigned long long)r->num,
-                     chat ? "chat.completion.chunk" : "text_completion", r->created, r->model);
+                     !chat ? "text_completion"
+                     : whole ? "chat.completion"
+                             : "chat.completion.chunk",
+                     r->created, r->model);
     return n < 0 || (size_t)n >= cap ? cap : (size_t)n;
 }
 
@@ -79,7 +83,7 @@ static const char *finish(const llmm_sim_reply *r, int last)
 int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int garble)
 {
     char s[CHUNK_MAX];
-    size_t n0 = chunk_start(s, sizeof s, r), n;
+    size_t n0 = start(s, sizeof s, r, 0), n;
     int last = k == r->output_tokens;
     if (n0 >= sizeof s)
         return -1;
@@ -116,7 +120,7 @@ static size_t usage(char *s, size_t cap, const llmm_sim_reply *r)
 int llmm_sim_put_usage(llmm_sim_buf *b, const llmm_sim_reply *r)
 {
     char s[CHUNK_MAX];
-    size_t n = chunk_start(s, sizeof s, r);
+    size_t n = start(s, sizeof s, r, 0);
     if (n + 16 >= sizeof s)
         return -1;
     memcpy(s + n, "\"choices\":[],", 13);
@@ -136,12 +140,7 @@ int llmm_sim_put_full(llmm_sim_buf *b, const llmm_sim_reply *r, int keep_alive, 
     llmm_sim_buf body = {0};
     char s[CHUNK_MAX];
     int chat = r->ep == LLMM_SIM_CHAT, rc = 0;
-    size_t n = chunk_start(s, sizeof s, r);
-    if (chat) /* chunk_start's object name is the chunk's; the whole one has its own */
-        n = (size_t)snprintf(s, sizeof s,
-                             "{\"id\":\"chatcmpl-%llu\",\"object\":\"chat.completion\","
-                             "\"created\":%lld,\"model\":\"%s\",",
-                             (unsigned long long)r->num, r->created, r->model);
+    size_t n = start(s, sizeof s, r, 1);
     rc |= n >= sizeof s || llmm_sim_buf_put(&body, s, n) != 0;
     rc |= llmm_sim_buf_printf(&body, chat ? "\"choices\":[{\"index\":0,\"message\":{\"role\":"
                                             "\"assistant\",\"content\":\""
@@ -150,8 +149,8 @@ int llmm_sim_put_full(llmm_sim_buf *b, const llmm_sim_reply *r, int keep_alive, 
         const char *w = llmm_sim_token_text(k);
         rc |= llmm_sim_buf_put(&body, w, strlen(w)) != 0;
     }
-    rc |= llmm_sim_buf_printf(&body, "\"%s,\"logprobs\":null,\"finish_reason\":%s}],", chat ? "}" : "",
-                              finish(r, 1)) != 0;
+    rc |= llmm_sim_buf_printf(&body, "\"%s,\"logprobs\":null,\"finish_reason\":%s}],",
+                              chat ? "}" : "", finish(r, 1)) != 0;
     n = usage(s, sizeof s, r);
     rc |= n >= sizeof s || llmm_sim_buf_put(&body, s, n) != 0;
     if (!rc)

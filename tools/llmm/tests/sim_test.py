@@ -481,6 +481,32 @@ class Protocol(SimBase):
             self.assertEqual(r.returncode, 2, args)
 
 
+DEBIAN_PYTHON = "/usr/bin/python3"
+PY_CLIENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench",
+                         "py_stream_client.py")
+
+
+class PythonClient(SimBase):
+    def test_vllm_style_client(self):
+        probe = subprocess.run([DEBIAN_PYTHON, "-c", "import aiohttp"], capture_output=True) \
+            if os.path.exists(DEBIAN_PYTHON) else None
+        if not probe or probe.returncode != 0:
+            self.skipTest("no aiohttp for /usr/bin/python3 (Debian python3-aiohttp)")
+        sim = self.start("--step-base-ms", "5")
+        r = subprocess.run([DEBIAN_PYTHON, PY_CLIENT, "--url", "http://127.0.0.1:%d" % sim.port,
+                            "--concurrency", "20", "--num-requests", "60", "--output-len", "4",
+                            "--sim-log", sim.log, "--json"],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = json.loads(r.stdout)
+        self.assertEqual((out["completed"], out["failed"], out["chunks"]), (60, 0, 240))
+        err = out["ttft_error_ms"]
+        self.assertEqual(err["matched"], 60)
+        # causality on one clock: no chunk is seen before the server wrote it
+        self.assertGreaterEqual(min(err["p50"], err["p99"]), 0.0)
+        self.assertEqual(len(sim.stop()), 60)
+
+
 class Tls(SimBase):
     def test_https(self):
         if not shutil.which("openssl"):
