@@ -101,6 +101,7 @@ static void reply_of(const llmm_sim_req *r, llmm_sim_reply *p)
         .prompt_tokens = r->body.prompt_tokens,
         .output_tokens = r->seq.plan.output_tokens,
         .length_limited = r->seq.plan.output_tokens == r->max_tokens,
+        .unframed = r->unframed,
     };
 }
 
@@ -161,7 +162,11 @@ static void completion(llmm_sim_conn *c, const llmm_sim_http_req *h, llmm_sim_en
         return;
     }
     r->status = 200;
-    if (r->body.stream && llmm_sim_put_stream_head(&c->out, r->keep_alive) != 0)
+    if (r->body.stream && h->http10) { /* no chunked encoding: the close ends the stream */
+        r->unframed = 1;
+        r->keep_alive = 0;
+    }
+    if (r->body.stream && llmm_sim_put_stream_head(&c->out, r->keep_alive, r->unframed) != 0)
         c->close_after = 1;
     r->conn = c;
     c->req = r;
@@ -270,7 +275,7 @@ int llmm_sim_on_token(void *ctx, llmm_sim_seq *seq, uint64_t t_ns)
         if (k == p.output_tokens && r->body.include_usage)
             rc |= llmm_sim_put_usage(&c->out, &p);
         if (k == p.output_tokens)
-            rc |= llmm_sim_put_done(&c->out);
+            rc |= llmm_sim_put_done(&c->out, &p);
     } else if (k == p.output_tokens) {
         rc |= llmm_sim_put_full(&c->out, &p, r->keep_alive, bad);
     }

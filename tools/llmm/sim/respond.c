@@ -41,22 +41,26 @@ int llmm_sim_put_error(llmm_sim_buf *b, int status, int keep_alive, const char *
     return llmm_sim_put_response(b, status, keep_alive, "application/json", body, (size_t)n);
 }
 
-int llmm_sim_put_stream_head(llmm_sim_buf *b, int keep_alive)
+int llmm_sim_put_stream_head(llmm_sim_buf *b, int keep_alive, int unframed)
 {
     return llmm_sim_buf_printf(b,
                                "HTTP/1.1 200 OK\r\nServer: llmm-sim\r\n"
                                "Content-Type: text/event-stream; charset=utf-8\r\n"
-                               "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n%s\r\n",
-                               keep_alive ? "" : "Connection: close\r\n");
+                               "Cache-Control: no-cache\r\n%s\r\n",
+                               unframed     ? "Connection: close\r\n"
+                               : keep_alive ? "Transfer-Encoding: chunked\r\n"
+                                            : "Transfer-Encoding: chunked\r\n"
+                                              "Connection: close\r\n");
 }
 
-/* One event holding json[0, n) as one HTTP chunk. */
-static int event(llmm_sim_buf *b, const char *json, size_t n)
+/* One event holding json[0, n), as one HTTP chunk unless the stream is unframed. */
+static int event(llmm_sim_buf *b, const llmm_sim_reply *r, const char *json, size_t n)
 {
-    return llmm_sim_buf_printf(b, "%zx\r\ndata: ", n + 8) != 0 ||
-                   llmm_sim_buf_put(b, json, n) != 0 || llmm_sim_buf_put(b, "\n\n\r\n", 4) != 0
-               ? -1
-               : 0;
+    int rc = r->unframed ? llmm_sim_buf_put(b, "data: ", 6)
+                         : llmm_sim_buf_printf(b, "%zx\r\ndata: ", n + 8);
+    if (rc == 0)
+        rc = llmm_sim_buf_put(b, json, n);
+    return rc == 0 ? llmm_sim_buf_put(b, "\n\n\r\n", r->unframed ? 2 : 4) : -1;
 }
 
 /* The fields every chunk (whole: the whole response) starts with, into s; its length. */
@@ -91,7 +95,7 @@ int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int
         n = n0 + (size_t)snprintf(s + n0, sizeof s - n0,
                                   "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
                                   "\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}");
-        if (event(b, s, n) != 0)
+        if (event(b, r, s, n) != 0)
             return -1;
     }
     if (r->ep == LLMM_SIM_CHAT)
@@ -104,7 +108,7 @@ int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int
                                   "\"choices\":[{\"index\":0,\"text\":\"%s\",\"logprobs\":null,"
                                   "\"finish_reason\":%s,\"stop_reason\":null}]}",
                                   llmm_sim_token_text(k), finish(r, last));
-    return event(b, s, garble ? n / 2 : n);
+    return event(b, r, s, garble ? n / 2 : n);
 }
 
 static size_t usage(char *s, size_t cap, const llmm_sim_reply *r)
@@ -126,12 +130,14 @@ int llmm_sim_put_usage(llmm_sim_buf *b, const llmm_sim_reply *r)
     memcpy(s + n, "\"choices\":[],", 13);
     n += 13;
     n += usage(s + n, sizeof s - n, r);
-    return n >= sizeof s ? -1 : event(b, s, n);
+    return n >= sizeof s ? -1 : event(b, r, s, n);
 }
 
-int llmm_sim_put_done(llmm_sim_buf *b)
+int llmm_sim_put_done(llmm_sim_buf *b, const llmm_sim_reply *r)
 {
     static const char done[] = "e\r\ndata: [DONE]\n\n\r\n0\r\n\r\n";
+    if (r->unframed) /* "data: [DONE]\n\n" alone */
+        return llmm_sim_buf_put(b, done + 3, 14);
     return llmm_sim_buf_put(b, done, sizeof done - 1);
 }
 

@@ -40,6 +40,7 @@ typedef struct llmm_sim_req {
     long long created;
     uint32_t max_tokens;  /* the request's, else the default */
     int keep_alive;
+    int unframed;         /* an HTTP/1.0 stream (respond.h) */
     int status;           /* the HTTP status sent */
     uint64_t arrival_ns, first_ns, last_ns;
     uint64_t first_due_ns, last_due_ns; /* the model's times of those chunks (step ends) */

@@ -436,6 +436,17 @@ class Protocol(SimBase):
                             b"Connection: close\r\nContent-Length: %d\r\n\r\n%s"
                        % (len(body), body))
         self.assertTrue(out.startswith(b"HTTP/1.1 200 OK"))
+        # HTTP/1.0 knows no chunked encoding: the events as they are, the close ends them
+        body = json.dumps(completion(3)).encode()
+        out = self.raw(sim, b"POST /v1/completions HTTP/1.0\r\nContent-Length: %d\r\n\r\n%s"
+                       % (len(body), body))
+        head, _, events = out.partition(b"\r\n\r\n")
+        self.assertNotIn(b"chunked", head)
+        self.assertIn(b"Connection: close", head)
+        events = events.split(b"\n\n")
+        self.assertEqual(events[-1], b"")
+        self.assertEqual([e[:6] for e in events[:-1]], [b"data: "] * 5)  # 3, usage, [DONE]
+        self.assertEqual(events[-2], b"data: [DONE]")
         out = self.raw(sim, b"GARBAGE\r\n\r\n")
         self.assertTrue(out.startswith(b"HTTP/1.1 400 "))
         sim.stop()

@@ -241,7 +241,7 @@ static void stream_events(void **state)
     assert_int_equal(llmm_sim_put_token(&b, &r, 1, 0), 0); /* role chunk + token */
     assert_int_equal(llmm_sim_put_token(&b, &r, 2, 1), 0); /* garbled */
     assert_int_equal(llmm_sim_put_usage(&b, &r), 0);
-    assert_int_equal(llmm_sim_put_done(&b), 0);
+    assert_int_equal(llmm_sim_put_done(&b, &r), 0);
     assert_int_equal(events(&b, &bad), 5);
     assert_int_equal(bad, 1);
     assert_non_null(strstr(b.data, "\"usage\":{\"prompt_tokens\":3,\"total_tokens\":5,"
@@ -253,6 +253,14 @@ static void stream_events(void **state)
     assert_int_equal(events(&b, &bad), 1);
     assert_int_equal(bad, 0);
     assert_non_null(strstr(b.data, "\"finish_reason\":\"length\""));
+    llmm_sim_buf_free(&b);
+    /* HTTP/1.0: the events alone, no chunk framing, no terminating chunk */
+    r.unframed = 1;
+    assert_int_equal(llmm_sim_put_token(&b, &r, 2, 0), 0);
+    assert_int_equal(llmm_sim_put_done(&b, &r), 0);
+    assert_memory_equal(b.data, "data: {", 7);
+    assert_null(strstr(b.data, "\r\n"));
+    assert_memory_equal(b.data + b.len - 16, "}\n\ndata: [DONE]\n\n", 16);
     llmm_sim_buf_free(&b);
 }
 
