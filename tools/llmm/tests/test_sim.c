@@ -231,6 +231,14 @@ static int events(const llmm_sim_buf *b, int *bad)
     return n;
 }
 
+/* b's bytes as a C string (a NUL after them, not counted). */
+static const char *text(llmm_sim_buf *b)
+{
+    assert_int_equal(llmm_sim_buf_put(b, "", 1), 0);
+    b->len--;
+    return b->data;
+}
+
 static void stream_events(void **state)
 {
     llmm_sim_reply r = {.ep = LLMM_SIM_CHAT, .num = 7, .created = 1, .model = "m",
@@ -244,7 +252,7 @@ static void stream_events(void **state)
     assert_int_equal(llmm_sim_put_done(&b, &r), 0);
     assert_int_equal(events(&b, &bad), 5);
     assert_int_equal(bad, 1);
-    assert_non_null(strstr(b.data, "\"usage\":{\"prompt_tokens\":3,\"total_tokens\":5,"
+    assert_non_null(strstr(text(&b), "\"usage\":{\"prompt_tokens\":3,\"total_tokens\":5,"
                                    "\"completion_tokens\":2}"));
     assert_memory_equal(b.data + b.len - 5, "0\r\n\r\n", 5);
     llmm_sim_buf_free(&b);
@@ -252,15 +260,15 @@ static void stream_events(void **state)
     assert_int_equal(llmm_sim_put_token(&b, &r, 2, 0), 0);
     assert_int_equal(events(&b, &bad), 1);
     assert_int_equal(bad, 0);
-    assert_non_null(strstr(b.data, "\"finish_reason\":\"length\""));
+    assert_non_null(strstr(text(&b), "\"finish_reason\":\"length\""));
     llmm_sim_buf_free(&b);
     /* HTTP/1.0: the events alone, no chunk framing, no terminating chunk */
     r.unframed = 1;
     assert_int_equal(llmm_sim_put_token(&b, &r, 2, 0), 0);
     assert_int_equal(llmm_sim_put_done(&b, &r), 0);
     assert_memory_equal(b.data, "data: {", 7);
-    assert_null(strstr(b.data, "\r\n"));
-    assert_memory_equal(b.data + b.len - 16, "}\n\ndata: [DONE]\n\n", 16);
+    assert_null(strstr(text(&b), "\r\n"));
+    assert_memory_equal(b.data + b.len - 17, "}\n\ndata: [DONE]\n\n", 17);
     llmm_sim_buf_free(&b);
 }
 
