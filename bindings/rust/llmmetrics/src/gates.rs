@@ -8,25 +8,26 @@ use llmmetrics_sys as ffi;
 use crate::context::Context;
 use crate::error::{check, Result};
 use crate::object::Owned;
-use crate::sized;
 
+readings! {
 /// The state of a [`StabilityGate`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StabilityReading {
+pub struct StabilityReading <- ffi::llmm_stability_reading {
     /// k means held and `max / min ≤ 1 + ε`.
-    pub stable: bool,
+    stable: bool,
     /// Means judged: `min(k, means added)`.
-    pub held: u32,
+    held: u32,
     /// k.
-    pub windows: u32,
+    windows: u32,
     /// Smallest mean held (0 when none).
-    pub min: f64,
+    min: f64,
     /// Largest mean held (0 when none).
-    pub max: f64,
+    max: f64,
     /// `max / min` (0 when none).
-    pub ratio: f64,
+    ratio: f64,
     /// Means added since creation or reset.
-    pub total: u64,
+    total: u64,
+}
 }
 
 /// Are the last k window means within `1 + ε` of each other? (`llmm_stability`; bounds and
@@ -60,36 +61,14 @@ option_calls!(StabilityGate;
     fn windows() -> u64 = ffi::llmm_stability_get_u64[ffi::LLMM_STABILITY_WINDOWS];
 );
 
-impl StabilityGate {
+calls!(StabilityGate;
     /// Add one window mean (finite, > 0); returns whether the gate is stable after it.
-    pub fn add(&mut self, mean: f64) -> Result<bool> {
-        let mut stable = 0;
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_stability_add(self.raw.ptr(), mean, &mut stable) })?;
-        Ok(stable != 0)
-    }
-
+    fn add(&mut self, mean: f64) -> bool = flag ffi::llmm_stability_add;
     /// The verdict and the figures behind it.
-    pub fn read(&self) -> Result<StabilityReading> {
-        // SAFETY: live handle; sized::read sets the struct up.
-        let r = sized::read(|r| unsafe { ffi::llmm_stability_read(self.raw.ptr(), r) })?;
-        Ok(StabilityReading {
-            stable: r.stable != 0,
-            held: r.held,
-            windows: r.windows,
-            min: r.min,
-            max: r.max,
-            ratio: r.ratio,
-            total: r.total,
-        })
-    }
-
+    fn read(&self) -> StabilityReading = read ffi::llmm_stability_read;
     /// Forget every mean and the total; options stay.
-    pub fn reset(&mut self) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_stability_reset(self.raw.ptr()) })
-    }
-}
+    fn reset(&mut self) = ffi::llmm_stability_reset;
+);
 
 impl fmt::Debug for StabilityGate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -97,29 +76,31 @@ impl fmt::Debug for StabilityGate {
     }
 }
 
+readings! {
 /// The state of a [`SaturationSignal`]; slopes per second of `now_ns`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SaturationReading {
+pub struct SaturationReading <- ffi::llmm_saturation_reading {
     /// Ready and both slopes confidently positive.
-    pub saturated: bool,
+    saturated: bool,
     /// The window holds N samples.
-    pub ready: bool,
+    ready: bool,
     /// The latency slope is confidently positive.
-    pub latency_rising: bool,
+    latency_rising: bool,
     /// The in-flight slope is confidently positive.
-    pub inflight_rising: bool,
+    inflight_rising: bool,
     /// Samples held.
-    pub samples: u32,
+    samples: u32,
     /// Least-squares slope of latency over time.
-    pub latency_slope: f64,
+    latency_slope: f64,
     /// Its standard error.
-    pub latency_slope_se: f64,
+    latency_slope_se: f64,
     /// Least-squares slope of in-flight requests over time.
-    pub inflight_slope: f64,
+    inflight_slope: f64,
     /// Its standard error.
-    pub inflight_slope_se: f64,
+    inflight_slope_se: f64,
     /// Samples observed since creation or reset.
-    pub total: u64,
+    total: u64,
+}
 }
 
 /// Latency and in-flight requests rising together over the last N samples
@@ -155,41 +136,15 @@ option_calls!(SaturationSignal;
     fn window() -> u64 = ffi::llmm_saturation_get_u64[ffi::LLMM_SATURATION_WINDOW];
 );
 
-impl SaturationSignal {
+calls!(SaturationSignal;
     /// Add one sample; returns whether the window is saturated after it.
-    pub fn observe(&mut self, now_ns: u64, latency: f64, in_flight: f64) -> Result<bool> {
-        let mut sat = 0;
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_saturation_observe(self.raw.ptr(), now_ns, latency, in_flight, &mut sat)
-        })?;
-        Ok(sat != 0)
-    }
-
+    fn observe(&mut self, now_ns: u64, latency: f64, in_flight: f64) -> bool =
+        flag ffi::llmm_saturation_observe;
     /// Slopes, standard errors and the verdict.
-    pub fn read(&self) -> Result<SaturationReading> {
-        // SAFETY: live handle; sized::read sets the struct up.
-        let r = sized::read(|r| unsafe { ffi::llmm_saturation_read(self.raw.ptr(), r) })?;
-        Ok(SaturationReading {
-            saturated: r.saturated != 0,
-            ready: r.ready != 0,
-            latency_rising: r.latency_rising != 0,
-            inflight_rising: r.inflight_rising != 0,
-            samples: r.samples,
-            latency_slope: r.latency_slope,
-            latency_slope_se: r.latency_slope_se,
-            inflight_slope: r.inflight_slope,
-            inflight_slope_se: r.inflight_slope_se,
-            total: r.total,
-        })
-    }
-
+    fn read(&self) -> SaturationReading = read ffi::llmm_saturation_read;
     /// Forget every sample, the total and the clock; options stay.
-    pub fn reset(&mut self) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_saturation_reset(self.raw.ptr()) })
-    }
-}
+    fn reset(&mut self) = ffi::llmm_saturation_reset;
+);
 
 impl fmt::Debug for SaturationSignal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
