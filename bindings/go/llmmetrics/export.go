@@ -47,12 +47,16 @@ func (cs *cStrings) add(op, s string) (*C.char, error) {
 	if s == "" {
 		return nil, nil
 	}
+	return cs.put(op, s)
+}
+
+// put converts s, even empty, and keeps the copy to free.
+func (cs *cStrings) put(op, s string) (*C.char, error) {
 	p, err := cString(op, s)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		*cs = append(*cs, p)
 	}
-	*cs = append(*cs, p)
-	return p, nil
+	return p, err
 }
 
 func (cs cStrings) free() {
@@ -76,11 +80,10 @@ func (s *Sketch) PrometheusText(name, labels string, unitToSeconds float64) ([]b
 	}
 	var cs cStrings
 	defer cs.free()
-	cname, err := cString(op, name)
+	cname, err := cs.put(op, name)
 	if err != nil {
 		return nil, err
 	}
-	cs = append(cs, cname)
 	clabels, err := cs.add(op, labels)
 	if err != nil {
 		return nil, err
@@ -210,11 +213,10 @@ func (w *PromWriter) Family(name, help string, typ PromType, points []float64) e
 	const op = "llmm_prom_writer_family"
 	var cs cStrings
 	defer cs.free()
-	cname, err := cString(op, name)
+	cname, err := cs.put(op, name)
 	if err != nil {
 		return err
 	}
-	cs = append(cs, cname)
 	chelp, err := cs.add(op, help)
 	if err != nil {
 		return err
@@ -418,11 +420,10 @@ func (s *Sketch) OTLPJSON(earlier *Sketch, name string, opts *OTLPOptions) ([]by
 	}
 	var cs cStrings
 	defer cs.free()
-	cname, err := cString(op, name)
+	cname, err := cs.put(op, name)
 	if err != nil {
 		return nil, err
 	}
-	cs = append(cs, cname)
 	co, err := opts.toC(op, &cs)
 	if err != nil {
 		return nil, err

@@ -44,6 +44,29 @@ func ringArg(op string, slot time.Duration, slots int) (C.uint64_t, C.uint32_t, 
 	return slotNs, C.uint32_t(slots), err
 }
 
+// ringScaleArgs is [ringArg] and the scale of the ring's sketches as C arguments.
+func ringScaleArgs(op string, slot time.Duration, slots, scale int) (C.uint64_t, C.uint32_t, C.int32_t, error) {
+	slotNs, n, err := ringArg(op, slot, slots)
+	sc, ok := int32Arg(scale)
+	if err == nil && !ok {
+		err = errArg(op, "scale out of bounds")
+	}
+	return slotNs, n, sc, err
+}
+
+// openRing makes h's object with a ring constructor: slots slots of length slot holding
+// sketches of scale, from the context of opts.
+func openRing[T any](h *handle[T], op string, slot time.Duration, slots, scale int, opts []Option,
+	make func(*C.llmm_ctx, C.uint64_t, C.uint32_t, C.int32_t, **T) C.llmm_status) error {
+	slotNs, n, sc, err := ringScaleArgs(op, slot, slots, scale)
+	if err != nil {
+		return err
+	}
+	return h.open(op, opts, func(cctx *C.llmm_ctx, out **T) C.llmm_status {
+		return make(cctx, slotNs, n, sc, out)
+	})
+}
+
 // Window is a ring of per-slot quantile sketches driven by the caller's clock: values are
 // recorded with a time stamp (nanoseconds on any monotonic clock, such as [Now]) and
 // quantiles are answered over the last span of time, exactly as one sketch of those values
@@ -58,19 +81,11 @@ type Window struct{ handle[C.llmm_window] }
 // NewWindow creates a window of slots slots of length slot (0 for [WindowSlotDefault] and
 // [WindowSlotsDefault]: 60 × 1 s) holding sketches of the given scale.
 func NewWindow(slot time.Duration, slots, scale int, opts ...Option) (*Window, error) {
-	const op = "llmm_window_new"
-	slotNs, n, err := ringArg(op, slot, slots)
-	if err != nil {
-		return nil, err
-	}
-	sc, ok := int32Arg(scale)
-	if !ok {
-		return nil, errArg(op, "scale out of bounds")
-	}
 	w := &Window{}
-	return owned(w, w.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_window) C.llmm_status {
-		return C.llmm_window_new(cctx, slotNs, n, sc, out)
-	}))
+	return owned(w, openRing(&w.handle, "llmm_window_new", slot, slots, scale, opts,
+		func(cctx *C.llmm_ctx, slotNs C.uint64_t, n C.uint32_t, sc C.int32_t, out **C.llmm_window) C.llmm_status {
+			return C.llmm_window_new(cctx, slotNs, n, sc, out)
+		}))
 }
 
 // Geometry returns the slot length and slot count, defaults resolved.
