@@ -10,13 +10,14 @@ whole ring.
 from __future__ import annotations
 
 import ctypes
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
 from .context import Context, Handle
 from .errors import check, error_for
+from ._structs import new_struct
 from .sketch import SCALE_DEFAULT, Sketch
 
 __all__ = ["Window", "RatioWindow", "WINDOW_SLOT_NS_DEFAULT", "WINDOW_SLOTS_DEFAULT",
@@ -34,11 +35,35 @@ def time_arg(now_ns: Optional[int], call: str = "") -> int:
     return uint64(now_ns, "now_ns", call)
 
 
+def add_counts(obj: Handle, fn: Any, now_ns: Optional[int], **counts: int) -> None:
+    """``fn(obj, now_ns, *counts)``: each count a uint64, named in errors as given."""
+    call = fn.__name__
+    t = time_arg(now_ns, call)
+    args = [uint64(v, k, call) for k, v in counts.items()]
+    detail = "".join("%s=%r " % kv for kv in counts.items())
+    obj._call(fn, t, *args, detail=detail + "now_ns=%r" % t)
+
+
+def read_at(obj: Handle, fn: Any, c_struct: Any, now_ns: Optional[int]) -> Any:
+    """The caller-sized ``c_struct`` that ``fn(obj, now_ns, &struct)`` fills."""
+    t = time_arg(now_ns, fn.__name__)
+    r = new_struct(c_struct)
+    obj._call(fn, t, ctypes.byref(r), detail="now_ns=%r" % t)
+    return r
+
+
 class _Ring(Handle):
     """Geometry shared by the two rings."""
 
     _slot_ns: int
     _slots: int
+
+    def _span_call(self, fn: Any, span_ns: Optional[int], now_ns: Optional[int],
+                   *out: Any) -> None:
+        """``fn(ring, now_ns, span, *out)`` over the slots a span covers."""
+        call = fn.__name__
+        s, t = self._span(span_ns, call), time_arg(now_ns, call)
+        self._call(fn, t, s, *out, detail="span_ns=%r now_ns=%r" % (s, t))
 
     @property
     def slot_ns(self) -> int:
@@ -115,12 +140,8 @@ class Window(_Ring):
 
     def count(self, span_ns: Optional[int] = None, now_ns: Optional[int] = None) -> int:
         """Number of values in the slots a span covers."""
-        call = "llmm_window_count"
-        s, t = self._span(span_ns, call), time_arg(now_ns, call)
         out = ctypes.c_uint64()
-        with self._lock:
-            st = _lib.llmm_window_count(self._live(), t, s, ctypes.byref(out))
-        check(st, call, "span_ns=%r now_ns=%r" % (s, t))
+        self._span_call(_lib.llmm_window_count, span_ns, now_ns, ctypes.byref(out))
         return out.value
 
     def quantile(self, q: float, span_ns: Optional[int] = None,
@@ -221,13 +242,9 @@ class RatioWindow(_Ring):
     def counts(self, span_ns: Optional[int] = None,
                now_ns: Optional[int] = None) -> Tuple[int, int]:
         """Sums ``(events, total)`` over a span."""
-        call = "llmm_ratio_window_counts"
-        s, t = self._span(span_ns, call), time_arg(now_ns, call)
         e, n = ctypes.c_uint64(), ctypes.c_uint64()
-        with self._lock:
-            st = _lib.llmm_ratio_window_counts(self._live(), t, s, ctypes.byref(e),
-                                               ctypes.byref(n))
-        check(st, call, "span_ns=%r now_ns=%r" % (s, t))
+        self._span_call(_lib.llmm_ratio_window_counts, span_ns, now_ns, ctypes.byref(e),
+                        ctypes.byref(n))
         return e.value, n.value
 
     def ratio(self, span_ns: Optional[int] = None, now_ns: Optional[int] = None) -> float:
@@ -235,12 +252,8 @@ class RatioWindow(_Ring):
 
         :raises Empty: the total over the span is 0
         """
-        call = "llmm_ratio_window_ratio"
-        s, t = self._span(span_ns, call), time_arg(now_ns, call)
         out = ctypes.c_double()
-        with self._lock:
-            st = _lib.llmm_ratio_window_ratio(self._live(), t, s, ctypes.byref(out))
-        check(st, call, "span_ns=%r now_ns=%r" % (s, t))
+        self._span_call(_lib.llmm_ratio_window_ratio, span_ns, now_ns, ctypes.byref(out))
         return out.value
 
     def reset(self) -> None:
