@@ -85,27 +85,24 @@ pub struct BurnResult <- ffi::llmm_burn_result {
 }
 }
 
-/// Multi-window, multi-burn-rate error-budget alerts as in the Google SRE workbook
-/// (`llmm_burn`): fast (1 h and 5 min above 14.4) and slow (6 h and 30 min above 6).
-///
-/// ```
-/// use llmmetrics::{BurnAlerter, BurnWindow};
-///
-/// const MIN: u64 = 60_000_000_000;
-/// let mut b = BurnAlerter::new(0.999, 0, 0)?;
-/// for m in 0..60 {
-///     b.add(m * MIN, 2, 100)?;           // 2 % errors: burn rate 20
-/// }
-/// let r = b.evaluate(60 * MIN)?;
-/// assert!(r.fast_alert && r.slow_alert);
-/// assert!((r.burn_rate[BurnWindow::FastShort as usize] - 20.0).abs() < 1e-9);
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct BurnAlerter {
-    raw: Owned<ffi::llmm_burn>,
-}
-
-constructors!(BurnAlerter = ffi::llmm_burn_new;
+constructors!(
+    /// Multi-window, multi-burn-rate error-budget alerts as in the Google SRE workbook
+    /// (`llmm_burn`): fast (1 h and 5 min above 14.4) and slow (6 h and 30 min above 6).
+    ///
+    /// ```
+    /// use llmmetrics::{BurnAlerter, BurnWindow};
+    ///
+    /// const MIN: u64 = 60_000_000_000;
+    /// let mut b = BurnAlerter::new(0.999, 0, 0)?;
+    /// for m in 0..60 {
+    ///     b.add(m * MIN, 2, 100)?;           // 2 % errors: burn rate 20
+    /// }
+    /// let r = b.evaluate(60 * MIN)?;
+    /// assert!(r.fast_alert && r.slow_alert);
+    /// assert!((r.burn_rate[BurnWindow::FastShort as usize] - 20.0).abs() < 1e-9);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct BurnAlerter(ffi::llmm_burn) = ffi::llmm_burn_new;
     /// An alerter for `slo_target` (e.g. 0.999) on `slots` slots of `slot_ns` (0, 0: 10 s
     /// slots, just enough for the 6 h window).
     ///
@@ -161,24 +158,21 @@ pub struct ErrorTriggerReading <- ffi::llmm_error_trigger_reading {
 }
 }
 
-/// "5xx share over the last 5 min > 5 %": an error-share trigger over a time window
-/// (`llmm_error_trigger`).
-///
-/// ```
-/// use llmmetrics::ErrorTrigger;
-///
-/// let mut t = ErrorTrigger::new(0)?;          // 5 min, 5 %, at least 1 request
-/// t.add(1_000_000_000, 5, 100)?;
-/// assert!(!t.check(2_000_000_000)?.fired);   // exactly 5 % does not fire
-/// t.add(2_000_000_000, 1, 1)?;
-/// assert!(t.check(3_000_000_000)?.fired);
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct ErrorTrigger {
-    raw: Owned<ffi::llmm_error_trigger>,
-}
-
-constructors!(ErrorTrigger = ffi::llmm_error_trigger_new;
+constructors!(
+    /// "5xx share over the last 5 min > 5 %": an error-share trigger over a time window
+    /// (`llmm_error_trigger`).
+    ///
+    /// ```
+    /// use llmmetrics::ErrorTrigger;
+    ///
+    /// let mut t = ErrorTrigger::new(0)?;          // 5 min, 5 %, at least 1 request
+    /// t.add(1_000_000_000, 5, 100)?;
+    /// assert!(!t.check(2_000_000_000)?.fired);   // exactly 5 % does not fire
+    /// t.add(2_000_000_000, 1, 1)?;
+    /// assert!(t.check(3_000_000_000)?.fired);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct ErrorTrigger(ffi::llmm_error_trigger) = ffi::llmm_error_trigger_new;
     /// A trigger over `window_ns` (0 for five minutes) with threshold 5 % and minimum 1.
     (window_ns: u64));
 

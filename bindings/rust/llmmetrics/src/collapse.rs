@@ -112,29 +112,26 @@ pub struct CollapseCounts {
     pub switches: u64,
 }
 
-/// Throughput collapse right after a precision switch (doc/spec.md §7, `llmm_collapse`): a batch
-/// latency is an outlier above `mean + k·σ` of the W before it, and collapsed when it comes
-/// within 10 ms of the latest switch.
-///
-/// ```
-/// use llmmetrics::CollapseDetector;
-///
-/// const MS: u64 = 1_000_000;
-/// let mut c = CollapseDetector::new()?;
-/// for i in 0..8 {
-///     c.observe(i * MS, 0.050 + (i % 2) as f64 * 0.001)?;   // a calm baseline
-/// }
-/// c.mark_switch(8 * MS)?;                                    // FP16 → INT8
-/// assert!(c.observe(10 * MS, 0.200)?);                       // 2 ms later: collapsed
-/// assert!(!c.observe(30 * MS, 0.200)?);                      // 22 ms later: too late
-/// assert_eq!(c.counts().collapsed, 1);
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct CollapseDetector {
-    raw: Owned<ffi::llmm_collapse>,
-}
-
-constructors!(CollapseDetector = ffi::llmm_collapse_new;
+constructors!(
+    /// Throughput collapse right after a precision switch (doc/spec.md §7, `llmm_collapse`): a batch
+    /// latency is an outlier above `mean + k·σ` of the W before it, and collapsed when it comes
+    /// within 10 ms of the latest switch.
+    ///
+    /// ```
+    /// use llmmetrics::CollapseDetector;
+    ///
+    /// const MS: u64 = 1_000_000;
+    /// let mut c = CollapseDetector::new()?;
+    /// for i in 0..8 {
+    ///     c.observe(i * MS, 0.050 + (i % 2) as f64 * 0.001)?;   // a calm baseline
+    /// }
+    /// c.mark_switch(8 * MS)?;                                    // FP16 → INT8
+    /// assert!(c.observe(10 * MS, 0.200)?);                       // 2 ms later: collapsed
+    /// assert!(!c.observe(30 * MS, 0.200)?);                      // 22 ms later: too late
+    /// assert_eq!(c.counts().collapsed, 1);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct CollapseDetector(ffi::llmm_collapse) = ffi::llmm_collapse_new;
     /// A detector with the default options.
     ());
 

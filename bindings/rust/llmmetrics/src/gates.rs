@@ -30,23 +30,20 @@ pub struct StabilityReading <- ffi::llmm_stability_reading {
 }
 }
 
-/// Are the last k window means within `1 + ε` of each other? (`llmm_stability`; bounds and
-/// defaults of k and ε: [`options`](crate::options)`(ObjectKind::Stability)`).
-///
-/// ```
-/// let mut g = llmmetrics::StabilityGate::new()?;
-/// for m in [140.0, 100.0, 101.0, 103.0, 99.0, 102.0] {
-///     g.add(m)?;
-/// }
-/// assert!(g.read()?.stable);          // the last 5, 99 … 103: within 5 %
-/// assert!(!g.add(120.0)?);
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct StabilityGate {
-    raw: Owned<ffi::llmm_stability>,
-}
-
-constructors!(StabilityGate = ffi::llmm_stability_new;
+constructors!(
+    /// Are the last k window means within `1 + ε` of each other? (`llmm_stability`; bounds and
+    /// defaults of k and ε: [`options`](crate::options)`(ObjectKind::Stability)`).
+    ///
+    /// ```
+    /// let mut g = llmmetrics::StabilityGate::new()?;
+    /// for m in [140.0, 100.0, 101.0, 103.0, 99.0, 102.0] {
+    ///     g.add(m)?;
+    /// }
+    /// assert!(g.read()?.stable);          // the last 5, 99 … 103: within 5 %
+    /// assert!(!g.add(120.0)?);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct StabilityGate(ffi::llmm_stability) = ffi::llmm_stability_new;
     /// A gate with the default options.
     ());
 
@@ -103,25 +100,22 @@ pub struct SaturationReading <- ffi::llmm_saturation_reading {
 }
 }
 
-/// Latency and in-flight requests rising together over the last N samples
-/// (`llmm_saturation`; bounds and defaults of N and z:
-/// [`options`](crate::options)`(ObjectKind::Saturation)`).
-///
-/// ```
-/// let mut s = llmmetrics::SaturationSignal::new()?;
-/// for i in 0..64u64 {
-///     let t = i as f64;
-///     s.observe(i * 1_000_000_000, 0.1 + 0.01 * t + 0.001 * (t % 3.0), 10.0 + t)?;
-/// }
-/// let r = s.read()?;
-/// assert!(r.saturated && (r.inflight_slope - 1.0).abs() < 1e-9);
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct SaturationSignal {
-    raw: Owned<ffi::llmm_saturation>,
-}
-
-constructors!(SaturationSignal = ffi::llmm_saturation_new;
+constructors!(
+    /// Latency and in-flight requests rising together over the last N samples
+    /// (`llmm_saturation`; bounds and defaults of N and z:
+    /// [`options`](crate::options)`(ObjectKind::Saturation)`).
+    ///
+    /// ```
+    /// let mut s = llmmetrics::SaturationSignal::new()?;
+    /// for i in 0..64u64 {
+    ///     let t = i as f64;
+    ///     s.observe(i * 1_000_000_000, 0.1 + 0.01 * t + 0.001 * (t % 3.0), 10.0 + t)?;
+    /// }
+    /// let r = s.read()?;
+    /// assert!(r.saturated && (r.inflight_slope - 1.0).abs() < 1e-9);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct SaturationSignal(ffi::llmm_saturation) = ffi::llmm_saturation_new;
     /// A signal with N = 64, z = 3.
     ());
 

@@ -106,7 +106,17 @@ pub(crate) fn get<V: Default>(call: impl FnOnce(&mut V) -> ffi::llmm_status) -> 
 /// `new(args)` and `with_context(ctx, args)` of a type (a struct with one field, `raw`) whose
 /// C constructor takes the context, the arguments (each converted `as` a C type if given) and
 /// the out-pointer.
+///
+/// Given as `$(#[doc])* pub struct T(c_type) = c_new; ...`, it also declares the type.
 macro_rules! constructors {
+    ($(#[$tdoc:meta])* pub struct $t:ident($c:ty) = $new:path; $($rest:tt)*) => {
+        $(#[$tdoc])*
+        pub struct $t {
+            raw: Owned<$c>,
+        }
+
+        constructors!($t = $new; $($rest)*);
+    };
     ($t:ident = $new:path; $(#[$doc:meta])* ($($arg:ident: $ty:ty $(as $cty:ty)?),*)) => {
         impl $t {
             $(#[$doc])*

@@ -74,26 +74,23 @@ pub struct LiiReading {
     pub mean_gpu: f64,
 }
 
-/// A streaming load imbalance index over the last W (CPU, GPU) samples (`llmm_lii_monitor`).
-///
-/// ```
-/// use llmmetrics::{LiiMonitor, LiiTier};
-///
-/// let mut m = LiiMonitor::new(4)?;
-/// for _ in 0..4 {
-///     m.add(0.5, 1.0)?;
-/// }
-/// let r = m.read()?;
-/// assert_eq!((r.lii, r.tier, r.scale), (0.5, LiiTier::Adapt, true));
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-///
-/// `LiiMonitor` is `Send + Sync`: writers take `&mut self`; reading only reads.
-pub struct LiiMonitor {
-    raw: Owned<ffi::llmm_lii_monitor>,
-}
-
-constructors!(LiiMonitor = ffi::llmm_lii_monitor_new;
+constructors!(
+    /// A streaming load imbalance index over the last W (CPU, GPU) samples (`llmm_lii_monitor`).
+    ///
+    /// ```
+    /// use llmmetrics::{LiiMonitor, LiiTier};
+    ///
+    /// let mut m = LiiMonitor::new(4)?;
+    /// for _ in 0..4 {
+    ///     m.add(0.5, 1.0)?;
+    /// }
+    /// let r = m.read()?;
+    /// assert_eq!((r.lii, r.tier, r.scale), (0.5, LiiTier::Adapt, true));
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    ///
+    /// `LiiMonitor` is `Send + Sync`: writers take `&mut self`; reading only reads.
+    pub struct LiiMonitor(ffi::llmm_lii_monitor) = ffi::llmm_lii_monitor_new;
     /// A monitor over the last `window` samples (0 for [`LII_WINDOW_DEFAULT`]).
     ///
     /// # Errors
@@ -258,23 +255,20 @@ pub struct KvHitReading <- ffi::llmm_kv_hit_reading {
 }
 }
 
-/// KV-cache hits and lookups over a time window (`llmm_kv_hit_tracker`); reads give the hit
-/// rate and the TTL it implies. Time stamps follow the rules of [`Window`](crate::Window).
-///
-/// ```
-/// use llmmetrics::KvHitTracker;
-///
-/// let mut t = KvHitTracker::new(0)?;               // one minute
-/// t.add(1_000_000_000, 3, 4)?;
-/// let r = t.read(2_000_000_000)?;
-/// assert_eq!((r.hits, r.lookups, r.hit_rate, r.ttl), (3, 4, 0.75, 128));
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct KvHitTracker {
-    raw: Owned<ffi::llmm_kv_hit_tracker>,
-}
-
-constructors!(KvHitTracker = ffi::llmm_kv_hit_tracker_new;
+constructors!(
+    /// KV-cache hits and lookups over a time window (`llmm_kv_hit_tracker`); reads give the hit
+    /// rate and the TTL it implies. Time stamps follow the rules of [`Window`](crate::Window).
+    ///
+    /// ```
+    /// use llmmetrics::KvHitTracker;
+    ///
+    /// let mut t = KvHitTracker::new(0)?;               // one minute
+    /// t.add(1_000_000_000, 3, 4)?;
+    /// let r = t.read(2_000_000_000)?;
+    /// assert_eq!((r.hits, r.lookups, r.hit_rate, r.ttl), (3, 4, 0.75, 128));
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct KvHitTracker(ffi::llmm_kv_hit_tracker) = ffi::llmm_kv_hit_tracker_new;
     /// A tracker over `window_ns` (0 for [`KV_HIT_WINDOW_NS_DEFAULT`]).
     (window_ns: u64));
 

@@ -84,28 +84,25 @@ pub fn slo_check_quantile(
     })
 }
 
-/// Successful latencies and error counts over a time ring (`llmm_slo_window`); a check over a
-/// span gives exactly the verdict of [`slo_check_quantile`] on the requests of its slots.
-///
-/// ```
-/// use llmmetrics::SloWindow;
-///
-/// const S: u64 = 1_000_000_000;
-/// let mut w = SloWindow::new(S, 60, 6)?;
-/// for i in 0..19u64 {
-///     w.add(i * S, 0.200)?;            // 19 fast successes
-/// }
-/// w.add_errors(19 * S, 1)?;            // and one failure
-/// let r = w.check(19 * S, 60 * S, 0.95, 0.250, 0.05)?;
-/// assert!(r.satisfied);
-/// assert_eq!((r.successes, r.errors, r.error_rate), (19, 1, 0.05));
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct SloWindow {
-    raw: Owned<ffi::llmm_slo_window>,
-}
-
-constructors!(SloWindow = ffi::llmm_slo_window_new;
+constructors!(
+    /// Successful latencies and error counts over a time ring (`llmm_slo_window`); a check over a
+    /// span gives exactly the verdict of [`slo_check_quantile`] on the requests of its slots.
+    ///
+    /// ```
+    /// use llmmetrics::SloWindow;
+    ///
+    /// const S: u64 = 1_000_000_000;
+    /// let mut w = SloWindow::new(S, 60, 6)?;
+    /// for i in 0..19u64 {
+    ///     w.add(i * S, 0.200)?;            // 19 fast successes
+    /// }
+    /// w.add_errors(19 * S, 1)?;            // and one failure
+    /// let r = w.check(19 * S, 60 * S, 0.95, 0.250, 0.05)?;
+    /// assert!(r.satisfied);
+    /// assert_eq!((r.successes, r.errors, r.error_rate), (19, 1, 0.05));
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct SloWindow(ffi::llmm_slo_window) = ffi::llmm_slo_window_new;
     /// A window of `slots` slots of `slot_ns` (0 for 60 × 1 s) with sketches of `scale`.
     (slot_ns: u64, slots: u32, scale: i32));
 
@@ -163,27 +160,24 @@ pub struct GoodputResult <- ffi::llmm_goodput_result {
 }
 }
 
-/// Goodput as vLLM's benchmark defines it (`llmm_goodput`): a request is good when it
-/// completed and meets every per-request bound set (`value ≤ bound`).
-///
-/// ```
-/// use llmmetrics::{Goodput, GoodputBound};
-///
-/// let mut g = Goodput::new()?;
-/// g.set_bound(GoodputBound::TtftMax, 0.5)?;
-/// assert!(g.observe(0.2, 0.01, 1.0)?);
-/// assert!(!g.observe(0.7, 0.01, 1.0)?);   // TTFT too slow
-/// g.add_failures(2)?;
-/// let r = g.read(2_000_000_000)?;          // over 2 s
-/// assert_eq!((r.requests, r.completed, r.good), (4, 2, 1));
-/// assert_eq!((r.fraction, r.rate_per_s), (0.25, 0.5));
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct Goodput {
-    raw: Owned<ffi::llmm_goodput>,
-}
-
-constructors!(Goodput = ffi::llmm_goodput_new;
+constructors!(
+    /// Goodput as vLLM's benchmark defines it (`llmm_goodput`): a request is good when it
+    /// completed and meets every per-request bound set (`value ≤ bound`).
+    ///
+    /// ```
+    /// use llmmetrics::{Goodput, GoodputBound};
+    ///
+    /// let mut g = Goodput::new()?;
+    /// g.set_bound(GoodputBound::TtftMax, 0.5)?;
+    /// assert!(g.observe(0.2, 0.01, 1.0)?);
+    /// assert!(!g.observe(0.7, 0.01, 1.0)?);   // TTFT too slow
+    /// g.add_failures(2)?;
+    /// let r = g.read(2_000_000_000)?;          // over 2 s
+    /// assert_eq!((r.requests, r.completed, r.good), (4, 2, 1));
+    /// assert_eq!((r.fraction, r.rate_per_s), (0.25, 0.5));
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct Goodput(ffi::llmm_goodput) = ffi::llmm_goodput_new;
     /// A counter with no bound set (every completed request is good).
     ());
 

@@ -77,32 +77,29 @@ pub struct SpikeStats <- ffi::llmm_spike_stats {
 }
 }
 
-/// A latency-spike detector (`llmm_spike`): each latency is classified against the P99 and
-/// P99.9 of the closed slots of its window (default 60 × 1 s) once `warm-up` samples
-/// (default 1000) back the baselines.
-///
-/// ```
-/// use llmmetrics::{SpikeDetector, SpikeLevel, SpikeU64};
-///
-/// const S: u64 = 1_000_000_000;
-/// let mut d = SpikeDetector::new()?;
-/// d.set_u64(SpikeU64::Warmup, 100)?;
-/// for i in 0..1000u64 {
-///     d.observe(i * S / 100, 0.100 + (i % 10) as f64 * 0.001)?;   // 10 s of 100..109 ms
-/// }
-/// assert_eq!(d.observe(10 * S, 0.105)?, SpikeLevel::None);
-/// assert_eq!(d.observe(10 * S, 0.500)?, SpikeLevel::Level2);      // > 1.2 × P99.9
-/// assert_eq!(d.stats(10 * S)?.total_level2, 1);
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-///
-/// Every call that takes a time stamp advances the detector's clock, so it takes `&mut self`;
-/// reading an option takes `&self`. `SpikeDetector` is `Send + Sync`.
-pub struct SpikeDetector {
-    raw: Owned<ffi::llmm_spike>,
-}
-
-constructors!(SpikeDetector = ffi::llmm_spike_new;
+constructors!(
+    /// A latency-spike detector (`llmm_spike`): each latency is classified against the P99 and
+    /// P99.9 of the closed slots of its window (default 60 × 1 s) once `warm-up` samples
+    /// (default 1000) back the baselines.
+    ///
+    /// ```
+    /// use llmmetrics::{SpikeDetector, SpikeLevel, SpikeU64};
+    ///
+    /// const S: u64 = 1_000_000_000;
+    /// let mut d = SpikeDetector::new()?;
+    /// d.set_u64(SpikeU64::Warmup, 100)?;
+    /// for i in 0..1000u64 {
+    ///     d.observe(i * S / 100, 0.100 + (i % 10) as f64 * 0.001)?;   // 10 s of 100..109 ms
+    /// }
+    /// assert_eq!(d.observe(10 * S, 0.105)?, SpikeLevel::None);
+    /// assert_eq!(d.observe(10 * S, 0.500)?, SpikeLevel::Level2);      // > 1.2 × P99.9
+    /// assert_eq!(d.stats(10 * S)?.total_level2, 1);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    ///
+    /// Every call that takes a time stamp advances the detector's clock, so it takes `&mut self`;
+    /// reading an option takes `&self`. `SpikeDetector` is `Send + Sync`.
+    pub struct SpikeDetector(ffi::llmm_spike) = ffi::llmm_spike_new;
     /// A detector with the default options.
     ());
 
