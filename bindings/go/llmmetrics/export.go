@@ -50,6 +50,16 @@ func (cs *cStrings) add(op, s string) (*C.char, error) {
 	return cs.put(op, s)
 }
 
+// named converts a name (even empty) and another string (nil when empty), kept to free.
+func (cs *cStrings) named(op, name, other string) (*C.char, *C.char, error) {
+	n, err := cs.put(op, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	o, err := cs.add(op, other)
+	return n, o, err
+}
+
 // put converts s, even empty, and keeps the copy to free.
 func (cs *cStrings) put(op, s string) (*C.char, error) {
 	p, err := cString(op, s)
@@ -80,11 +90,7 @@ func (s *Sketch) PrometheusText(name, labels string, unitToSeconds float64) ([]b
 	}
 	var cs cStrings
 	defer cs.free()
-	cname, err := cs.put(op, name)
-	if err != nil {
-		return nil, err
-	}
-	clabels, err := cs.add(op, labels)
+	cname, clabels, err := cs.named(op, name, labels)
 	if err != nil {
 		return nil, err
 	}
@@ -213,11 +219,7 @@ func (w *PromWriter) Family(name, help string, typ PromType, points []float64) e
 	const op = "llmm_prom_writer_family"
 	var cs cStrings
 	defer cs.free()
-	cname, err := cs.put(op, name)
-	if err != nil {
-		return err
-	}
-	chelp, err := cs.add(op, help)
+	cname, chelp, err := cs.named(op, name, help)
 	if err != nil {
 		return err
 	}
