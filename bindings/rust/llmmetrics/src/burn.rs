@@ -1,7 +1,5 @@
 //! Multi-window error-budget burn-rate alerts and the error-share self-healing trigger.
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
@@ -130,13 +128,7 @@ calls!(BurnAlerter;
     fn reset(&mut self) = ffi::llmm_burn_reset;
 );
 
-impl fmt::Debug for BurnAlerter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("BurnAlerter")
-            .field("slo_target", &self.get_f64(BurnF64::SloTarget).ok())
-            .finish()
-    }
-}
+debug_fields!(BurnAlerter, "slo_target" = { get_f64(BurnF64::SloTarget).ok() });
 
 /// Window of an [`ErrorTrigger`] when 0 is given: five minutes.
 pub const ERROR_TRIGGER_WINDOW_NS_DEFAULT: u64 = ffi::LLMM_ERROR_TRIGGER_WINDOW_NS_DEFAULT;
@@ -199,11 +191,8 @@ calls!(ErrorTrigger;
     fn reset(&mut self) = ffi::llmm_error_trigger_reset;
 );
 
-impl fmt::Debug for ErrorTrigger {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ErrorTrigger")
-            .field("max_share", &self.max_share().ok())
-            .field("min_requests", &self.min_requests().ok())
-            .finish()
-    }
-}
+debug_fields!(
+    ErrorTrigger,
+    "max_share" = { max_share().ok() },
+    "min_requests" = { min_requests().ok() }
+);

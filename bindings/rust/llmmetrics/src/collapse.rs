@@ -1,7 +1,5 @@
 //! Throughput collapse right after a precision switch (doc/spec.md §7).
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
@@ -189,8 +187,4 @@ impl CollapseDetector {
     }
 }
 
-impl fmt::Debug for CollapseDetector {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CollapseDetector").field("counts", &self.counts()).finish()
-    }
-}
+debug_fields!(CollapseDetector, "counts" = { counts() });

@@ -1,7 +1,6 @@
 //! The event log for spike attribution, and correlation of paired series.
 
 use std::ffi::CStr;
-use std::fmt;
 
 use llmmetrics_sys as ffi;
 
@@ -166,11 +165,7 @@ impl EventLog {
     }
 }
 
-impl fmt::Debug for EventLog {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("EventLog").field("counts", &self.counts()).finish()
-    }
-}
+debug_fields!(EventLog, "counts" = { counts() });
 
 /// Correlation coefficient of [`correlation`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

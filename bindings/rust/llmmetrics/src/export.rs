@@ -7,7 +7,6 @@
 //! ([`prom_label_escape`] escapes one value).
 
 use std::ffi::{CStr, CString};
-use std::fmt;
 use std::ptr::{self};
 
 use llmmetrics_sys as ffi;
@@ -360,11 +359,7 @@ impl PromWriter {
     }
 }
 
-impl fmt::Debug for PromWriter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PromWriter").field("ptr", &self.raw.ptr()).finish()
-    }
-}
+debug_fields!(PromWriter, "ptr" = { raw.ptr() });
 
 /// OTLP aggregation temporality.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

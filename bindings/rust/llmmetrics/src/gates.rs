@@ -1,8 +1,6 @@
 //! The stability gate (steady state reached?) and the saturation signal (latency and
 //! in-flight requests rising together).
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
@@ -67,11 +65,7 @@ calls!(StabilityGate;
     fn reset(&mut self) = ffi::llmm_stability_reset;
 );
 
-impl fmt::Debug for StabilityGate {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("StabilityGate").field("reading", &self.read().ok()).finish()
-    }
-}
+debug_fields!(StabilityGate, "reading" = { read().ok() });
 
 readings! {
 /// The state of a [`SaturationSignal`]; slopes per second of `now_ns`.
@@ -140,8 +134,4 @@ calls!(SaturationSignal;
     fn reset(&mut self) = ffi::llmm_saturation_reset;
 );
 
-impl fmt::Debug for SaturationSignal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SaturationSignal").field("reading", &self.read().ok()).finish()
-    }
-}
+debug_fields!(SaturationSignal, "reading" = { read().ok() });

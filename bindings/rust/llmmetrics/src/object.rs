@@ -295,3 +295,15 @@ macro_rules! value_fns {
         }
     )*};
 }
+
+/// `Debug` of a type of the crate: its name and fields, each `"name" = { reads }` showing
+/// `self.reads` (`{ read().ok() }`, `{ raw.ptr() }` …).
+macro_rules! debug_fields {
+    ($t:ident $(, $f:literal = { $($e:tt)* })*) => {
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($t))$(.field($f, &self.$($e)*))*.finish()
+            }
+        }
+    };
+}

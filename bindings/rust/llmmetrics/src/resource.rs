@@ -1,7 +1,5 @@
 //! CPU-GPU load imbalance, KV-cache formulas and occupancy, TLB / page-walk signals.
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
@@ -143,11 +141,7 @@ impl LiiMonitor {
     }
 }
 
-impl fmt::Debug for LiiMonitor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("LiiMonitor").field("reading", &self.read().ok()).finish()
-    }
-}
+debug_fields!(LiiMonitor, "reading" = { read().ok() });
 
 /// External fragmentation of a KV-cache free pool: `1 − largest / total` free extent (0 for
 /// an empty pool or a single extent).
@@ -287,11 +281,7 @@ calls!(KvHitTracker;
     fn reset(&mut self) = ffi::llmm_kv_hit_tracker_reset;
 );
 
-impl fmt::Debug for KvHitTracker {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("KvHitTracker").field("ptr", &self.raw.ptr()).finish()
-    }
-}
+debug_fields!(KvHitTracker, "ptr" = { raw.ptr() });
 
 readings! {
 /// What a [`TlbMonitor`] reads.
@@ -377,8 +367,4 @@ calls!(TlbMonitor;
     fn reset(&mut self) = ffi::llmm_tlb_monitor_reset;
 );
 
-impl fmt::Debug for TlbMonitor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TlbMonitor").field("ptr", &self.raw.ptr()).finish()
-    }
-}
+debug_fields!(TlbMonitor, "ptr" = { raw.ptr() });

@@ -3,8 +3,6 @@
 //! Latency bounds are in the unit the latencies were recorded in; time stamps and durations
 //! are nanoseconds on the caller's monotonic clock, under the rules of [`Window`](crate::Window).
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
@@ -118,11 +116,7 @@ calls!(SloWindow;
     fn reset(&mut self) = ffi::llmm_slo_window_reset;
 );
 
-impl fmt::Debug for SloWindow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SloWindow").field("ptr", &self.raw.ptr()).finish()
-    }
-}
+debug_fields!(SloWindow, "ptr" = { raw.ptr() });
 
 value_fns! {
 /// vLLM's per-request time per output token: `(e2e − ttft) / (output_tokens − 1)`, 0 for at
@@ -205,12 +199,9 @@ calls!(Goodput;
     fn reset(&mut self) = ffi::llmm_goodput_reset;
 );
 
-impl fmt::Debug for Goodput {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Goodput")
-            .field("ttft_max", &self.bound(GoodputBound::TtftMax).ok())
-            .field("tpot_max", &self.bound(GoodputBound::TpotMax).ok())
-            .field("e2e_max", &self.bound(GoodputBound::E2eMax).ok())
-            .finish()
-    }
-}
+debug_fields!(
+    Goodput,
+    "ttft_max" = { bound(GoodputBound::TtftMax).ok() },
+    "tpot_max" = { bound(GoodputBound::TpotMax).ok() },
+    "e2e_max" = { bound(GoodputBound::E2eMax).ok() }
+);

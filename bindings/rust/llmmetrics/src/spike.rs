@@ -1,7 +1,5 @@
 //! Latency-spike detection: P99 / P99.9 dual threshold over a sliding window.
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
@@ -152,13 +150,10 @@ calls!(SpikeDetector;
     fn reset(&mut self) = ffi::llmm_spike_reset;
 );
 
-impl fmt::Debug for SpikeDetector {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SpikeDetector")
-            .field("base_quantile", &self.get_f64(SpikeF64::BaseQuantile).ok())
-            .field("severe_quantile", &self.get_f64(SpikeF64::SevereQuantile).ok())
-            .field("severe_factor", &self.get_f64(SpikeF64::SevereFactor).ok())
-            .field("warmup", &self.get_u64(SpikeU64::Warmup).ok())
-            .finish()
-    }
-}
+debug_fields!(
+    SpikeDetector,
+    "base_quantile" = { get_f64(SpikeF64::BaseQuantile).ok() },
+    "severe_quantile" = { get_f64(SpikeF64::SevereQuantile).ok() },
+    "severe_factor" = { get_f64(SpikeF64::SevereFactor).ok() },
+    "warmup" = { get_u64(SpikeU64::Warmup).ok() }
+);

@@ -1,7 +1,5 @@
 //! Time rings of sketches and of ratio counters, driven by the caller's clock.
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
@@ -168,11 +166,7 @@ impl Window {
     }
 }
 
-impl fmt::Debug for Window {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Window").field("geometry", &self.geometry()).finish()
-    }
-}
+debug_fields!(Window, "geometry" = { geometry() });
 
 constructors!(
     /// A time ring of (events, total) counters: errors / requests, misses / accesses, hits /
@@ -229,8 +223,4 @@ impl RatioWindow {
     }
 }
 
-impl fmt::Debug for RatioWindow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RatioWindow").field("ptr", &self.raw.ptr()).finish()
-    }
-}
+debug_fields!(RatioWindow, "ptr" = { raw.ptr() });
