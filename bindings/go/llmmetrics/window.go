@@ -34,6 +34,17 @@ func spanArg[T any](h *handle[T], op string, span time.Duration) (C.uint64_t, er
 	return durationArg(op, "span", span)
 }
 
+// spanCall runs f on the live object of h with the time stamp now and the converted span of
+// the query op.
+func spanCall[T any](h *handle[T], op string, now uint64, span time.Duration,
+	f func(c *T, now, span C.uint64_t) C.llmm_status) error {
+	s, err := spanArg(h, op, span)
+	if err != nil {
+		return err
+	}
+	return h.call(op, func(c *T) C.llmm_status { return f(c, C.uint64_t(now), s) })
+}
+
 // ringArg converts the slot length and the slot count of a ring; counts beyond uint32 are
 // out of bounds like any above the maximum.
 func ringArg(op string, slot time.Duration, slots int) (C.uint64_t, C.uint32_t, error) {
@@ -114,27 +125,21 @@ func (w *Window) AddMany(now uint64, vs []float64) error {
 
 // Count returns the number of values in the slots that span covers at time now.
 func (w *Window) Count(now uint64, span time.Duration) (uint64, error) {
-	const op = "llmm_window_count"
-	s, err := spanArg(&w.handle, op, span)
-	if err != nil {
-		return 0, err
-	}
-	return w.getU64(op, func(c *C.llmm_window, n *C.uint64_t) C.llmm_status {
-		return C.llmm_window_count(c, C.uint64_t(now), s, n)
+	var n C.uint64_t
+	err := spanCall(&w.handle, "llmm_window_count", now, span, func(c *C.llmm_window, t, s C.uint64_t) C.llmm_status {
+		return C.llmm_window_count(c, t, s, &n)
 	})
+	return uint64(n), err
 }
 
 // Quantile returns quantile q of the values in the slots that span covers at time now
 // (ErrEmpty when there are none).
 func (w *Window) Quantile(now uint64, span time.Duration, q float64) (float64, error) {
-	const op = "llmm_window_quantile"
-	s, err := spanArg(&w.handle, op, span)
-	if err != nil {
-		return 0, err
-	}
-	return w.getF64(op, func(c *C.llmm_window, out *C.double) C.llmm_status {
-		return C.llmm_window_quantile(c, C.uint64_t(now), s, C.double(q), out)
+	var v C.double
+	err := spanCall(&w.handle, "llmm_window_quantile", now, span, func(c *C.llmm_window, t, s C.uint64_t) C.llmm_status {
+		return C.llmm_window_quantile(c, t, s, C.double(q), &v)
 	})
+	return float64(v), err
 }
 
 // Quantiles answers many quantiles over a span in one merge and one pass.
@@ -225,29 +230,21 @@ func (rw *RatioWindow) Add(now, events, total uint64) error {
 
 // Counts returns the sums of events and totals over the slots that span covers at time now.
 func (rw *RatioWindow) Counts(now uint64, span time.Duration) (events, total uint64, err error) {
-	const op = "llmm_ratio_window_counts"
-	s, err := spanArg(&rw.handle, op, span)
-	if err != nil {
-		return 0, 0, err
-	}
-	var e, t C.uint64_t
-	err = rw.call(op, func(c *C.llmm_ratio_window) C.llmm_status {
-		return C.llmm_ratio_window_counts(c, C.uint64_t(now), s, &e, &t)
+	var e, n C.uint64_t
+	err = spanCall(&rw.handle, "llmm_ratio_window_counts", now, span, func(c *C.llmm_ratio_window, t, s C.uint64_t) C.llmm_status {
+		return C.llmm_ratio_window_counts(c, t, s, &e, &n)
 	})
-	return uint64(e), uint64(t), err
+	return uint64(e), uint64(n), err
 }
 
 // Ratio returns events / total over the slots that span covers at time now (ErrEmpty when
 // the total is 0).
 func (rw *RatioWindow) Ratio(now uint64, span time.Duration) (float64, error) {
-	const op = "llmm_ratio_window_ratio"
-	s, err := spanArg(&rw.handle, op, span)
-	if err != nil {
-		return 0, err
-	}
-	return rw.getF64(op, func(c *C.llmm_ratio_window, r *C.double) C.llmm_status {
-		return C.llmm_ratio_window_ratio(c, C.uint64_t(now), s, r)
+	var r C.double
+	err := spanCall(&rw.handle, "llmm_ratio_window_ratio", now, span, func(c *C.llmm_ratio_window, t, s C.uint64_t) C.llmm_status {
+		return C.llmm_ratio_window_ratio(c, t, s, &r)
 	})
+	return float64(r), err
 }
 
 // Reset forgets every count and the clock.
