@@ -12,8 +12,11 @@ plain ``int`` status: this layer mirrors C exactly and never raises for a status
 Loading order (the first that loads wins):
 
 1. the path in ``$LLMMETRICS_LIBRARY``;
-2. the soname ``libllmmetrics.so.1`` through the dynamic loader's search path;
-3. whatever ``ctypes.util.find_library('llmmetrics')`` finds.
+2. the library bundled with an installed package (``pip install .``: the file that
+   ``_bundle.LIBRARY`` names, next to this module), by path, so that no other copy on the
+   loader's path can win;
+3. the soname ``libllmmetrics.so.1`` through the dynamic loader's search path;
+4. whatever ``ctypes.util.find_library('llmmetrics')`` finds.
 
 If none loads, one ``ImportError`` lists every attempt and why it failed.
 """
@@ -24,7 +27,7 @@ import ctypes
 import ctypes.util
 import os
 import warnings
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _api
 
@@ -36,6 +39,16 @@ _ABI_MAJOR = 1
 ENV_VAR = "LLMMETRICS_LIBRARY"
 
 
+def _bundled_path() -> Optional[str]:
+    """The library installed inside this package (``_bundle.py`` is written at install), or
+    None in a source tree."""
+    try:
+        from ._bundle import LIBRARY
+    except ImportError:
+        return None
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), LIBRARY)
+
+
 def _load() -> Tuple[ctypes.CDLL, str]:
     """Load the shared library in the documented order; ImportError listing every attempt."""
     tried: List[str] = []
@@ -45,10 +58,18 @@ def _load() -> Tuple[ctypes.CDLL, str]:
             return ctypes.CDLL(env), env
         except OSError as e:
             tried.append("$%s=%r: %s" % (ENV_VAR, env, e))
-            warnings.warn("llmmetrics: $%s=%r could not be loaded (%s); trying the soname"
+            warnings.warn("llmmetrics: $%s=%r could not be loaded (%s); trying the others"
                           % (ENV_VAR, env, e), RuntimeWarning, stacklevel=3)
     else:
         tried.append("$%s: not set" % ENV_VAR)
+    bundled = _bundled_path()
+    if bundled is None:
+        tried.append("bundled library: none (not an installed package)")
+    else:
+        try:
+            return ctypes.CDLL(bundled), bundled
+        except OSError as e:
+            tried.append("bundled library %r: %s" % (bundled, e))
     try:
         return ctypes.CDLL(SONAME), SONAME
     except OSError as e:

@@ -6,9 +6,7 @@ import ctypes
 import math
 import os
 import pickle
-import subprocess
 import sys
-import textwrap
 import unittest
 
 import llmmetrics
@@ -16,22 +14,7 @@ from llmmetrics import _api, _lib, errors
 from llmmetrics import LlmmError, Status, StructKind
 from llmmetrics._structs import new_struct, struct_kind
 
-from support import SOURCE_ROOT
-
-PKG_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-
-
-def run_python(code: str, env_changes: dict) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = PKG_DIR
-    for k, v in env_changes.items():
-        if v is None:
-            env.pop(k, None)
-        else:
-            env[k] = v
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
-                          capture_output=True, text=True, timeout=60)
-
+from support import SOURCE_ROOT, run_python
 
 class Version(unittest.TestCase):
     def test_version_number_and_string_agree(self) -> None:
