@@ -29,9 +29,11 @@ SOURCE_ROOT = os.environ.get("LLMM_SOURCE_ROOT") or os.path.abspath(
 PKG_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
 
-def run_python(code: str, env_changes: dict) -> subprocess.CompletedProcess:
+def run_python(code: str, env_changes: dict,
+               cwd: Optional[str] = None) -> subprocess.CompletedProcess:
     """Run ``code`` in a fresh interpreter importing this package, with the environment
-    changed as given (None removes a variable)."""
+    changed as given (None removes a variable), in directory ``cwd`` (which comes first on
+    ``sys.path``)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = PKG_DIR
     for k, v in env_changes.items():
@@ -39,7 +41,7 @@ def run_python(code: str, env_changes: dict) -> subprocess.CompletedProcess:
             env.pop(k, None)
         else:
             env[k] = v
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=cwd,
                           capture_output=True, text=True, timeout=60)
 
 
