@@ -12,12 +12,14 @@
 // middleware, before they go on to the client. A response with status 400 or more, or an
 // event stream without a chunk, is counted as failed and kept out of the latencies.
 //
-// cmd/llmm-gateway is the program built on it: a reverse proxy in front of one upstream.
+// Metrics.Handler puts it in front of one upstream; cmd/llmm-gateway is that program.
 package gateway
 
 import (
 	"bytes"
 	"net/http"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"sync/atomic"
 
@@ -85,6 +87,17 @@ func (m *Metrics) Close() {
 			r.Close()
 		}
 	}
+}
+
+// Handler is a gateway in front of upstream: every request but /metrics goes through a
+// reverse proxy that passes each chunk on at once, measured by Wrap; /metrics is m.
+func (m *Metrics) Handler(upstream *url.URL) http.Handler {
+	proxy := httputil.NewSingleHostReverseProxy(upstream)
+	proxy.FlushInterval = -1
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", m)
+	mux.Handle("/", m.Wrap(proxy))
+	return mux
 }
 
 // Wrap measures every request next serves.

@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"sort"
 	"strings"
@@ -185,12 +184,7 @@ func TestGatewayMeasuresProxiedStreams(t *testing.T) {
 	}
 	defer m.Close()
 	target, _ := url.Parse(up.URL)
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	proxy.FlushInterval = -1
-	mux := http.NewServeMux()
-	mux.Handle("/v1/", m.Wrap(proxy))
-	mux.Handle("/metrics", m)
-	gw := httptest.NewServer(mux)
+	gw := httptest.NewServer(m.Handler(target))
 
 	ids := make(chan string)
 	var wg sync.WaitGroup

@@ -11,7 +11,6 @@ import (
 	"flag"
 	"log"
 	"net/http"
-	"net/http/httputil"
 	"net/url"
 
 	"llmmetrics/examples/gateway"
@@ -30,11 +29,6 @@ func main() {
 		log.Fatal(err)
 	}
 	defer m.Close()
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	proxy.FlushInterval = -1 // every chunk goes on at once
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", m)
-	mux.Handle("/", m.Wrap(proxy))
 	log.Printf("llmm-gateway: %s -> %s, metrics on /metrics", *listen, target)
-	log.Fatal(http.ListenAndServe(*listen, mux))
+	log.Fatal(http.ListenAndServe(*listen, m.Handler(target)))
 }
