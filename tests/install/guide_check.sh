@@ -10,8 +10,8 @@
 #     (a private cache, -C) registers the library under its soname;
 #   - the custom prefix: installed there, the program fails with the error the guide shows,
 #     runs with LD_LIBRARY_PATH and with an rpath, ldconfig registers the directory, llmm runs;
-#   - cffi from the installed headers (cpp -P), the Rust crate and the Go module against the
-#     custom prefix.
+#   - cffi from the installed headers (cpp -P), the Rust crate, the Go module (replace + go get)
+#     and the Go package in GOPATH mode against the custom prefix.
 # A block whose tool is missing (llmm without YAJL, cffi, cargo, go) is reported as skipped.
 #
 # usage: guide_check.sh SOURCE_ROOT
@@ -87,8 +87,8 @@ tar -C "$src" --exclude='./build*' --exclude='./.git' --exclude='target' --exclu
 rustup_home=${RUSTUP_HOME:-$HOME/.rustup}
 (
     export HOME=$tmp/home RUSTUP_HOME=$rustup_home CARGO_HOME=$tmp/cargo
-    export GOCACHE=${LLMM_GOCACHE:-$tmp/gocache} GOPATH=$tmp/gopath GOPROXY=off GOFLAGS=-mod=mod
-    unset PKG_CONFIG_PATH PKG_CONFIG_LIBDIR LD_LIBRARY_PATH LLMMETRICS_LIBRARY LLMMETRICS_LIB_DIR
+    export GOCACHE=${LLMM_GOCACHE:-$tmp/gocache} GOPATH=$tmp/gopath GOPROXY=off
+    unset PKG_CONFIG_PATH PKG_CONFIG_LIBDIR LD_LIBRARY_PATH LLMMETRICS_LIBRARY LLMMETRICS_LIB_DIR GOFLAGS
     unset RUSTFLAGS RUSTDOCFLAGS
     export -p
 ) >"$state"
@@ -157,7 +157,9 @@ fi
 if command -v go >/dev/null 2>&1; then
     run go || fail "Go: replace + go get, against the custom prefix"
     ok "Go: replace + go get: $(tail -1 "$tmp/out")"
+    run go-gopath || fail "Go: GOPATH mode, the package under \$GOPATH/src"
+    ok "Go: GOPATH mode: $(tail -1 "$tmp/out")"
 else
-    skip "Go: replace + go get against the custom prefix" "go not installed"
+    skip "Go: replace + go get, GOPATH mode, against the custom prefix" "go not installed"
 fi
 echo "1..$n"
