@@ -10,6 +10,8 @@
 #     (a private cache, -C) registers the library under its soname;
 #   - the custom prefix: installed there, the program fails with the error the guide shows,
 #     runs with LD_LIBRARY_PATH and with an rpath, ldconfig registers the directory, llmm runs;
+#   - static linking: a static-only build in a prefix of its own, a program linked with
+#     pkg-config --static that needs no libllmmetrics.so;
 #   - cffi from the installed headers (cpp -P), the Rust crate, the Go module (replace + go get)
 #     and the Go package in GOPATH mode against the custom prefix.
 # A block whose tool is missing (llmm without YAJL, cffi, cargo, go) is reported as skipped.
@@ -137,6 +139,15 @@ if [ -x "$prefix/bin/llmm" ]; then
 else
     skip "custom prefix: llmm runs without LD_LIBRARY_PATH" "llmm not built (no YAJL)"
 fi
+
+# -- static linking ------------------------------------------------------------------------------
+static_prefix=$tmp/home/opt/llmmetrics-static
+run static || fail "static: a static-only build installed, a program linked with pkg-config --static, run"
+[ -f "$static_prefix/lib/libllmmetrics.a" ] && ! ls "$static_prefix"/lib/libllmmetrics.so* >/dev/null 2>&1 ||
+    { find "$static_prefix" >"$tmp/log"; fail "static: \$HOME/opt/llmmetrics-static has libllmmetrics.a and no shared library"; }
+readelf -d "$work/quickstart-static" >"$tmp/log" 2>&1 && ! grep -q 'NEEDED.*libllmmetrics' "$tmp/log" ||
+    fail "static: the program needs no libllmmetrics.so"
+ok "static: libllmmetrics.a alone installed; the program contains the library and runs"
 
 # -- bindings against the custom prefix ----------------------------------------------------------
 if /usr/bin/python3 -c 'import cffi' 2>/dev/null; then
