@@ -55,25 +55,27 @@ func ringArg(op string, slot time.Duration, slots int) (C.uint64_t, C.uint32_t, 
 	return slotNs, C.uint32_t(slots), err
 }
 
-// ringScaleArgs is [ringArg] and the scale of the ring's sketches as C arguments.
-func ringScaleArgs(op string, slot time.Duration, slots, scale int) (C.uint64_t, C.uint32_t, C.int32_t, error) {
+// openSlots makes h's object with a ring constructor: slots slots of length slot, from the
+// context of opts.
+func openSlots[T any](h *handle[T], op string, slot time.Duration, slots int, opts []Option,
+	make func(*C.llmm_ctx, C.uint64_t, C.uint32_t, **T) C.llmm_status) error {
 	slotNs, n, err := ringArg(op, slot, slots)
-	sc, ok := int32Arg(scale)
-	if err == nil && !ok {
-		err = errArg(op, "scale out of bounds")
-	}
-	return slotNs, n, sc, err
-}
-
-// openRing makes h's object with a ring constructor: slots slots of length slot holding
-// sketches of scale, from the context of opts.
-func openRing[T any](h *handle[T], op string, slot time.Duration, slots, scale int, opts []Option,
-	make func(*C.llmm_ctx, C.uint64_t, C.uint32_t, C.int32_t, **T) C.llmm_status) error {
-	slotNs, n, sc, err := ringScaleArgs(op, slot, slots, scale)
 	if err != nil {
 		return err
 	}
 	return h.open(op, opts, func(cctx *C.llmm_ctx, out **T) C.llmm_status {
+		return make(cctx, slotNs, n, out)
+	})
+}
+
+// openRing is [openSlots] for a ring holding sketches of scale (checked after the ring).
+func openRing[T any](h *handle[T], op string, slot time.Duration, slots, scale int, opts []Option,
+	make func(*C.llmm_ctx, C.uint64_t, C.uint32_t, C.int32_t, **T) C.llmm_status) error {
+	sc, ok := int32Arg(scale)
+	if _, _, err := ringArg(op, slot, slots); err == nil && !ok {
+		return errArg(op, "scale out of bounds")
+	}
+	return openSlots(h, op, slot, slots, opts, func(cctx *C.llmm_ctx, slotNs C.uint64_t, n C.uint32_t, out **T) C.llmm_status {
 		return make(cctx, slotNs, n, sc, out)
 	})
 }
@@ -209,15 +211,11 @@ type RatioWindow struct{ handle[C.llmm_ratio_window] }
 
 // NewRatioWindow creates a ratio window of slots slots of length slot (0 for the defaults).
 func NewRatioWindow(slot time.Duration, slots int, opts ...Option) (*RatioWindow, error) {
-	const op = "llmm_ratio_window_new"
-	slotNs, n, err := ringArg(op, slot, slots)
-	if err != nil {
-		return nil, err
-	}
 	rw := &RatioWindow{}
-	return owned(rw, rw.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_ratio_window) C.llmm_status {
-		return C.llmm_ratio_window_new(cctx, slotNs, n, out)
-	}))
+	return owned(rw, openSlots(&rw.handle, "llmm_ratio_window_new", slot, slots, opts,
+		func(cctx *C.llmm_ctx, slotNs C.uint64_t, n C.uint32_t, out **C.llmm_ratio_window) C.llmm_status {
+			return C.llmm_ratio_window_new(cctx, slotNs, n, out)
+		}))
 }
 
 // Add counts events out of total (events ≤ total) at time stamp now: 1 of 1 for a failed

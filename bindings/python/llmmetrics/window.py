@@ -91,6 +91,11 @@ class _Ring(Handle):
     def _span(self, span_ns: Optional[int], call: str) -> int:
         return self.span_ns if span_ns is None else uint64(span_ns, "span_ns", call)
 
+    def _forget(self, reset: Any) -> None:
+        """Run the ring's C ``reset``: no time stamp has been used since."""
+        self._call(reset)
+        self._last_ns = None
+
     def _advanced(self, st: int, t: int) -> None:
         """After a call at ``t`` (holding the lock): the clock is at ``t`` if it succeeded."""
         if not st:
@@ -217,8 +222,7 @@ class Window(_Ring):
 
     def reset(self) -> None:
         """Forget every value and the clock (any ``now_ns`` is accepted next)."""
-        self._call(_lib.llmm_window_reset)
-        self._last_ns = None
+        self._forget(_lib.llmm_window_reset)
 
     def __repr__(self) -> str:
         if self.closed:
@@ -293,8 +297,7 @@ class RatioWindow(_Ring):
 
     def reset(self) -> None:
         """Forget every count and the clock."""
-        self._call(_lib.llmm_ratio_window_reset)
-        self._last_ns = None
+        self._forget(_lib.llmm_ratio_window_reset)
 
     def __repr__(self) -> str:
         if self.closed:
