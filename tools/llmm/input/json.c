@@ -72,3 +72,44 @@ static int on_end_array(void *ctx)
 const yajl_callbacks llmm_cli_json_callbacks = {
     on_null, on_boolean, NULL, NULL, on_number, on_string, on_start_map, on_map_key,
     on_end_map, on_start_array, on_end_array};
+
+/* ---- one JSONL line -------------------------------------------------------------------------- */
+
+size_t llmm_cli_json_line_start(const char *line, size_t len, uint64_t lineno)
+{
+    size_t i = 0;
+    if (lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    return i;
+}
+
+int llmm_cli_json_parse_line(void *self, const llmm_cli_cb_error *cb, const char *name,
+                             const char *line, size_t i, size_t len, uint64_t lineno,
+                             llmm_cli_error *err)
+{
+    yajl_handle h = yajl_alloc(&llmm_cli_json_callbacks, NULL, self);
+    yajl_status st;
+    if (!h)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
+    st = yajl_parse(h, (const unsigned char *)line + i, len - i);
+    if (st == yajl_status_ok)
+        st = yajl_complete_parse(h);
+    if (st != yajl_status_ok) {
+        size_t at = i + yajl_get_bytes_consumed(h);
+        int code = LLMM_CLI_EPARSE;
+        char msg[sizeof cb->msg];
+        if (st == yajl_status_client_canceled) {
+            code = cb->code;
+            snprintf(msg, sizeof msg, "%s", cb->msg);
+        } else {
+            llmm_cli_json_error(h, msg, sizeof msg);
+        }
+        yajl_free(h);
+        return llmm_cli_fail(err, code, "%s:%llu:%zu: %s", name, (unsigned long long)lineno,
+                             (at > len ? len : at) + 1, msg);
+    }
+    yajl_free(h);
+    return LLMM_CLI_OK;
+}

@@ -166,13 +166,8 @@ static int jsonl_line(void *user, char *line, size_t len, uint64_t lineno,
 {
     llmm_cli_table *t = user;
     jline j;
-    yajl_handle h;
-    yajl_status st;
-    size_t i = 0;
-    if (lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
-        i = 3;
-    while (i < len && (line[i] == ' ' || line[i] == '\t'))
-        i++;
+    size_t i = llmm_cli_json_line_start(line, len, lineno);
+    int rc;
     if (i == len)
         return LLMM_CLI_OK;
     memset(&j, 0, sizeof j);
@@ -181,27 +176,9 @@ static int jsonl_line(void *user, char *line, size_t len, uint64_t lineno,
     j.col = -1;
     llmm_cli_record_unknown(&j.r);
     t->itls.n = 0;
-    h = yajl_alloc(&llmm_cli_json_callbacks, NULL, &j);
-    if (!h)
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", t->name);
-    st = yajl_parse(h, (const unsigned char *)line + i, len - i);
-    if (st == yajl_status_ok)
-        st = yajl_complete_parse(h);
-    if (st != yajl_status_ok) {
-        size_t at = i + yajl_get_bytes_consumed(h);
-        int code = LLMM_CLI_EPARSE;
-        char msg[sizeof j.cb.msg];
-        if (st == yajl_status_client_canceled) {
-            code = j.cb.code;
-            snprintf(msg, sizeof msg, "%s", j.cb.msg);
-        } else {
-            llmm_cli_json_error(h, msg, sizeof msg);
-        }
-        yajl_free(h);
-        return llmm_cli_fail(err, code, "%s:%llu:%zu: %s", t->name, (unsigned long long)lineno,
-                             (at > len ? len : at) + 1, msg);
-    }
-    yajl_free(h);
+    rc = llmm_cli_json_parse_line(&j, &j.cb, t->name, line, i, len, lineno, err);
+    if (rc != LLMM_CLI_OK)
+        return rc;
     if (!j.seen[COL_TTFT] && !j.seen[COL_E2E] && !j.seen[COL_STATUS])
         return llmm_cli_fail(err, LLMM_CLI_EPARSE,
                              "%s:%llu: no ttft_s, e2e_s or status: not a request record",
