@@ -96,13 +96,17 @@ func newOptionObject(t *testing.T, kind ObjectKind) optionObject {
 		tr, err := NewErrorTrigger(0)
 		mustOK(t, err)
 		return typedObject(tr.SetFloat64, tr.Float64, tr.SetUint64, tr.Uint64, tr.Close)
+	case KindHostSampler:
+		s, err := NewHostSampler("")
+		mustOK(t, err)
+		return floatObject(s.SetFloat64, s.Float64, s.Close)
 	}
 	t.Fatalf("no object for kind %d", kind)
 	return optionObject{}
 }
 
 var allKinds = []ObjectKind{KindSpike, KindCollapse, KindStability, KindSaturation,
-	KindLIIMonitor, KindScorecard, KindGoodput, KindBurn, KindErrorTrigger}
+	KindLIIMonitor, KindScorecard, KindGoodput, KindBurn, KindErrorTrigger, KindHostSampler}
 
 func TestOptionsListing(t *testing.T) {
 	for _, kind := range allKinds {

@@ -81,7 +81,8 @@ typedef enum llmm_object_kind {
     LLMM_KIND_SCORECARD = 6,
     LLMM_KIND_GOODPUT = 7,
     LLMM_KIND_BURN = 8,
-    LLMM_KIND_ERROR_TRIGGER = 9
+    LLMM_KIND_ERROR_TRIGGER = 9,
+    LLMM_KIND_HOST_SAMPLER = 10
 } llmm_object_kind;
 
 typedef enum llmm_option_type {
@@ -216,6 +217,12 @@ DETECT = r"""
 #define LLMM_EVENT_ATTR_NUMA_MIGRATION "mem.numa_migration"
 #define LLMM_EVENT_ATTR_WEIGHT_SWITCH "model.weight_switch"
 #define LLMM_EVENT_ATTR_GC_PAUSE "runtime.gc_pause"
+#define LLMM_EVENT_ATTR_CPU_PRESSURE "cpu.pressure"
+#define LLMM_EVENT_ATTR_MEMORY_PRESSURE "mem.pressure"
+#define LLMM_EVENT_ATTR_IO_PRESSURE "io.pressure"
+#define LLMM_EVENT_ATTR_CPU_FREQ_DROP "cpu.freq_drop"
+#define LLMM_EVENT_ATTR_CTX_SWITCHES "sched.ctx_switches"
+#define LLMM_EVENT_ATTR_CPU_THROTTLE "cpu.throttle"
 #define LLMM_STABILITY_WINDOWS_DEFAULT 5
 #define LLMM_STABILITY_WINDOWS_MAX 64
 #define LLMM_SATURATION_WINDOW_DEFAULT 64
@@ -298,6 +305,12 @@ typedef enum llmm_event_type {
     LLMM_EVENT_NUMA_MIGRATION = 4,
     LLMM_EVENT_WEIGHT_SWITCH = 5,
     LLMM_EVENT_GC_PAUSE = 6,
+    LLMM_EVENT_CPU_PRESSURE = 7,
+    LLMM_EVENT_MEMORY_PRESSURE = 8,
+    LLMM_EVENT_IO_PRESSURE = 9,
+    LLMM_EVENT_CPU_FREQ_DROP = 10,
+    LLMM_EVENT_CTX_SWITCHES = 11,
+    LLMM_EVENT_CPU_THROTTLE = 12,
     LLMM_EVENT_USER = 65536
 } llmm_event_type;
 typedef struct llmm_event {
@@ -874,6 +887,44 @@ llmm_status llmm_export_otlp_json(const llmm_sketch *s, const llmm_sketch *earli
                                   size_t cap, size_t *len);
 """
 
+HOST = r"""
+typedef enum llmm_host_signal {
+    LLMM_HOST_TCP_RETRANS = 1,
+    LLMM_HOST_MAJOR_FAULTS = 2,
+    LLMM_HOST_CTX_SWITCHES = 3,
+    LLMM_HOST_RUN_DELAY = 4,
+    LLMM_HOST_NUMA_MIGRATIONS = 5,
+    LLMM_HOST_PSI_CPU = 6,
+    LLMM_HOST_PSI_MEMORY = 7,
+    LLMM_HOST_PSI_IO = 8,
+    LLMM_HOST_CPU_FREQ_MHZ = 9,
+    LLMM_HOST_CPU_THROTTLE = 10
+} llmm_host_signal;
+typedef enum llmm_host_option {
+    LLMM_HOST_TCP_RETRANS_ABOVE = 1,
+    LLMM_HOST_MAJOR_FAULTS_ABOVE = 2,
+    LLMM_HOST_CTX_SWITCHES_ABOVE = 3,
+    LLMM_HOST_RUN_DELAY_ABOVE = 4,
+    LLMM_HOST_NUMA_MIGRATIONS_ABOVE = 5,
+    LLMM_HOST_PSI_CPU_ABOVE = 6,
+    LLMM_HOST_PSI_MEMORY_ABOVE = 7,
+    LLMM_HOST_PSI_IO_ABOVE = 8,
+    LLMM_HOST_CPU_FREQ_DROP = 9,
+    LLMM_HOST_CPU_THROTTLE_ABOVE = 10
+} llmm_host_option;
+typedef struct llmm_host_sampler llmm_host_sampler;
+const char *llmm_host_signal_name(llmm_host_signal sig);
+int32_t llmm_host_signal_event(llmm_host_signal sig);
+llmm_status llmm_host_sampler_new(llmm_ctx *ctx, const char *root, llmm_host_sampler **out);
+void llmm_host_sampler_free(llmm_host_sampler *s);
+llmm_status llmm_host_sampler_set_f64(llmm_host_sampler *s, llmm_host_option key, double value);
+llmm_status llmm_host_sampler_get_f64(const llmm_host_sampler *s, llmm_host_option key,
+                                      double *value);
+llmm_status llmm_host_sample(llmm_host_sampler *s, uint64_t now_ns, llmm_event_log *log);
+llmm_status llmm_host_signal_rate(const llmm_host_sampler *s, llmm_host_signal sig,
+                                  double *per_second);
+"""
+
 #: module name -> C text, in dependency order (a text may use the types of the ones before it)
 MODULES: Dict[str, str] = {
     "core": CORE,
@@ -886,4 +937,5 @@ MODULES: Dict[str, str] = {
     "slo": SLO,
     "score": SCORE,
     "export": EXPORT,
+    "host": HOST,
 }

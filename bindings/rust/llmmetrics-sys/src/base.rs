@@ -132,6 +132,8 @@ pub const LLMM_KIND_GOODPUT: llmm_object_kind = 7;
 pub const LLMM_KIND_BURN: llmm_object_kind = 8;
 /// `llmm_error_trigger`
 pub const LLMM_KIND_ERROR_TRIGGER: llmm_object_kind = 9;
+/// `llmm_host_sampler` (since 1.1.0)
+pub const LLMM_KIND_HOST_SAMPLER: llmm_object_kind = 10;
 
 /// The type of an option (`llmm_option_type`): which setter takes it.
 pub type llmm_option_type = c_int;

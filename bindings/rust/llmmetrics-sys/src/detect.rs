@@ -280,6 +280,18 @@ pub const LLMM_EVENT_ATTR_NUMA_MIGRATION: &[u8] = b"mem.numa_migration\0";
 pub const LLMM_EVENT_ATTR_WEIGHT_SWITCH: &[u8] = b"model.weight_switch\0";
 /// Attribute name of [`LLMM_EVENT_GC_PAUSE`] (NUL-terminated).
 pub const LLMM_EVENT_ATTR_GC_PAUSE: &[u8] = b"runtime.gc_pause\0";
+/// Attribute name of [`LLMM_EVENT_CPU_PRESSURE`] (NUL-terminated).
+pub const LLMM_EVENT_ATTR_CPU_PRESSURE: &[u8] = b"cpu.pressure\0";
+/// Attribute name of [`LLMM_EVENT_MEMORY_PRESSURE`] (NUL-terminated).
+pub const LLMM_EVENT_ATTR_MEMORY_PRESSURE: &[u8] = b"mem.pressure\0";
+/// Attribute name of [`LLMM_EVENT_IO_PRESSURE`] (NUL-terminated).
+pub const LLMM_EVENT_ATTR_IO_PRESSURE: &[u8] = b"io.pressure\0";
+/// Attribute name of [`LLMM_EVENT_CPU_FREQ_DROP`] (NUL-terminated).
+pub const LLMM_EVENT_ATTR_CPU_FREQ_DROP: &[u8] = b"cpu.freq_drop\0";
+/// Attribute name of [`LLMM_EVENT_CTX_SWITCHES`] (NUL-terminated).
+pub const LLMM_EVENT_ATTR_CTX_SWITCHES: &[u8] = b"sched.ctx_switches\0";
+/// Attribute name of [`LLMM_EVENT_CPU_THROTTLE`] (NUL-terminated).
+pub const LLMM_EVENT_ATTR_CPU_THROTTLE: &[u8] = b"cpu.throttle\0";
 
 /// Known event types (`llmm_event_type`); calls take the type as `i32`.
 pub type llmm_event_type = c_int;
@@ -295,6 +307,18 @@ pub const LLMM_EVENT_NUMA_MIGRATION: llmm_event_type = 4;
 pub const LLMM_EVENT_WEIGHT_SWITCH: llmm_event_type = 5;
 /// a garbage-collection pause
 pub const LLMM_EVENT_GC_PAUSE: llmm_event_type = 6;
+/// tasks stalled waiting for a CPU (since 1.1.0)
+pub const LLMM_EVENT_CPU_PRESSURE: llmm_event_type = 7;
+/// tasks stalled on memory (since 1.1.0)
+pub const LLMM_EVENT_MEMORY_PRESSURE: llmm_event_type = 8;
+/// tasks stalled on block I/O (since 1.1.0)
+pub const LLMM_EVENT_IO_PRESSURE: llmm_event_type = 9;
+/// the CPU frequency fell (since 1.1.0)
+pub const LLMM_EVENT_CPU_FREQ_DROP: llmm_event_type = 10;
+/// context switches above a bound (since 1.1.0)
+pub const LLMM_EVENT_CTX_SWITCHES: llmm_event_type = 11;
+/// the cgroup's CPU quota ran out (since 1.1.0)
+pub const LLMM_EVENT_CPU_THROTTLE: llmm_event_type = 12;
 /// first id of the caller's own types
 pub const LLMM_EVENT_USER: llmm_event_type = 65536;
 
