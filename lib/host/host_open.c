@@ -125,6 +125,19 @@ static llmm_status file_open(llmm_ctx *ctx, const char *path, llmm__host_file *f
     return LLMM_OK;
 }
 
+/* file_open() of <root><rel>; a path too long to build is a file that is not there. */
+static llmm_status open_rel(llmm_ctx *ctx, const char *root, const char *rel,
+                            llmm__host_file *f)
+{
+    char path[LLMM__HOST_PATH_MAX];
+
+    f->fd = -1;
+    f->buf = NULL;
+    f->cap = 0;
+    f->len = -1;
+    return join1(path, root, rel) ? file_open(ctx, path, f) : LLMM_OK;
+}
+
 /* The mean frequency over the CPUs, in MHz: every file must read. */
 static int read_freq(const llmm_host_sampler *s, double *mhz)
 {
@@ -197,11 +210,8 @@ static llmm_status open_cpus(llmm_host_sampler *s, const char *root)
     llmm__host_file present;
     uint32_t ids[LLMM__HOST_CPUS_MAX];
     size_t n = 0, i;
-    llmm_status st;
+    llmm_status st = open_rel(s->ctx, root, "/sys/devices/system/cpu/present", &present);
 
-    if (!join1(path, root, "/sys/devices/system/cpu/present"))
-        return LLMM_OK;
-    st = file_open(s->ctx, path, &present);
     if (st != LLMM_OK || present.fd < 0)
         return st;
     if (llmm__host_parse_cpulist(present.buf, (size_t)present.len, ids, LLMM__HOST_CPUS_MAX,
@@ -255,15 +265,11 @@ static llmm_status try_cpu_stat(llmm_host_sampler *s, const char *root, const ch
  * sys/fs/cgroup/cpu. */
 static llmm_status open_cgroup(llmm_host_sampler *s, const char *root)
 {
-    char path[LLMM__HOST_PATH_MAX];
     llmm__host_file cg;
     const char *p, *name;
     size_t pn, nn;
-    llmm_status st;
+    llmm_status st = open_rel(s->ctx, root, "/proc/self/cgroup", &cg);
 
-    if (!join1(path, root, "/proc/self/cgroup"))
-        return LLMM_OK;
-    st = file_open(s->ctx, path, &cg);
     if (st != LLMM_OK || cg.fd < 0)
         return st;
     if (llmm__host_parse_cgroup(cg.buf, (size_t)cg.len, 1, &p, &pn, &name, &nn) ==
@@ -306,7 +312,6 @@ static void close_unused(llmm_host_sampler *s)
 
 llmm_status llmm__host_open_all(llmm_host_sampler *s, const char *root)
 {
-    char path[LLMM__HOST_PATH_MAX];
     llmm_status st = LLMM_OK;
     size_t i;
 
@@ -315,8 +320,8 @@ llmm_status llmm__host_open_all(llmm_host_sampler *s, const char *root)
         s->files[i].len = -1;
     }
     for (i = 0; st == LLMM_OK && i < LLMM__HF_COUNT; i++)
-        if (paths[i] && join1(path, root, paths[i]))
-            st = file_open(s->ctx, path, &s->files[i]);
+        if (paths[i])
+            st = open_rel(s->ctx, root, paths[i], &s->files[i]);
     if (st == LLMM_OK)
         st = open_cpus(s, root);
     if (st == LLMM_OK)
