@@ -36,7 +36,7 @@ extern "C" {
  * | #LLMM_HOST_CPU_THROTTLE | `cpu.stat` of this process's cgroup: v2 throttled_usec, else v1 throttled_time (ns) | throttled s/s | #LLMM_EVENT_CPU_THROTTLE |
  *
  * What each counts. TCP retransmits, major faults, context switches and page migrations are
- * host-wide (TCP: the network namespace of the thread that created the sampler). The run delay is
+ * host-wide (TCP: the process's network namespace when the sampler was made). The run delay is
  * the time the process's main thread (the kernel reports `/proc/self/schedstat` for the thread
  * group leader only) spent runnable but waiting for a CPU: seconds per second, 0.05 = it
  * waited 5 % of the interval. A pressure rate is the share of the interval in which at least
