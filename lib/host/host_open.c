@@ -33,9 +33,10 @@ static const sig_src sources[LLMM__HOST_SIGNALS] = {
     {LLMM__HF_CPU_STAT, P_KEYED, NULL, NULL, 0},
 };
 
+/* Index LLMM__HF_*; the cgroup's cpu.stat is found through /proc/self/cgroup. */
 static const char *const paths[LLMM__HF_COUNT] = {
-    "/proc/net/snmp",       "/proc/vmstat",       "/proc/stat",          "/proc/self/schedstat",
-    "/proc/pressure/cpu",   "/proc/pressure/memory", "/proc/pressure/io", NULL,
+    "/proc/net/snmp",     "/proc/vmstat",          "/proc/stat",        "/proc/self/schedstat",
+    "/proc/pressure/cpu", "/proc/pressure/memory", "/proc/pressure/io", NULL,
 };
 
 /* out = root + the parts (NULL-terminated); 0 when it does not fit. */
@@ -62,14 +63,20 @@ static int join1(char out[LLMM__HOST_PATH_MAX], const char *root, const char *re
     return join(out, root, parts, lens);
 }
 
-static void file_close(llmm_ctx *ctx, llmm__host_file *f)
+/* A file that is not open. */
+static void file_none(llmm__host_file *f)
 {
-    llmm__host_close(f->fd);
-    llmm__free(ctx, f->buf, f->cap);
     f->fd = -1;
     f->buf = NULL;
     f->cap = 0;
     f->len = -1;
+}
+
+static void file_close(llmm_ctx *ctx, llmm__host_file *f)
+{
+    llmm__host_close(f->fd);
+    llmm__free(ctx, f->buf, f->cap);
+    file_none(f);
 }
 
 /* Open a file and read it whole, growing the buffer; keep twice its size plus 4 KiB (files
@@ -81,9 +88,7 @@ static llmm_status file_open(llmm_ctx *ctx, const char *path, llmm__host_file *f
     char *buf, *grown;
     long n;
 
-    f->buf = NULL;
-    f->cap = 0;
-    f->len = -1;
+    file_none(f);
     f->fd = llmm__host_open(path);
     if (f->fd < 0)
         return LLMM_OK;
@@ -131,10 +136,7 @@ static llmm_status open_rel(llmm_ctx *ctx, const char *root, const char *rel,
 {
     char path[LLMM__HOST_PATH_MAX];
 
-    f->fd = -1;
-    f->buf = NULL;
-    f->cap = 0;
-    f->len = -1;
+    file_none(f);
     return join1(path, root, rel) ? file_open(ctx, path, f) : LLMM_OK;
 }
 
@@ -315,10 +317,8 @@ llmm_status llmm__host_open_all(llmm_host_sampler *s, const char *root)
     llmm_status st = LLMM_OK;
     size_t i;
 
-    for (i = 0; i < LLMM__HF_COUNT; i++) {
-        s->files[i].fd = -1;
-        s->files[i].len = -1;
-    }
+    for (i = 0; i < LLMM__HF_COUNT; i++)
+        file_none(&s->files[i]);
     for (i = 0; st == LLMM_OK && i < LLMM__HF_COUNT; i++)
         if (paths[i])
             st = open_rel(s->ctx, root, paths[i], &s->files[i]);
