@@ -32,7 +32,7 @@ extern "C" {
  * | #LLMM_HOST_PSI_CPU | `proc/pressure/cpu`, `some` total (µs) | stall s/s | #LLMM_EVENT_CPU_PRESSURE |
  * | #LLMM_HOST_PSI_MEMORY | `proc/pressure/memory`, `some` total | stall s/s | #LLMM_EVENT_MEMORY_PRESSURE |
  * | #LLMM_HOST_PSI_IO | `proc/pressure/io`, `some` total | stall s/s | #LLMM_EVENT_IO_PRESSURE |
- * | #LLMM_HOST_CPU_FREQ_MHZ | `sys/devices/system/cpu/cpuN/cpufreq/scaling_cur_freq` (kHz) for every CPU of `sys/devices/system/cpu/present` | MHz (a level) | #LLMM_EVENT_CPU_FREQ_DROP |
+ * | #LLMM_HOST_CPU_FREQ_MHZ | `sys/devices/system/cpu/cpuN/cpufreq/scaling_cur_freq` (kHz) of each CPU of `sys/devices/system/cpu/present` that has it (the first 1024) | MHz (a level) | #LLMM_EVENT_CPU_FREQ_DROP |
  * | #LLMM_HOST_CPU_THROTTLE | `cpu.stat` of this process's cgroup: v2 throttled_usec, else v1 throttled_time (ns) | throttled s/s | #LLMM_EVENT_CPU_THROTTLE |
  *
  * What each counts. TCP retransmits, major faults, context switches and page migrations are
