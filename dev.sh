@@ -36,7 +36,8 @@ COVERAGE_BUILD=build-coverage
 COVERAGE_SETUP=(env CC=gcc meson setup --buildtype debug -Db_coverage=true
     -Dexamples=false -Dbench=false -Dtools=false -Dbindings=false -Ddocs=disabled)
 COVERAGE_MIN_LINES=90
-# The ThreadSanitizer build runs the multi-writer tests (suite 'tsan': the recorder).
+# The ThreadSanitizer build runs the concurrency tests (suite 'tsan': recorder writers with
+# snapshots, concurrent readers filling a sketch's cumulative view).
 TSAN_BUILD=build-tsan
 # shellcheck disable=SC2034 # used through suite_step
 TSAN_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true
@@ -60,7 +61,7 @@ STATIC_SETUP=(env CC=gcc meson setup --buildtype debugoptimized -Dwerror=true
     -Dbindings=false -Ddocs=disabled)
 BENCH_BUILD=build-bench
 BENCH_SETUP=(meson setup -Doptimization=2 -Ddebug=false -Db_ndebug=true
-    -Dtests=false -Dexamples=false -Dtools=false -Dbindings=false -Ddocs=disabled)
+    -Dtests=false -Dexamples=false -Dbindings=false -Ddocs=disabled)
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -88,8 +89,9 @@ usage: ./dev.sh COMMAND [ARGS]
   fuzz SECONDS   build build-fuzz (clang, libFuzzer, ASan+UBSan) and run every fuzz
                  target for SECONDS each over its seed corpus (tests/fuzz/corpus/NAME)
   abi-baseline   rebuild `build` in the test configuration and rewrite the committed
-                 ABI baseline tests/abi/libllmmetrics.abi and API snapshot
-                 tests/abi/libllmmetrics.api (only for intended additions, doc/abi.md)
+                 ABI baseline tests/abi/libllmmetrics.abi, API snapshot
+                 tests/abi/libllmmetrics.api and generated binding declarations
+                 (tools/bindings/generate.py; only for intended additions, doc/abi.md)
   --help         this text
 
 Environment: JOBS (parallel build jobs, default: number of CPUs).
@@ -310,7 +312,9 @@ for t in json.load(sys.stdin):
     tests/abi/abi_check.sh "$lib" "$PWD" "$PWD/$MAIN_BUILD" --update
     python3 tools/abi/api_snapshot.py -I include -I "$MAIN_BUILD/include" \
         --write tests/abi/libllmmetrics.api
-    echo "dev.sh: commit tests/abi/libllmmetrics.abi and .api together with the API change"
+    python3 tools/bindings/generate.py -I include -I "$MAIN_BUILD/include" --write
+    echo "dev.sh: commit tests/abi/libllmmetrics.abi and .api and the generated binding" \
+        "declarations together with the API change"
 }
 
 case "${1:-}" in

@@ -87,4 +87,23 @@ static inline int bench_cmp_dbl(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Exact nearest-rank quantile of sorted values (doc/spec.md §5): rank max(1, ceil(q n)), q n
+ * within 1e-9 of an integer counting as that integer. */
+static inline double bench_exact_q(const double *sorted, size_t n, double q)
+{
+    double qn = q * (double)n, r = nearbyint(qn);
+    size_t rank;
+    if (fabs(qn - r) > 1e-9)
+        r = ceil(qn);
+    rank = r < 1 ? 1 : (size_t)r;
+    return sorted[(rank > n ? n : rank) - 1];
+}
+
+/* N of a benchmark's command line `[--json] [N]`, or `dflt`. */
+static inline size_t bench_size_arg(int argc, char **argv, size_t dflt)
+{
+    int argi = argc > 1 && strcmp(argv[1], "--json") == 0 ? 2 : 1;
+    return argc > argi ? (size_t)strtoull(argv[argi], NULL, 10) : dflt;
+}
+
 #endif

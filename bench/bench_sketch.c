@@ -34,16 +34,6 @@ static void c_free(void *u, void *p, size_t n)
     free(p);
 }
 
-static double exact_nr(const double *sorted, size_t n, double q)
-{
-    double qn = q * (double)n, r = nearbyint(qn);
-    size_t rank;
-    if (fabs(qn - r) > 1e-9)
-        r = ceil(qn);
-    rank = r < 1 ? 1 : (size_t)r;
-    return sorted[(rank > n ? n : rank) - 1];
-}
-
 static const double QS[] = {0.5, 0.9, 0.95, 0.99, 0.999, 0.9999};
 #define NQ (sizeof QS / sizeof *QS)
 
@@ -51,7 +41,7 @@ static double worst_err(const llmm_sketch *s, const double *sorted, size_t n)
 {
     double worst = 0.0;
     for (size_t j = 0; j < NQ; j++) {
-        double got, want = exact_nr(sorted, n, QS[j]);
+        double got, want = bench_exact_q(sorted, n, QS[j]);
         llmm_sketch_quantile(s, QS[j], &got);
         if (fabs(got - want) / want > worst)
             worst = fabs(got - want) / want;
@@ -104,14 +94,42 @@ static double recorder_once(const double *v, size_t n, int threads, int batch)
     return (t1 - t0) * 1e9 / (double)(per * (size_t)threads);
 }
 
-static double recorder_ns(const double *v, size_t n, int threads, int batch)
+/* Best of REPS rounds each, alternating: ns per value of shard_add (*single) and of
+ * shard_add_many in batches of 1024 (*many), so machine load shifts both alike. */
+static void recorder_pair(const double *v, size_t n, int threads, double *single, double *many)
+{
+    *single = *many = 1e9;
+    for (int rep = 0; rep < REPS; rep++) {
+        double a = recorder_once(v, n, threads, 0), b = recorder_once(v, n, threads, 1);
+        *single = a < *single ? a : *single;
+        *many = b < *many ? b : *many;
+    }
+}
+
+/* The floor of any add: a plain running sum in a struct, `s->sum += v` (an add that counts
+ * nothing). Best of REPS, ns per value. */
+typedef struct {
+    double sum;
+} plain_sum;
+
+static volatile double floor_sink; /* keeps the loop's result alive */
+
+static double floor_ns(const double *v, size_t n)
 {
     double best = 1e9;
+    plain_sum *s = malloc(sizeof *s);
     for (int rep = 0; rep < REPS; rep++) {
-        double t = recorder_once(v, n, threads, batch);
-        if (t < best)
-            best = t;
+        double t0, t1;
+        s->sum = 0.0;
+        t0 = bench_now();
+        for (size_t i = 0; i < n; i++)
+            s->sum += v[i];
+        t1 = bench_now();
+        floor_sink = s->sum;
+        if ((t1 - t0) * 1e9 / (double)n < best)
+            best = (t1 - t0) * 1e9 / (double)n;
     }
+    free(s);
     return best;
 }
 
@@ -145,12 +163,8 @@ int main(int argc, char **argv)
     bench_out o;
     double *v = NULL, *sorted = NULL;
     char fig[128];
-    int argi = 1;
     bench_begin(&o, argc, argv, "sketch");
-    if (argc > 1 && strcmp(argv[1], "--json") == 0)
-        argi = 2;
-    if (argc > argi)
-        n = (size_t)strtoull(argv[argi], NULL, 10);
+    n = bench_size_arg(argc, argv, n);
     v = malloc(n * sizeof *v);
     sorted = malloc(n * sizeof *v);
     if (!v || !sorted)
@@ -164,7 +178,7 @@ int main(int argc, char **argv)
             llmm_allocator a;
             llmm_ctx *ctx;
             counter cnt = {0, 0};
-            double t0, t1, best = 1e9, q5[5], qout[5] = {0};
+            double t0, t1, best = 1e9, q5[5], qout[5] = {0}, add1, addf, addm;
             const double qs5[5] = {0.5, 0.9, 0.99, 0.999, 0.9999};
             llmm_allocator_init(&a);
             a.user = &cnt;
@@ -177,7 +191,14 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < n; i++)
                 llmm_sketch_add(s, v[i]);
             snprintf(fig, sizeof fig, "sigma=%d scale=%d add", sigma, scale);
-            bench_row(&o, fig, add_ns(v, n, scale, 0), "ns/value", scale == 6 ? "<= 3.5" : "");
+            add1 = add_ns(v, n, scale, 0);
+            addf = floor_ns(v, n);
+            bench_row(&o, fig, add1, "ns/value", scale == 6 ? "<= 3.5" : "");
+            snprintf(fig, sizeof fig, "sigma=%d scale=%d add floor: a plain s->sum += v loop", sigma,
+                     scale);
+            bench_row(&o, fig, addf, "ns/value", "");
+            snprintf(fig, sizeof fig, "sigma=%d scale=%d add / add floor", sigma, scale);
+            bench_row(&o, fig, add1 / addf, "x", "");
             snprintf(fig, sizeof fig, "sigma=%d scale=%d heap bytes (live / peak)", sigma, scale);
             bench_row(&o, fig, (double)cnt.live, "bytes", sigma == 1 ? "<= 8192" : "<= 16384");
             snprintf(fig, sizeof fig, "sigma=%d scale=%d heap peak during growth", sigma, scale);
@@ -189,7 +210,10 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < n; i += 4096)
                 llmm_sketch_add_many(m, v + i, n - i < 4096 ? n - i : 4096);
             snprintf(fig, sizeof fig, "sigma=%d scale=%d add_many (4096 per call)", sigma, scale);
-            bench_row(&o, fig, add_ns(v, n, scale, 4096), "ns/value", scale == 6 ? "<= 2.5" : "");
+            addm = add_ns(v, n, scale, 4096);
+            bench_row(&o, fig, addm, "ns/value", scale == 6 ? "<= 2.5" : "");
+            snprintf(fig, sizeof fig, "sigma=%d scale=%d add_many / add floor", sigma, scale);
+            bench_row(&o, fig, addm / addf, "x", "");
             /* five quantiles */
             for (int rep = 0; rep < 5; rep++) {
                 t0 = bench_now();
@@ -241,13 +265,21 @@ int main(int argc, char **argv)
             llmm_ctx_free(ctx);
         }
     }
-    /* recorder: aggregate ns per value with 1 and 2 writer threads */
+    /* recorder: aggregate ns per value with 1 and 2 writer threads, single and batched */
     bench_lognormal(v, n, 0.2, 1.0, 43);
-    bench_row(&o, "recorder 1 writer, shard_add", recorder_ns(v, n, 1, 0), "ns/value", "");
-    bench_row(&o, "recorder 2 writers, shard_add (aggregate)", recorder_ns(v, n, 2, 0), "ns/value",
-              "<= 3");
-    bench_row(&o, "recorder 2 writers, shard_add_many (aggregate)", recorder_ns(v, n, 2, 1),
-              "ns/value", "<= 3");
+    for (int threads = 1; threads <= 2; threads++) {
+        double single, many;
+        recorder_pair(v, n, threads, &single, &many);
+        snprintf(fig, sizeof fig, "recorder %d writer%s, shard_add%s", threads,
+                 threads > 1 ? "s" : "", threads > 1 ? " (aggregate)" : "");
+        bench_row(&o, fig, single, "ns/value", threads > 1 ? "<= 3" : "");
+        snprintf(fig, sizeof fig, "recorder %d writer%s, shard_add_many%s", threads,
+                 threads > 1 ? "s" : "", threads > 1 ? " (aggregate)" : "");
+        bench_row(&o, fig, many, "ns/value", threads > 1 ? "<= 3" : "");
+        snprintf(fig, sizeof fig, "recorder %d writer%s: shard_add_many / shard_add", threads,
+                 threads > 1 ? "s" : "");
+        bench_row(&o, fig, many / single, "x", "<= 1.0");
+    }
     bench_end(&o);
     free(v);
     free(sorted);

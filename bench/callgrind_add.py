@@ -5,8 +5,10 @@ timing).
 Runs a loop program under callgrind twice (N and 2N calls) and takes the difference of the
 instructions executed inside the function (inclusive), plus the call and the PLT jump: the cost
 seen by an outside program calling through the shared library.
-Usage: callgrind_add.py EXE [--function NAME] [--arg WORD] [--n N] [--max LIMIT]
-  (defaults: llmm_sketch_add, N = 200000; exit 1 when above --max)
+Usage: callgrind_add.py EXE [--function NAME] [--arg WORD] [--n N] [--batch K] [--max LIMIT]
+  (defaults: llmm_sketch_add, N = 200000; exit 1 when above --max). With --batch K the loop
+  passes K values per call (N counts values): the figure is per value, the call and the PLT
+  jump shared by K values.
 """
 import os
 import re
@@ -36,10 +38,12 @@ def main():
     function = opt('--function', 'llmm_sketch_add')
     args = [opt('--arg', '')] if '--arg' in sys.argv else []
     n = int(opt('--n', '200000'))
+    batch = int(opt('--batch', '1'))
     a = inclusive_ir(exe, n, function, args)
     b = inclusive_ir(exe, 2 * n, function, args)
-    per_add = (b - a) / n + 2  # + the call and the PLT jump
-    print('instructions per %s (call and PLT included): %.3f' % (function, per_add))
+    per_add = (b - a) / n + 2 / batch  # + the call and the PLT jump
+    print('instructions per %s %s (call and PLT included): %.3f'
+          % (function, 'call' if batch == 1 else 'value', per_add))
     if limit is not None:
         print('limit: %.2f' % limit)
         if per_add > limit:

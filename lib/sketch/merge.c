@@ -7,14 +7,6 @@ static int64_t shift_down(int64_t i, int32_t k)
     return k ? (i >> k) : i;
 }
 
-static void set_scale(llmm_sketch *s, int32_t scale)
-{
-    s->scale = scale;
-    s->cells = llmm__map_cells[scale];
-    s->key_shift = llmm__key_shift(scale);
-    s->cell_mask = llmm__cell_mask(scale);
-}
-
 /* Rebuild dst's store at scale t (<= dst->scale), adding src (nullable, scale >= t).
  * All or nothing. */
 static llmm_status rebuild(llmm_sketch *dst, const llmm_sketch *src, int32_t t)
@@ -22,9 +14,10 @@ static llmm_status rebuild(llmm_sketch *dst, const llmm_sketch *src, int32_t t)
     int32_t kd = dst->scale - t, ks = src ? src->scale - t : 0;
     int64_t rlo = shift_down(dst->idx_lo, kd), rhi = shift_down(dst->idx_hi, kd);
     int64_t lo = INT64_MAX, hi = INT64_MIN, a, b, i;
-    uint64_t extra_under = 0, extra_over = 0, *tmp = NULL, peak = 0;
-    uint32_t *narrow = NULL;
-    size_t cap = 0, k;
+    uint64_t extra_under = 0, extra_over = 0, peak = 0;
+    llmm__store wide = {NULL, NULL, 0, 0}, narrow = {NULL, NULL, 0, 0};
+    size_t k;
+    llmm_status st;
     int have_d = llmm__store_span(dst, &a, &b);
 
     if (have_d) {
@@ -46,15 +39,14 @@ static llmm_status rebuild(llmm_sketch *dst, const llmm_sketch *src, int32_t t)
         }
     }
     if (lo <= hi) {
-        cap = (size_t)(hi - lo + 1);
-        tmp = llmm__calloc(dst->ctx, cap, sizeof *tmp);
-        if (!tmp)
-            return LLMM_E_NOMEM;
+        st = llmm__store_make(dst->ctx, lo, (size_t)(hi - lo + 1), 1, &wide);
+        if (st != LLMM_OK)
+            return st;
         if (have_d) {
             for (i = dst->base; i < dst->base + (int64_t)dst->cap; i++) {
                 uint64_t c = llmm__store_get(dst, i);
                 if (c)
-                    tmp[shift_down(i, kd) - lo] += c;
+                    wide.counts64[shift_down(i, kd) - lo] += c;
             }
         }
     }
@@ -69,31 +61,25 @@ static llmm_status rebuild(llmm_sketch *dst, const llmm_sketch *src, int32_t t)
             else if (j > rhi)
                 extra_over += c;
             else
-                tmp[j - lo] += c;
+                wide.counts64[j - lo] += c;
         }
     }
-    for (k = 0; k < cap; k++)
-        if (tmp[k] > peak)
-            peak = tmp[k];
-    if (tmp && !dst->counts64 && peak <= UINT32_MAX) {
-        narrow = llmm__alloc(dst->ctx, cap * sizeof *narrow);
-        if (!narrow) {
-            llmm__free(dst->ctx, tmp, cap * sizeof *tmp);
-            return LLMM_E_NOMEM;
+    for (k = 0; k < wide.cap; k++)
+        if (wide.counts64[k] > peak)
+            peak = wide.counts64[k];
+    if (wide.cap && !dst->counts64 && peak <= UINT32_MAX) {
+        st = llmm__store_make(dst->ctx, lo, wide.cap, 0, &narrow);
+        if (st != LLMM_OK) {
+            llmm__store_drop(dst->ctx, &wide);
+            return st;
         }
-        for (k = 0; k < cap; k++)
-            narrow[k] = (uint32_t)tmp[k];
-        llmm__free(dst->ctx, tmp, cap * sizeof *tmp);
-        tmp = NULL;
+        for (k = 0; k < wide.cap; k++)
+            narrow.counts32[k] = (uint32_t)wide.counts64[k];
+        llmm__store_drop(dst->ctx, &wide);
+        wide = narrow;
     }
     /* commit: nothing below can fail */
-    llmm__sketch_release_store(dst);
-    dst->counts32 = narrow;
-    dst->counts64 = tmp;
-    dst->base = lo <= hi ? lo : 0;
-    dst->cap = cap;
-    if (kd)
-        set_scale(dst, t);
+    llmm__store_adopt(dst, &wide, t);
     dst->idx_lo = rlo;
     dst->idx_hi = rhi;
     if (src) {
@@ -101,36 +87,6 @@ static llmm_status rebuild(llmm_sketch *dst, const llmm_sketch *src, int32_t t)
         dst->over += src->over + extra_over;
     }
     return LLMM_OK;
-}
-
-/* dst[i] += src[i] for i in [a, b], both stores covering it; plain loops the compiler
- * vectorises. */
-static void add_run(llmm_sketch *dst, const llmm_sketch *src, int64_t a, int64_t b)
-{
-    size_t n = (size_t)(b - a + 1), k;
-    size_t so = (size_t)(a - src->base), d0 = (size_t)(a - dst->base);
-    if (dst->counts32 && src->counts32) {
-        uint32_t *restrict d = dst->counts32 + d0;
-        const uint32_t *restrict x = src->counts32 + so;
-        for (k = 0; k < n; k++)
-            d[k] += x[k];
-    } else if (dst->counts64 && src->counts32) {
-        uint64_t *restrict d = dst->counts64 + d0;
-        const uint32_t *restrict x = src->counts32 + so;
-        for (k = 0; k < n; k++)
-            d[k] += x[k];
-    } else if (dst->counts64) {
-        uint64_t *restrict d = dst->counts64 + d0;
-        const uint64_t *restrict x = src->counts64 + so;
-        for (k = 0; k < n; k++)
-            d[k] += x[k];
-    } else {
-        /* narrow dst, wide src: the caller checked the totals fit in 32 bits */
-        uint32_t *restrict d = dst->counts32 + d0;
-        const uint64_t *restrict x = src->counts64 + so;
-        for (k = 0; k < n; k++)
-            d[k] += (uint32_t)x[k];
-    }
 }
 
 /* Counts, extremes and sum of src join dst's. An empty src is merged like any other: a
@@ -171,7 +127,7 @@ llmm_status llmm_sketch_merge(llmm_sketch *dst, const llmm_sketch *src)
                         dst->count - dst->zero - dst->under - dst->over + src->count <= UINT32_MAX;
         if (fits && narrow_ok) {
             if (have)
-                add_run(dst, src, a, b);
+                llmm__store_add_run(dst, src, a, b);
             dst->under += src->under;
             dst->over += src->over;
             merge_stats(dst, src);
@@ -246,14 +202,8 @@ llmm_status llmm_sketch_subtract(llmm_sketch *dst, const llmm_sketch *earlier)
     /* contained: subtract in place, nothing can fail now */
     for (i = a; have && i <= b; i++) {
         uint64_t c = llmm__store_get(earlier, i);
-        size_t off;
-        if (!c)
-            continue;
-        off = (size_t)(i - dst->base);
-        if (dst->counts64)
-            dst->counts64[off] -= c;
-        else
-            dst->counts32[off] -= (uint32_t)c;
+        if (c)
+            llmm__store_sub(dst, i, c);
     }
     dst->count -= earlier->count;
     dst->zero -= earlier->zero;

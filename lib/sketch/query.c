@@ -1,19 +1,23 @@
-/* Queries: nearest-rank quantiles (doc/spec.md §5), rank, summary statistics, bucket cursor. */
+/* Queries: nearest-rank quantiles (doc/spec.md §5), rank, summary statistics, bucket cursor.
+ * Quantiles and ranks are found in the cumulative view (view.c) when it holds the sketch's
+ * current state, else by scanning the buckets; both give the same answer. */
 #include <math.h>
 
 #include "sketch_internal.h"
 
-/* Rank r = max(1, ceil(q·n)); q·n within 1e-9 of an integer counts as that integer. */
+/* Rank r = max(1, ceil(q·n)); q·n within 1e-9 of an integer counts as that integer. With
+ * f = floor(q·n) that is f when q·n - f <= 1e-9, else f + 1 (also when q·n is within 1e-9
+ * below f + 1); done with one conversion instead of calls to nearbyint and ceil. */
 static uint64_t rank_of(double q, uint64_t n)
 {
     double qn = q * (double)n;
-    double r = nearbyint(qn);
-    uint64_t rank;
-    if (fabs(qn - r) > 1e-9)
-        r = ceil(qn);
-    if (!(r < (double)n)) /* also keeps the conversion below in range near 2^64 */
+    uint64_t f, rank;
+    if (!(qn < (double)n)) /* also keeps the conversion below in range near 2^64 */
         return n;
-    rank = r < 1.0 ? 1 : (uint64_t)r;
+    f = (uint64_t)qn; /* q·n >= 0: truncation is floor, and exact where f passes 2^53 */
+    rank = f + (qn - (double)f > 1e-9);
+    if (rank < 1)
+        return 1;
     return rank > n ? n : rank;
 }
 
@@ -169,6 +173,59 @@ static void walk_ranks(const llmm_sketch *s, const uint64_t *ranks, const size_t
     walk_down(s, tops, tord, hi - k, out);
 }
 
+/* Chunks of this many quantiles are answered together, their ranks kept on the stack. */
+#define QCHUNK 64
+
+/* The value of a rank that is not in a bucket, as walk_ranks gives it: rank 1 the min, rank
+ * count the max, then the zeros, the underflow, the overflow. */
+static double special_value(const llmm_sketch *s, uint64_t r)
+{
+    if (r == 1)
+        return s->min;
+    if (r == s->count)
+        return s->max;
+    if (r <= s->zero)
+        return clamp(s, 0.0);
+    if (r <= s->zero + s->under)
+        return clamp(s, s->range_lo);
+    return clamp(s, s->range_hi);
+}
+
+/* out[i] = quantile q[i], from the view; 0 when the view cannot be used (out then undefined).
+ * The sketch's fields are read once into locals: stores to out could alias them. */
+static int view_quantiles(const llmm_sketch *s, const double *q, size_t n, double *out)
+{
+    const uint64_t count = s->count, below = s->zero + s->under;
+    const uint64_t stored = count - below - s->over;
+    const double mn = s->min, mx = s->max, lo = s->range_lo, hi = s->range_hi;
+    uint64_t seq;
+    if (!llmm__view_open(s, &seq))
+        return 0;
+    for (size_t start = 0; start < n; start += QCHUNK) {
+        uint64_t r[QCHUNK], t[QCHUNK];
+        size_t at[QCHUNK], m = n - start < QCHUNK ? n - start : QCHUNK, j;
+        double rep[QCHUNK];
+        for (j = 0; j < m; j++) {
+            r[j] = rank_of(q[start + j], count);
+            /* the rank among the store's values (any rank in range when it is not there) */
+            t[j] = r[j] - below - 1 < stored ? r[j] - below : 1;
+        }
+        llmm__view_slots(s, t, at, m);
+        llmm__bucket_reps(s->scale, s->base, at, rep, m);
+        for (j = 0; j < m; j++) {
+            double v = rep[j];
+            if (r[j] - below - 1 < stored && r[j] != 1 && r[j] != count) {
+                /* as slot_value */
+                v = v < lo ? lo : v > hi ? hi : v;
+                out[start + j] = v < mn ? mn : v > mx ? mx : v;
+            } else {
+                out[start + j] = special_value(s, r[j]);
+            }
+        }
+    }
+    return llmm__view_intact(s, seq);
+}
+
 static int valid_q(double q)
 {
     return q >= 0.0 && q <= 1.0;
@@ -182,13 +239,12 @@ llmm_status llmm_sketch_quantile(const llmm_sketch *s, double q, double *out)
         return LLMM_E_INVALID;
     if (!s->count)
         return LLMM_E_EMPTY;
+    if (view_quantiles(s, &q, 1, out))
+        return LLMM_OK;
     r = rank_of(q, s->count);
     walk_ranks(s, &r, &zero, 1, out);
     return LLMM_OK;
 }
-
-/* Chunks of this many quantiles are sorted on the stack and answered in one walk each. */
-#define QCHUNK 64
 
 llmm_status llmm_sketch_quantiles(const llmm_sketch *s, const double *q, size_t n, double *out)
 {
@@ -200,6 +256,8 @@ llmm_status llmm_sketch_quantiles(const llmm_sketch *s, const double *q, size_t 
             return LLMM_E_INVALID;
     if (!s->count)
         return LLMM_E_EMPTY;
+    if (view_quantiles(s, q, n, out))
+        return LLMM_OK;
     for (start = 0; start < n; start += QCHUNK) {
         uint64_t ranks[QCHUNK];
         size_t order[QCHUNK];
@@ -221,10 +279,33 @@ llmm_status llmm_sketch_quantiles(const llmm_sketch *s, const double *q, size_t 
     return LLMM_OK;
 }
 
+/* Values counted in the store's buckets up to index vi (the view's or a scan's count). */
+static uint64_t stored_through(const llmm_sketch *s, int64_t vi)
+{
+    int64_t lo, hi, i;
+    uint64_t le = 0, seq;
+    if (!s->cap || vi < s->base)
+        return 0;
+    if (vi >= s->base + (int64_t)s->cap)
+        return s->count - s->zero - s->under - s->over;
+    if (llmm__view_open(s, &seq)) {
+        le = llmm__view_through(s, (size_t)(vi - s->base));
+        if (llmm__view_intact(s, seq))
+            return le;
+        le = 0;
+    }
+    if (llmm__store_span(s, &lo, &hi)) {
+        if (vi > hi)
+            vi = hi;
+        for (i = lo; i <= vi; i++)
+            le += llmm__store_get(s, i);
+    }
+    return le;
+}
+
 llmm_status llmm_sketch_rank(const llmm_sketch *s, double v, double *fraction_le)
 {
     uint64_t le;
-    int64_t lo, hi, i, vi;
     if (!s || !fraction_le || isnan(v))
         return LLMM_E_INVALID;
     if (!s->count)
@@ -239,16 +320,8 @@ llmm_status llmm_sketch_rank(const llmm_sketch *s, double v, double *fraction_le
     }
     /* here min <= v < max, so v >= 0 and finite */
     le = s->zero;
-    if (v > 0.0) {
-        le += s->under;
-        vi = llmm__map_index(s->scale, v);
-        if (llmm__store_span(s, &lo, &hi)) {
-            if (vi > hi)
-                vi = hi;
-            for (i = lo; i <= vi; i++)
-                le += llmm__store_get(s, i);
-        }
-    }
+    if (v > 0.0)
+        le += s->under + stored_through(s, llmm__map_index(s->scale, v));
     *fraction_le = (double)le / (double)s->count;
     return LLMM_OK;
 }

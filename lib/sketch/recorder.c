@@ -305,74 +305,137 @@ llmm_status llmm_shard_add(llmm_shard *sh, double v)
     return add_one(sh, v);
 }
 
-#define BATCH_CHUNK 1024 /* values per pass of llmm_shard_add_many (even: sum lanes by parity) */
+#define BATCH_CHUNK 1024 /* a batch up to this long keeps its counters' addresses (a power of 2) */
 
-/* Check a batch without counting anything: every value valid, and every page it needs made. */
-static llmm_status prepare_batch(llmm_shard *sh, const double *v, size_t n)
+/* What a batch needs of the shard for its common case, read once into registers (stores to
+ * counters and to the batch's own arrays could otherwise alias the shard's fields). The
+ * window does not move while a batch is located or counted. */
+typedef struct window {
+    const llmm__map_cell *cells;
+    uint64_t cell_mask, lo_biased, mm_lo, mm_span;
+    uint32_t key_shift;
+    _Atomic(page *) *pages;
+} window;
+
+static inline window window_of(const llmm_shard *sh)
 {
+    window w = {sh->cells, sh->cell_mask, sh->lo_biased, sh->mm_lo, sh->mm_span, sh->key_shift,
+                sh->pages};
+    return w;
+}
+
+/* The counter of v when v lies inside the min/max window and its page exists (the common
+ * case: v is then valid and cannot move min or max), else NULL. As in add_one. */
+static inline _Atomic uint64_t *window_counter(const window *w, double v)
+{
+    uint64_t off = llmm__map_biased(w->cells, w->key_shift, w->cell_mask, llmm__dbits(v)) -
+                   w->lo_biased;
+    page *p;
+    if (LLMM__LIKELY(off - w->mm_lo < w->mm_span) &&
+        LLMM__LIKELY((p = atomic_load_explicit(&w->pages[off >> PAGE_SHIFT],
+                                               memory_order_relaxed)) != NULL))
+        return &p->c[off & (PAGE_SIZE - 1)];
+    return NULL;
+}
+
+/* Pass 1 of a batch, counting nothing: every value valid and every page it needs made; the
+ * counter of value i noted in ctr[i % BATCH_CHUNK] (all of them when n <= BATCH_CHUNK).
+ * *lo / *hi gather the bits of the values outside the window, the only ones that can move
+ * min or max. */
+static llmm_status locate(llmm_shard *sh, const double *v, size_t n, _Atomic uint64_t **ctr,
+                          uint64_t *lo, uint64_t *hi)
+{
+    window w = window_of(sh);
+    uint64_t mn = UINT64_MAX, mx = 0;
     for (size_t i = 0; i < n; i++) {
-        _Atomic uint64_t *ctr;
-        llmm_status st = value_counter(sh, v[i], &ctr);
-        if (st != LLMM_OK)
-            return st;
+        _Atomic uint64_t *c = window_counter(&w, v[i]);
+        if (LLMM__UNLIKELY(!c)) {
+            uint64_t bits = llmm__dbits(v[i]) & ~(UINT64_C(1) << 63); /* -0 as 0 */
+            llmm_status st = value_counter(sh, v[i], &c);
+            if (st != LLMM_OK)
+                return st;
+            mn = bits < mn ? bits : mn;
+            mx = bits > mx ? bits : mx;
+        }
+        ctr[i % BATCH_CHUNK] = c;
     }
+    *lo = mn;
+    *hi = mx;
     return LLMM_OK;
 }
 
-/* Record n <= BATCH_CHUNK values. Pass 1 validates them, makes their pages, sums them and
- * notes each value's counter; only when all of that succeeded does pass 2 count, so a reader
- * never sees a batch half counted and then taken back. */
-static llmm_status add_chunk(llmm_shard *sh, const double *v, size_t n)
+/* The counter of a value of a located batch (valid, its page made: nothing can fail). */
+static inline _Atomic uint64_t *located_counter(llmm_shard *sh, const window *w, double v)
 {
-    _Atomic uint64_t *ctr[BATCH_CHUNK];
-    uint64_t mn = UINT64_MAX, mx = 0;
+    _Atomic uint64_t *c = window_counter(w, v);
+    if (LLMM__UNLIKELY(!c))
+        (void)value_counter(sh, v, &c);
+    return c;
+}
+
+/* Pass 2: count the values, at the counters pass 1 noted or (past BATCH_CHUNK values) found
+ * again, and add each to the sum lane of its position's parity: two lanes, so that
+ * consecutive additions do not wait on each other (the snapshot adds both). */
+static void count_batch(llmm_shard *sh, const double *v, size_t n,
+                        _Atomic uint64_t *const *ctr)
+{
+    window w = window_of(sh);
     double even = sh->sums[0], odd = sh->sums[1];
-    size_t i;
-    for (i = 0; i < n; i++) {
-        uint64_t bits = llmm__dbits(v[i]) & ~(UINT64_C(1) << 63); /* -0 as 0 */
-        llmm_status st = value_counter(sh, v[i], &ctr[i]);
-        if (st != LLMM_OK)
-            return st;
-        mn = bits < mn ? bits : mn;
-        mx = bits > mx ? bits : mx;
-        if (i & 1)
-            odd += v[i];
-        else
+    size_t i = 0;
+    if (n <= BATCH_CHUNK) {
+        for (; i + 1 < n; i += 2) {
+            bump(ctr[i], 1);
+            bump(ctr[i + 1], 1);
             even += v[i];
+            odd += v[i + 1];
+        }
+    } else {
+        for (; i + 1 < n; i += 2) {
+            bump(located_counter(sh, &w, v[i]), 1);
+            bump(located_counter(sh, &w, v[i + 1]), 1);
+            even += v[i];
+            odd += v[i + 1];
+        }
     }
-    /* extremes first, so a concurrent snapshot never counts a value beyond its min / max */
-    note_extremes(sh, mn, mx);
-    for (i = 0; i < n; i++)
-        bump(ctr[i], 1);
+    if (i < n) {
+        bump(n <= BATCH_CHUNK ? ctr[i] : located_counter(sh, &w, v[i]), 1);
+        even += v[i];
+    }
     sh->sums[0] = even;
     sh->sums[1] = odd;
     publish_sum(sh, 0);
     publish_sum(sh, 1);
-    return LLMM_OK;
 }
 
 llmm_status llmm_shard_add_many(llmm_shard *sh, const double *v, size_t n)
 {
+    _Atomic uint64_t *ctr[BATCH_CHUNK];
+    uint64_t lo, hi;
     llmm_status st;
     if (!sh || (!v && n))
         return LLMM_E_INVALID;
-    if (n <= BATCH_CHUNK)
-        return n ? add_chunk(sh, v, n) : LLMM_OK;
-    /* a longer batch is checked whole first; then no chunk can fail */
-    st = prepare_batch(sh, v, n);
-    for (size_t i = 0; st == LLMM_OK && i < n; i += BATCH_CHUNK)
-        st = add_chunk(sh, v + i, n - i < BATCH_CHUNK ? n - i : BATCH_CHUNK);
-    return st;
+    if (n == 0)
+        return LLMM_OK;
+    /* the whole batch is checked before any of it is counted, so a concurrent snapshot never
+     * sees part of a batch that then fails */
+    st = locate(sh, v, n, ctr, &lo, &hi);
+    if (st != LLMM_OK)
+        return st;
+    /* extremes first, so a concurrent snapshot never counts a value beyond its min / max */
+    if (lo <= hi)
+        note_extremes(sh, lo, hi);
+    count_batch(sh, v, n, ctr);
+    return LLMM_OK;
 }
 
 llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
 {
     llmm_shard *sh, *head;
-    uint64_t *tmp = NULL, total = 0, zero = 0, under = 0, over = 0, minb = UINT64_MAX, maxb = 0;
+    uint64_t total = 0, zero = 0, under = 0, over = 0, minb = UINT64_MAX, maxb = 0;
     size_t np = 0, p, k, lo_page = SIZE_MAX, hi_page = 0, cap;
     double sum = 0.0;
-    llmm_sketch fresh;
-    int32_t scale;
+    llmm__store st = {NULL, NULL, 0, 0};
+    llmm_status rc;
 
     if (!r || !into)
         return LLMM_E_INVALID;
@@ -388,22 +451,15 @@ llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
             }
         }
     }
-    scale = r->scale;
-    llmm__sketch_init_fields(&fresh, into->ctx, scale);
-    fresh.range_lo = r->range_lo;
-    fresh.range_hi = r->range_hi;
-    fresh.idx_lo = r->idx_lo;
-    fresh.idx_hi = r->idx_hi;
-    cap = 0;
     if (lo_page != SIZE_MAX) {
         /* pages made after the scan above are simply not in this snapshot */
         int64_t first = r->idx_lo + (int64_t)(lo_page * PAGE_SIZE);
         cap = (hi_page - lo_page + 1) * PAGE_SIZE;
         if (first + (int64_t)cap - 1 > r->idx_hi) /* the last page may stick out of the range */
             cap = (size_t)(r->idx_hi - first + 1);
-        tmp = llmm__calloc(into->ctx, cap, sizeof *tmp);
-        if (!tmp)
-            return LLMM_E_NOMEM;
+        rc = llmm__store_make(into->ctx, first, cap, 1, &st);
+        if (rc != LLMM_OK)
+            return rc;
         for (sh = head; sh; sh = atomic_load_explicit(&sh->next, memory_order_acquire)) {
             for (p = lo_page; p <= hi_page; p++) {
                 page *pg = atomic_load_explicit(&sh->pages[p], memory_order_acquire);
@@ -411,7 +467,7 @@ llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
                     continue;
                 for (k = 0; k < PAGE_SIZE && (p - lo_page) * PAGE_SIZE + k < cap; k++) {
                     uint64_t c = atomic_load_explicit(&pg->c[k], memory_order_acquire);
-                    tmp[(p - lo_page) * PAGE_SIZE + k] += c;
+                    st.counts64[(p - lo_page) * PAGE_SIZE + k] += c;
                     total += c;
                 }
             }
@@ -431,21 +487,21 @@ llmm_status llmm_recorder_snapshot(llmm_recorder *r, llmm_sketch *into)
         if (b > maxb)
             maxb = b;
     }
-    /* commit into `into`; nothing below fails */
-    llmm__sketch_release_store(into);
-    fresh.counts64 = tmp;
-    fresh.cap = cap;
-    fresh.base = r->idx_lo + (int64_t)(lo_page == SIZE_MAX ? 0 : lo_page * PAGE_SIZE);
-    fresh.zero = zero;
-    fresh.under = under;
-    fresh.over = over;
-    fresh.count = total + zero + under + over;
-    fresh.sum = fresh.count ? sum : 0.0;
-    fresh.min = fresh.count ? from_bits(minb) : 0.0;
-    fresh.max = fresh.count ? from_bits(maxb) : 0.0;
-    if (fresh.count && fresh.min > fresh.max)
-        fresh.min = fresh.max;
-    *into = fresh;
+    /* commit into `into` (its context stays); nothing below fails */
+    llmm__store_adopt(into, &st, r->scale);
+    into->range_lo = r->range_lo;
+    into->range_hi = r->range_hi;
+    into->idx_lo = r->idx_lo;
+    into->idx_hi = r->idx_hi;
+    into->zero = zero;
+    into->under = under;
+    into->over = over;
+    into->count = total + zero + under + over;
+    into->sum = into->count ? sum : 0.0;
+    into->min = into->count ? from_bits(minb) : 0.0;
+    into->max = into->count ? from_bits(maxb) : 0.0;
+    if (into->count && into->min > into->max)
+        into->min = into->max;
     llmm__sketch_refresh_fast(into);
     return LLMM_OK;
 }

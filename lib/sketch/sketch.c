@@ -9,12 +9,11 @@
 
 void llmm__sketch_init_fields(llmm_sketch *s, const llmm_ctx *ctx, int32_t scale)
 {
+    llmm__store none = {NULL, NULL, 0, 0};
     memset(s, 0, sizeof *s);
     s->ctx = ctx;
-    s->scale = scale;
-    s->cells = llmm__map_cells[scale];
-    s->key_shift = llmm__key_shift(scale);
-    s->cell_mask = llmm__cell_mask(scale);
+    s->gen = 1; /* 0 is the view's "holds nothing" */
+    llmm__store_adopt(s, &none, scale);
     s->range_lo = LLMM_SKETCH_RANGE_MIN_DEFAULT;
     s->range_hi = LLMM_SKETCH_RANGE_MAX_DEFAULT;
     llmm__range_indices(scale, s->range_lo, s->range_hi, &s->idx_lo, &s->idx_hi);
@@ -226,13 +225,8 @@ llmm_status llmm_sketch_add_n(llmm_sketch *s, double v, uint64_t n)
 static void unrecord(llmm_sketch *s, double v)
 {
     int64_t idx = 0;
-    if (classify(s, llmm__dbits(v), v, &idx) == 0) {
-        size_t off = (size_t)(idx - s->base);
-        if (s->counts64)
-            s->counts64[off]--;
-        else
-            s->counts32[off]--;
-    }
+    if (classify(s, llmm__dbits(v), v, &idx) == 0)
+        llmm__store_sub(s, idx, 1);
 }
 
 /* Before n more values of a batch: if a 32-bit counter could pass 2^32 - 1 during them, widen
@@ -338,10 +332,7 @@ llmm_status llmm_sketch_reset(llmm_sketch *s)
 {
     if (!s)
         return LLMM_E_INVALID;
-    if (s->counts32)
-        memset(s->counts32, 0, s->cap * sizeof(uint32_t));
-    if (s->counts64)
-        memset(s->counts64, 0, s->cap * sizeof(uint64_t));
+    llmm__store_clear(s);
     s->count = s->zero = s->under = s->over = 0;
     s->sum = 0.0;
     s->min = s->max = 0.0;
@@ -351,27 +342,28 @@ llmm_status llmm_sketch_reset(llmm_sketch *s)
 
 llmm_status llmm_sketch_copy(llmm_sketch *dst, const llmm_sketch *src)
 {
-    void *buf = NULL;
-    size_t esz;
-    llmm_sketch tmp;
+    llmm__store st;
+    llmm_status rc;
     if (!dst || !src)
         return LLMM_E_INVALID;
     if (dst == src)
         return LLMM_OK;
-    esz = src->counts64 ? sizeof(uint64_t) : sizeof(uint32_t);
-    if (src->cap) {
-        buf = llmm__alloc(dst->ctx, src->cap * esz);
-        if (!buf)
-            return LLMM_E_NOMEM;
-        memcpy(buf, src->counts64 ? (const void *)src->counts64 : (const void *)src->counts32,
-               src->cap * esz);
-    }
-    llmm__sketch_release_store(dst);
-    tmp = *src;
-    tmp.ctx = dst->ctx;
-    tmp.counts32 = src->counts64 ? NULL : buf;
-    tmp.counts64 = src->counts64 ? buf : NULL;
-    *dst = tmp;
+    rc = llmm__store_dup(dst->ctx, src, &st);
+    if (rc != LLMM_OK)
+        return rc;
+    /* field by field: src may be read by other threads meanwhile, and its view is its own */
+    llmm__store_adopt(dst, &st, src->scale);
+    dst->range_lo = src->range_lo;
+    dst->range_hi = src->range_hi;
+    dst->idx_lo = src->idx_lo;
+    dst->idx_hi = src->idx_hi;
+    dst->count = src->count;
+    dst->sum = src->sum;
+    dst->min = src->min;
+    dst->max = src->max;
+    dst->zero = src->zero;
+    dst->under = src->under;
+    dst->over = src->over;
     llmm__sketch_refresh_fast(dst);
     return LLMM_OK;
 }

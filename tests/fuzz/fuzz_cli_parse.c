@@ -1,18 +1,22 @@
-/* libFuzzer target: the llmm tool's trace parsers (tools/llmm: vLLM result JSON, CSV, JSONL)
- * on arbitrary bytes.
+/* libFuzzer target: the llmm tool's trace readers (tools/llmm/input) on arbitrary bytes. Built
+ * once per reader (FUZZ_CLI_FORMAT: fuzz_cli_vllm, fuzz_cli_sglang, fuzz_cli_genai_perf,
+ * fuzz_cli_genai_perf_summary, fuzz_cli_guidellm, fuzz_cli_llmperf) and once over vLLM, CSV
+ * and JSONL (fuzz_cli_parse).
  *
- * Input: byte 0 picks the format (low two bits) and whether the sink fails (bit 2: the k-th
- * callback returns "out of memory", k from byte 1); byte 1 also seeds the chunk sizes; the
- * rest is the file, in an exactly sized heap buffer without a terminating NUL (any overread is
- * a sanitizer report). Checked:
+ * Input: byte 0 picks the format (low two bits, fuzz_cli_parse only) and whether the sink fails
+ * (bit 2: the k-th callback returns "out of memory", k from byte 1); byte 1 also seeds the
+ * chunk sizes; the rest is the file, in an exactly sized heap buffer without a terminating NUL
+ * (any overread is a sanitizer report). Checked:
  *   - the whole-buffer entry point and the readers' calls fed in random chunks (with the
  *     vLLM second pass when the first asks for it) agree on the return code, on every
  *     callback and its arguments, on the input statistics and on the error message: a parser
  *     must not depend on where reads split the file;
  *   - an error names the input (`name:...`) and a failing sink's code comes back;
  *   - delivered records follow the record contract (input/record.h): a failed request has NaN
- *     latencies, a successful one finite TTFT <= E2E; ITLs are finite; the statistics count
- *     the delivered records;
+ *     latencies, a successful one a finite E2E and a TTFT that is NaN or finite and at most
+ *     E2E; ITLs are finite; the statistics count the delivered records;
+ *   - a run's statement is sane: a label and figure names printable, figure statistics known;
+ *   - the detection of a format from the same bytes ends in a format or a message;
  *   - no leak (LeakSanitizer) on any path. */
 #include "fuzz_common.h"
 
@@ -54,7 +58,9 @@ static int on_record(void *user, const llmm_cli_record *r)
     if (r->failed) {
         CHECK(isnan(r->ttft_s) && isnan(r->e2e_s));
     } else {
-        CHECK(isfinite(r->ttft_s) && isfinite(r->e2e_s) && r->ttft_s <= r->e2e_s);
+        /* a TTFT only where the input has per-token times (record.h) */
+        CHECK(isfinite(r->e2e_s) && r->e2e_s >= 0);
+        CHECK(isnan(r->ttft_s) || (isfinite(r->ttft_s) && r->ttft_s <= r->e2e_s));
     }
     CHECK(isnan(r->start_s) || isfinite(r->start_s));
     CHECK(r->input_tokens >= -1 && r->output_tokens >= -1);
@@ -81,11 +87,35 @@ static int on_itl_reset(void *user)
     return step(user, 'x');
 }
 
-static int on_run_end(void *user, double d)
+static void printable(const char *s)
+{
+    for (; *s; s++)
+        CHECK((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f);
+}
+
+static int on_run_end(void *user, const llmm_cli_run *run)
 {
     trace *t = user;
+    double d = run->duration_s;
     CHECK(isnan(d) || isfinite(d));
+    CHECK(run->nfig == 0 || run->fig != NULL);
     put(t, &d, sizeof d);
+    put(t, &run->nfig, sizeof run->nfig);
+    if (run->label) {
+        put(t, run->label, strlen(run->label) + 1);
+        CHECK(strlen(run->label) < 200);
+        printable(run->label);
+    }
+    for (size_t i = 0; i < run->nfig; i++) {
+        const llmm_cli_figure *f = &run->fig[i];
+        printable(f->name);
+        printable(f->unit);
+        CHECK(f->metric >= 0 && f->metric < LLMM_CLI_FM_COUNT);
+        CHECK(f->stat >= LLMM_CLI_ST_VALUE && f->stat <= LLMM_CLI_ST_COUNT_OF);
+        CHECK(f->stat != LLMM_CLI_ST_QUANTILE || (f->q >= 0 && f->q <= 1));
+        put(t, f->name, strlen(f->name) + 1);
+        put(t, &f->value, sizeof f->value);
+    }
     return step(t, 'e');
 }
 
@@ -141,8 +171,8 @@ static size_t next_chunk(chunker *c, size_t left)
 
 static const char *name_of(int fmt)
 {
-    return fmt == LLMM_CLI_FORMAT_VLLM ? "in.json" : fmt == LLMM_CLI_FORMAT_CSV ? "in.csv"
-                                                                                 : "in.jsonl";
+    return fmt == LLMM_CLI_FORMAT_CSV ? "in.csv" : fmt == LLMM_CLI_FORMAT_JSONL ? "in.jsonl"
+                                                                                : "in.json";
 }
 
 /* One streamed pass of a reader; *out is the reader object (destroyed by the caller). */
@@ -194,9 +224,10 @@ static int whole(int fmt, const char *buf, size_t len, const llmm_cli_sink *s,
     return llmm_cli_parse_buffer((llmm_cli_format)fmt, buf, len, name_of(fmt), s, info, err);
 }
 
-/* The message after "in.json:LINE:COLUMN: ". YAJL holds back a token that spans two chunks
- * and then reports its error at a position that depends on the split, so the vLLM parser's
- * line and column may differ between chunkings (the text may not). Other messages whole. */
+/* The message after "in.json:LINE:COLUMN: ". An error in a token that spans two chunks is
+ * reported at the token's first byte, which may differ from where a whole-buffer read reports
+ * a problem inside it, so line and column may differ between chunkings (the text may not).
+ * Other messages whole. */
 static const char *skip_position(const char *m)
 {
     unsigned long long l, c;
@@ -208,8 +239,14 @@ static const char *skip_position(const char *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+#ifdef FUZZ_CLI_FORMAT
+    static const int formats[4] = {FUZZ_CLI_FORMAT, FUZZ_CLI_FORMAT, FUZZ_CLI_FORMAT,
+                                   FUZZ_CLI_FORMAT};
+#else
     static const int formats[4] = {LLMM_CLI_FORMAT_VLLM, LLMM_CLI_FORMAT_CSV,
                                    LLMM_CLI_FORMAT_JSONL, LLMM_CLI_FORMAT_VLLM};
+#endif
+    llmm_cli_format detected;
     trace ta, tb;
     llmm_cli_sink sa, sb;
     llmm_cli_input_info ia, ib;
@@ -253,6 +290,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (ra == LLMM_CLI_ENOMEM)
             CHECK(ta.failing && ta.calls >= ta.fail_at);
     }
+    ra = llmm_cli_format_detect("in", buf, len, 1, &detected, &ea);
+    CHECK(ra == LLMM_CLI_OK || ra == LLMM_CLI_EPARSE || ra == LLMM_CLI_ENOMEM);
+    CHECK(ra != LLMM_CLI_OK || llmm_cli_reader_for(detected) != NULL);
+    CHECK(ra == LLMM_CLI_OK || strncmp(ea.msg, "in", 2) == 0);
     free(ta.p);
     free(tb.p);
     free(buf);

@@ -100,8 +100,32 @@ static inline uint64_t fz_bucket_total(const llmm_sketch *s)
     return t;
 }
 
+/* Queries never answer from a stale cumulative view: a set of quantiles and ranks asked three
+ * times (the first query of a state scans, the second fills the view, the third reads it)
+ * equals the answers of a fresh clone of the sketch, which has no view of its own yet. */
+static inline void fz_check_view(const llmm_sketch *s)
+{
+    static const double qs[7] = {0.001, 0.1, 0.5, 0.9, 0.99, 0.999, 0.9999};
+    double want[7], got[7], x, y;
+    llmm_sketch *fresh = NULL;
+    CHECK(llmm_sketch_clone(s, &fresh) == LLMM_OK);
+    CHECK(llmm_sketch_quantiles(fresh, qs, 7, want) == LLMM_OK);
+    for (int round = 0; round < 3; round++) {
+        CHECK(llmm_sketch_quantiles(s, qs, 7, got) == LLMM_OK);
+        for (int i = 0; i < 7; i++)
+            CHECK(got[i] == want[i]);
+        CHECK(llmm_sketch_quantile(s, qs[round * 3], &x) == LLMM_OK && x == want[round * 3]);
+        for (int i = 0; i < 7; i++) {
+            CHECK(llmm_sketch_rank(s, want[i] * (1 + 1e-3 * round), &x) == LLMM_OK);
+            CHECK(llmm_sketch_rank(fresh, want[i] * (1 + 1e-3 * round), &y) == LLMM_OK);
+            CHECK(x == y);
+        }
+    }
+    llmm_sketch_free(fresh);
+}
+
 /* The invariants of any sketch: count = zero + under + over + buckets; quantiles monotone in
- * q; min = P0 <= every quantile <= P100 = max; mean between min and max. */
+ * q; min = P0 <= every quantile <= P100 = max; mean between min and max; no stale answers. */
 static inline void fz_check_sketch_ex(const llmm_sketch *s, int check_mean)
 {
     static const double qs[9] = {0.0, 0.001, 0.01, 0.25, 0.5, 0.75, 0.9, 0.999, 1.0};
@@ -127,6 +151,7 @@ static inline void fz_check_sketch_ex(const llmm_sketch *s, int check_mean)
     CHECK(llmm_sketch_mean(s, &mean) == LLMM_OK);
     if (check_mean) /* a decoded sketch's sum is carried bit for bit, whatever it is */
         CHECK(mean >= mn * (1 - 1e-9) && mean <= mx * (1 + 1e-9));
+    fz_check_view(s);
 }
 
 static inline void fz_check_sketch(const llmm_sketch *s)

@@ -4,7 +4,8 @@
  *   quantiles are monotone in q; min <= every quantile <= max;
  *   a failed call changes nothing (count unchanged; add_many: nothing at all);
  *   add_many equals the same values added one by one (the sum bit for bit);
- *   merge / subtract / copy agree with the counts they should produce. */
+ *   merge / subtract / copy agree with the counts they should produce;
+ *   no query answers from a stale cumulative view (fz_check_view). */
 #include "fuzz_common.h"
 
 /* a and b hold the same values and, bit for bit, the same sum */
@@ -122,10 +123,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             CHECK(llmm_sketch_count(a) == before);
             (void)st;
             break;
-        case 8:
+        case 8: {
+            /* reset; then, for a small sketch, as many other values as it had: the count is
+             * back where it was, the contents are not (no stale cumulative view may answer) */
+            double step = 1.0 + (double)fz_u8(&in);
             CHECK(llmm_sketch_reset(a) == LLMM_OK);
             CHECK(llmm_sketch_count(a) == 0);
+            for (uint64_t i = 0; before <= 512 && i < before; i++)
+                CHECK(llmm_sketch_add(a, step * (1.0 + 1e-3 * (double)i)) == LLMM_OK);
             break;
+        }
         case 9: {
             double lo = fz_double(&in), hi = fz_double(&in);
             st = llmm_sketch_set_range(a, lo, hi);

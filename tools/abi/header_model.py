@@ -10,22 +10,30 @@ enumerator values are the compiler's, for that data model, and nothing is guesse
     api.functions["llmm_polyfit"].params[3].type.spelling()   # 'uint32_t'
     api.structs["llmm_fit_stats"].fields[1].offset            # 4
     api.enums["llmm_status"].values["LLMM_E_ABI"]              # -11
+    api.constants["LLMM_SCALE_DEFAULT"].value                  # 6
+    api.structs["llmm_fit_stats"].doc                          # the Doxygen brief
 
 Only declarations made in a file named llmmetrics/*.h count; types from stddef.h and stdint.h
-appear by name (`size_t`, `uint32_t`). Sizes, alignments and offsets are in bytes.
+appear by name (`size_t`, `uint32_t`). Sizes, alignments and offsets are in bytes. The
+constants are the object-like `LLMM_*` macros of those headers whose value is a number or a
+string; clang evaluates each (its type and value for the target), nothing is read from the
+macro's text but its name. `doc` is the brief of a declaration's Doxygen comment, as clang
+attaches comments to declarations (enumerators have none); `line` and `doc` take no part in
+comparisons.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-__all__ = ["Type", "Param", "Function", "Field", "Struct", "Enum", "Typedef", "Api", "load",
-           "DEFAULT_TARGET", "ModelError"]
+__all__ = ["Type", "Param", "Function", "Field", "Struct", "Enum", "Typedef", "Constant", "Api",
+           "load", "DEFAULT_TARGET", "ModelError"]
 
 #: the target the committed snapshot is made for (LP64, as every 64-bit Linux)
 DEFAULT_TARGET = "x86_64-linux-gnu"
@@ -89,6 +97,8 @@ class Function:
     returns: Type
     params: Tuple[Param, ...]
     header: str  # file name, e.g. "fit.h"
+    line: int = field(default=0, compare=False)
+    doc: str = field(default="", compare=False)
 
     def prototype(self) -> str:
         args = ", ".join(p.type.spelling(p.name) for p in self.params) or "void"
@@ -101,6 +111,7 @@ class Field:
     type: Type
     offset: int
     size: int
+    doc: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -110,6 +121,8 @@ class Struct:
     size: int = 0
     align: int = 0
     fields: Optional[Tuple[Field, ...]] = None  # None: opaque (declared, never defined)
+    line: int = field(default=0, compare=False)
+    doc: str = field(default="", compare=False)
 
     @property
     def opaque(self) -> bool:
@@ -128,6 +141,8 @@ class Enum:
     header: str
     size: int
     values: Dict[str, int] = field(default_factory=dict)  # in declaration order
+    line: int = field(default=0, compare=False)
+    doc: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -135,6 +150,21 @@ class Typedef:
     name: str
     header: str
     type: Type  # what the name stands for, e.g. the name type "struct llmm_x"
+    line: int = field(default=0, compare=False)
+    doc: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Constant:
+    """An object-like `#define LLMM_...` with a number or string value. type is the type clang
+    gives the expansion on the target: a fundamental type such as "int", "unsigned int",
+    "long unsigned int" (UINT64_C on LP64) or "double", or an array of char for a string."""
+
+    name: str
+    header: str
+    type: Type
+    value: object  # int, float or str
+    line: int = field(default=0, compare=False)
 
 
 @dataclass
@@ -146,19 +176,59 @@ class Api:
     structs: Dict[str, Struct] = field(default_factory=dict)
     enums: Dict[str, Enum] = field(default_factory=dict)
     typedefs: Dict[str, Typedef] = field(default_factory=dict)
+    constants: Dict[str, Constant] = field(default_factory=dict)
+    headers: List[str] = field(default_factory=list)  # in the order the compiler read them
 
     def size_prefixed(self) -> List[Struct]:
         return [s for s in self.structs.values() if s.size_prefixed]
 
 
+# An object-like public macro: `#define LLMM_NAME value` (not LLMM_API, not a private NAME_).
+_MACRO_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(LLMM_[A-Z0-9_]*[A-Z0-9])[ \t]+\S", re.M)
+_NOT_CONSTANTS = {"LLMM_API"}
+_PROBE = "llmm__probe_"
+# The types a constant may have, numbered for the probe; a string is a char array.
+_CONSTANT_TYPES = ("int", "unsigned int", "long int", "long unsigned int", "long long int",
+                   "long long unsigned int", "float", "double", "char *")
+# For a candidate macro N, three enumerators: which of those types its expansion has, its size
+# and, for an integer, its value (an integer constant expression); and its value as clang
+# prints an initialiser (for a floating value or a string).
+_PROBE_TEXT = """#ifdef {n}
+enum {{ {p}k_{n} = _Generic(({n}), {kinds}, default: 0),
+       {p}s_{n} = sizeof({n}),
+       {p}e_{n} = _Generic(({n}), float: 0, double: 0, char *: 0, default: ({n})) }};
+static const __typeof__({n}) {p}v_{n} = {n};
+#endif
+"""
+
+
+def _macro_candidates(include_dirs: Sequence[str]) -> Dict[str, Tuple[str, int]]:
+    """{name: (header, line)} of every object-like LLMM_ macro in llmmetrics/*.h."""
+    found: Dict[str, Tuple[str, int]] = {}
+    for d in include_dirs:
+        sub = os.path.join(d, "llmmetrics")
+        for name in sorted(os.listdir(sub)) if os.path.isdir(sub) else ():
+            if not name.endswith(".h"):
+                continue
+            with open(os.path.join(sub, name), encoding="utf-8") as f:
+                text = f.read()
+            for m in _MACRO_RE.finditer(text):
+                if m.group(1) not in _NOT_CONSTANTS:
+                    found.setdefault(m.group(1), (name, text.count("\n", 0, m.start()) + 1))
+    return found
+
+
 def _run_castxml(include_dirs: Sequence[str], headers: Sequence[str], target: str,
-                 castxml: str, cc: str) -> ET.Element:
+                 castxml: str, cc: str, macros: Sequence[str]) -> ET.Element:
     with tempfile.TemporaryDirectory() as tmp:
         tu = os.path.join(tmp, "api.c")
         out = os.path.join(tmp, "api.xml")
+        kinds = ", ".join("%s: %d" % (t, i + 1) for i, t in enumerate(_CONSTANT_TYPES))
         with open(tu, "w", encoding="utf-8") as f:
             for h in headers:
                 f.write('#include "%s"\n' % h)
+            for n in macros:
+                f.write(_PROBE_TEXT.format(n=n, p=_PROBE, kinds=kinds))
         # castxml takes the preprocessor and target from `cc`; freestanding, so that stddef.h
         # and stdint.h come from clang and any target works without its C library.
         cmd = [castxml, "--castxml-output=1", "--castxml-cc-gnu-c",
@@ -174,6 +244,28 @@ def _run_castxml(include_dirs: Sequence[str], headers: Sequence[str], target: st
         return ET.parse(out).getroot()
 
 
+# A Doxygen command that starts a new block (@since, @param, @note, @{ ...), not an inline one.
+_BLOCK_COMMAND = re.compile(r"^\s*[@\\](?!(?:ref|p|c|a|b|e)\b)")
+
+
+def _brief(comment: str) -> str:
+    """The brief of a Doxygen comment as one line of plain text: the @brief paragraph (else
+    the first), markers, commands and reference prefixes (::name, #NAME) removed."""
+    text = re.sub(r"^/\*[*!]<?|\*/$", "", comment.strip())
+    lines = [re.sub(r"^\s*\*? ?", "", ln).rstrip() for ln in text.splitlines()]
+    out: List[str] = []
+    for ln in lines:
+        if ln.lstrip().startswith(("@brief", "\\brief")):
+            out = [ln.lstrip()[6:]]
+            continue
+        if (not ln.strip() or _BLOCK_COMMAND.match(ln)) and any(out):
+            break
+        out.append(ln)
+    brief = " ".join(" ".join(out).split())
+    brief = re.sub(r"[@\\](?:ref|p|c|a) (\S)", r"\1", brief)
+    return re.sub(r"(?<![\w:])(?:::|#)(?=[A-Za-z_])", "", brief)
+
+
 class _Reader:
     """Turns castxml's XML (format 1.x) into the model."""
 
@@ -181,6 +273,19 @@ class _Reader:
         self.by_id = {e.get("id"): e for e in root if e.get("id")}
         self.files = {e.get("id"): e.get("name") for e in root if e.tag == "File"}
         self.cache: Dict[str, Type] = {}
+        self.texts: Dict[str, bytes] = {}
+
+    def doc(self, e: ET.Element) -> str:
+        """The brief of the Doxygen comment clang attached to `e` ('' when none)."""
+        c = self.by_id.get(e.get("comment", ""))
+        if c is None:
+            return ""
+        fid = c.get("file")
+        if fid not in self.texts:
+            with open(self.files[fid], "rb") as f:
+                self.texts[fid] = f.read()
+        raw = self.texts[fid][int(c.get("begin_offset")):int(c.get("end_offset"))]
+        return _brief(raw.decode("utf-8"))
 
     def header_of(self, e: ET.Element) -> Optional[str]:
         """The llmmetrics header a declaration is in, or None for anything else."""
@@ -241,21 +346,26 @@ def load(include_dirs: Sequence[str], headers: Sequence[str] = ("llmmetrics/llmm
 
     include_dirs: where `llmmetrics/*.h` and the generated `llmmetrics/version.h` are found.
     """
-    root = _run_castxml(include_dirs, headers, target, castxml, cc)
+    macros = _macro_candidates(include_dirs)
+    root = _run_castxml(include_dirs, headers, target, castxml, cc, sorted(macros))
     r = _Reader(root)
     api = Api(target=target)
+    api.headers = [os.path.basename(e.get("name")) for e in root if e.tag == "File"
+                   and os.path.basename(os.path.dirname(e.get("name"))) == "llmmetrics"]
     for e in root:
         hdr = r.header_of(e) if e.get("file") else None
         name = e.get("name", "")
         if hdr is None or not name:
             continue
+        line, doc = int(e.get("line", 0)), r.doc(e)
         if e.tag == "Function":
             params = tuple(Param(a.get("name", ""), r.type(a.get("type")))
                            for a in e if a.tag == "Argument")
-            api.functions[name] = Function(name, r.type(e.get("returns")), params, hdr)
+            api.functions[name] = Function(name, r.type(e.get("returns")), params, hdr,
+                                           line, doc)
         elif e.tag == "Struct":
             if e.get("incomplete") == "1":
-                api.structs.setdefault(name, Struct(name, hdr))
+                api.structs.setdefault(name, Struct(name, hdr, line=line, doc=doc))
                 continue
             fields = []
             for mid in e.get("members", "").split():
@@ -264,14 +374,43 @@ def load(include_dirs: Sequence[str], headers: Sequence[str] = ("llmmetrics/llmm
                     continue
                 t = r.type(m.get("type"))
                 fields.append(Field(m.get("name"), t, int(m.get("offset")) // 8,
-                                    r.field_size(t)))
+                                    r.field_size(t), r.doc(m)))
             api.structs[name] = Struct(name, hdr, int(e.get("size")) // 8,
-                                       int(e.get("align")) // 8, tuple(fields))
+                                       int(e.get("align")) // 8, tuple(fields), line, doc)
         elif e.tag == "Enumeration":
             values = {v.get("name"): int(v.get("init")) for v in e if v.tag == "EnumValue"}
-            api.enums[name] = Enum(name, hdr, int(e.get("size")) // 8, values)
+            api.enums[name] = Enum(name, hdr, int(e.get("size")) // 8, values, line, doc)
         elif e.tag == "Typedef":
-            api.typedefs[name] = Typedef(name, hdr, r.type(e.get("type")))
+            api.typedefs[name] = Typedef(name, hdr, r.type(e.get("type")), line, doc)
     if not api.functions:
         raise ModelError("no function declared in llmmetrics/*.h: wrong include directories?")
+    api.constants = _constants(root, macros)
     return api
+
+
+def _constants(root: ET.Element, macros: Dict[str, Tuple[str, int]]) -> Dict[str, Constant]:
+    """The probed macros that are numbers or strings, by name (in name order)."""
+    probes = {e.get("name"): e for e in root if e.get("name", "").startswith(_PROBE)}
+    for e in root:
+        if e.tag == "Enumeration" and not e.get("name"):
+            probes.update((v.get("name"), v) for v in e if v.tag == "EnumValue")
+    out: Dict[str, Constant] = {}
+    for name, (header, line) in sorted(macros.items()):
+        kind = probes.get(_PROBE + "k_" + name)
+        if kind is None:
+            continue  # not defined for this target and these headers
+        kind, size = int(kind.get("init")), int(probes[_PROBE + "s_" + name].get("init"))
+        init = probes[_PROBE + "v_" + name].get("init", "")
+        tname = _CONSTANT_TYPES[kind - 1] if kind else ""
+        if tname == "char *" and re.fullmatch(r'"[^"\\]*"', init):
+            t, value = Type("array", target=Type("name", name="char", size=1, align=1),
+                            length=size), init[1:-1]  # type: Tuple[Type, object]
+        elif tname in ("float", "double"):
+            t, value = Type("name", name=tname, size=size, align=size), float(init)
+        elif tname:
+            t = Type("name", name=tname, size=size, align=size)
+            value = int(probes[_PROBE + "e_" + name].get("init"))
+        else:
+            raise ModelError("macro %s (%s) is not a number or a plain string" % (name, header))
+        out[name] = Constant(name, header, t, value, line)
+    return out

@@ -5,11 +5,7 @@ package llmmetrics
 */
 import "C"
 
-import (
-	"runtime"
-	"time"
-	"unsafe"
-)
+import "time"
 
 // Defaults of a [BurnAlerter].
 const (
@@ -88,113 +84,65 @@ func BurnBudgetSpent(burnRate float64, window, period time.Duration) (float64, e
 //
 // A BurnAlerter is used by one goroutine at a time. Close it when done; a finalizer closes a
 // forgotten one.
-type BurnAlerter struct {
-	c   *C.llmm_burn
-	ctx *Context
-}
+type BurnAlerter struct{ handle[C.llmm_burn] }
 
 // NewBurnAlerter creates an alerter for an SLO target T in (0, 1) (say 0.999) on a ring of
 // slots slots of length slot (0 and 0 for 10 s slots holding 6 h).
 func NewBurnAlerter(sloTarget float64, slot time.Duration, slots int, opts ...Option) (*BurnAlerter, error) {
 	const op = "llmm_burn_new"
-	o := collect(opts)
-	slotNs, err := durationArg(op, "slot length", slot)
+	slotNs, n, err := ringArg(op, slot, slots)
 	if err != nil {
 		return nil, err
 	}
-	n, err := slotsArg(op, slots)
-	if err != nil {
-		return nil, err
-	}
-	var c *C.llmm_burn
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_burn_new(cctx, C.double(sloTarget), slotNs, n, &c)
-	}); err != nil {
-		return nil, err
-	}
-	b := &BurnAlerter{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(b, (*BurnAlerter).Close)
-	return b, nil
-}
-
-// Close frees the alerter. It is idempotent and always returns nil.
-func (b *BurnAlerter) Close() error {
-	if b.c == nil {
-		return nil
-	}
-	C.llmm_burn_free(b.c)
-	b.c = nil
-	b.ctx.release()
-	b.ctx = nil
-	runtime.SetFinalizer(b, nil)
-	return nil
+	b := &BurnAlerter{}
+	return owned(b, b.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_burn) C.llmm_status {
+		return C.llmm_burn_new(cctx, C.double(sloTarget), slotNs, n, out)
+	}))
 }
 
 // SetFloat64 sets the SLO target or a factor.
 func (b *BurnAlerter) SetFloat64(opt BurnOption, value float64) error {
-	if b.c == nil {
-		return errClosed("llmm_burn_set_f64", "burn alerter")
-	}
-	st := C.llmm_burn_set_f64(b.c, C.llmm_burn_option(opt), C.double(value))
-	runtime.KeepAlive(b)
-	return check("llmm_burn_set_f64", st)
+	return b.call("llmm_burn_set_f64", func(c *C.llmm_burn) C.llmm_status {
+		return C.llmm_burn_set_f64(c, C.llmm_burn_option(opt), C.double(value))
+	})
 }
 
 // Float64 reads the SLO target or a factor.
 func (b *BurnAlerter) Float64(opt BurnOption) (float64, error) {
-	if b.c == nil {
-		return 0, errClosed("llmm_burn_get_f64", "burn alerter")
-	}
-	var v C.double
-	st := C.llmm_burn_get_f64(b.c, C.llmm_burn_option(opt), &v)
-	runtime.KeepAlive(b)
-	return float64(v), check("llmm_burn_get_f64", st)
+	return b.getF64("llmm_burn_get_f64", func(c *C.llmm_burn, v *C.double) C.llmm_status {
+		return C.llmm_burn_get_f64(c, C.llmm_burn_option(opt), v)
+	})
 }
 
 // SetUint64 sets a window length in nanoseconds; a long window may not be shorter than its
 // short window nor longer than the ring.
 func (b *BurnAlerter) SetUint64(opt BurnOption, value uint64) error {
-	if b.c == nil {
-		return errClosed("llmm_burn_set_u64", "burn alerter")
-	}
-	st := C.llmm_burn_set_u64(b.c, C.llmm_burn_option(opt), C.uint64_t(value))
-	runtime.KeepAlive(b)
-	return check("llmm_burn_set_u64", st)
+	return b.call("llmm_burn_set_u64", func(c *C.llmm_burn) C.llmm_status {
+		return C.llmm_burn_set_u64(c, C.llmm_burn_option(opt), C.uint64_t(value))
+	})
 }
 
 // Uint64 reads a window length in nanoseconds.
 func (b *BurnAlerter) Uint64(opt BurnOption) (uint64, error) {
-	if b.c == nil {
-		return 0, errClosed("llmm_burn_get_u64", "burn alerter")
-	}
-	var v C.uint64_t
-	st := C.llmm_burn_get_u64(b.c, C.llmm_burn_option(opt), &v)
-	runtime.KeepAlive(b)
-	return uint64(v), check("llmm_burn_get_u64", st)
+	return b.getU64("llmm_burn_get_u64", func(c *C.llmm_burn, v *C.uint64_t) C.llmm_status {
+		return C.llmm_burn_get_u64(c, C.llmm_burn_option(opt), v)
+	})
 }
 
 // Add counts errors failed requests out of requests (errors ≤ requests) at time stamp now.
 func (b *BurnAlerter) Add(now, errors, requests uint64) error {
-	if b.c == nil {
-		return errClosed("llmm_burn_add", "burn alerter")
-	}
-	st := C.llmm_burn_add(b.c, C.uint64_t(now), C.uint64_t(errors), C.uint64_t(requests))
-	runtime.KeepAlive(b)
-	return check("llmm_burn_add", st)
+	return b.call("llmm_burn_add", func(c *C.llmm_burn) C.llmm_status {
+		return C.llmm_burn_add(c, C.uint64_t(now), C.uint64_t(errors), C.uint64_t(requests))
+	})
 }
 
 // Evaluate returns the burn rates of the four windows at time now and the two alerts.
 func (b *BurnAlerter) Evaluate(now uint64) (BurnResult, error) {
-	if b.c == nil {
-		return BurnResult{}, errClosed("llmm_burn_evaluate", "burn alerter")
-	}
-	var r C.llmm_burn_result
-	if err := initStruct(C.LLMM_STRUCT_BURN_RESULT, unsafe.Pointer(&r), C.sizeof_llmm_burn_result); err != nil {
-		return BurnResult{}, err
-	}
-	st := C.llmm_burn_evaluate(b.c, C.uint64_t(now), &r)
-	runtime.KeepAlive(b)
-	if err := check("llmm_burn_evaluate", st); err != nil {
+	r, err := read(&b.handle, "llmm_burn_evaluate", C.LLMM_STRUCT_BURN_RESULT,
+		func(c *C.llmm_burn, r *C.llmm_burn_result) C.llmm_status {
+			return C.llmm_burn_evaluate(c, C.uint64_t(now), r)
+		})
+	if err != nil {
 		return BurnResult{}, err
 	}
 	res := BurnResult{FastAlert: r.fast_alert != 0, SlowAlert: r.slow_alert != 0}
@@ -207,12 +155,9 @@ func (b *BurnAlerter) Evaluate(now uint64) (BurnResult, error) {
 
 // Reset forgets every count and the clock; the options stay.
 func (b *BurnAlerter) Reset() error {
-	if b.c == nil {
-		return errClosed("llmm_burn_reset", "burn alerter")
-	}
-	st := C.llmm_burn_reset(b.c)
-	runtime.KeepAlive(b)
-	return check("llmm_burn_reset", st)
+	return b.call("llmm_burn_reset", func(c *C.llmm_burn) C.llmm_status {
+		return C.llmm_burn_reset(c)
+	})
 }
 
 // Defaults of an [ErrorTrigger].
@@ -244,109 +189,65 @@ type ErrorTriggerReading struct {
 //
 // An ErrorTrigger is used by one goroutine at a time. Close it when done; a finalizer closes
 // a forgotten one.
-type ErrorTrigger struct {
-	c   *C.llmm_error_trigger
-	ctx *Context
-}
+type ErrorTrigger struct{ handle[C.llmm_error_trigger] }
 
 // NewErrorTrigger creates a trigger over window (0 for [ErrorTriggerWindowDefault]) with the
 // default threshold and minimum.
 func NewErrorTrigger(window time.Duration, opts ...Option) (*ErrorTrigger, error) {
 	const op = "llmm_error_trigger_new"
-	o := collect(opts)
 	w, err := durationArg(op, "window", window)
 	if err != nil {
 		return nil, err
 	}
-	var c *C.llmm_error_trigger
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_error_trigger_new(cctx, w, &c)
-	}); err != nil {
-		return nil, err
-	}
-	t := &ErrorTrigger{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(t, (*ErrorTrigger).Close)
-	return t, nil
-}
-
-// Close frees the trigger. It is idempotent and always returns nil.
-func (t *ErrorTrigger) Close() error {
-	if t.c == nil {
-		return nil
-	}
-	C.llmm_error_trigger_free(t.c)
-	t.c = nil
-	t.ctx.release()
-	t.ctx = nil
-	runtime.SetFinalizer(t, nil)
-	return nil
+	t := &ErrorTrigger{}
+	return owned(t, t.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_error_trigger) C.llmm_status {
+		return C.llmm_error_trigger_new(cctx, w, out)
+	}))
 }
 
 // SetFloat64 sets the threshold.
 func (t *ErrorTrigger) SetFloat64(opt ErrorTriggerOption, value float64) error {
-	if t.c == nil {
-		return errClosed("llmm_error_trigger_set_f64", "error trigger")
-	}
-	st := C.llmm_error_trigger_set_f64(t.c, C.llmm_error_trigger_option(opt), C.double(value))
-	runtime.KeepAlive(t)
-	return check("llmm_error_trigger_set_f64", st)
+	return t.call("llmm_error_trigger_set_f64", func(c *C.llmm_error_trigger) C.llmm_status {
+		return C.llmm_error_trigger_set_f64(c, C.llmm_error_trigger_option(opt), C.double(value))
+	})
 }
 
 // Float64 reads the threshold.
 func (t *ErrorTrigger) Float64(opt ErrorTriggerOption) (float64, error) {
-	if t.c == nil {
-		return 0, errClosed("llmm_error_trigger_get_f64", "error trigger")
-	}
-	var v C.double
-	st := C.llmm_error_trigger_get_f64(t.c, C.llmm_error_trigger_option(opt), &v)
-	runtime.KeepAlive(t)
-	return float64(v), check("llmm_error_trigger_get_f64", st)
+	return t.getF64("llmm_error_trigger_get_f64", func(c *C.llmm_error_trigger, v *C.double) C.llmm_status {
+		return C.llmm_error_trigger_get_f64(c, C.llmm_error_trigger_option(opt), v)
+	})
 }
 
 // SetUint64 sets the minimum request count.
 func (t *ErrorTrigger) SetUint64(opt ErrorTriggerOption, value uint64) error {
-	if t.c == nil {
-		return errClosed("llmm_error_trigger_set_u64", "error trigger")
-	}
-	st := C.llmm_error_trigger_set_u64(t.c, C.llmm_error_trigger_option(opt), C.uint64_t(value))
-	runtime.KeepAlive(t)
-	return check("llmm_error_trigger_set_u64", st)
+	return t.call("llmm_error_trigger_set_u64", func(c *C.llmm_error_trigger) C.llmm_status {
+		return C.llmm_error_trigger_set_u64(c, C.llmm_error_trigger_option(opt), C.uint64_t(value))
+	})
 }
 
 // Uint64 reads the minimum request count.
 func (t *ErrorTrigger) Uint64(opt ErrorTriggerOption) (uint64, error) {
-	if t.c == nil {
-		return 0, errClosed("llmm_error_trigger_get_u64", "error trigger")
-	}
-	var v C.uint64_t
-	st := C.llmm_error_trigger_get_u64(t.c, C.llmm_error_trigger_option(opt), &v)
-	runtime.KeepAlive(t)
-	return uint64(v), check("llmm_error_trigger_get_u64", st)
+	return t.getU64("llmm_error_trigger_get_u64", func(c *C.llmm_error_trigger, v *C.uint64_t) C.llmm_status {
+		return C.llmm_error_trigger_get_u64(c, C.llmm_error_trigger_option(opt), v)
+	})
 }
 
 // Add counts errors failed requests out of requests at time stamp now.
 func (t *ErrorTrigger) Add(now, errors, requests uint64) error {
-	if t.c == nil {
-		return errClosed("llmm_error_trigger_add", "error trigger")
-	}
-	st := C.llmm_error_trigger_add(t.c, C.uint64_t(now), C.uint64_t(errors), C.uint64_t(requests))
-	runtime.KeepAlive(t)
-	return check("llmm_error_trigger_add", st)
+	return t.call("llmm_error_trigger_add", func(c *C.llmm_error_trigger) C.llmm_status {
+		return C.llmm_error_trigger_add(c, C.uint64_t(now), C.uint64_t(errors), C.uint64_t(requests))
+	})
 }
 
 // Check reads the failed share over the window ending at now and whether it fires
 // (ErrEmpty without a request in the window).
 func (t *ErrorTrigger) Check(now uint64) (ErrorTriggerReading, error) {
-	if t.c == nil {
-		return ErrorTriggerReading{}, errClosed("llmm_error_trigger_check", "error trigger")
-	}
-	var r C.llmm_error_trigger_reading
-	if err := initStruct(C.LLMM_STRUCT_ERROR_TRIGGER_READING, unsafe.Pointer(&r), C.sizeof_llmm_error_trigger_reading); err != nil {
-		return ErrorTriggerReading{}, err
-	}
-	st := C.llmm_error_trigger_check(t.c, C.uint64_t(now), &r)
-	runtime.KeepAlive(t)
-	if err := check("llmm_error_trigger_check", st); err != nil {
+	r, err := read(&t.handle, "llmm_error_trigger_check", C.LLMM_STRUCT_ERROR_TRIGGER_READING,
+		func(c *C.llmm_error_trigger, r *C.llmm_error_trigger_reading) C.llmm_status {
+			return C.llmm_error_trigger_check(c, C.uint64_t(now), r)
+		})
+	if err != nil {
 		return ErrorTriggerReading{}, err
 	}
 	return ErrorTriggerReading{Fired: r.fired != 0, Errors: uint64(r.errors), Requests: uint64(r.requests),
@@ -355,10 +256,7 @@ func (t *ErrorTrigger) Check(now uint64) (ErrorTriggerReading, error) {
 
 // Reset forgets every count and the clock; the options stay.
 func (t *ErrorTrigger) Reset() error {
-	if t.c == nil {
-		return errClosed("llmm_error_trigger_reset", "error trigger")
-	}
-	st := C.llmm_error_trigger_reset(t.c)
-	runtime.KeepAlive(t)
-	return check("llmm_error_trigger_reset", st)
+	return t.call("llmm_error_trigger_reset", func(c *C.llmm_error_trigger) C.llmm_status {
+		return C.llmm_error_trigger_reset(c)
+	})
 }

@@ -5,11 +5,6 @@ package llmmetrics
 */
 import "C"
 
-import (
-	"runtime"
-	"unsafe"
-)
-
 // Limits of the detectors.
 const (
 	CollapseWindowDefault = 8     // default baseline length W of a CollapseDetector
@@ -72,115 +67,66 @@ type CollapseReport struct {
 //
 // A CollapseDetector is used by one goroutine at a time. Close it when done; a finalizer
 // closes a forgotten one.
-type CollapseDetector struct {
-	c   *C.llmm_collapse
-	ctx *Context
-}
+type CollapseDetector struct{ handle[C.llmm_collapse] }
 
 // NewCollapseDetector creates a detector with the default options (Options(KindCollapse)).
 func NewCollapseDetector(opts ...Option) (*CollapseDetector, error) {
-	const op = "llmm_collapse_new"
-	o := collect(opts)
-	var c *C.llmm_collapse
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_collapse_new(cctx, &c)
-	}); err != nil {
-		return nil, err
-	}
-	d := &CollapseDetector{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(d, (*CollapseDetector).Close)
-	return d, nil
-}
-
-// Close frees the detector. It is idempotent and always returns nil.
-func (d *CollapseDetector) Close() error {
-	if d.c == nil {
-		return nil
-	}
-	C.llmm_collapse_free(d.c)
-	d.c = nil
-	d.ctx.release()
-	d.ctx = nil
-	runtime.SetFinalizer(d, nil)
-	return nil
+	d := &CollapseDetector{}
+	return owned(d, d.open("llmm_collapse_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_collapse) C.llmm_status {
+		return C.llmm_collapse_new(cctx, out)
+	}))
 }
 
 // SetFloat64 sets a float option.
 func (d *CollapseDetector) SetFloat64(opt CollapseOption, value float64) error {
-	if d.c == nil {
-		return errClosed("llmm_collapse_set_f64", "collapse detector")
-	}
-	st := C.llmm_collapse_set_f64(d.c, C.llmm_collapse_option(opt), C.double(value))
-	runtime.KeepAlive(d)
-	return check("llmm_collapse_set_f64", st)
+	return d.call("llmm_collapse_set_f64", func(c *C.llmm_collapse) C.llmm_status {
+		return C.llmm_collapse_set_f64(c, C.llmm_collapse_option(opt), C.double(value))
+	})
 }
 
 // Float64 reads a float option.
 func (d *CollapseDetector) Float64(opt CollapseOption) (float64, error) {
-	if d.c == nil {
-		return 0, errClosed("llmm_collapse_get_f64", "collapse detector")
-	}
-	var v C.double
-	st := C.llmm_collapse_get_f64(d.c, C.llmm_collapse_option(opt), &v)
-	runtime.KeepAlive(d)
-	return float64(v), check("llmm_collapse_get_f64", st)
+	return d.getF64("llmm_collapse_get_f64", func(c *C.llmm_collapse, v *C.double) C.llmm_status {
+		return C.llmm_collapse_get_f64(c, C.llmm_collapse_option(opt), v)
+	})
 }
 
 // SetUint64 sets an integer option.
 func (d *CollapseDetector) SetUint64(opt CollapseOption, value uint64) error {
-	if d.c == nil {
-		return errClosed("llmm_collapse_set_u64", "collapse detector")
-	}
-	st := C.llmm_collapse_set_u64(d.c, C.llmm_collapse_option(opt), C.uint64_t(value))
-	runtime.KeepAlive(d)
-	return check("llmm_collapse_set_u64", st)
+	return d.call("llmm_collapse_set_u64", func(c *C.llmm_collapse) C.llmm_status {
+		return C.llmm_collapse_set_u64(c, C.llmm_collapse_option(opt), C.uint64_t(value))
+	})
 }
 
 // Uint64 reads an integer option.
 func (d *CollapseDetector) Uint64(opt CollapseOption) (uint64, error) {
-	if d.c == nil {
-		return 0, errClosed("llmm_collapse_get_u64", "collapse detector")
-	}
-	var v C.uint64_t
-	st := C.llmm_collapse_get_u64(d.c, C.llmm_collapse_option(opt), &v)
-	runtime.KeepAlive(d)
-	return uint64(v), check("llmm_collapse_get_u64", st)
+	return d.getU64("llmm_collapse_get_u64", func(c *C.llmm_collapse, v *C.uint64_t) C.llmm_status {
+		return C.llmm_collapse_get_u64(c, C.llmm_collapse_option(opt), v)
+	})
 }
 
 // MarkSwitch marks a weight (precision) switch at time stamp now; it replaces any earlier one.
 func (d *CollapseDetector) MarkSwitch(now uint64) error {
-	if d.c == nil {
-		return errClosed("llmm_collapse_mark_switch", "collapse detector")
-	}
-	st := C.llmm_collapse_mark_switch(d.c, C.uint64_t(now))
-	runtime.KeepAlive(d)
-	return check("llmm_collapse_mark_switch", st)
+	return d.call("llmm_collapse_mark_switch", func(c *C.llmm_collapse) C.llmm_status {
+		return C.llmm_collapse_mark_switch(c, C.uint64_t(now))
+	})
 }
 
 // Observe judges one batch latency against the W before it, then adds it to the window, and
 // reports whether it is collapsed.
 func (d *CollapseDetector) Observe(now uint64, latency float64) (bool, error) {
-	if d.c == nil {
-		return false, errClosed("llmm_collapse_observe", "collapse detector")
-	}
-	var collapsed C.int32_t
-	st := C.llmm_collapse_observe(d.c, C.uint64_t(now), C.double(latency), &collapsed)
-	runtime.KeepAlive(d)
-	return collapsed != 0, check("llmm_collapse_observe", st)
+	return d.getBool("llmm_collapse_observe", func(c *C.llmm_collapse, collapsed *C.int32_t) C.llmm_status {
+		return C.llmm_collapse_observe(c, C.uint64_t(now), C.double(latency), collapsed)
+	})
 }
 
 // ObserveDetail is [CollapseDetector.Observe] with the whole verdict.
 func (d *CollapseDetector) ObserveDetail(now uint64, latency float64) (CollapseVerdict, error) {
-	if d.c == nil {
-		return CollapseVerdict{}, errClosed("llmm_collapse_observe_ex", "collapse detector")
-	}
-	var v C.llmm_collapse_verdict
-	if err := initStruct(C.LLMM_STRUCT_COLLAPSE_VERDICT, unsafe.Pointer(&v), C.sizeof_llmm_collapse_verdict); err != nil {
-		return CollapseVerdict{}, err
-	}
-	st := C.llmm_collapse_observe_ex(d.c, C.uint64_t(now), C.double(latency), &v)
-	runtime.KeepAlive(d)
-	if err := check("llmm_collapse_observe_ex", st); err != nil {
+	v, err := read(&d.handle, "llmm_collapse_observe_ex", C.LLMM_STRUCT_COLLAPSE_VERDICT,
+		func(c *C.llmm_collapse, v *C.llmm_collapse_verdict) C.llmm_status {
+			return C.llmm_collapse_observe_ex(c, C.uint64_t(now), C.double(latency), v)
+		})
+	if err != nil {
 		return CollapseVerdict{}, err
 	}
 	return CollapseVerdict{
@@ -193,37 +139,26 @@ func (d *CollapseDetector) ObserveDetail(now uint64, latency float64) (CollapseV
 
 // ObserveTPS gives a throughput reading; the last one before a switch is its reference.
 func (d *CollapseDetector) ObserveTPS(now uint64, tps float64) error {
-	if d.c == nil {
-		return errClosed("llmm_collapse_observe_tps", "collapse detector")
-	}
-	st := C.llmm_collapse_observe_tps(d.c, C.uint64_t(now), C.double(tps))
-	runtime.KeepAlive(d)
-	return check("llmm_collapse_observe_tps", st)
+	return d.call("llmm_collapse_observe_tps", func(c *C.llmm_collapse) C.llmm_status {
+		return C.llmm_collapse_observe_tps(c, C.uint64_t(now), C.double(tps))
+	})
 }
 
 // ObserveMemBW gives a memory-bandwidth utilisation reading in [0, 1].
 func (d *CollapseDetector) ObserveMemBW(now uint64, utilisation float64) error {
-	if d.c == nil {
-		return errClosed("llmm_collapse_observe_membw", "collapse detector")
-	}
-	st := C.llmm_collapse_observe_membw(d.c, C.uint64_t(now), C.double(utilisation))
-	runtime.KeepAlive(d)
-	return check("llmm_collapse_observe_membw", st)
+	return d.call("llmm_collapse_observe_membw", func(c *C.llmm_collapse) C.llmm_status {
+		return C.llmm_collapse_observe_membw(c, C.uint64_t(now), C.double(utilisation))
+	})
 }
 
 // SwitchReport returns the confirmation matrix of the latest switch (ErrEmpty when no switch
 // was marked).
 func (d *CollapseDetector) SwitchReport() (CollapseReport, error) {
-	if d.c == nil {
-		return CollapseReport{}, errClosed("llmm_collapse_switch_report", "collapse detector")
-	}
-	var r C.llmm_collapse_report
-	if err := initStruct(C.LLMM_STRUCT_COLLAPSE_REPORT, unsafe.Pointer(&r), C.sizeof_llmm_collapse_report); err != nil {
-		return CollapseReport{}, err
-	}
-	st := C.llmm_collapse_switch_report(d.c, &r)
-	runtime.KeepAlive(d)
-	if err := check("llmm_collapse_switch_report", st); err != nil {
+	r, err := read(&d.handle, "llmm_collapse_switch_report", C.LLMM_STRUCT_COLLAPSE_REPORT,
+		func(c *C.llmm_collapse, r *C.llmm_collapse_report) C.llmm_status {
+			return C.llmm_collapse_switch_report(c, r)
+		})
+	if err != nil {
 		return CollapseReport{}, err
 	}
 	return CollapseReport{
@@ -239,21 +174,14 @@ func (d *CollapseDetector) SwitchReport() (CollapseReport, error) {
 // Counts returns the latencies observed, the collapsed ones and the switches marked since
 // creation or Reset.
 func (d *CollapseDetector) Counts() (samples, collapsed, switches uint64, err error) {
-	if d.c == nil {
-		return 0, 0, 0, errClosed("llmm_collapse_counts", "collapse detector")
-	}
-	var s, c, w C.uint64_t
-	err = check("llmm_collapse_counts", C.llmm_collapse_counts(d.c, &s, &c, &w))
-	runtime.KeepAlive(d)
-	return uint64(s), uint64(c), uint64(w), err
+	return d.counts("llmm_collapse_counts", func(c *C.llmm_collapse, s, n, w *C.uint64_t) C.llmm_status {
+		return C.llmm_collapse_counts(c, s, n, w)
+	})
 }
 
 // Reset forgets every latency, reading, switch, count and the clock; options stay.
 func (d *CollapseDetector) Reset() error {
-	if d.c == nil {
-		return errClosed("llmm_collapse_reset", "collapse detector")
-	}
-	st := C.llmm_collapse_reset(d.c)
-	runtime.KeepAlive(d)
-	return check("llmm_collapse_reset", st)
+	return d.call("llmm_collapse_reset", func(c *C.llmm_collapse) C.llmm_status {
+		return C.llmm_collapse_reset(c)
+	})
 }

@@ -175,13 +175,7 @@ func TestEventLog(t *testing.T) {
 }
 
 func pearson(x, y []float64) float64 {
-	var mx, my float64
-	for i := range x {
-		mx += x[i]
-		my += y[i]
-	}
-	mx /= float64(len(x))
-	my /= float64(len(y))
+	mx, my := means(x, y)
 	var sxy, sxx, syy float64
 	for i := range x {
 		sxy += (x[i] - mx) * (y[i] - my)
@@ -276,13 +270,7 @@ func TestStabilityGate(t *testing.T) {
 
 // slope is the least-squares slope of y against t (seconds).
 func slope(ts, y []float64) float64 {
-	var mt, my float64
-	for i := range ts {
-		mt += ts[i]
-		my += y[i]
-	}
-	mt /= float64(len(ts))
-	my /= float64(len(y))
+	mt, my := means(ts, y)
 	var sty, stt float64
 	for i := range ts {
 		sty += (ts[i] - mt) * (y[i] - my)

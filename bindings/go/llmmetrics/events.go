@@ -68,54 +68,29 @@ type Event struct {
 //
 // An EventLog is used by one goroutine at a time. Close it when done; a finalizer closes a
 // forgotten one.
-type EventLog struct {
-	c   *C.llmm_event_log
-	ctx *Context
-}
+type EventLog struct{ handle[C.llmm_event_log] }
 
 // NewEventLog creates a log keeping capacity events (0 for [EventLogCapacityDefault]).
 func NewEventLog(capacity int, opts ...Option) (*EventLog, error) {
 	const op = "llmm_event_log_new"
-	o := collect(opts)
 	if capacity < 0 {
 		return nil, errArg(op, "negative capacity")
 	}
 	if capacity > EventLogCapacityMax {
 		return nil, newError(op, StatusRange, "")
 	}
-	var c *C.llmm_event_log
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_event_log_new(cctx, C.uint32_t(capacity), &c)
-	}); err != nil {
-		return nil, err
-	}
-	l := &EventLog{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(l, (*EventLog).Close)
-	return l, nil
-}
-
-// Close frees the log. It is idempotent and always returns nil.
-func (l *EventLog) Close() error {
-	if l.c == nil {
-		return nil
-	}
-	C.llmm_event_log_free(l.c)
-	l.c = nil
-	l.ctx.release()
-	l.ctx = nil
-	runtime.SetFinalizer(l, nil)
-	return nil
+	l := &EventLog{}
+	return owned(l, l.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_event_log) C.llmm_status {
+		return C.llmm_event_log_new(cctx, C.uint32_t(capacity), out)
+	}))
 }
 
 // Add records an event at time stamp now (not earlier than the latest accepted); when the
 // ring is full the oldest event is dropped.
 func (l *EventLog) Add(now uint64, typ EventType, value float64) error {
-	if l.c == nil {
-		return errClosed("llmm_event_log_add", "event log")
-	}
-	st := C.llmm_event_log_add(l.c, C.uint64_t(now), C.int32_t(typ), C.double(value))
-	runtime.KeepAlive(l)
-	return check("llmm_event_log_add", st)
+	return l.call("llmm_event_log_add", func(c *C.llmm_event_log) C.llmm_status {
+		return C.llmm_event_log_add(c, C.uint64_t(now), C.int32_t(typ), C.double(value))
+	})
 }
 
 // Lookback returns the events stamped in [at − lookback, at], nearest to at first: the
@@ -123,67 +98,49 @@ func (l *EventLog) Add(now uint64, typ EventType, value float64) error {
 func (l *EventLog) Lookback(at uint64, lookback time.Duration) ([]Event, error) {
 	const op = "llmm_event_log_lookback"
 	if l.c == nil {
-		return nil, errClosed(op, "event log")
+		return nil, errClosed(op, l.what())
 	}
 	lb, err := durationArg(op, "look-back", lookback)
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]C.llmm_event, 16)
-	for {
-		var n C.size_t
-		st := C.llmm_event_log_lookback(l.c, C.uint64_t(at), lb, &buf[0], C.size_t(len(buf)), &n)
-		runtime.KeepAlive(l)
-		runtime.KeepAlive(buf)
-		if st == C.LLMM_E_BUFFER && int(n) > len(buf) {
-			buf = make([]C.llmm_event, int(n))
-			continue
-		}
-		if err := check(op, st); err != nil {
-			return nil, err
-		}
-		out := make([]Event, int(n))
-		for i := range out {
-			e := &buf[i]
-			out[i] = Event{TimeNs: uint64(e.time_ns), Before: time.Duration(e.before_ns), Value: float64(e.value),
-				Type: EventType(e._type)}
-		}
-		return out, nil
+	defer runtime.KeepAlive(l)
+	buf, err := grow(op, 16, func(buf []C.llmm_event, n *C.size_t) C.llmm_status {
+		return C.llmm_event_log_lookback(l.c, C.uint64_t(at), lb, &buf[0], C.size_t(len(buf)), n)
+	})
+	if err != nil {
+		return nil, err
 	}
+	out := make([]Event, len(buf))
+	for i := range out {
+		e := &buf[i]
+		out[i] = Event{TimeNs: uint64(e.time_ns), Before: time.Duration(e.before_ns), Value: float64(e.value),
+			Type: EventType(e._type)}
+	}
+	return out, nil
 }
 
 // Count returns the number of events of one type (0 for every type) stamped in
 // [from, to].
 func (l *EventLog) Count(typ EventType, from, to uint64) (uint64, error) {
-	if l.c == nil {
-		return 0, errClosed("llmm_event_log_count", "event log")
-	}
-	var n C.uint64_t
-	st := C.llmm_event_log_count(l.c, C.int32_t(typ), C.uint64_t(from), C.uint64_t(to), &n)
-	runtime.KeepAlive(l)
-	return uint64(n), check("llmm_event_log_count", st)
+	return l.getU64("llmm_event_log_count", func(c *C.llmm_event_log, n *C.uint64_t) C.llmm_status {
+		return C.llmm_event_log_count(c, C.int32_t(typ), C.uint64_t(from), C.uint64_t(to), n)
+	})
 }
 
 // Counts returns how many events the log holds, has accepted and has dropped since
 // creation or Reset.
 func (l *EventLog) Counts() (held, total, dropped uint64, err error) {
-	if l.c == nil {
-		return 0, 0, 0, errClosed("llmm_event_log_counts", "event log")
-	}
-	var h, t, d C.uint64_t
-	err = check("llmm_event_log_counts", C.llmm_event_log_counts(l.c, &h, &t, &d))
-	runtime.KeepAlive(l)
-	return uint64(h), uint64(t), uint64(d), err
+	return l.counts("llmm_event_log_counts", func(c *C.llmm_event_log, h, t, d *C.uint64_t) C.llmm_status {
+		return C.llmm_event_log_counts(c, h, t, d)
+	})
 }
 
 // Reset forgets every event, the counts and the clock; the capacity stays.
 func (l *EventLog) Reset() error {
-	if l.c == nil {
-		return errClosed("llmm_event_log_reset", "event log")
-	}
-	st := C.llmm_event_log_reset(l.c)
-	runtime.KeepAlive(l)
-	return check("llmm_event_log_reset", st)
+	return l.call("llmm_event_log_reset", func(c *C.llmm_event_log) C.llmm_status {
+		return C.llmm_event_log_reset(c)
+	})
 }
 
 // CorrelationMethod is a correlation coefficient.

@@ -12,16 +12,17 @@ import (
 	"unsafe"
 )
 
-// bufferCall runs a C writer that follows the library's buffer protocol (buf, cap, *len;
-// LLMM_E_BUFFER with the size needed), growing a Go buffer until the output fits.
-func bufferCall(op string, f func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status) ([]byte, error) {
-	buf := make([]byte, 4096)
+// grow runs a call that follows the library's buffer protocol (buffer, capacity, *count;
+// LLMM_E_BUFFER with the count needed) on a buffer of size elements, then on one as large as
+// the library asks for, and returns the elements written.
+func grow[E any](op string, size int, f func(buf []E, n *C.size_t) C.llmm_status) ([]E, error) {
+	buf := make([]E, size)
 	for {
 		var n C.size_t
-		st := f((*C.uint8_t)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)), &n)
+		st := f(buf, &n)
 		runtime.KeepAlive(buf)
 		if st == C.LLMM_E_BUFFER && int(n) > len(buf) {
-			buf = make([]byte, int(n))
+			buf = make([]E, int(n))
 			continue
 		}
 		if err := check(op, st); err != nil {
@@ -29,6 +30,13 @@ func bufferCall(op string, f func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.l
 		}
 		return buf[:int(n)], nil
 	}
+}
+
+// bufferCall runs a C writer of bytes that follows the buffer protocol.
+func bufferCall(op string, f func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status) ([]byte, error) {
+	return grow(op, 4096, func(buf []byte, n *C.size_t) C.llmm_status {
+		return f((*C.uint8_t)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)), n)
+	})
 }
 
 // cStrings holds C copies of Go strings for the duration of one call. The empty string
@@ -164,21 +172,9 @@ const (
 
 // PromBuckets returns a named bucket list: ascending upper bounds, without +Inf.
 func PromBuckets(which BucketList) ([]float64, error) {
-	const op = "llmm_prom_buckets"
-	out := make([]float64, 32)
-	for {
-		var n C.size_t
-		st := C.llmm_prom_buckets(C.llmm_bucket_list(which), f64ptr(out), C.size_t(len(out)), &n)
-		runtime.KeepAlive(out)
-		if st == C.LLMM_E_BUFFER && int(n) > len(out) {
-			out = make([]float64, int(n))
-			continue
-		}
-		if err := check(op, st); err != nil {
-			return nil, err
-		}
-		return out[:int(n)], nil
-	}
+	return grow("llmm_prom_buckets", 32, func(out []float64, n *C.size_t) C.llmm_status {
+		return C.llmm_prom_buckets(C.llmm_bucket_list(which), f64ptr(out), C.size_t(len(out)), n)
+	})
 }
 
 // PromWriter builds a Prometheus exposition — many families, many labelled series each —
@@ -188,52 +184,19 @@ func PromBuckets(which BucketList) ([]float64, error) {
 //
 // A PromWriter is used by one goroutine at a time. Close it when done; a finalizer closes a
 // forgotten one.
-type PromWriter struct {
-	c   *C.llmm_prom_writer
-	ctx *Context
-}
+type PromWriter struct{ handle[C.llmm_prom_writer] }
 
 // NewPromWriter creates an empty writer for the given format.
 func NewPromWriter(format PromFormat, opts ...Option) (*PromWriter, error) {
-	const op = "llmm_prom_writer_new"
-	o := collect(opts)
-	var c *C.llmm_prom_writer
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_prom_writer_new(cctx, C.llmm_prom_format(format), &c)
-	}); err != nil {
-		return nil, err
-	}
-	w := &PromWriter{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(w, (*PromWriter).Close)
-	return w, nil
-}
-
-// Close frees the writer. It is idempotent and always returns nil.
-func (w *PromWriter) Close() error {
-	if w.c == nil {
-		return nil
-	}
-	C.llmm_prom_writer_free(w.c)
-	w.c = nil
-	w.ctx.release()
-	w.ctx = nil
-	runtime.SetFinalizer(w, nil)
-	return nil
-}
-
-// do runs one call on the live writer.
-func (w *PromWriter) do(op string, call func(*C.llmm_prom_writer) C.llmm_status) error {
-	if w.c == nil {
-		return errClosed(op, "writer")
-	}
-	st := call(w.c)
-	runtime.KeepAlive(w)
-	return check(op, st)
+	w := &PromWriter{}
+	return owned(w, w.open("llmm_prom_writer_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_new(cctx, C.llmm_prom_format(format), out)
+	}))
 }
 
 // Reset drops everything written and starts a new exposition in format.
 func (w *PromWriter) Reset(format PromFormat) error {
-	return w.do("llmm_prom_writer_reset", func(c *C.llmm_prom_writer) C.llmm_status {
+	return w.call("llmm_prom_writer_reset", func(c *C.llmm_prom_writer) C.llmm_status {
 		return C.llmm_prom_writer_reset(c, C.llmm_prom_format(format))
 	})
 }
@@ -245,9 +208,6 @@ func (w *PromWriter) Reset(format PromFormat) error {
 // counter or gauge. help may be empty. A name already used since the last Reset is ErrState.
 func (w *PromWriter) Family(name, help string, typ PromType, points []float64) error {
 	const op = "llmm_prom_writer_family"
-	if w.c == nil {
-		return errClosed(op, "writer")
-	}
 	var cs cStrings
 	defer cs.free()
 	cname, err := cString(op, name)
@@ -259,10 +219,10 @@ func (w *PromWriter) Family(name, help string, typ PromType, points []float64) e
 	if err != nil {
 		return err
 	}
-	st := C.llmm_prom_writer_family(w.c, cname, chelp, C.llmm_prom_type(typ), f64ptr(points), C.size_t(len(points)))
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(points)
-	return check(op, st)
+	defer runtime.KeepAlive(points)
+	return w.call(op, func(c *C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_family(c, cname, chelp, C.llmm_prom_type(typ), f64ptr(points), C.size_t(len(points)))
+	})
 }
 
 // SetClassicList makes the histogram families without bounds that start after this call
@@ -270,7 +230,7 @@ func (w *PromWriter) Family(name, help string, typ PromType, points []float64) e
 // text, and in protobuf for PromHistogram families; native buckets are not affected. The
 // setting survives Reset. Since 1.1.0.
 func (w *PromWriter) SetClassicList(which BucketList) error {
-	return w.do("llmm_prom_writer_set_classic_list", func(c *C.llmm_prom_writer) C.llmm_status {
+	return w.call("llmm_prom_writer_set_classic_list", func(c *C.llmm_prom_writer) C.llmm_status {
 		return C.llmm_prom_writer_set_classic_list(c, C.llmm_bucket_list(which))
 	})
 }
@@ -279,7 +239,7 @@ func (w *PromWriter) SetClassicList(which BucketList) error {
 // carry each sketch's own bucket grid, downscaled to at most maxBounds (>= 3) finite le
 // bounds, every count exact. The setting survives Reset. Since 1.1.0.
 func (w *PromWriter) SetClassicMax(maxBounds uint32) error {
-	return w.do("llmm_prom_writer_set_classic_max", func(c *C.llmm_prom_writer) C.llmm_status {
+	return w.call("llmm_prom_writer_set_classic_max", func(c *C.llmm_prom_writer) C.llmm_status {
 		return C.llmm_prom_writer_set_classic_max(c, C.uint32_t(maxBounds))
 	})
 }
@@ -287,27 +247,21 @@ func (w *PromWriter) SetClassicMax(maxBounds uint32) error {
 // AddValue adds one series to the current counter or gauge family.
 func (w *PromWriter) AddValue(labels string, value float64) error {
 	const op = "llmm_prom_writer_value"
-	if w.c == nil {
-		return errClosed(op, "writer")
-	}
 	var cs cStrings
 	defer cs.free()
 	clabels, err := cs.add(op, labels)
 	if err != nil {
 		return err
 	}
-	st := C.llmm_prom_writer_value(w.c, clabels, C.double(value))
-	runtime.KeepAlive(w)
-	return check(op, st)
+	return w.call(op, func(c *C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_value(c, clabels, C.double(value))
+	})
 }
 
 // AddSketch adds one series computed from a sketch to the current summary or histogram
 // family; unitToSeconds as in [Sketch.PrometheusText].
 func (w *PromWriter) AddSketch(labels string, s *Sketch, unitToSeconds float64) error {
 	const op = "llmm_prom_writer_sketch"
-	if w.c == nil {
-		return errClosed(op, "writer")
-	}
 	if s == nil || s.c == nil {
 		return errClosed(op, "sketch")
 	}
@@ -317,10 +271,10 @@ func (w *PromWriter) AddSketch(labels string, s *Sketch, unitToSeconds float64) 
 	if err != nil {
 		return err
 	}
-	st := C.llmm_prom_writer_sketch(w.c, clabels, s.c, C.double(unitToSeconds))
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(s)
-	return check(op, st)
+	defer runtime.KeepAlive(s)
+	return w.call(op, func(c *C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_sketch(c, clabels, s.c, C.double(unitToSeconds))
+	})
 }
 
 // Finish ends the current family and returns a copy of the whole exposition. The writer
@@ -328,7 +282,7 @@ func (w *PromWriter) AddSketch(labels string, s *Sketch, unitToSeconds float64) 
 func (w *PromWriter) Finish() ([]byte, error) {
 	const op = "llmm_prom_writer_finish"
 	if w.c == nil {
-		return nil, errClosed(op, "writer")
+		return nil, errClosed(op, w.what())
 	}
 	out, err := bufferCall(op, func(buf *C.uint8_t, cap C.size_t, n *C.size_t) C.llmm_status {
 		return C.llmm_prom_writer_finish(w.c, buf, cap, n)
@@ -340,13 +294,11 @@ func (w *PromWriter) Finish() ([]byte, error) {
 // WriteTo ends the current family and writes the exposition to dst straight from the
 // writer's memory, without an intermediate copy (io.WriterTo).
 func (w *PromWriter) WriteTo(dst io.Writer) (int64, error) {
-	const op = "llmm_prom_writer_data"
-	if w.c == nil {
-		return 0, errClosed(op, "writer")
-	}
 	var data *C.uint8_t
 	var n C.size_t
-	if err := check(op, C.llmm_prom_writer_data(w.c, &data, &n)); err != nil {
+	if err := w.call("llmm_prom_writer_data", func(c *C.llmm_prom_writer) C.llmm_status {
+		return C.llmm_prom_writer_data(c, &data, &n)
+	}); err != nil {
 		return 0, err
 	}
 	if n == 0 {

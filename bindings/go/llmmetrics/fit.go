@@ -178,21 +178,10 @@ func PolyRoots(coeffs []float64) ([]float64, error) {
 		return nil, err
 	}
 	// A polynomial of degree d has at most d real roots; grow on LLMM_E_BUFFER all the same.
-	roots := make([]float64, len(coeffs))
-	for {
-		var n C.size_t
-		st := C.llmm_poly_roots(f64ptr(coeffs), d, f64ptr(roots), C.size_t(len(roots)), &n)
-		runtime.KeepAlive(coeffs)
-		runtime.KeepAlive(roots)
-		if st == C.LLMM_E_BUFFER && int(n) > len(roots) {
-			roots = make([]float64, int(n))
-			continue
-		}
-		if err := check(op, st); err != nil {
-			return nil, err
-		}
-		return roots[:int(n)], nil
-	}
+	defer runtime.KeepAlive(coeffs)
+	return grow(op, len(coeffs), func(roots []float64, n *C.size_t) C.llmm_status {
+		return C.llmm_poly_roots(f64ptr(coeffs), d, f64ptr(roots), C.size_t(len(roots)), n)
+	})
 }
 
 // KneeQuality says how well a knee estimate is supported by the data.
@@ -207,15 +196,7 @@ const (
 
 // String names the quality ("none", "weak", "ok").
 func (q KneeQuality) String() string {
-	switch q {
-	case KneeNone:
-		return "none"
-	case KneeWeak:
-		return "weak"
-	case KneeOK:
-		return "ok"
-	}
-	return "KneeQuality(" + itoa(int64(q)) + ")"
+	return enumName(q, "KneeQuality", "none", "weak", "ok")
 }
 
 // Knee is one knee estimate of a QPS-vs-concurrency curve. A missing knee is a result

@@ -5,11 +5,7 @@ package llmmetrics
 */
 import "C"
 
-import (
-	"runtime"
-	"time"
-	"unsafe"
-)
+import "time"
 
 // GoodputOption is a per-request SLO bound of a [Goodput] counter, in the caller's latency
 // unit; +Inf means "not checked". Bounds and defaults: Options(KindGoodput).
@@ -45,100 +41,57 @@ func GoodputTPOT(e2e, ttft float64, outputTokens uint64) (float64, error) {
 //
 // A Goodput counter is used by one goroutine at a time. Close it when done; a finalizer
 // closes a forgotten one.
-type Goodput struct {
-	c   *C.llmm_goodput
-	ctx *Context
-}
+type Goodput struct{ handle[C.llmm_goodput] }
 
 // NewGoodput creates a counter with no bound set (every completed request is good).
 func NewGoodput(opts ...Option) (*Goodput, error) {
-	const op = "llmm_goodput_new"
-	o := collect(opts)
-	var c *C.llmm_goodput
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_goodput_new(cctx, &c)
-	}); err != nil {
-		return nil, err
-	}
-	g := &Goodput{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(g, (*Goodput).Close)
-	return g, nil
-}
-
-// Close frees the counter. It is idempotent and always returns nil.
-func (g *Goodput) Close() error {
-	if g.c == nil {
-		return nil
-	}
-	C.llmm_goodput_free(g.c)
-	g.c = nil
-	g.ctx.release()
-	g.ctx = nil
-	runtime.SetFinalizer(g, nil)
-	return nil
+	g := &Goodput{}
+	return owned(g, g.open("llmm_goodput_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_goodput) C.llmm_status {
+		return C.llmm_goodput_new(cctx, out)
+	}))
 }
 
 // SetFloat64 sets a per-request bound (≥ 0, or +Inf to stop checking); only before the
 // first request is counted (ErrState after).
 func (g *Goodput) SetFloat64(opt GoodputOption, value float64) error {
-	if g.c == nil {
-		return errClosed("llmm_goodput_set_f64", "goodput counter")
-	}
-	st := C.llmm_goodput_set_f64(g.c, C.llmm_goodput_option(opt), C.double(value))
-	runtime.KeepAlive(g)
-	return check("llmm_goodput_set_f64", st)
+	return g.call("llmm_goodput_set_f64", func(c *C.llmm_goodput) C.llmm_status {
+		return C.llmm_goodput_set_f64(c, C.llmm_goodput_option(opt), C.double(value))
+	})
 }
 
 // Float64 reads a per-request bound (+Inf when not checked).
 func (g *Goodput) Float64(opt GoodputOption) (float64, error) {
-	if g.c == nil {
-		return 0, errClosed("llmm_goodput_get_f64", "goodput counter")
-	}
-	var v C.double
-	st := C.llmm_goodput_get_f64(g.c, C.llmm_goodput_option(opt), &v)
-	runtime.KeepAlive(g)
-	return float64(v), check("llmm_goodput_get_f64", st)
+	return g.getF64("llmm_goodput_get_f64", func(c *C.llmm_goodput, v *C.double) C.llmm_status {
+		return C.llmm_goodput_get_f64(c, C.llmm_goodput_option(opt), v)
+	})
 }
 
 // Observe counts one completed request and reports whether it was good.
 func (g *Goodput) Observe(ttft, tpot, e2e float64) (bool, error) {
-	if g.c == nil {
-		return false, errClosed("llmm_goodput_observe", "goodput counter")
-	}
-	var good C.int32_t
-	st := C.llmm_goodput_observe(g.c, C.double(ttft), C.double(tpot), C.double(e2e), &good)
-	runtime.KeepAlive(g)
-	return good != 0, check("llmm_goodput_observe", st)
+	return g.getBool("llmm_goodput_observe", func(c *C.llmm_goodput, good *C.int32_t) C.llmm_status {
+		return C.llmm_goodput_observe(c, C.double(ttft), C.double(tpot), C.double(e2e), good)
+	})
 }
 
 // AddFailures counts n failed requests (never good).
 func (g *Goodput) AddFailures(n uint64) error {
-	if g.c == nil {
-		return errClosed("llmm_goodput_add_failures", "goodput counter")
-	}
-	st := C.llmm_goodput_add_failures(g.c, C.uint64_t(n))
-	runtime.KeepAlive(g)
-	return check("llmm_goodput_add_failures", st)
+	return g.call("llmm_goodput_add_failures", func(c *C.llmm_goodput) C.llmm_status {
+		return C.llmm_goodput_add_failures(c, C.uint64_t(n))
+	})
 }
 
 // Read returns the goodput of the requests counted, the rates over duration (the wall time
 // they were served in, > 0); ErrEmpty when nothing was counted.
 func (g *Goodput) Read(duration time.Duration) (GoodputResult, error) {
 	const op = "llmm_goodput_read"
-	if g.c == nil {
-		return GoodputResult{}, errClosed(op, "goodput counter")
-	}
 	d, err := durationArg(op, "duration", duration)
 	if err != nil {
 		return GoodputResult{}, err
 	}
-	var r C.llmm_goodput_result
-	if err := initStruct(C.LLMM_STRUCT_GOODPUT_RESULT, unsafe.Pointer(&r), C.sizeof_llmm_goodput_result); err != nil {
-		return GoodputResult{}, err
-	}
-	st := C.llmm_goodput_read(g.c, d, &r)
-	runtime.KeepAlive(g)
-	if err := check(op, st); err != nil {
+	r, err := read(&g.handle, op, C.LLMM_STRUCT_GOODPUT_RESULT, func(c *C.llmm_goodput, r *C.llmm_goodput_result) C.llmm_status {
+		return C.llmm_goodput_read(c, d, r)
+	})
+	if err != nil {
 		return GoodputResult{}, err
 	}
 	return GoodputResult{Requests: uint64(r.requests), Completed: uint64(r.completed), Good: uint64(r.good),
@@ -147,10 +100,7 @@ func (g *Goodput) Read(duration time.Duration) (GoodputResult, error) {
 
 // Reset forgets the counts; the bounds stay.
 func (g *Goodput) Reset() error {
-	if g.c == nil {
-		return errClosed("llmm_goodput_reset", "goodput counter")
-	}
-	st := C.llmm_goodput_reset(g.c)
-	runtime.KeepAlive(g)
-	return check("llmm_goodput_reset", st)
+	return g.call("llmm_goodput_reset", func(c *C.llmm_goodput) C.llmm_status {
+		return C.llmm_goodput_reset(c)
+	})
 }

@@ -95,3 +95,14 @@ func loadReference(t *testing.T) referenceFile {
 	}
 	return ref
 }
+
+// means are the arithmetic means of x and y.
+func means(x, y []float64) (mx, my float64) {
+	for _, v := range x {
+		mx += v
+	}
+	for _, v := range y {
+		my += v
+	}
+	return mx / float64(len(x)), my / float64(len(y))
+}

@@ -80,64 +80,34 @@ const (
 //
 // A HostSampler is used by one goroutine at a time. Close it when done (it holds its files
 // open); a finalizer closes a forgotten one.
-type HostSampler struct {
-	c   *C.llmm_host_sampler
-	ctx *Context
-}
+type HostSampler struct{ handle[C.llmm_host_sampler] }
 
 // NewHostSampler opens the files of every signal the host exposes under root, the directory
 // that stands for / (a container's view of the host, or a captured tree; "" for /).
 func NewHostSampler(root string, opts ...Option) (*HostSampler, error) {
-	const op = "llmm_host_sampler_new"
-	o := collect(opts)
 	var croot *C.char
 	if root != "" {
 		croot = C.CString(root)
 		defer C.free(unsafe.Pointer(croot))
 	}
-	var c *C.llmm_host_sampler
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_host_sampler_new(cctx, croot, &c)
-	}); err != nil {
-		return nil, err
-	}
-	s := &HostSampler{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(s, (*HostSampler).Close)
-	return s, nil
-}
-
-// Close closes the files and frees the sampler. It is idempotent and always returns nil.
-func (s *HostSampler) Close() error {
-	if s.c == nil {
-		return nil
-	}
-	C.llmm_host_sampler_free(s.c)
-	s.c = nil
-	s.ctx.release()
-	s.ctx = nil
-	runtime.SetFinalizer(s, nil)
-	return nil
+	s := &HostSampler{}
+	return owned(s, s.open("llmm_host_sampler_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_host_sampler) C.llmm_status {
+		return C.llmm_host_sampler_new(cctx, croot, out)
+	}))
 }
 
 // SetFloat64 sets an event threshold; it applies from the next sample (+Inf: no events).
 func (s *HostSampler) SetFloat64(opt HostOption, value float64) error {
-	if s.c == nil {
-		return errClosed("llmm_host_sampler_set_f64", "host sampler")
-	}
-	st := C.llmm_host_sampler_set_f64(s.c, C.llmm_host_option(opt), C.double(value))
-	runtime.KeepAlive(s)
-	return check("llmm_host_sampler_set_f64", st)
+	return s.call("llmm_host_sampler_set_f64", func(c *C.llmm_host_sampler) C.llmm_status {
+		return C.llmm_host_sampler_set_f64(c, C.llmm_host_option(opt), C.double(value))
+	})
 }
 
 // Float64 reads an event threshold.
 func (s *HostSampler) Float64(opt HostOption) (float64, error) {
-	if s.c == nil {
-		return 0, errClosed("llmm_host_sampler_get_f64", "host sampler")
-	}
-	var v C.double
-	st := C.llmm_host_sampler_get_f64(s.c, C.llmm_host_option(opt), &v)
-	runtime.KeepAlive(s)
-	return float64(v), check("llmm_host_sampler_get_f64", st)
+	return s.getF64("llmm_host_sampler_get_f64", func(c *C.llmm_host_sampler, v *C.double) C.llmm_status {
+		return C.llmm_host_sampler_get_f64(c, C.llmm_host_option(opt), v)
+	})
 }
 
 // Sample re-reads every available signal at time stamp now (later than the previous
@@ -145,9 +115,6 @@ func (s *HostSampler) Float64(opt HostOption) (float64, error) {
 // threshold (the log must not hold a later event).
 func (s *HostSampler) Sample(now uint64, log *EventLog) error {
 	const op = "llmm_host_sample"
-	if s.c == nil {
-		return errClosed(op, "host sampler")
-	}
 	var cl *C.llmm_event_log
 	if log != nil {
 		if log.c == nil {
@@ -155,10 +122,10 @@ func (s *HostSampler) Sample(now uint64, log *EventLog) error {
 		}
 		cl = log.c
 	}
-	st := C.llmm_host_sample(s.c, C.uint64_t(now), cl)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(log)
-	return check(op, st)
+	defer runtime.KeepAlive(log)
+	return s.call(op, func(c *C.llmm_host_sampler) C.llmm_status {
+		return C.llmm_host_sample(c, C.uint64_t(now), cl)
+	})
 }
 
 // Rate is the signal's rate per second over the last interval (for HostCPUFreqMHz, the level
@@ -166,11 +133,7 @@ func (s *HostSampler) Sample(now uint64, log *EventLog) error {
 // before a rate exists (fewer than two samples, or a refused reading before), ErrCorrupt when
 // the latest reading was refused (garbage, a read error, a counter that went backwards).
 func (s *HostSampler) Rate(sig HostSignal) (float64, error) {
-	if s.c == nil {
-		return 0, errClosed("llmm_host_signal_rate", "host sampler")
-	}
-	var v C.double
-	st := C.llmm_host_signal_rate(s.c, C.llmm_host_signal(sig), &v)
-	runtime.KeepAlive(s)
-	return float64(v), check("llmm_host_signal_rate", st)
+	return s.getF64("llmm_host_signal_rate", func(c *C.llmm_host_sampler, v *C.double) C.llmm_status {
+		return C.llmm_host_signal_rate(c, C.llmm_host_signal(sig), v)
+	})
 }

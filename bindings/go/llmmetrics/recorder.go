@@ -17,31 +17,21 @@ import (
 // Close the recorder only when no other call on it or its shards is running; a finalizer
 // closes a forgotten recorder once no shard refers to it any more.
 type Recorder struct {
-	mu  sync.RWMutex // guards c against Close; the shard hot path does not take it
-	c   *C.llmm_recorder
-	ctx *Context
+	handle[C.llmm_recorder]
+	mu sync.RWMutex // guards c against Close; the shard hot path does not take it
 }
 
 // NewRecorder creates a recorder whose snapshots have the given scale ([ScaleDefault] or
 // [ScaleMin] … [ScaleMax]).
 func NewRecorder(scale int, opts ...Option) (*Recorder, error) {
-	o := collect(opts)
 	sc, ok := int32Arg(scale)
 	if !ok {
 		return nil, errArg("llmm_recorder_new", "scale out of bounds")
 	}
-	cctx, err := o.ctx.acquire("llmm_recorder_new")
-	if err != nil {
-		return nil, err
-	}
-	var c *C.llmm_recorder
-	if err := check("llmm_recorder_new", C.llmm_recorder_new(cctx, sc, &c)); err != nil {
-		o.ctx.release()
-		return nil, err
-	}
-	r := &Recorder{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(r, (*Recorder).Close)
-	return r, nil
+	r := &Recorder{}
+	return owned(r, r.open("llmm_recorder_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_recorder) C.llmm_status {
+		return C.llmm_recorder_new(cctx, sc, out)
+	}))
 }
 
 // Close frees the recorder and all its shards; every [Shard] of it becomes unusable. It is
@@ -49,15 +39,7 @@ func NewRecorder(scale int, opts ...Option) (*Recorder, error) {
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.c == nil {
-		return nil
-	}
-	C.llmm_recorder_free(r.c)
-	r.c = nil
-	r.ctx.release()
-	r.ctx = nil
-	runtime.SetFinalizer(r, nil)
-	return nil
+	return r.handle.Close()
 }
 
 // SetRange sets the tracked value range (as [Sketch.SetRange]); allowed only before the
@@ -65,10 +47,9 @@ func (r *Recorder) Close() error {
 func (r *Recorder) SetRange(lo, hi float64) error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if r.c == nil {
-		return errClosed("llmm_recorder_set_range", "recorder")
-	}
-	return check("llmm_recorder_set_range", C.llmm_recorder_set_range(r.c, C.double(lo), C.double(hi)))
+	return r.call("llmm_recorder_set_range", func(c *C.llmm_recorder) C.llmm_status {
+		return C.llmm_recorder_set_range(c, C.double(lo), C.double(hi))
+	})
 }
 
 // Shard hands out a shard for one writer goroutine: a released one if there is one, else a
@@ -76,11 +57,10 @@ func (r *Recorder) SetRange(lo, hi float64) error {
 func (r *Recorder) Shard() (*Shard, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if r.c == nil {
-		return nil, errClosed("llmm_recorder_shard", "recorder")
-	}
 	var c *C.llmm_shard
-	if err := check("llmm_recorder_shard", C.llmm_recorder_shard(r.c, &c)); err != nil {
+	if err := r.call("llmm_recorder_shard", func(rc *C.llmm_recorder) C.llmm_status {
+		return C.llmm_recorder_shard(rc, &c)
+	}); err != nil {
 		return nil, err
 	}
 	sh := &Shard{c: c, r: r}
@@ -93,15 +73,12 @@ func (r *Recorder) Shard() (*Shard, error) {
 func (r *Recorder) SnapshotInto(into *Sketch) error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if r.c == nil {
-		return errClosed("llmm_recorder_snapshot", "recorder")
+	const op = "llmm_recorder_snapshot"
+	if r.c != nil && (into == nil || into.c == nil) {
+		return errClosed(op, "sketch")
 	}
-	if into == nil || into.c == nil {
-		return errClosed("llmm_recorder_snapshot", "sketch")
-	}
-	st := C.llmm_recorder_snapshot(r.c, into.c)
-	runtime.KeepAlive(into)
-	return check("llmm_recorder_snapshot", st)
+	defer runtime.KeepAlive(into)
+	return r.call(op, func(c *C.llmm_recorder) C.llmm_status { return C.llmm_recorder_snapshot(c, into.c) })
 }
 
 // Snapshot returns a new sketch, allocated through the recorder's context, holding the

@@ -30,15 +30,7 @@ const (
 
 // String names the tier ("keep", "prefetch", "adapt").
 func (t LIITier) String() string {
-	switch t {
-	case LIIKeep:
-		return "keep"
-	case LIIPrefetch:
-		return "prefetch"
-	case LIIAdapt:
-		return "adapt"
-	}
-	return "LIITier(" + itoa(int64(t)) + ")"
+	return enumName(t, "LIITier", "keep", "prefetch", "adapt")
 }
 
 // LIIOption is a threshold of an [LIIMonitor]; bounds and defaults: Options(KindLIIMonitor).
@@ -83,94 +75,53 @@ type LIIReading struct {
 //
 // An LIIMonitor is used by one goroutine at a time. Close it when done; a finalizer closes a
 // forgotten one.
-type LIIMonitor struct {
-	c   *C.llmm_lii_monitor
-	ctx *Context
-}
+type LIIMonitor struct{ handle[C.llmm_lii_monitor] }
 
 // NewLIIMonitor creates a monitor keeping window samples (0 for [LIIWindowDefault], at most
 // [LIIWindowMax]) with the default thresholds.
 func NewLIIMonitor(window int, opts ...Option) (*LIIMonitor, error) {
-	o := collect(opts)
+	const op = "llmm_lii_monitor_new"
 	if window < 0 {
-		return nil, errArg("llmm_lii_monitor_new", "negative window")
+		return nil, errArg(op, "negative window")
 	}
 	if uint64(window) > math.MaxUint32 {
-		return nil, newError("llmm_lii_monitor_new", StatusRange, "")
+		return nil, newError(op, StatusRange, "")
 	}
-	cctx, err := o.ctx.acquire("llmm_lii_monitor_new")
-	if err != nil {
-		return nil, err
-	}
-	var c *C.llmm_lii_monitor
-	if err := check("llmm_lii_monitor_new", C.llmm_lii_monitor_new(cctx, C.uint32_t(window), &c)); err != nil {
-		o.ctx.release()
-		return nil, err
-	}
-	m := &LIIMonitor{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(m, (*LIIMonitor).Close)
-	return m, nil
-}
-
-// Close frees the monitor. It is idempotent and always returns nil.
-func (m *LIIMonitor) Close() error {
-	if m.c == nil {
-		return nil
-	}
-	C.llmm_lii_monitor_free(m.c)
-	m.c = nil
-	m.ctx.release()
-	m.ctx = nil
-	runtime.SetFinalizer(m, nil)
-	return nil
+	m := &LIIMonitor{}
+	return owned(m, m.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_lii_monitor) C.llmm_status {
+		return C.llmm_lii_monitor_new(cctx, C.uint32_t(window), out)
+	}))
 }
 
 // SetThreshold sets a threshold in [0, 1]; the prefetch threshold may not exceed the adapt
 // threshold (ErrRange, nothing changed).
 func (m *LIIMonitor) SetThreshold(opt LIIOption, value float64) error {
-	if m.c == nil {
-		return errClosed("llmm_lii_monitor_set_f64", "monitor")
-	}
-	st := C.llmm_lii_monitor_set_f64(m.c, C.llmm_lii_option(opt), C.double(value))
-	runtime.KeepAlive(m)
-	return check("llmm_lii_monitor_set_f64", st)
+	return m.call("llmm_lii_monitor_set_f64", func(c *C.llmm_lii_monitor) C.llmm_status {
+		return C.llmm_lii_monitor_set_f64(c, C.llmm_lii_option(opt), C.double(value))
+	})
 }
 
 // Threshold reads a threshold.
 func (m *LIIMonitor) Threshold(opt LIIOption) (float64, error) {
-	if m.c == nil {
-		return 0, errClosed("llmm_lii_monitor_get_f64", "monitor")
-	}
-	var v C.double
-	st := C.llmm_lii_monitor_get_f64(m.c, C.llmm_lii_option(opt), &v)
-	runtime.KeepAlive(m)
-	return float64(v), check("llmm_lii_monitor_get_f64", st)
+	return m.getF64("llmm_lii_monitor_get_f64", func(c *C.llmm_lii_monitor, v *C.double) C.llmm_status {
+		return C.llmm_lii_monitor_get_f64(c, C.llmm_lii_option(opt), v)
+	})
 }
 
 // Add adds one (CPU, GPU) utilisation sample, each in [0, 1]; the oldest sample leaves once
 // the window is full.
 func (m *LIIMonitor) Add(cpu, gpu float64) error {
-	if m.c == nil {
-		return errClosed("llmm_lii_monitor_add", "monitor")
-	}
-	st := C.llmm_lii_monitor_add(m.c, C.double(cpu), C.double(gpu))
-	runtime.KeepAlive(m)
-	return check("llmm_lii_monitor_add", st)
+	return m.call("llmm_lii_monitor_add", func(c *C.llmm_lii_monitor) C.llmm_status {
+		return C.llmm_lii_monitor_add(c, C.double(cpu), C.double(gpu))
+	})
 }
 
 // Read returns the index over the window, its tier and the scaling trigger (ErrEmpty before
 // the first sample).
 func (m *LIIMonitor) Read() (LIIReading, error) {
-	if m.c == nil {
-		return LIIReading{}, errClosed("llmm_lii_monitor_read", "monitor")
-	}
-	var r C.llmm_lii_reading
-	if err := initStruct(C.LLMM_STRUCT_LII_READING, unsafe.Pointer(&r), C.sizeof_llmm_lii_reading); err != nil {
-		return LIIReading{}, err
-	}
-	st := C.llmm_lii_monitor_read(m.c, &r)
-	runtime.KeepAlive(m)
-	if err := check("llmm_lii_monitor_read", st); err != nil {
+	r, err := read(&m.handle, "llmm_lii_monitor_read", C.LLMM_STRUCT_LII_READING,
+		func(c *C.llmm_lii_monitor, r *C.llmm_lii_reading) C.llmm_status { return C.llmm_lii_monitor_read(c, r) })
+	if err != nil {
 		return LIIReading{}, err
 	}
 	return LIIReading{
@@ -185,12 +136,9 @@ func (m *LIIMonitor) Read() (LIIReading, error) {
 
 // Reset drops every sample; the thresholds stay.
 func (m *LIIMonitor) Reset() error {
-	if m.c == nil {
-		return errClosed("llmm_lii_monitor_reset", "monitor")
-	}
-	st := C.llmm_lii_monitor_reset(m.c)
-	runtime.KeepAlive(m)
-	return check("llmm_lii_monitor_reset", st)
+	return m.call("llmm_lii_monitor_reset", func(c *C.llmm_lii_monitor) C.llmm_status {
+		return C.llmm_lii_monitor_reset(c)
+	})
 }
 
 // KVFragmentation is the external fragmentation of a KV-cache free pool, 1 − largest / total

@@ -5,11 +5,7 @@ package llmmetrics
 */
 import "C"
 
-import (
-	"runtime"
-	"time"
-	"unsafe"
-)
+import "time"
 
 // Windows of the resource monitors.
 const (
@@ -30,66 +26,36 @@ type KVHitReading struct {
 //
 // A KVHitTracker is used by one goroutine at a time. Close it when done; a finalizer closes
 // a forgotten one.
-type KVHitTracker struct {
-	c   *C.llmm_kv_hit_tracker
-	ctx *Context
-}
+type KVHitTracker struct{ handle[C.llmm_kv_hit_tracker] }
 
 // NewKVHitTracker creates a tracker over window (0 for [KVHitWindowDefault]).
 func NewKVHitTracker(window time.Duration, opts ...Option) (*KVHitTracker, error) {
 	const op = "llmm_kv_hit_tracker_new"
-	o := collect(opts)
 	w, err := durationArg(op, "window", window)
 	if err != nil {
 		return nil, err
 	}
-	var c *C.llmm_kv_hit_tracker
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_kv_hit_tracker_new(cctx, w, &c)
-	}); err != nil {
-		return nil, err
-	}
-	t := &KVHitTracker{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(t, (*KVHitTracker).Close)
-	return t, nil
-}
-
-// Close frees the tracker. It is idempotent and always returns nil.
-func (t *KVHitTracker) Close() error {
-	if t.c == nil {
-		return nil
-	}
-	C.llmm_kv_hit_tracker_free(t.c)
-	t.c = nil
-	t.ctx.release()
-	t.ctx = nil
-	runtime.SetFinalizer(t, nil)
-	return nil
+	t := &KVHitTracker{}
+	return owned(t, t.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_kv_hit_tracker) C.llmm_status {
+		return C.llmm_kv_hit_tracker_new(cctx, w, out)
+	}))
 }
 
 // Add counts hits out of lookups (hits ≤ lookups) at time stamp now.
 func (t *KVHitTracker) Add(now, hits, lookups uint64) error {
-	if t.c == nil {
-		return errClosed("llmm_kv_hit_tracker_add", "tracker")
-	}
-	st := C.llmm_kv_hit_tracker_add(t.c, C.uint64_t(now), C.uint64_t(hits), C.uint64_t(lookups))
-	runtime.KeepAlive(t)
-	return check("llmm_kv_hit_tracker_add", st)
+	return t.call("llmm_kv_hit_tracker_add", func(c *C.llmm_kv_hit_tracker) C.llmm_status {
+		return C.llmm_kv_hit_tracker_add(c, C.uint64_t(now), C.uint64_t(hits), C.uint64_t(lookups))
+	})
 }
 
 // Read returns the hit rate over the window ending at now and the TTL it gives (ErrEmpty
 // without a lookup in the window).
 func (t *KVHitTracker) Read(now uint64) (KVHitReading, error) {
-	if t.c == nil {
-		return KVHitReading{}, errClosed("llmm_kv_hit_tracker_read", "tracker")
-	}
-	var r C.llmm_kv_hit_reading
-	if err := initStruct(C.LLMM_STRUCT_KV_HIT_READING, unsafe.Pointer(&r), C.sizeof_llmm_kv_hit_reading); err != nil {
-		return KVHitReading{}, err
-	}
-	st := C.llmm_kv_hit_tracker_read(t.c, C.uint64_t(now), &r)
-	runtime.KeepAlive(t)
-	if err := check("llmm_kv_hit_tracker_read", st); err != nil {
+	r, err := read(&t.handle, "llmm_kv_hit_tracker_read", C.LLMM_STRUCT_KV_HIT_READING,
+		func(c *C.llmm_kv_hit_tracker, r *C.llmm_kv_hit_reading) C.llmm_status {
+			return C.llmm_kv_hit_tracker_read(c, C.uint64_t(now), r)
+		})
+	if err != nil {
 		return KVHitReading{}, err
 	}
 	return KVHitReading{Hits: uint64(r.hits), Lookups: uint64(r.lookups), HitRate: float64(r.hit_rate),
@@ -98,12 +64,9 @@ func (t *KVHitTracker) Read(now uint64) (KVHitReading, error) {
 
 // Reset forgets every count and the clock.
 func (t *KVHitTracker) Reset() error {
-	if t.c == nil {
-		return errClosed("llmm_kv_hit_tracker_reset", "tracker")
-	}
-	st := C.llmm_kv_hit_tracker_reset(t.c)
-	runtime.KeepAlive(t)
-	return check("llmm_kv_hit_tracker_reset", st)
+	return t.call("llmm_kv_hit_tracker_reset", func(c *C.llmm_kv_hit_tracker) C.llmm_status {
+		return C.llmm_kv_hit_tracker_reset(c)
+	})
 }
 
 // TLBReading is what a [TLBMonitor] reads over its window.
@@ -121,84 +84,45 @@ type TLBReading struct {
 //
 // A TLBMonitor is used by one goroutine at a time. Close it when done; a finalizer closes a
 // forgotten one.
-type TLBMonitor struct {
-	c   *C.llmm_tlb_monitor
-	ctx *Context
-}
-
-func wrapTLBMonitor(c *C.llmm_tlb_monitor, ctx *Context) *TLBMonitor {
-	m := &TLBMonitor{c: c, ctx: ctx}
-	runtime.SetFinalizer(m, (*TLBMonitor).Close)
-	return m
-}
+type TLBMonitor struct{ handle[C.llmm_tlb_monitor] }
 
 // NewTLBMonitor creates a monitor with a preset's threshold and window.
 func NewTLBMonitor(workload TLBWorkload, opts ...Option) (*TLBMonitor, error) {
-	const op = "llmm_tlb_monitor_new"
-	o := collect(opts)
-	var c *C.llmm_tlb_monitor
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_tlb_monitor_new(cctx, C.llmm_tlb_workload(workload), &c)
-	}); err != nil {
-		return nil, err
-	}
-	return wrapTLBMonitor(c, o.ctx), nil
+	m := &TLBMonitor{}
+	return owned(m, m.open("llmm_tlb_monitor_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_tlb_monitor) C.llmm_status {
+		return C.llmm_tlb_monitor_new(cctx, C.llmm_tlb_workload(workload), out)
+	}))
 }
 
 // NewTLBMonitorCustom creates a monitor with a threshold in [0, 1] and a window > 0.
 func NewTLBMonitorCustom(maxMissRate float64, window time.Duration, opts ...Option) (*TLBMonitor, error) {
 	const op = "llmm_tlb_monitor_new_custom"
-	o := collect(opts)
 	w, err := durationArg(op, "window", window)
 	if err != nil {
 		return nil, err
 	}
-	var c *C.llmm_tlb_monitor
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_tlb_monitor_new_custom(cctx, C.double(maxMissRate), w, &c)
-	}); err != nil {
-		return nil, err
-	}
-	return wrapTLBMonitor(c, o.ctx), nil
-}
-
-// Close frees the monitor. It is idempotent and always returns nil.
-func (m *TLBMonitor) Close() error {
-	if m.c == nil {
-		return nil
-	}
-	C.llmm_tlb_monitor_free(m.c)
-	m.c = nil
-	m.ctx.release()
-	m.ctx = nil
-	runtime.SetFinalizer(m, nil)
-	return nil
+	m := &TLBMonitor{}
+	return owned(m, m.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_tlb_monitor) C.llmm_status {
+		return C.llmm_tlb_monitor_new_custom(cctx, C.double(maxMissRate), w, out)
+	}))
 }
 
 // Add counts misses out of accesses (misses ≤ accesses) at time stamp now, for example the
 // deltas of the dTLB-load-misses and dTLB-loads counters since the last call.
 func (m *TLBMonitor) Add(now, misses, accesses uint64) error {
-	if m.c == nil {
-		return errClosed("llmm_tlb_monitor_add", "monitor")
-	}
-	st := C.llmm_tlb_monitor_add(m.c, C.uint64_t(now), C.uint64_t(misses), C.uint64_t(accesses))
-	runtime.KeepAlive(m)
-	return check("llmm_tlb_monitor_add", st)
+	return m.call("llmm_tlb_monitor_add", func(c *C.llmm_tlb_monitor) C.llmm_status {
+		return C.llmm_tlb_monitor_add(c, C.uint64_t(now), C.uint64_t(misses), C.uint64_t(accesses))
+	})
 }
 
 // Read returns the miss rate over the window ending at now and whether it exceeds the
 // threshold (ErrEmpty without an access in the window).
 func (m *TLBMonitor) Read(now uint64) (TLBReading, error) {
-	if m.c == nil {
-		return TLBReading{}, errClosed("llmm_tlb_monitor_read", "monitor")
-	}
-	var r C.llmm_tlb_reading
-	if err := initStruct(C.LLMM_STRUCT_TLB_READING, unsafe.Pointer(&r), C.sizeof_llmm_tlb_reading); err != nil {
-		return TLBReading{}, err
-	}
-	st := C.llmm_tlb_monitor_read(m.c, C.uint64_t(now), &r)
-	runtime.KeepAlive(m)
-	if err := check("llmm_tlb_monitor_read", st); err != nil {
+	r, err := read(&m.handle, "llmm_tlb_monitor_read", C.LLMM_STRUCT_TLB_READING,
+		func(c *C.llmm_tlb_monitor, r *C.llmm_tlb_reading) C.llmm_status {
+			return C.llmm_tlb_monitor_read(c, C.uint64_t(now), r)
+		})
+	if err != nil {
 		return TLBReading{}, err
 	}
 	return TLBReading{Alert: r.alert != 0, Misses: uint64(r.misses), Accesses: uint64(r.accesses),
@@ -207,10 +131,7 @@ func (m *TLBMonitor) Read(now uint64) (TLBReading, error) {
 
 // Reset forgets every count and the clock; the threshold and window stay.
 func (m *TLBMonitor) Reset() error {
-	if m.c == nil {
-		return errClosed("llmm_tlb_monitor_reset", "monitor")
-	}
-	st := C.llmm_tlb_monitor_reset(m.c)
-	runtime.KeepAlive(m)
-	return check("llmm_tlb_monitor_reset", st)
+	return m.call("llmm_tlb_monitor_reset", func(c *C.llmm_tlb_monitor) C.llmm_status {
+		return C.llmm_tlb_monitor_reset(c)
+	})
 }

@@ -7,13 +7,7 @@ import (
 )
 
 func liiRef(cpu, gpu []float64) float64 {
-	var c, g float64
-	for i := range cpu {
-		c += cpu[i]
-		g += gpu[i]
-	}
-	c /= float64(len(cpu))
-	g /= float64(len(gpu))
+	c, g := means(cpu, gpu)
 	return math.Abs(c-g) / math.Max(math.Max(c, g), 1e-6)
 }
 

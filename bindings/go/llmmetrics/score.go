@@ -8,7 +8,6 @@ import "C"
 
 import (
 	"math"
-	"runtime"
 	"strings"
 	"unsafe"
 )
@@ -33,17 +32,7 @@ const (
 
 // String names the layer ("capability", "performance", "engineering", "business").
 func (l Layer) String() string {
-	switch l {
-	case LayerCapability:
-		return "capability"
-	case LayerPerformance:
-		return "performance"
-	case LayerEngineering:
-		return "engineering"
-	case LayerBusiness:
-		return "business"
-	}
-	return "Layer(" + itoa(int64(l)) + ")"
+	return enumName(l, "Layer", "capability", "performance", "engineering", "business")
 }
 
 // Scenario is a scenario preset of layer weights.
@@ -101,83 +90,48 @@ func Normalize(dir Direction, target, worst, value float64) (float64, error) {
 //
 // A Scorecard is used by one goroutine at a time. Close it when done; a finalizer closes a
 // forgotten one.
-type Scorecard struct {
-	c   *C.llmm_scorecard
-	ctx *Context
-}
+type Scorecard struct{ handle[C.llmm_scorecard] }
 
 // NewScorecard creates a scorecard with the weights of a scenario. A [ScenarioCustom]
 // scorecard needs [Scorecard.SetWeights] before it can be evaluated.
 func NewScorecard(preset Scenario, opts ...Option) (*Scorecard, error) {
-	o := collect(opts)
-	cctx, err := o.ctx.acquire("llmm_scorecard_new")
-	if err != nil {
-		return nil, err
-	}
-	var c *C.llmm_scorecard
-	if err := check("llmm_scorecard_new", C.llmm_scorecard_new(cctx, C.llmm_scenario(preset), &c)); err != nil {
-		o.ctx.release()
-		return nil, err
-	}
-	sc := &Scorecard{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(sc, (*Scorecard).Close)
-	return sc, nil
-}
-
-// Close frees the scorecard. It is idempotent and always returns nil.
-func (sc *Scorecard) Close() error {
-	if sc.c == nil {
-		return nil
-	}
-	C.llmm_scorecard_free(sc.c)
-	sc.c = nil
-	sc.ctx.release()
-	sc.ctx = nil
-	runtime.SetFinalizer(sc, nil)
-	return nil
+	sc := &Scorecard{}
+	return owned(sc, sc.open("llmm_scorecard_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_scorecard) C.llmm_status {
+		return C.llmm_scorecard_new(cctx, C.llmm_scenario(preset), out)
+	}))
 }
 
 // SetWeights sets custom layer weights (finite, ≥ 0, summing to 1 within 1e-9); the
 // scenario becomes [ScenarioCustom].
 func (sc *Scorecard) SetWeights(w [LayerCount]float64) error {
-	if sc.c == nil {
-		return errClosed("llmm_scorecard_set_weights", "scorecard")
-	}
-	st := C.llmm_scorecard_set_weights(sc.c, (*C.double)(unsafe.Pointer(&w[0])), C.size_t(LayerCount))
-	runtime.KeepAlive(sc)
-	return check("llmm_scorecard_set_weights", st)
+	return sc.call("llmm_scorecard_set_weights", func(c *C.llmm_scorecard) C.llmm_status {
+		return C.llmm_scorecard_set_weights(c, (*C.double)(unsafe.Pointer(&w[0])), C.size_t(LayerCount))
+	})
 }
 
 // Weights returns the layer weights as configured (not renormalised).
 func (sc *Scorecard) Weights() ([LayerCount]float64, error) {
 	var w [LayerCount]float64
-	if sc.c == nil {
-		return w, errClosed("llmm_scorecard_weights", "scorecard")
-	}
-	st := C.llmm_scorecard_weights(sc.c, (*C.double)(unsafe.Pointer(&w[0])), C.size_t(LayerCount))
-	runtime.KeepAlive(sc)
-	return w, check("llmm_scorecard_weights", st)
+	err := sc.call("llmm_scorecard_weights", func(c *C.llmm_scorecard) C.llmm_status {
+		return C.llmm_scorecard_weights(c, (*C.double)(unsafe.Pointer(&w[0])), C.size_t(LayerCount))
+	})
+	return w, err
 }
 
 // SetMissingPolicy chooses what Evaluate does when a weighted layer has no observation.
 func (sc *Scorecard) SetMissingPolicy(p MissingPolicy) error {
-	if sc.c == nil {
-		return errClosed("llmm_scorecard_set_i32", "scorecard")
-	}
-	st := C.llmm_scorecard_set_i32(sc.c, C.LLMM_SCORECARD_MISSING, C.int32_t(p))
-	runtime.KeepAlive(sc)
-	return check("llmm_scorecard_set_i32", st)
+	return sc.call("llmm_scorecard_set_i32", func(c *C.llmm_scorecard) C.llmm_status {
+		return C.llmm_scorecard_set_i32(c, C.LLMM_SCORECARD_MISSING, C.int32_t(p))
+	})
 }
 
 // MissingPolicy returns the missing-layer policy in force.
 func (sc *Scorecard) MissingPolicy() (MissingPolicy, error) {
-	if sc.c == nil {
-		return 0, errClosed("llmm_scorecard_get_i32", "scorecard")
-	}
 	var v C.int32_t
-	st := C.llmm_scorecard_get_i32(sc.c, C.LLMM_SCORECARD_MISSING, &v)
-	runtime.KeepAlive(sc)
-	return MissingPolicy(v), check("llmm_scorecard_get_i32", st)
+	err := sc.call("llmm_scorecard_get_i32", func(c *C.llmm_scorecard) C.llmm_status {
+		return C.llmm_scorecard_get_i32(c, C.LLMM_SCORECARD_MISSING, &v)
+	})
+	return MissingPolicy(v), err
 }
 
 // cString copies a Go string to C memory, refusing strings with an embedded NUL (which C
@@ -193,66 +147,53 @@ func cString(op, s string) (*C.char, error) {
 // bytes) must be unique in the scorecard; target scores 1 and worst scores 0; weight (> 0)
 // weighs the metric inside its layer (pass 1 for a plain mean).
 func (sc *Scorecard) AddMetric(layer Layer, name string, dir Direction, target, worst, weight float64) (MetricID, error) {
-	if sc.c == nil {
-		return 0, errClosed("llmm_scorecard_add_metric", "scorecard")
-	}
-	cname, err := cString("llmm_scorecard_add_metric", name)
+	const op = "llmm_scorecard_add_metric"
+	cname, err := cString(op, name)
 	if err != nil {
 		return 0, err
 	}
 	defer C.free(unsafe.Pointer(cname))
 	var id C.uint32_t
-	st := C.llmm_scorecard_add_metric(sc.c, C.llmm_layer(layer), cname, C.llmm_direction(dir),
-		C.double(target), C.double(worst), C.double(weight), &id)
-	runtime.KeepAlive(sc)
-	return MetricID(id), check("llmm_scorecard_add_metric", st)
+	err = sc.call(op, func(c *C.llmm_scorecard) C.llmm_status {
+		return C.llmm_scorecard_add_metric(c, C.llmm_layer(layer), cname, C.llmm_direction(dir),
+			C.double(target), C.double(worst), C.double(weight), &id)
+	})
+	return MetricID(id), err
 }
 
 // Observe records the latest observation of the metric called name, replacing the previous
 // one. [Scorecard.ObserveID] avoids the lookup by name.
 func (sc *Scorecard) Observe(name string, value float64) error {
-	if sc.c == nil {
-		return errClosed("llmm_scorecard_observe", "scorecard")
-	}
-	cname, err := cString("llmm_scorecard_observe", name)
+	const op = "llmm_scorecard_observe"
+	cname, err := cString(op, name)
 	if err != nil {
 		return err
 	}
 	defer C.free(unsafe.Pointer(cname))
-	st := C.llmm_scorecard_observe(sc.c, cname, C.double(value))
-	runtime.KeepAlive(sc)
-	return check("llmm_scorecard_observe", st)
+	return sc.call(op, func(c *C.llmm_scorecard) C.llmm_status {
+		return C.llmm_scorecard_observe(c, cname, C.double(value))
+	})
 }
 
 // ObserveID records the latest observation of a metric by id.
 func (sc *Scorecard) ObserveID(id MetricID, value float64) error {
-	if sc.c == nil {
-		return errClosed("llmm_scorecard_observe_id", "scorecard")
-	}
-	st := C.llmm_scorecard_observe_id(sc.c, C.uint32_t(id), C.double(value))
-	runtime.KeepAlive(sc)
-	return check("llmm_scorecard_observe_id", st)
+	return sc.call("llmm_scorecard_observe_id", func(c *C.llmm_scorecard) C.llmm_status {
+		return C.llmm_scorecard_observe_id(c, C.uint32_t(id), C.double(value))
+	})
 }
 
 // Clear forgets every observation; metrics, weights and options stay.
 func (sc *Scorecard) Clear() error {
-	if sc.c == nil {
-		return errClosed("llmm_scorecard_clear", "scorecard")
-	}
-	st := C.llmm_scorecard_clear(sc.c)
-	runtime.KeepAlive(sc)
-	return check("llmm_scorecard_clear", st)
+	return sc.call("llmm_scorecard_clear", func(c *C.llmm_scorecard) C.llmm_status {
+		return C.llmm_scorecard_clear(c)
+	})
 }
 
 // MetricScore returns one metric's normalised score (ErrEmpty when it has no observation).
 func (sc *Scorecard) MetricScore(id MetricID) (float64, error) {
-	if sc.c == nil {
-		return 0, errClosed("llmm_scorecard_metric_score", "scorecard")
-	}
-	var out C.double
-	st := C.llmm_scorecard_metric_score(sc.c, C.uint32_t(id), &out)
-	runtime.KeepAlive(sc)
-	return float64(out), check("llmm_scorecard_metric_score", st)
+	return sc.getF64("llmm_scorecard_metric_score", func(c *C.llmm_scorecard, v *C.double) C.llmm_status {
+		return C.llmm_scorecard_metric_score(c, C.uint32_t(id), v)
+	})
 }
 
 // LayerResult is one layer's part of a [ScoreResult].
@@ -282,14 +223,12 @@ type ScoreResult struct {
 func (sc *Scorecard) Evaluate() (ScoreResult, error) {
 	var res ScoreResult
 	if sc.c == nil {
-		return res, errClosed("llmm_scorecard_evaluate", "scorecard")
+		return res, errClosed("llmm_scorecard_evaluate", sc.what())
 	}
-	var r C.llmm_score_result
-	if err := initStruct(C.LLMM_STRUCT_SCORE_RESULT, unsafe.Pointer(&r), C.sizeof_llmm_score_result); err != nil {
-		return res, err
-	}
-	st := C.llmm_scorecard_evaluate(sc.c, &r)
-	runtime.KeepAlive(sc)
+	r, err := read(&sc.handle, "llmm_scorecard_evaluate", C.LLMM_STRUCT_SCORE_RESULT,
+		func(c *C.llmm_scorecard, r *C.llmm_score_result) C.llmm_status {
+			return C.llmm_scorecard_evaluate(c, r)
+		})
 	res.Scenario = Scenario(r.scenario)
 	res.LayersMissing = int(r.layers_missing)
 	res.Renormalized = r.renormalized != 0
@@ -305,8 +244,8 @@ func (sc *Scorecard) Evaluate() (ScoreResult, error) {
 			Observed:        int(r.layer_observed[i]),
 		}
 	}
-	if st != C.LLMM_OK {
+	if err != nil {
 		res.Overall = math.NaN()
 	}
-	return res, check("llmm_scorecard_evaluate", st)
+	return res, err
 }

@@ -6,10 +6,11 @@ import "testing"
 // library writes exactly that many bytes with struct_size = size, and refuses sizes it never
 // released without writing anything.
 func TestCallerSizedStructs(t *testing.T) {
-	if len(sizedStructSizes) != 21 {
-		t.Fatalf("%d kinds of caller-sized structs, want 21", len(sizedStructSizes))
-	}
-	for kind, size := range sizedStructSizes {
+	for i, s := range sizedStructs {
+		kind, size := s.kind, s.size
+		if kind != int32(i+1) {
+			t.Errorf("kinds not numbered 1, 2, ...: %d at %d", kind, i)
+		}
 		st, written, tail := structInitProbe(kind, size)
 		if st != StatusOK || written != size || !tail {
 			t.Errorf("kind %d size %d: status %v, struct_size %d, tail kept %v", kind, size, st,
@@ -21,6 +22,13 @@ func TestCallerSizedStructs(t *testing.T) {
 				t.Errorf("kind %d size %d: status %v (want StatusABI), untouched %v", kind, wrong,
 					st, tail)
 			}
+		}
+	}
+	// the kinds listed are every kind the library knows: the next one is refused at any size
+	next := int32(len(sizedStructs) + 1)
+	for _, s := range sizedStructs {
+		if st, _, _ := structInitProbe(next, s.size); st != StatusABI {
+			t.Errorf("kind %d size %d: status %v, want StatusABI", next, s.size, st)
 		}
 	}
 	if st, _, _ := structInitProbe(99, 32); st != StatusABI {

@@ -35,10 +35,7 @@ func RelativeError(scale int) float64 {
 //
 // A Sketch is used by one goroutine at a time. Close it when done; a finalizer closes a
 // forgotten one. The zero Sketch is closed, except that [Sketch.UnmarshalBinary] fills it.
-type Sketch struct {
-	c   *C.llmm_sketch
-	ctx *Context
-}
+type Sketch struct{ handle[C.llmm_sketch] }
 
 func int32Arg(v int) (C.int32_t, bool) {
 	if v < math.MinInt32 || v > math.MaxInt32 {
@@ -50,62 +47,43 @@ func int32Arg(v int) (C.int32_t, bool) {
 // NewSketch creates an empty sketch. scale is [ScaleDefault] or any value in
 // [ScaleMin] … [ScaleMax].
 func NewSketch(scale int, opts ...Option) (*Sketch, error) {
-	o := collect(opts)
 	sc, ok := int32Arg(scale)
 	if !ok {
 		return nil, errArg("llmm_sketch_new", "scale out of bounds")
 	}
-	cctx, err := o.ctx.acquire("llmm_sketch_new")
-	if err != nil {
-		return nil, err
-	}
-	var c *C.llmm_sketch
-	if err := check("llmm_sketch_new", C.llmm_sketch_new(cctx, sc, &c)); err != nil {
-		o.ctx.release()
-		return nil, err
-	}
-	return wrapSketch(c, o.ctx), nil
+	s := &Sketch{}
+	return owned(s, s.open("llmm_sketch_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_sketch) C.llmm_status {
+		return C.llmm_sketch_new(cctx, sc, out)
+	}))
 }
 
 // wrapSketch owns c, whose context reference was already acquired.
 func wrapSketch(c *C.llmm_sketch, ctx *Context) *Sketch {
-	s := &Sketch{c: c, ctx: ctx}
-	runtime.SetFinalizer(s, (*Sketch).Close)
+	s, _ := owned(&Sketch{handle[C.llmm_sketch]{c, ctx}}, nil)
 	return s
 }
 
-// Close frees the sketch. It is idempotent and always returns nil.
-func (s *Sketch) Close() error {
-	if s.c == nil {
-		return nil
+// with runs f on s and the live sketch o (which may not be s for a writer).
+func (s *Sketch) with(op string, o *Sketch, f func(c, o *C.llmm_sketch) C.llmm_status) error {
+	if o == nil || o.c == nil {
+		return errClosed(op, "sketch")
 	}
-	C.llmm_sketch_free(s.c)
-	s.c = nil
-	s.ctx.release()
-	s.ctx = nil
-	runtime.SetFinalizer(s, nil)
-	return nil
+	defer runtime.KeepAlive(o)
+	return s.call(op, func(c *C.llmm_sketch) C.llmm_status { return f(c, o.c) })
 }
 
 // SetRange sets the accurately tracked value range [lo, hi]; allowed only while the sketch
 // is empty. Positive values below lo or above hi are still counted (as underflow / overflow).
 func (s *Sketch) SetRange(lo, hi float64) error {
-	if s.c == nil {
-		return errClosed("llmm_sketch_set_range", "sketch")
-	}
-	err := check("llmm_sketch_set_range", C.llmm_sketch_set_range(s.c, C.double(lo), C.double(hi)))
-	runtime.KeepAlive(s)
-	return err
+	return s.call("llmm_sketch_set_range", func(c *C.llmm_sketch) C.llmm_status {
+		return C.llmm_sketch_set_range(c, C.double(lo), C.double(hi))
+	})
 }
 
 // Range returns the configured range.
 func (s *Sketch) Range() (lo, hi float64, err error) {
-	if s.c == nil {
-		return 0, 0, errClosed("llmm_sketch_range", "sketch")
-	}
 	var clo, chi C.double
-	err = check("llmm_sketch_range", C.llmm_sketch_range(s.c, &clo, &chi))
-	runtime.KeepAlive(s)
+	err = s.call("llmm_sketch_range", func(c *C.llmm_sketch) C.llmm_status { return C.llmm_sketch_range(c, &clo, &chi) })
 	return float64(clo), float64(chi), err
 }
 
@@ -114,34 +92,25 @@ func (s *Sketch) Range() (lo, hi float64, err error) {
 //
 // Each Add is one cgo call; to record many values at once use [Sketch.AddMany].
 func (s *Sketch) Add(v float64) error {
-	if s.c == nil {
-		return errClosed("llmm_sketch_add", "sketch")
-	}
-	st := C.llmm_sketch_add(s.c, C.double(v))
-	runtime.KeepAlive(s)
-	return check("llmm_sketch_add", st)
+	return s.call("llmm_sketch_add", func(c *C.llmm_sketch) C.llmm_status {
+		return C.llmm_sketch_add(c, C.double(v))
+	})
 }
 
 // AddN records the value v n times.
 func (s *Sketch) AddN(v float64, n uint64) error {
-	if s.c == nil {
-		return errClosed("llmm_sketch_add_n", "sketch")
-	}
-	st := C.llmm_sketch_add_n(s.c, C.double(v), C.uint64_t(n))
-	runtime.KeepAlive(s)
-	return check("llmm_sketch_add_n", st)
+	return s.call("llmm_sketch_add_n", func(c *C.llmm_sketch) C.llmm_status {
+		return C.llmm_sketch_add_n(c, C.double(v), C.uint64_t(n))
+	})
 }
 
 // AddMany records a batch in one call into the library, all or nothing: if any value is
 // invalid, none is recorded. The slice is read during the call only.
 func (s *Sketch) AddMany(vs []float64) error {
-	if s.c == nil {
-		return errClosed("llmm_sketch_add_many", "sketch")
-	}
-	st := C.llmm_sketch_add_many(s.c, f64ptr(vs), C.size_t(len(vs)))
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(vs)
-	return check("llmm_sketch_add_many", st)
+	defer runtime.KeepAlive(vs)
+	return s.call("llmm_sketch_add_many", func(c *C.llmm_sketch) C.llmm_status {
+		return C.llmm_sketch_add_many(c, f64ptr(vs), C.size_t(len(vs)))
+	})
 }
 
 // f64ptr is the address of the first element of vs, or nil for an empty slice.
@@ -155,13 +124,9 @@ func f64ptr(vs []float64) *C.double {
 // Quantile returns quantile q in [0, 1] by the nearest-rank rule: the value of rank
 // max(1, ceil(q·n)). It returns an error matching ErrEmpty when nothing was recorded.
 func (s *Sketch) Quantile(q float64) (float64, error) {
-	if s.c == nil {
-		return 0, errClosed("llmm_sketch_quantile", "sketch")
-	}
-	var out C.double
-	st := C.llmm_sketch_quantile(s.c, C.double(q), &out)
-	runtime.KeepAlive(s)
-	return float64(out), check("llmm_sketch_quantile", st)
+	return s.getF64("llmm_sketch_quantile", func(c *C.llmm_sketch, out *C.double) C.llmm_status {
+		return C.llmm_sketch_quantile(c, C.double(q), out)
+	})
 }
 
 // Quantiles answers many quantiles in one pass; qs may be in any order and the result has
@@ -176,29 +141,23 @@ func (s *Sketch) Quantiles(qs []float64) ([]float64, error) {
 
 // QuantilesInto is [Sketch.Quantiles] writing into dst, which must be as long as qs.
 func (s *Sketch) QuantilesInto(dst, qs []float64) error {
-	if s.c == nil {
-		return errClosed("llmm_sketch_quantiles", "sketch")
+	const op = "llmm_sketch_quantiles"
+	if s.c != nil && len(dst) != len(qs) {
+		return errArg(op, "dst and qs differ in length")
 	}
-	if len(dst) != len(qs) {
-		return errArg("llmm_sketch_quantiles", "dst and qs differ in length")
-	}
-	st := C.llmm_sketch_quantiles(s.c, f64ptr(qs), C.size_t(len(qs)), f64ptr(dst))
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(qs)
-	runtime.KeepAlive(dst)
-	return check("llmm_sketch_quantiles", st)
+	defer runtime.KeepAlive(qs)
+	defer runtime.KeepAlive(dst)
+	return s.call(op, func(c *C.llmm_sketch) C.llmm_status {
+		return C.llmm_sketch_quantiles(c, f64ptr(qs), C.size_t(len(qs)), f64ptr(dst))
+	})
 }
 
 // Rank returns the fraction of recorded values ≤ v: exact below the minimum and at or above
 // the maximum, otherwise within one bucket.
 func (s *Sketch) Rank(v float64) (float64, error) {
-	if s.c == nil {
-		return 0, errClosed("llmm_sketch_rank", "sketch")
-	}
-	var out C.double
-	st := C.llmm_sketch_rank(s.c, C.double(v), &out)
-	runtime.KeepAlive(s)
-	return float64(out), check("llmm_sketch_rank", st)
+	return s.getF64("llmm_sketch_rank", func(c *C.llmm_sketch, out *C.double) C.llmm_status {
+		return C.llmm_sketch_rank(c, C.double(v), out)
+	})
 }
 
 // Count is the number of recorded values (0 for a closed sketch).
@@ -219,35 +178,23 @@ func (s *Sketch) Sum() float64 {
 	return float64(out)
 }
 
-type statFunc func(*C.llmm_sketch, *C.double) C.llmm_status
-
-func (s *Sketch) stat(op string, f statFunc) (float64, error) {
-	if s.c == nil {
-		return 0, errClosed(op, "sketch")
-	}
-	var out C.double
-	st := f(s.c, &out)
-	runtime.KeepAlive(s)
-	return float64(out), check(op, st)
-}
-
 // Min is the exact smallest recorded value (ErrEmpty when nothing was recorded).
 func (s *Sketch) Min() (float64, error) {
-	return s.stat("llmm_sketch_min", func(c *C.llmm_sketch, out *C.double) C.llmm_status {
+	return s.getF64("llmm_sketch_min", func(c *C.llmm_sketch, out *C.double) C.llmm_status {
 		return C.llmm_sketch_min(c, out)
 	})
 }
 
 // Max is the exact largest recorded value (ErrEmpty when nothing was recorded).
 func (s *Sketch) Max() (float64, error) {
-	return s.stat("llmm_sketch_max", func(c *C.llmm_sketch, out *C.double) C.llmm_status {
+	return s.getF64("llmm_sketch_max", func(c *C.llmm_sketch, out *C.double) C.llmm_status {
 		return C.llmm_sketch_max(c, out)
 	})
 }
 
 // Mean is Sum / Count (ErrEmpty when nothing was recorded).
 func (s *Sketch) Mean() (float64, error) {
-	return s.stat("llmm_sketch_mean", func(c *C.llmm_sketch, out *C.double) C.llmm_status {
+	return s.getF64("llmm_sketch_mean", func(c *C.llmm_sketch, out *C.double) C.llmm_status {
 		return C.llmm_sketch_mean(c, out)
 	})
 }
@@ -255,13 +202,9 @@ func (s *Sketch) Mean() (float64, error) {
 // SpecialCounts returns the counts kept outside the buckets: exact zeros, positive values
 // below the range and values above it.
 func (s *Sketch) SpecialCounts() (zero, under, over uint64, err error) {
-	if s.c == nil {
-		return 0, 0, 0, errClosed("llmm_sketch_special_counts", "sketch")
-	}
-	var z, u, o C.uint64_t
-	err = check("llmm_sketch_special_counts", C.llmm_sketch_special_counts(s.c, &z, &u, &o))
-	runtime.KeepAlive(s)
-	return uint64(z), uint64(u), uint64(o), err
+	return s.counts("llmm_sketch_special_counts", func(c *C.llmm_sketch, z, u, o *C.uint64_t) C.llmm_status {
+		return C.llmm_sketch_special_counts(c, z, u, o)
+	})
 }
 
 // Scale is the sketch's scale (-1 for a closed sketch).
@@ -274,12 +217,10 @@ func (s *Sketch) Scale() int {
 // BucketSpan returns the lowest and highest non-empty bucket index (OpenTelemetry
 // numbering), or an error matching ErrEmpty when no value lies inside the range.
 func (s *Sketch) BucketSpan() (first, last int, err error) {
-	if s.c == nil {
-		return 0, 0, errClosed("llmm_sketch_bucket_span", "sketch")
-	}
 	var f, l C.int32_t
-	err = check("llmm_sketch_bucket_span", C.llmm_sketch_bucket_span(s.c, &f, &l))
-	runtime.KeepAlive(s)
+	err = s.call("llmm_sketch_bucket_span", func(c *C.llmm_sketch) C.llmm_status {
+		return C.llmm_sketch_bucket_span(c, &f, &l)
+	})
 	return int(f), int(l), err
 }
 
@@ -340,51 +281,35 @@ func BucketBounds(scale, index int) (lower, upper float64, err error) {
 // Merge adds every value of src into s exactly. With different scales the result takes the
 // coarser one. All or nothing: on error s is unchanged. src may not be s.
 func (s *Sketch) Merge(src *Sketch) error {
-	if s.c == nil || src == nil || src.c == nil {
-		return errClosed("llmm_sketch_merge", "sketch")
-	}
-	st := C.llmm_sketch_merge(s.c, src.c)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(src)
-	return check("llmm_sketch_merge", st)
+	return s.with("llmm_sketch_merge", src, func(c, o *C.llmm_sketch) C.llmm_status { return C.llmm_sketch_merge(c, o) })
 }
 
 // Subtract turns s, a later cumulative snapshot, into the interval since earlier, an
 // earlier snapshot of the same source: s = s − earlier. It returns an error matching
 // ErrState, leaving s unchanged, when earlier is not contained in s.
 func (s *Sketch) Subtract(earlier *Sketch) error {
-	if s.c == nil || earlier == nil || earlier.c == nil {
-		return errClosed("llmm_sketch_subtract", "sketch")
-	}
-	st := C.llmm_sketch_subtract(s.c, earlier.c)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(earlier)
-	return check("llmm_sketch_subtract", st)
+	return s.with("llmm_sketch_subtract", earlier, func(c, o *C.llmm_sketch) C.llmm_status {
+		return C.llmm_sketch_subtract(c, o)
+	})
 }
 
 // Reset removes every value; scale, range and memory stay.
 func (s *Sketch) Reset() error {
-	if s.c == nil {
-		return errClosed("llmm_sketch_reset", "sketch")
-	}
-	st := C.llmm_sketch_reset(s.c)
-	runtime.KeepAlive(s)
-	return check("llmm_sketch_reset", st)
+	return s.call("llmm_sketch_reset", func(c *C.llmm_sketch) C.llmm_status {
+		return C.llmm_sketch_reset(c)
+	})
 }
 
 // Clone returns a deep copy allocated through the same context.
 func (s *Sketch) Clone() (*Sketch, error) {
+	const op = "llmm_sketch_clone"
 	if s.c == nil {
-		return nil, errClosed("llmm_sketch_clone", "sketch")
-	}
-	if _, err := s.ctx.acquire("llmm_sketch_clone"); err != nil {
-		return nil, err
+		return nil, errClosed(op, "sketch")
 	}
 	var c *C.llmm_sketch
-	st := C.llmm_sketch_clone(s.c, &c)
+	err := s.ctx.construct(op, func(*C.llmm_ctx) C.llmm_status { return C.llmm_sketch_clone(s.c, &c) })
 	runtime.KeepAlive(s)
-	if err := check("llmm_sketch_clone", st); err != nil {
-		s.ctx.release()
+	if err != nil {
 		return nil, err
 	}
 	return wrapSketch(c, s.ctx), nil
@@ -393,26 +318,16 @@ func (s *Sketch) Clone() (*Sketch, error) {
 // Downscale lowers the scale in place to newScale (0 … current scale) by an exact index
 // shift.
 func (s *Sketch) Downscale(newScale int) error {
-	if s.c == nil {
-		return errClosed("llmm_sketch_downscale", "sketch")
-	}
+	const op = "llmm_sketch_downscale"
 	sc, ok := int32Arg(newScale)
-	if !ok {
-		return errArg("llmm_sketch_downscale", "scale out of bounds")
+	if s.c != nil && !ok {
+		return errArg(op, "scale out of bounds")
 	}
-	st := C.llmm_sketch_downscale(s.c, sc)
-	runtime.KeepAlive(s)
-	return check("llmm_sketch_downscale", st)
+	return s.call(op, func(c *C.llmm_sketch) C.llmm_status { return C.llmm_sketch_downscale(c, sc) })
 }
 
 // CopyFrom replaces the contents, scale and range of s with those of src; s keeps its
 // context. On error s is unchanged.
 func (s *Sketch) CopyFrom(src *Sketch) error {
-	if s.c == nil || src == nil || src.c == nil {
-		return errClosed("llmm_sketch_copy", "sketch")
-	}
-	st := C.llmm_sketch_copy(s.c, src.c)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(src)
-	return check("llmm_sketch_copy", st)
+	return s.with("llmm_sketch_copy", src, func(c, o *C.llmm_sketch) C.llmm_status { return C.llmm_sketch_copy(c, o) })
 }

@@ -5,11 +5,7 @@ package llmmetrics
 */
 import "C"
 
-import (
-	"runtime"
-	"time"
-	"unsafe"
-)
+import "time"
 
 // SLOResult is the verdict of an SLO check: satisfied when the latency quantile and the
 // error rate are both within their bounds (equality included).
@@ -37,13 +33,10 @@ func sloResultOf(r *C.llmm_slo_result) SLOResult {
 	}
 }
 
-// sloCall runs an SLO check into a fresh result.
-func sloCall(op string, f func(r *C.llmm_slo_result) C.llmm_status) (SLOResult, error) {
-	var r C.llmm_slo_result
-	if err := initStruct(C.LLMM_STRUCT_SLO_RESULT, unsafe.Pointer(&r), C.sizeof_llmm_slo_result); err != nil {
-		return SLOResult{}, err
-	}
-	if err := check(op, f(&r)); err != nil {
+// sloCall runs an SLO check of the object of h into a fresh result.
+func sloCall[T any](h *handle[T], op string, f func(*T, *C.llmm_slo_result) C.llmm_status) (SLOResult, error) {
+	r, err := read(h, op, C.LLMM_STRUCT_SLO_RESULT, f)
+	if err != nil {
 		return SLOResult{}, err
 	}
 	return sloResultOf(&r), nil
@@ -54,28 +47,23 @@ func sloCall(op string, f func(r *C.llmm_slo_result) C.llmm_status) (SLOResult, 
 // errors / (successes + errors) ≤ errMax.
 func SLOCheck(okLatencies *Sketch, errors uint64, p95Max, errMax float64) (SLOResult, error) {
 	const op = "llmm_slo_check"
-	if okLatencies == nil || okLatencies.c == nil {
+	if okLatencies == nil {
 		return SLOResult{}, errClosed(op, "sketch")
 	}
-	res, err := sloCall(op, func(r *C.llmm_slo_result) C.llmm_status {
-		return C.llmm_slo_check(okLatencies.c, C.uint64_t(errors), C.double(p95Max), C.double(errMax), r)
+	return sloCall(&okLatencies.handle, op, func(c *C.llmm_sketch, r *C.llmm_slo_result) C.llmm_status {
+		return C.llmm_slo_check(c, C.uint64_t(errors), C.double(p95Max), C.double(errMax), r)
 	})
-	runtime.KeepAlive(okLatencies)
-	return res, err
 }
 
 // SLOCheckQuantile is [SLOCheck] at any quantile level q in [0, 1].
 func SLOCheckQuantile(okLatencies *Sketch, errors uint64, q, latencyMax, errMax float64) (SLOResult, error) {
 	const op = "llmm_slo_check_quantile"
-	if okLatencies == nil || okLatencies.c == nil {
+	if okLatencies == nil {
 		return SLOResult{}, errClosed(op, "sketch")
 	}
-	res, err := sloCall(op, func(r *C.llmm_slo_result) C.llmm_status {
-		return C.llmm_slo_check_quantile(okLatencies.c, C.uint64_t(errors), C.double(q), C.double(latencyMax),
-			C.double(errMax), r)
+	return sloCall(&okLatencies.handle, op, func(c *C.llmm_sketch, r *C.llmm_slo_result) C.llmm_status {
+		return C.llmm_slo_check_quantile(c, C.uint64_t(errors), C.double(q), C.double(latencyMax), C.double(errMax), r)
 	})
-	runtime.KeepAlive(okLatencies)
-	return res, err
 }
 
 // SLOWindow records each request as it completes — the latency of a success, or a failure —
@@ -84,21 +72,13 @@ func SLOCheckQuantile(okLatencies *Sketch, errors uint64, q, latencyMax, errMax 
 //
 // An SLOWindow is used by one goroutine at a time (checks advance its clock). Close it when
 // done; a finalizer closes a forgotten one.
-type SLOWindow struct {
-	c   *C.llmm_slo_window
-	ctx *Context
-}
+type SLOWindow struct{ handle[C.llmm_slo_window] }
 
 // NewSLOWindow creates an SLO window of slots slots of length slot (0 for the defaults, 60 ×
 // 1 s) with latency sketches of the given scale.
 func NewSLOWindow(slot time.Duration, slots, scale int, opts ...Option) (*SLOWindow, error) {
 	const op = "llmm_slo_window_new"
-	o := collect(opts)
-	slotNs, err := durationArg(op, "slot length", slot)
-	if err != nil {
-		return nil, err
-	}
-	n, err := slotsArg(op, slots)
+	slotNs, n, err := ringArg(op, slot, slots)
 	if err != nil {
 		return nil, err
 	}
@@ -106,74 +86,42 @@ func NewSLOWindow(slot time.Duration, slots, scale int, opts ...Option) (*SLOWin
 	if !ok {
 		return nil, errArg(op, "scale out of bounds")
 	}
-	var c *C.llmm_slo_window
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_slo_window_new(cctx, slotNs, n, sc, &c)
-	}); err != nil {
-		return nil, err
-	}
-	w := &SLOWindow{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(w, (*SLOWindow).Close)
-	return w, nil
-}
-
-// Close frees the window. It is idempotent and always returns nil.
-func (w *SLOWindow) Close() error {
-	if w.c == nil {
-		return nil
-	}
-	C.llmm_slo_window_free(w.c)
-	w.c = nil
-	w.ctx.release()
-	w.ctx = nil
-	runtime.SetFinalizer(w, nil)
-	return nil
+	w := &SLOWindow{}
+	return owned(w, w.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_slo_window) C.llmm_status {
+		return C.llmm_slo_window_new(cctx, slotNs, n, sc, out)
+	}))
 }
 
 // Add records a successful request and its latency at time stamp now.
 func (w *SLOWindow) Add(now uint64, latency float64) error {
-	if w.c == nil {
-		return errClosed("llmm_slo_window_add", "SLO window")
-	}
-	st := C.llmm_slo_window_add(w.c, C.uint64_t(now), C.double(latency))
-	runtime.KeepAlive(w)
-	return check("llmm_slo_window_add", st)
+	return w.call("llmm_slo_window_add", func(c *C.llmm_slo_window) C.llmm_status {
+		return C.llmm_slo_window_add(c, C.uint64_t(now), C.double(latency))
+	})
 }
 
 // AddErrors records n failed requests at time stamp now (0 only advances the clock).
 func (w *SLOWindow) AddErrors(now, n uint64) error {
-	if w.c == nil {
-		return errClosed("llmm_slo_window_add_errors", "SLO window")
-	}
-	st := C.llmm_slo_window_add_errors(w.c, C.uint64_t(now), C.uint64_t(n))
-	runtime.KeepAlive(w)
-	return check("llmm_slo_window_add_errors", st)
+	return w.call("llmm_slo_window_add_errors", func(c *C.llmm_slo_window) C.llmm_status {
+		return C.llmm_slo_window_add_errors(c, C.uint64_t(now), C.uint64_t(n))
+	})
 }
 
 // Check runs the SLO check at quantile q over the slots that span covers at time now (q =
 // 0.95 for the check of doc/spec.md §2). An idle span is not satisfied.
 func (w *SLOWindow) Check(now uint64, span time.Duration, q, latencyMax, errMax float64) (SLOResult, error) {
 	const op = "llmm_slo_window_check"
-	if w.c == nil {
-		return SLOResult{}, errClosed(op, "SLO window")
-	}
 	s, err := durationArg(op, "span", span)
-	if err != nil {
+	if err != nil && w.c != nil {
 		return SLOResult{}, err
 	}
-	res, err := sloCall(op, func(r *C.llmm_slo_result) C.llmm_status {
-		return C.llmm_slo_window_check(w.c, C.uint64_t(now), s, C.double(q), C.double(latencyMax), C.double(errMax), r)
+	return sloCall(&w.handle, op, func(c *C.llmm_slo_window, r *C.llmm_slo_result) C.llmm_status {
+		return C.llmm_slo_window_check(c, C.uint64_t(now), s, C.double(q), C.double(latencyMax), C.double(errMax), r)
 	})
-	runtime.KeepAlive(w)
-	return res, err
 }
 
 // Reset forgets every request and the clock.
 func (w *SLOWindow) Reset() error {
-	if w.c == nil {
-		return errClosed("llmm_slo_window_reset", "SLO window")
-	}
-	st := C.llmm_slo_window_reset(w.c)
-	runtime.KeepAlive(w)
-	return check("llmm_slo_window_reset", st)
+	return w.call("llmm_slo_window_reset", func(c *C.llmm_slo_window) C.llmm_status {
+		return C.llmm_slo_window_reset(c)
+	})
 }

@@ -5,11 +5,6 @@ package llmmetrics
 */
 import "C"
 
-import (
-	"runtime"
-	"unsafe"
-)
-
 // SpikeLevel is the classification of one latency by a [SpikeDetector].
 type SpikeLevel int32
 
@@ -22,15 +17,7 @@ const (
 
 // String names the level ("none", "level1", "level2").
 func (l SpikeLevel) String() string {
-	switch l {
-	case SpikeNone:
-		return "none"
-	case SpikeLevel1:
-		return "level1"
-	case SpikeLevel2:
-		return "level2"
-	}
-	return "SpikeLevel(" + itoa(int64(l)) + ")"
+	return enumName(l, "SpikeLevel", "none", "level1", "level2")
 }
 
 // SpikeOption is a tunable of a [SpikeDetector]. The float options are set with
@@ -71,95 +58,53 @@ type SpikeStats struct {
 //
 // A SpikeDetector is used by one goroutine at a time. Close it when done; a finalizer closes
 // a forgotten one.
-type SpikeDetector struct {
-	c   *C.llmm_spike
-	ctx *Context
-}
+type SpikeDetector struct{ handle[C.llmm_spike] }
 
 // NewSpikeDetector creates a detector with the default options (Options(KindSpike)).
 func NewSpikeDetector(opts ...Option) (*SpikeDetector, error) {
-	o := collect(opts)
-	cctx, err := o.ctx.acquire("llmm_spike_new")
-	if err != nil {
-		return nil, err
-	}
-	var c *C.llmm_spike
-	if err := check("llmm_spike_new", C.llmm_spike_new(cctx, &c)); err != nil {
-		o.ctx.release()
-		return nil, err
-	}
-	d := &SpikeDetector{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(d, (*SpikeDetector).Close)
-	return d, nil
-}
-
-// Close frees the detector. It is idempotent and always returns nil.
-func (d *SpikeDetector) Close() error {
-	if d.c == nil {
-		return nil
-	}
-	C.llmm_spike_free(d.c)
-	d.c = nil
-	d.ctx.release()
-	d.ctx = nil
-	runtime.SetFinalizer(d, nil)
-	return nil
+	d := &SpikeDetector{}
+	return owned(d, d.open("llmm_spike_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_spike) C.llmm_status {
+		return C.llmm_spike_new(cctx, out)
+	}))
 }
 
 // SetFloat64 sets a float option (ErrUnknownOption for an integer option, ErrRange outside
 // its bounds).
 func (d *SpikeDetector) SetFloat64(opt SpikeOption, value float64) error {
-	if d.c == nil {
-		return errClosed("llmm_spike_set_f64", "spike detector")
-	}
-	st := C.llmm_spike_set_f64(d.c, C.llmm_spike_option(opt), C.double(value))
-	runtime.KeepAlive(d)
-	return check("llmm_spike_set_f64", st)
+	return d.call("llmm_spike_set_f64", func(c *C.llmm_spike) C.llmm_status {
+		return C.llmm_spike_set_f64(c, C.llmm_spike_option(opt), C.double(value))
+	})
 }
 
 // Float64 reads a float option.
 func (d *SpikeDetector) Float64(opt SpikeOption) (float64, error) {
-	if d.c == nil {
-		return 0, errClosed("llmm_spike_get_f64", "spike detector")
-	}
-	var v C.double
-	st := C.llmm_spike_get_f64(d.c, C.llmm_spike_option(opt), &v)
-	runtime.KeepAlive(d)
-	return float64(v), check("llmm_spike_get_f64", st)
+	return d.getF64("llmm_spike_get_f64", func(c *C.llmm_spike, v *C.double) C.llmm_status {
+		return C.llmm_spike_get_f64(c, C.llmm_spike_option(opt), v)
+	})
 }
 
 // SetUint64 sets an integer option. The geometry options (SpikeSlotNs, SpikeSlots,
 // SpikeScale) are refused with ErrState once the detector has accepted a time stamp.
 func (d *SpikeDetector) SetUint64(opt SpikeOption, value uint64) error {
-	if d.c == nil {
-		return errClosed("llmm_spike_set_u64", "spike detector")
-	}
-	st := C.llmm_spike_set_u64(d.c, C.llmm_spike_option(opt), C.uint64_t(value))
-	runtime.KeepAlive(d)
-	return check("llmm_spike_set_u64", st)
+	return d.call("llmm_spike_set_u64", func(c *C.llmm_spike) C.llmm_status {
+		return C.llmm_spike_set_u64(c, C.llmm_spike_option(opt), C.uint64_t(value))
+	})
 }
 
 // Uint64 reads an integer option.
 func (d *SpikeDetector) Uint64(opt SpikeOption) (uint64, error) {
-	if d.c == nil {
-		return 0, errClosed("llmm_spike_get_u64", "spike detector")
-	}
-	var v C.uint64_t
-	st := C.llmm_spike_get_u64(d.c, C.llmm_spike_option(opt), &v)
-	runtime.KeepAlive(d)
-	return uint64(v), check("llmm_spike_get_u64", st)
+	return d.getU64("llmm_spike_get_u64", func(c *C.llmm_spike, v *C.uint64_t) C.llmm_status {
+		return C.llmm_spike_get_u64(c, C.llmm_spike_option(opt), v)
+	})
 }
 
 // Observe records one latency at time stamp now (nanoseconds) and classifies it against the
 // baselines in force; [SpikeNone] during warm-up. On error nothing changes.
 func (d *SpikeDetector) Observe(now uint64, latency float64) (SpikeLevel, error) {
-	if d.c == nil {
-		return SpikeNone, errClosed("llmm_spike_observe", "spike detector")
-	}
 	var level C.llmm_spike_level
-	st := C.llmm_spike_observe(d.c, C.uint64_t(now), C.double(latency), &level)
-	runtime.KeepAlive(d)
-	if err := check("llmm_spike_observe", st); err != nil {
+	if err := d.call("llmm_spike_observe", func(c *C.llmm_spike) C.llmm_status {
+		return C.llmm_spike_observe(c, C.uint64_t(now), C.double(latency), &level)
+	}); err != nil {
 		return SpikeNone, err
 	}
 	return SpikeLevel(level), nil
@@ -168,27 +113,18 @@ func (d *SpikeDetector) Observe(now uint64, latency float64) (SpikeLevel, error)
 // Rate returns the spike rate over the window at time now: classified samples above the
 // base threshold on arrival, divided by the classified samples (ErrEmpty when none).
 func (d *SpikeDetector) Rate(now uint64) (float64, error) {
-	if d.c == nil {
-		return 0, errClosed("llmm_spike_rate", "spike detector")
-	}
-	var r C.double
-	st := C.llmm_spike_rate(d.c, C.uint64_t(now), &r)
-	runtime.KeepAlive(d)
-	return float64(r), check("llmm_spike_rate", st)
+	return d.getF64("llmm_spike_rate", func(c *C.llmm_spike, r *C.double) C.llmm_status {
+		return C.llmm_spike_rate(c, C.uint64_t(now), r)
+	})
 }
 
 // Stats returns the baselines in force and the counts per level at time now.
 func (d *SpikeDetector) Stats(now uint64) (SpikeStats, error) {
-	if d.c == nil {
-		return SpikeStats{}, errClosed("llmm_spike_get_stats", "spike detector")
-	}
-	var s C.llmm_spike_stats
-	if err := initStruct(C.LLMM_STRUCT_SPIKE_STATS, unsafe.Pointer(&s), C.sizeof_llmm_spike_stats); err != nil {
-		return SpikeStats{}, err
-	}
-	st := C.llmm_spike_get_stats(d.c, C.uint64_t(now), &s)
-	runtime.KeepAlive(d)
-	if err := check("llmm_spike_get_stats", st); err != nil {
+	s, err := read(&d.handle, "llmm_spike_get_stats", C.LLMM_STRUCT_SPIKE_STATS,
+		func(c *C.llmm_spike, s *C.llmm_spike_stats) C.llmm_status {
+			return C.llmm_spike_get_stats(c, C.uint64_t(now), s)
+		})
+	if err != nil {
 		return SpikeStats{}, err
 	}
 	return SpikeStats{
@@ -209,10 +145,7 @@ func (d *SpikeDetector) Stats(now uint64) (SpikeStats, error) {
 
 // Reset forgets every sample, count, baseline and the clock; options stay.
 func (d *SpikeDetector) Reset() error {
-	if d.c == nil {
-		return errClosed("llmm_spike_reset", "spike detector")
-	}
-	st := C.llmm_spike_reset(d.c)
-	runtime.KeepAlive(d)
-	return check("llmm_spike_reset", st)
+	return d.call("llmm_spike_reset", func(c *C.llmm_spike) C.llmm_status {
+		return C.llmm_spike_reset(c)
+	})
 }

@@ -5,11 +5,6 @@ package llmmetrics
 */
 import "C"
 
-import (
-	"runtime"
-	"unsafe"
-)
-
 // Limits of a [StabilityGate] and a [SaturationSignal].
 const (
 	StabilityWindowsDefault = 5       // default number of window means k
@@ -43,104 +38,58 @@ type StabilityReading struct {
 //
 // A StabilityGate is used by one goroutine at a time. Close it when done; a finalizer closes
 // a forgotten one.
-type StabilityGate struct {
-	c   *C.llmm_stability
-	ctx *Context
-}
+type StabilityGate struct{ handle[C.llmm_stability] }
 
 // NewStabilityGate creates a gate with the default options (Options(KindStability)).
 func NewStabilityGate(opts ...Option) (*StabilityGate, error) {
-	const op = "llmm_stability_new"
-	o := collect(opts)
-	var c *C.llmm_stability
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_stability_new(cctx, &c)
-	}); err != nil {
-		return nil, err
-	}
-	g := &StabilityGate{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(g, (*StabilityGate).Close)
-	return g, nil
-}
-
-// Close frees the gate. It is idempotent and always returns nil.
-func (g *StabilityGate) Close() error {
-	if g.c == nil {
-		return nil
-	}
-	C.llmm_stability_free(g.c)
-	g.c = nil
-	g.ctx.release()
-	g.ctx = nil
-	runtime.SetFinalizer(g, nil)
-	return nil
+	g := &StabilityGate{}
+	return owned(g, g.open("llmm_stability_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_stability) C.llmm_status {
+		return C.llmm_stability_new(cctx, out)
+	}))
 }
 
 // SetFloat64 sets ε.
 func (g *StabilityGate) SetFloat64(opt StabilityOption, value float64) error {
-	if g.c == nil {
-		return errClosed("llmm_stability_set_f64", "stability gate")
-	}
-	st := C.llmm_stability_set_f64(g.c, C.llmm_stability_option(opt), C.double(value))
-	runtime.KeepAlive(g)
-	return check("llmm_stability_set_f64", st)
+	return g.call("llmm_stability_set_f64", func(c *C.llmm_stability) C.llmm_status {
+		return C.llmm_stability_set_f64(c, C.llmm_stability_option(opt), C.double(value))
+	})
 }
 
 // Float64 reads ε.
 func (g *StabilityGate) Float64(opt StabilityOption) (float64, error) {
-	if g.c == nil {
-		return 0, errClosed("llmm_stability_get_f64", "stability gate")
-	}
-	var v C.double
-	st := C.llmm_stability_get_f64(g.c, C.llmm_stability_option(opt), &v)
-	runtime.KeepAlive(g)
-	return float64(v), check("llmm_stability_get_f64", st)
+	return g.getF64("llmm_stability_get_f64", func(c *C.llmm_stability, v *C.double) C.llmm_status {
+		return C.llmm_stability_get_f64(c, C.llmm_stability_option(opt), v)
+	})
 }
 
 // SetUint64 sets k; it applies at once to the means already added.
 func (g *StabilityGate) SetUint64(opt StabilityOption, value uint64) error {
-	if g.c == nil {
-		return errClosed("llmm_stability_set_u64", "stability gate")
-	}
-	st := C.llmm_stability_set_u64(g.c, C.llmm_stability_option(opt), C.uint64_t(value))
-	runtime.KeepAlive(g)
-	return check("llmm_stability_set_u64", st)
+	return g.call("llmm_stability_set_u64", func(c *C.llmm_stability) C.llmm_status {
+		return C.llmm_stability_set_u64(c, C.llmm_stability_option(opt), C.uint64_t(value))
+	})
 }
 
 // Uint64 reads k.
 func (g *StabilityGate) Uint64(opt StabilityOption) (uint64, error) {
-	if g.c == nil {
-		return 0, errClosed("llmm_stability_get_u64", "stability gate")
-	}
-	var v C.uint64_t
-	st := C.llmm_stability_get_u64(g.c, C.llmm_stability_option(opt), &v)
-	runtime.KeepAlive(g)
-	return uint64(v), check("llmm_stability_get_u64", st)
+	return g.getU64("llmm_stability_get_u64", func(c *C.llmm_stability, v *C.uint64_t) C.llmm_status {
+		return C.llmm_stability_get_u64(c, C.llmm_stability_option(opt), v)
+	})
 }
 
 // Add adds the mean of one window (> 0) and reports whether the gate is now stable.
 func (g *StabilityGate) Add(mean float64) (bool, error) {
-	if g.c == nil {
-		return false, errClosed("llmm_stability_add", "stability gate")
-	}
-	var stable C.int32_t
-	st := C.llmm_stability_add(g.c, C.double(mean), &stable)
-	runtime.KeepAlive(g)
-	return stable != 0, check("llmm_stability_add", st)
+	return g.getBool("llmm_stability_add", func(c *C.llmm_stability, stable *C.int32_t) C.llmm_status {
+		return C.llmm_stability_add(c, C.double(mean), stable)
+	})
 }
 
 // Read returns the gate's verdict and the figures behind it.
 func (g *StabilityGate) Read() (StabilityReading, error) {
-	if g.c == nil {
-		return StabilityReading{}, errClosed("llmm_stability_read", "stability gate")
-	}
-	var r C.llmm_stability_reading
-	if err := initStruct(C.LLMM_STRUCT_STABILITY_READING, unsafe.Pointer(&r), C.sizeof_llmm_stability_reading); err != nil {
-		return StabilityReading{}, err
-	}
-	st := C.llmm_stability_read(g.c, &r)
-	runtime.KeepAlive(g)
-	if err := check("llmm_stability_read", st); err != nil {
+	r, err := read(&g.handle, "llmm_stability_read", C.LLMM_STRUCT_STABILITY_READING,
+		func(c *C.llmm_stability, r *C.llmm_stability_reading) C.llmm_status {
+			return C.llmm_stability_read(c, r)
+		})
+	if err != nil {
 		return StabilityReading{}, err
 	}
 	return StabilityReading{Stable: r.stable != 0, Held: int(r.held), Windows: int(r.windows),
@@ -149,12 +98,9 @@ func (g *StabilityGate) Read() (StabilityReading, error) {
 
 // Reset forgets every mean and the total; options stay.
 func (g *StabilityGate) Reset() error {
-	if g.c == nil {
-		return errClosed("llmm_stability_reset", "stability gate")
-	}
-	st := C.llmm_stability_reset(g.c)
-	runtime.KeepAlive(g)
-	return check("llmm_stability_reset", st)
+	return g.call("llmm_stability_reset", func(c *C.llmm_stability) C.llmm_status {
+		return C.llmm_stability_reset(c)
+	})
 }
 
 // SaturationOption is a tunable of a [SaturationSignal].
@@ -186,105 +132,59 @@ type SaturationReading struct {
 //
 // A SaturationSignal is used by one goroutine at a time. Close it when done; a finalizer
 // closes a forgotten one.
-type SaturationSignal struct {
-	c   *C.llmm_saturation
-	ctx *Context
-}
+type SaturationSignal struct{ handle[C.llmm_saturation] }
 
 // NewSaturationSignal creates a signal with the default options (Options(KindSaturation)).
 func NewSaturationSignal(opts ...Option) (*SaturationSignal, error) {
-	const op = "llmm_saturation_new"
-	o := collect(opts)
-	var c *C.llmm_saturation
-	if err := o.ctx.construct(op, func(cctx *C.llmm_ctx) C.llmm_status {
-		return C.llmm_saturation_new(cctx, &c)
-	}); err != nil {
-		return nil, err
-	}
-	s := &SaturationSignal{c: c, ctx: o.ctx}
-	runtime.SetFinalizer(s, (*SaturationSignal).Close)
-	return s, nil
-}
-
-// Close frees the signal. It is idempotent and always returns nil.
-func (s *SaturationSignal) Close() error {
-	if s.c == nil {
-		return nil
-	}
-	C.llmm_saturation_free(s.c)
-	s.c = nil
-	s.ctx.release()
-	s.ctx = nil
-	runtime.SetFinalizer(s, nil)
-	return nil
+	s := &SaturationSignal{}
+	return owned(s, s.open("llmm_saturation_new", opts, func(cctx *C.llmm_ctx, out **C.llmm_saturation) C.llmm_status {
+		return C.llmm_saturation_new(cctx, out)
+	}))
 }
 
 // SetFloat64 sets z.
 func (s *SaturationSignal) SetFloat64(opt SaturationOption, value float64) error {
-	if s.c == nil {
-		return errClosed("llmm_saturation_set_f64", "saturation signal")
-	}
-	st := C.llmm_saturation_set_f64(s.c, C.llmm_saturation_option(opt), C.double(value))
-	runtime.KeepAlive(s)
-	return check("llmm_saturation_set_f64", st)
+	return s.call("llmm_saturation_set_f64", func(c *C.llmm_saturation) C.llmm_status {
+		return C.llmm_saturation_set_f64(c, C.llmm_saturation_option(opt), C.double(value))
+	})
 }
 
 // Float64 reads z.
 func (s *SaturationSignal) Float64(opt SaturationOption) (float64, error) {
-	if s.c == nil {
-		return 0, errClosed("llmm_saturation_get_f64", "saturation signal")
-	}
-	var v C.double
-	st := C.llmm_saturation_get_f64(s.c, C.llmm_saturation_option(opt), &v)
-	runtime.KeepAlive(s)
-	return float64(v), check("llmm_saturation_get_f64", st)
+	return s.getF64("llmm_saturation_get_f64", func(c *C.llmm_saturation, v *C.double) C.llmm_status {
+		return C.llmm_saturation_get_f64(c, C.llmm_saturation_option(opt), v)
+	})
 }
 
 // SetUint64 sets N (ErrState while samples are held).
 func (s *SaturationSignal) SetUint64(opt SaturationOption, value uint64) error {
-	if s.c == nil {
-		return errClosed("llmm_saturation_set_u64", "saturation signal")
-	}
-	st := C.llmm_saturation_set_u64(s.c, C.llmm_saturation_option(opt), C.uint64_t(value))
-	runtime.KeepAlive(s)
-	return check("llmm_saturation_set_u64", st)
+	return s.call("llmm_saturation_set_u64", func(c *C.llmm_saturation) C.llmm_status {
+		return C.llmm_saturation_set_u64(c, C.llmm_saturation_option(opt), C.uint64_t(value))
+	})
 }
 
 // Uint64 reads N.
 func (s *SaturationSignal) Uint64(opt SaturationOption) (uint64, error) {
-	if s.c == nil {
-		return 0, errClosed("llmm_saturation_get_u64", "saturation signal")
-	}
-	var v C.uint64_t
-	st := C.llmm_saturation_get_u64(s.c, C.llmm_saturation_option(opt), &v)
-	runtime.KeepAlive(s)
-	return uint64(v), check("llmm_saturation_get_u64", st)
+	return s.getU64("llmm_saturation_get_u64", func(c *C.llmm_saturation, v *C.uint64_t) C.llmm_status {
+		return C.llmm_saturation_get_u64(c, C.llmm_saturation_option(opt), v)
+	})
 }
 
 // Observe adds one sample (latency and requests in flight at time stamp now) and reports
 // whether the server is saturated now.
 func (s *SaturationSignal) Observe(now uint64, latency, inFlight float64) (bool, error) {
-	if s.c == nil {
-		return false, errClosed("llmm_saturation_observe", "saturation signal")
-	}
-	var sat C.int32_t
-	st := C.llmm_saturation_observe(s.c, C.uint64_t(now), C.double(latency), C.double(inFlight), &sat)
-	runtime.KeepAlive(s)
-	return sat != 0, check("llmm_saturation_observe", st)
+	return s.getBool("llmm_saturation_observe", func(c *C.llmm_saturation, sat *C.int32_t) C.llmm_status {
+		return C.llmm_saturation_observe(c, C.uint64_t(now), C.double(latency), C.double(inFlight), sat)
+	})
 }
 
 // Read returns the slopes, their standard errors and the verdict over the samples held.
 func (s *SaturationSignal) Read() (SaturationReading, error) {
-	if s.c == nil {
-		return SaturationReading{}, errClosed("llmm_saturation_read", "saturation signal")
-	}
-	var r C.llmm_saturation_reading
-	if err := initStruct(C.LLMM_STRUCT_SATURATION_READING, unsafe.Pointer(&r), C.sizeof_llmm_saturation_reading); err != nil {
-		return SaturationReading{}, err
-	}
-	st := C.llmm_saturation_read(s.c, &r)
-	runtime.KeepAlive(s)
-	if err := check("llmm_saturation_read", st); err != nil {
+	r, err := read(&s.handle, "llmm_saturation_read", C.LLMM_STRUCT_SATURATION_READING,
+		func(c *C.llmm_saturation, r *C.llmm_saturation_reading) C.llmm_status {
+			return C.llmm_saturation_read(c, r)
+		})
+	if err != nil {
 		return SaturationReading{}, err
 	}
 	return SaturationReading{
@@ -299,10 +199,7 @@ func (s *SaturationSignal) Read() (SaturationReading, error) {
 
 // Reset forgets every sample, the total and the clock; options stay.
 func (s *SaturationSignal) Reset() error {
-	if s.c == nil {
-		return errClosed("llmm_saturation_reset", "saturation signal")
-	}
-	st := C.llmm_saturation_reset(s.c)
-	runtime.KeepAlive(s)
-	return check("llmm_saturation_reset", st)
+	return s.call("llmm_saturation_reset", func(c *C.llmm_saturation) C.llmm_status {
+		return C.llmm_saturation_reset(c)
+	})
 }

@@ -98,7 +98,7 @@ library_path: str = _lib.library_path
 
 #: the public C API as a cffi ``cdef`` (ABI mode): ``ffi.cdef(llmmetrics.cffi_cdef)``, then
 #: ``ffi.dlopen(llmmetrics.library_path)``
-cffi_cdef: str = render_cdef(_lib.DECLS)
+cffi_cdef: str = render_cdef()
 
 
 def library_version() -> int:

@@ -1,55 +1,54 @@
-"""Render parsed declarations as a cffi ``cdef`` (ABI mode).
+"""The public API as a cffi ``cdef`` (ABI mode), written from the declaration table
+``_api.py``, so that it says exactly what the ctypes layer declares.
 
-The text is generated from the same declarations the ctypes layer is built from, so the two
-never disagree. Floating-point ``#define``\\ s are left out (cffi's ``cdef`` accepts integer
-constants only); they are attributes of ``llmmetrics._lib`` instead.
+Floating-point and string ``#define``\\ s are left out (cffi's ``cdef`` takes integer constants
+only); they are attributes of ``llmmetrics._lib`` instead.
 """
 
 from __future__ import annotations
 
-import re
-from typing import List
+from typing import Any, List
 
-from ._cparse import Decls, Param
+from . import _api
 
 __all__ = ["render_cdef", "declarator"]
 
 
-def declarator(p: Param, decls: Decls) -> str:
-    """C text declaring ``p.name`` with type ``p.type`` (function pointers; arrays get their
-    dimension as a number, which cffi needs)."""
-    m = re.match(r"^(.*) \[(\w+)\]$", p.type)
-    if m:
-        dim = m.group(2)
-        n = int(dim) if dim.isdigit() else decls.defines[dim]
-        return "%s[%d]" % (declarator(Param(m.group(1), p.name), decls), n)
-    if "(*)" in p.type:
-        return p.type.replace("(*)", "(*%s)" % p.name, 1)
-    if not p.name:
-        return p.type
-    return p.type + p.name if p.type.endswith("*") else "%s %s" % (p.type, p.name)
+def declarator(t: Any, name: str = "") -> str:
+    """C text declaring ``name`` (may be empty) with type ``t`` of the declaration table:
+    ``declarator(("*", ("const", "double")), "v")`` is ``'const double *v'``."""
+    if isinstance(t, str):
+        return ("%s %s" % (t, name)).rstrip()
+    op = t[0]
+    if op == "const":
+        if isinstance(t[1], str):
+            return ("const %s %s" % (t[1], name)).rstrip()
+        return declarator(t[1], ("const " + name).rstrip())
+    if op == "*":
+        inner = t[1]
+        if not isinstance(inner, str) and inner[0] in ("fn", "[]"):
+            return declarator(inner, "(*%s)" % name)
+        return declarator(inner, "*" + name)
+    if op == "[]":
+        return declarator(t[1], "%s[%d]" % (name, t[2]))
+    args = ", ".join(declarator(a) for a in t[2]) or "void"
+    return declarator(t[1], "%s(%s)" % (name, args))
 
 
-def render_cdef(decls: Decls) -> str:
-    """The whole cdef: integer constants, types in declaration order, then every prototype."""
-    out: List[str] = []
-    for name, value in decls.defines.items():
-        if isinstance(value, int):
-            out.append("#define %s %d" % (name, value))
-    for kind, name in decls.order:
-        if kind == "enum":
-            body = ",\n".join("    %s = %d" % kv for kv in decls.enums[name].values)
-            out.append("typedef enum %s {\n%s\n} %s;" % (name, body, name))
-        elif kind == "struct":
-            fields = decls.structs[name].fields
-            if fields is None:
-                out.append("typedef struct %s %s;" % (name, name))
-            else:
-                body = "".join("    %s;\n" % declarator(f, decls) for f in fields)
-                out.append("typedef struct %s {\n%s} %s;" % (name, body, name))
-        else:
-            out.append("typedef %s;" % declarator(Param(decls.typedefs[name].type, name), decls))
-    for fn in decls.functions.values():
-        args = ", ".join(declarator(p, decls) for p in fn.params) or "void"
-        out.append("%s;" % declarator(Param(fn.restype, "%s(%s)" % (fn.name, args)), decls))
+def render_cdef() -> str:
+    """The whole cdef: integer constants, enums, structs, other typedefs, then every
+    prototype."""
+    out: List[str] = ["#define %s %d" % (name, value) for name, value in _api.CONSTANTS.items()
+                      if isinstance(value, int)]
+    for name, values in _api.ENUMS.items():
+        body = ",\n".join("    %s = %d" % kv for kv in values)
+        out.append("typedef enum %s {\n%s\n} %s;" % (name, body, name))
+    out += ["typedef struct %s %s;" % (name, name) for name in _api.STRUCTS]
+    for name, fields in _api.STRUCTS.items():
+        if fields is not None:
+            body = "".join("    %s;\n" % declarator(t, f) for f, t in fields)
+            out.append("struct %s {\n%s};" % (name, body))
+    out += ["typedef %s;" % declarator(t, name) for name, t in _api.TYPEDEFS.items()]
+    out += ["%s;" % declarator(("fn", ret, params), name)
+            for name, (ret, params) in _api.FUNCTIONS.items()]
     return "\n".join(out) + "\n"

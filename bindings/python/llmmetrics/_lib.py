@@ -1,13 +1,13 @@
 """Low-level layer: load libllmmetrics and declare every public C function for ctypes.
 
 Every C function of the public API is an attribute of this module under its C name
-(``_lib.llmm_sketch_add``), with ``argtypes`` and ``restype`` derived from the C declarations
-in ``_decls.py``. Every enumerator and numeric ``#define`` is an ``int`` / ``float`` attribute
-under its C name (``_lib.LLMM_E_INVALID``, ``_lib.LLMM_SCALE_DEFAULT``), every struct and
-opaque handle type a ctypes class under its C name (``_lib.llmm_allocator``,
-``_lib.llmm_sketch``). Status-returning functions return the plain ``int`` status: this layer
-mirrors C exactly and never raises for a status; ``llmmetrics.errors.check`` turns a status into
-an exception.
+(``_lib.llmm_sketch_add``), with ``argtypes`` and ``restype`` from the declaration table
+``_api.py``, generated from the headers. Every enumerator and numeric or string ``#define`` is
+an ``int`` / ``float`` / ``str`` attribute under its C name (``_lib.LLMM_E_INVALID``,
+``_lib.LLMM_SCALE_DEFAULT``), every struct and opaque handle type a ctypes class under its C
+name (``_lib.llmm_allocator``, ``_lib.llmm_sketch``). Status-returning functions return the
+plain ``int`` status: this layer mirrors C exactly and never raises for a status;
+``llmmetrics.errors.check`` turns a status into an exception.
 
 Loading order (the first that loads wins):
 
@@ -23,15 +23,12 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
-import re
 import warnings
 from typing import Any, Callable, Dict, List, Tuple
 
-from . import _cparse
-from ._decls import MODULES
+from . import _api
 
-__all__ = ["lib", "library_path", "SONAME", "DECLS", "FUNCTIONS", "MISSING", "ctype_of",
-           "as_u8_ptr"]
+__all__ = ["lib", "library_path", "SONAME", "FUNCTIONS", "MISSING", "ctype_of", "as_u8_ptr"]
 
 #: the soname this binding is written for: major version 1
 SONAME = "libllmmetrics.so.1"
@@ -72,14 +69,10 @@ def _load() -> Tuple[ctypes.CDLL, str]:
 
 lib, library_path = _load()
 
-#: every declaration of the binding (all modules), parsed from ``_decls.py``
-DECLS = _cparse.Decls()
-for _text in MODULES.values():
-    DECLS.update(_cparse.parse(_text))
-#: C name -> parsed prototype, for every bound function
-FUNCTIONS: Dict[str, _cparse.Function] = dict(DECLS.functions)
+#: C name -> (return type, parameter types) of every bound function (``_api.py`` types)
+FUNCTIONS: Dict[str, Tuple[Any, Tuple[Any, ...]]] = _api.FUNCTIONS
 
-_BASE: Dict[str, Any] = {
+_TYPES: Dict[str, Any] = {
     "void": None,
     "char": ctypes.c_char,
     "int": ctypes.c_int,
@@ -96,65 +89,52 @@ _BASE: Dict[str, Any] = {
     "double": ctypes.c_double,
     "float": ctypes.c_float,
 }
-_TYPES: Dict[str, Any] = dict(_BASE)
-_ARRAY_RE = re.compile(r"^(.*) \[(\w+)\]$")
-_FUNCPTR_RE = re.compile(r"^(.*?)\s*\(\*\)\((.*)\)$")
 
 
-def ctype_of(ctype: str) -> Any:
-    """The ctypes type for a normalised C type string such as ``const llmm_sketch *``.
+def ctype_of(t: Any) -> Any:
+    """The ctypes type of a type of the declaration table (``_api.py``): ``("*", "llmm_sketch")``
+    -> ``POINTER(llmm_sketch)``.
 
-    ``char *`` (const or not) maps to ``c_char_p`` and ``void *`` to ``c_void_p``; every enum is
-    a C ``int``; function-pointer types become ``CFUNCTYPE`` prototypes; ``T [N]`` (a struct
-    member array) becomes ``T * N``.
+    A pointer to ``char`` (const or not) is ``c_char_p`` and a pointer to ``void``
+    ``c_void_p``; every enum is a C ``int``; a pointer to a function type is a ``CFUNCTYPE``
+    prototype; an array of N ``T`` is ``T * N``.
     """
-    m = _ARRAY_RE.match(ctype)
-    if m:
-        dim = m.group(2)
-        n = int(dim) if dim.isdigit() else DECLS.defines.get(dim)
-        if not isinstance(n, int):
-            raise TypeError("llmmetrics: array dimension %r is not an integer constant" % dim)
-        return ctype_of(m.group(1)) * n
-    t = _cparse.normalize_type(re.sub(r"\bconst\b", "", ctype))
-    m = _FUNCPTR_RE.match(t)
-    if m:
-        args = [] if m.group(2) in ("", "void") else [a.strip() for a in m.group(2).split(",")]
-        return ctypes.CFUNCTYPE(ctype_of(m.group(1)), *[ctype_of(a) for a in args])
-    stars = len(t) - len(t.rstrip("*"))
-    base = t.rstrip("*").strip()
-    if stars and base == "char":
-        stars, result = stars - 1, ctypes.c_char_p
-    elif stars and base == "void":
-        stars, result = stars - 1, ctypes.c_void_p
-    elif base in _TYPES:
-        result = _TYPES[base]
-    else:
-        raise TypeError("llmmetrics: no ctypes mapping for C type %r" % ctype)
-    for _ in range(stars):
-        result = ctypes.POINTER(result)
-    return result
+    if isinstance(t, str):
+        try:
+            return _TYPES[t]
+        except KeyError:
+            raise TypeError("llmmetrics: no ctypes mapping for C type %r" % (t,)) from None
+    op = t[0]
+    if op == "const":
+        return ctype_of(t[1])
+    if op == "[]":
+        return ctype_of(t[1]) * t[2]
+    if op == "fn":
+        return ctypes.CFUNCTYPE(ctype_of(t[1]), *[ctype_of(a) for a in t[2]])
+    target = t[1][1] if t[1][0] == "const" else t[1]
+    if target == "char":
+        return ctypes.c_char_p
+    if target == "void":
+        return ctypes.c_void_p
+    if target[0] == "fn":
+        return ctype_of(target)
+    return ctypes.POINTER(ctype_of(target))
 
 
 def _define_types() -> None:
     g = globals()
-    for kind, name in DECLS.order:
-        if kind == "enum":
-            _TYPES[name] = ctypes.c_int  # every public enum is int-sized by contract
-            for enumerator, value in DECLS.enums[name].values:
-                g[enumerator] = value
-        elif kind == "struct":
-            cls = type(name, (ctypes.Structure,), {"__module__": __name__,
-                                                   "__doc__": "C type ``%s``." % name})
-            _TYPES[name] = cls
-            g[name] = cls
-            fields = DECLS.structs[name].fields
-            if fields is not None:
-                cls._fields_ = [(p.name, ctype_of(p.type)) for p in fields]
-        else:
-            _TYPES[name] = ctype_of(DECLS.typedefs[name].type)
-            g[name] = _TYPES[name]
-    for name, value in DECLS.defines.items():
-        g[name] = value
+    for name in _api.ENUMS:
+        _TYPES[name] = ctypes.c_int  # every public enum is int-sized by contract
+        g.update(_api.ENUMS[name])
+    for name in _api.STRUCTS:
+        _TYPES[name] = g[name] = type(name, (ctypes.Structure,), {
+            "__module__": __name__, "__doc__": "C type ``%s``." % name})
+    for name, fields in _api.STRUCTS.items():
+        if fields is not None:
+            g[name]._fields_ = [(f, ctype_of(t)) for f, t in fields]
+    for name, t in _api.TYPEDEFS.items():
+        _TYPES[name] = g[name] = ctype_of(t)
+    g.update(_api.CONSTANTS)
 
 
 def _loaded_version() -> str:
@@ -178,15 +158,15 @@ def _bind_functions() -> None:
     global MISSING
     g = globals()
     missing = set()
-    for name, proto in FUNCTIONS.items():
+    for name, (restype, params) in FUNCTIONS.items():
         try:
             fn = getattr(lib, name)
         except AttributeError:
             missing.add(name)
             g[name] = _missing_stub(name)
             continue
-        fn.restype = ctype_of(proto.restype)
-        fn.argtypes = [ctype_of(p.type) for p in proto.params]
+        fn.restype = ctype_of(restype)
+        fn.argtypes = [ctype_of(p) for p in params]
         g[name] = fn
     MISSING = frozenset(missing)
 

@@ -23,7 +23,7 @@ from .context import Handle
 from .errors import check
 
 __all__ = ["ObjectKind", "OptionType", "OptionInfo", "options", "OptionCalls", "check_kwargs",
-           "apply_kwargs"]
+           "apply_kwargs", "option_property"]
 
 
 class ObjectKind(enum.IntEnum):
@@ -113,12 +113,18 @@ def options(kind: Union[ObjectKind, str, int]) -> List[OptionInfo]:
 
 
 class OptionCalls:
-    """The typed option calls of one object kind: ``<prefix>_set_f64`` etc., chosen by the type
-    the library lists for each key."""
+    """The typed option calls of one object kind (``llmm_spike_set_f64`` ...), each picked for
+    a key by the type the library lists for it.
 
-    def __init__(self, kind: ObjectKind, prefix: str) -> None:
+    :param kind: the object kind
+    :param calls: the kind's ``_lib`` setters and getters, in any order
+    """
+
+    def __init__(self, kind: ObjectKind, *calls: Callable[..., int]) -> None:
         self.kind = kind
-        self.prefix = prefix
+        #: (verb, type) -> (C name, function): ("set", OptionType.F64) -> llmm_spike_set_f64
+        self.calls = {(c.__name__.split("_")[-2], OptionType[c.__name__.split("_")[-1].upper()]):
+                      (c.__name__, c) for c in calls}
 
     def info(self, key: int) -> Optional[OptionInfo]:
         """The listing entry of ``key``, or None for a key the kind does not have."""
@@ -133,8 +139,7 @@ class OptionCalls:
         return o.type if o is not None else _listing(self.kind)[0].type
 
     def _call(self, verb: str, t: OptionType) -> Tuple[str, Callable[..., int]]:
-        name = "%s_%s_%s" % (self.prefix, verb, t.name.lower())
-        return name, getattr(_lib, name)
+        return self.calls[verb, t]
 
     def set(self, obj: Handle, key: Any, value: Any) -> None:
         """Set option ``key`` of ``obj`` through the setter of its type."""
@@ -183,3 +188,19 @@ def apply_kwargs(setter: Callable[[Any, Any], None], enum_cls: Type[Any],
         value = given.get(member.name.lower())
         if value is not None:
             setter(member, value)
+
+
+def option_property(key: Any, doc: str, kind: Callable[[Any], Any] = float,
+                    settable: bool = False) -> property:
+    """A property reading option ``key`` through the object's ``get`` (converted by ``kind``,
+    ``float`` or ``int``) and, when ``settable``, setting it through its ``set``."""
+    def fget(self: Any) -> Any:
+        return kind(self.get(key))
+
+    def fset(self: Any, value: Any) -> None:
+        self.set(key, value)
+
+    fget.__doc__ = doc
+    fget.__annotations__ = {"return": kind}
+    fset.__annotations__ = {"value": kind, "return": None}
+    return property(fget, fset if settable else None, doc=doc)

@@ -12,37 +12,18 @@ import ctypes
 import enum
 from typing import Any
 
-from . import _lib
+from . import _api, _lib
 from .errors import check
 
 __all__ = ["StructKind", "new_struct", "struct_kind"]
 
 
-class StructKind(enum.IntEnum):
-    """The caller-sized C structs (``llmm_struct_kind``): ``LLMM_STRUCT_`` + the struct's C name
-    without ``llmm_``, in capitals."""
-
-    ALLOCATOR = 1
-    SPIKE_STATS = 2
-    COLLAPSE_VERDICT = 3
-    COLLAPSE_REPORT = 4
-    STABILITY_READING = 5
-    SATURATION_READING = 6
-    OTLP_OPTIONS = 7
-    FIT_STATS = 8
-    KNEE = 9
-    USL = 10
-    KNEE_OPTIONS = 11
-    LII_READING = 12
-    KV_OCCUPANCY_RESULT = 13
-    KV_HIT_READING = 14
-    TLB_READING = 15
-    SCORE_RESULT = 16
-    SLO_RESULT = 17
-    GOODPUT_RESULT = 18
-    BURN_RESULT = 19
-    ERROR_TRIGGER_READING = 20
-    OPTION_INFO = 21
+#: The caller-sized C structs (``llmm_struct_kind``): ``LLMM_STRUCT_`` + the struct's C name
+#: without ``llmm_``, in capitals (the members come from the headers, ``_api.py``).
+StructKind = enum.IntEnum("StructKind", [(name[len("LLMM_STRUCT_"):], value) for name, value
+                                         in _api.ENUMS["llmm_struct_kind"]], module=__name__)
+StructKind.__doc__ = """The caller-sized C structs (``llmm_struct_kind``): ``LLMM_STRUCT_`` + the
+struct's C name without ``llmm_``, in capitals."""
 
 
 def struct_kind(cls: Any) -> StructKind:

@@ -17,6 +17,27 @@ from ._structs import new_struct
 
 __all__ = ["Context", "Handle", "AllocHook", "ReallocHook", "FreeHook"]
 
+
+class Closing:
+    """What every object that owns C memory does with ``with`` and when collected: it calls
+    ``close()`` (idempotent), quietly at interpreter shutdown."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may already be gone
+            pass
+
+
 #: ``alloc(size) -> address or 0``
 AllocHook = Callable[[int], Optional[int]]
 #: ``realloc(address, old_size, new_size) -> new address or 0 (the old block stays valid)``
@@ -25,7 +46,7 @@ ReallocHook = Callable[[int, int, int], Optional[int]]
 FreeHook = Callable[[int, int], None]
 
 
-class Context:
+class Context(Closing):
     """An immutable library context holding the allocator every object made with it uses.
 
     :param alloc: Python allocation hook, or None for the libc default
@@ -97,18 +118,6 @@ class Context:
             self._closing = True
             self._free_if_unused()
 
-    def __enter__(self) -> "Context":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown: the library may already be gone
-            pass
-
     def __repr__(self) -> str:
         hooks = "python hooks" if self._callbacks else "libc allocator"
         state = "closed" if self._closing else "open"
@@ -142,7 +151,7 @@ def _make_callbacks(alloc: AllocHook, realloc: ReallocHook, free: FreeHook) -> t
 H = TypeVar("H", bound="Handle")
 
 
-class Handle:
+class Handle(Closing):
     """Base class of every object that owns a C handle.
 
     Gives each object ``close()`` (idempotent), ``closed``, the context-manager protocol,
@@ -189,6 +198,13 @@ class Handle:
         obj._init_new(context, c_type, call, make, detail)
         return obj
 
+    def _call(self, fn: Callable[..., int], *args: Any, detail: str = "") -> None:
+        """``fn(handle, *args)`` under the object's lock; raises for a failing status, naming
+        ``fn`` and ``detail``."""
+        with self._lock:
+            st = fn(self._live(), *args)
+        check(st, fn.__name__, detail)
+
     def _live(self) -> Any:
         """The C handle; ValueError once closed. Call with the object's lock held."""
         ptr = self._ptr
@@ -221,15 +237,3 @@ class Handle:
                 type(self)._c_free(ptr)
                 if self._context is not None:
                     self._context._release()
-
-    def __enter__(self) -> Any:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown: the library may already be gone
-            pass

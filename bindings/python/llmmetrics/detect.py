@@ -15,7 +15,7 @@ from typing import Any, List, NamedTuple, Optional, Union
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
-from ._options import ObjectKind, OptionCalls, check_kwargs
+from ._options import ObjectKind, OptionCalls, check_kwargs, option_property
 from .context import Context, Handle
 from .errors import check, error_for
 from ._structs import new_struct
@@ -52,7 +52,8 @@ class SpikeOption(enum.IntEnum):
     SCALE = 7            #: sketch scale; only before the first time stamp
 
 
-_SPIKE = OptionCalls(ObjectKind.SPIKE, "llmm_spike")
+_SPIKE = OptionCalls(ObjectKind.SPIKE, _lib.llmm_spike_set_f64, _lib.llmm_spike_get_f64,
+                                       _lib.llmm_spike_set_u64, _lib.llmm_spike_get_u64)
 
 
 class SpikeStats(NamedTuple):
@@ -108,68 +109,30 @@ class SpikeDetector(Handle):
         """Read an option."""
         return _SPIKE.get(self, option)
 
-    @property
-    def base_quantile(self) -> float:
-        """Quantile of the base threshold."""
-        return self.get(SpikeOption.BASE_QUANTILE)  # type: ignore[return-value]
+    base_quantile = option_property(SpikeOption.BASE_QUANTILE, "Quantile of the base threshold.",
+                                    float, settable=True)
 
-    @base_quantile.setter
-    def base_quantile(self, value: float) -> None:
-        self.set(SpikeOption.BASE_QUANTILE, value)
+    severe_quantile = option_property(SpikeOption.SEVERE_QUANTILE,
+                                      "Quantile of the severe threshold.", float, settable=True)
 
-    @property
-    def severe_quantile(self) -> float:
-        """Quantile of the severe threshold."""
-        return self.get(SpikeOption.SEVERE_QUANTILE)  # type: ignore[return-value]
+    severe_factor = option_property(SpikeOption.SEVERE_FACTOR,
+                                    "Level 2 needs latency > factor × severe threshold.",
+                                    float, settable=True)
 
-    @severe_quantile.setter
-    def severe_quantile(self, value: float) -> None:
-        self.set(SpikeOption.SEVERE_QUANTILE, value)
+    warmup = option_property(SpikeOption.WARMUP, "Baseline samples needed before classifying.",
+                             int, settable=True)
 
-    @property
-    def severe_factor(self) -> float:
-        """Level 2 needs latency > factor × severe threshold."""
-        return self.get(SpikeOption.SEVERE_FACTOR)  # type: ignore[return-value]
+    slot_ns = option_property(SpikeOption.SLOT_NS,
+                              "Slot length in ns; settable before the first time stamp.",
+                              int, settable=True)
 
-    @severe_factor.setter
-    def severe_factor(self, value: float) -> None:
-        self.set(SpikeOption.SEVERE_FACTOR, value)
+    slots = option_property(SpikeOption.SLOTS,
+                            "Slots in the window; settable before the first time stamp.",
+                            int, settable=True)
 
-    @property
-    def warmup(self) -> int:
-        """Baseline samples needed before classifying."""
-        return self.get(SpikeOption.WARMUP)  # type: ignore[return-value]
-
-    @warmup.setter
-    def warmup(self, value: int) -> None:
-        self.set(SpikeOption.WARMUP, value)
-
-    @property
-    def slot_ns(self) -> int:
-        """Slot length in ns; settable before the first time stamp."""
-        return self.get(SpikeOption.SLOT_NS)  # type: ignore[return-value]
-
-    @slot_ns.setter
-    def slot_ns(self, value: int) -> None:
-        self.set(SpikeOption.SLOT_NS, value)
-
-    @property
-    def slots(self) -> int:
-        """Slots in the window; settable before the first time stamp."""
-        return self.get(SpikeOption.SLOTS)  # type: ignore[return-value]
-
-    @slots.setter
-    def slots(self, value: int) -> None:
-        self.set(SpikeOption.SLOTS, value)
-
-    @property
-    def scale(self) -> int:
-        """Sketch scale; settable before the first time stamp."""
-        return self.get(SpikeOption.SCALE)  # type: ignore[return-value]
-
-    @scale.setter
-    def scale(self, value: int) -> None:
-        self.set(SpikeOption.SCALE, value)
+    scale = option_property(SpikeOption.SCALE,
+                            "Sketch scale; settable before the first time stamp.",
+                            int, settable=True)
 
     def observe(self, latency: float, now_ns: Optional[int] = None) -> SpikeLevel:
         """Record one latency and classify it against the baselines in force.
@@ -193,18 +156,14 @@ class SpikeDetector(Handle):
         """
         t = time_arg(now_ns, "llmm_spike_rate")
         out = ctypes.c_double()
-        with self._lock:
-            st = _lib.llmm_spike_rate(self._live(), t, ctypes.byref(out))
-        check(st, "llmm_spike_rate", "now_ns=%r" % t)
+        self._call(_lib.llmm_spike_rate, t, ctypes.byref(out), detail="now_ns=%r" % t)
         return out.value
 
     def stats(self, now_ns: Optional[int] = None) -> SpikeStats:
         """Baselines in force and counts per level at ``now_ns``."""
         t = time_arg(now_ns, "llmm_spike_get_stats")
         s = new_struct(_lib.llmm_spike_stats)
-        with self._lock:
-            st = _lib.llmm_spike_get_stats(self._live(), t, ctypes.byref(s))
-        check(st, "llmm_spike_get_stats", "now_ns=%r" % t)
+        self._call(_lib.llmm_spike_get_stats, t, ctypes.byref(s), detail="now_ns=%r" % t)
         return SpikeStats(bool(s.ready), s.base_threshold, s.severe_threshold,
                           s.baseline_samples, s.window_samples, s.window_classified,
                           s.window_level1, s.window_level2, s.total_samples,
@@ -212,8 +171,7 @@ class SpikeDetector(Handle):
 
     def reset(self) -> None:
         """Forget every sample, count, baseline and the clock; options stay."""
-        with self._lock:
-            check(_lib.llmm_spike_reset(self._live()), "llmm_spike_reset")
+        self._call(_lib.llmm_spike_reset)
 
     def __repr__(self) -> str:
         if self.closed:
@@ -245,7 +203,10 @@ class CollapseOption(enum.IntEnum):
     CONFIRM_NS = 8      #: readings this soon after a switch are matched
 
 
-_COLLAPSE = OptionCalls(ObjectKind.COLLAPSE, "llmm_collapse")
+_COLLAPSE = OptionCalls(ObjectKind.COLLAPSE, _lib.llmm_collapse_set_f64,
+                                             _lib.llmm_collapse_get_f64,
+                                             _lib.llmm_collapse_set_u64,
+                                             _lib.llmm_collapse_get_u64)
 
 
 class CollapseVerdict(NamedTuple):
@@ -321,41 +282,29 @@ class CollapseDetector(Handle):
         """Read an option."""
         return _COLLAPSE.get(self, option)
 
-    @property
-    def window(self) -> int:
-        """W, latencies in the baseline."""
-        return int(self.get(CollapseOption.WINDOW))
+    window = option_property(CollapseOption.WINDOW, "W, latencies in the baseline.", int)
 
-    @property
-    def k(self) -> float:
-        """k in mean + k·σ."""
-        return float(self.get(CollapseOption.K))
+    k = option_property(CollapseOption.K, "k in mean + k·σ.", float)
 
     def mark_switch(self, now_ns: Optional[int] = None) -> None:
         """Mark a weight (precision) switch; it replaces any earlier one."""
         t = time_arg(now_ns, "llmm_collapse_mark_switch")
-        with self._lock:
-            st = _lib.llmm_collapse_mark_switch(self._live(), t)
-        check(st, "llmm_collapse_mark_switch", "now_ns=%r" % t)
+        self._call(_lib.llmm_collapse_mark_switch, t, detail="now_ns=%r" % t)
 
     def observe(self, latency: float, now_ns: Optional[int] = None) -> bool:
         """Judge one batch latency against the W before it; True when collapsed."""
         t = time_arg(now_ns, "llmm_collapse_observe")
         out = ctypes.c_int32()
-        with self._lock:
-            st = _lib.llmm_collapse_observe(self._live(), t, real(latency, "latency"),
-                                            ctypes.byref(out))
-        check(st, "llmm_collapse_observe", "latency=%r now_ns=%r" % (latency, t))
+        self._call(_lib.llmm_collapse_observe, t, real(latency, "latency"), ctypes.byref(out),
+                   detail="latency=%r now_ns=%r" % (latency, t))
         return bool(out.value)
 
     def observe_ex(self, latency: float, now_ns: Optional[int] = None) -> CollapseVerdict:
         """:meth:`observe` with the whole verdict (baseline, threshold, switch distance)."""
         t = time_arg(now_ns, "llmm_collapse_observe_ex")
         v = new_struct(_lib.llmm_collapse_verdict)
-        with self._lock:
-            st = _lib.llmm_collapse_observe_ex(self._live(), t, real(latency, "latency"),
-                                               ctypes.byref(v))
-        check(st, "llmm_collapse_observe_ex", "latency=%r now_ns=%r" % (latency, t))
+        self._call(_lib.llmm_collapse_observe_ex, t, real(latency, "latency"), ctypes.byref(v),
+                   detail="latency=%r now_ns=%r" % (latency, t))
         return CollapseVerdict(bool(v.collapsed), bool(v.ready), bool(v.outlier),
                                bool(v.after_switch), bool(v.floored), v.mean, v.sigma,
                                v.threshold, v.since_switch_ns, v.samples)
@@ -363,17 +312,14 @@ class CollapseDetector(Handle):
     def observe_tps(self, tps: float, now_ns: Optional[int] = None) -> None:
         """Give a throughput reading (the last one before a switch is its reference)."""
         t = time_arg(now_ns, "llmm_collapse_observe_tps")
-        with self._lock:
-            st = _lib.llmm_collapse_observe_tps(self._live(), t, real(tps, "tps"))
-        check(st, "llmm_collapse_observe_tps", "tps=%r now_ns=%r" % (tps, t))
+        self._call(_lib.llmm_collapse_observe_tps, t, real(tps, "tps"),
+                   detail="tps=%r now_ns=%r" % (tps, t))
 
     def observe_membw(self, utilisation: float, now_ns: Optional[int] = None) -> None:
         """Give a memory-bandwidth utilisation reading in [0, 1]."""
         t = time_arg(now_ns, "llmm_collapse_observe_membw")
-        with self._lock:
-            st = _lib.llmm_collapse_observe_membw(self._live(), t,
-                                                  real(utilisation, "utilisation"))
-        check(st, "llmm_collapse_observe_membw", "utilisation=%r now_ns=%r" % (utilisation, t))
+        self._call(_lib.llmm_collapse_observe_membw, t, real(utilisation, "utilisation"),
+                   detail="utilisation=%r now_ns=%r" % (utilisation, t))
 
     def switch_report(self) -> CollapseReport:
         """The confirmation matrix of the latest switch.
@@ -381,9 +327,7 @@ class CollapseDetector(Handle):
         :raises Empty: no switch was marked
         """
         r = new_struct(_lib.llmm_collapse_report)
-        with self._lock:
-            st = _lib.llmm_collapse_switch_report(self._live(), ctypes.byref(r))
-        check(st, "llmm_collapse_switch_report")
+        self._call(_lib.llmm_collapse_switch_report, ctypes.byref(r))
         return CollapseReport(r.signals, bool(r.latency_confirmed), bool(r.tps_known),
                               bool(r.tps_confirmed), bool(r.membw_known),
                               bool(r.membw_confirmed), bool(r.open), r.switch_ns, r.latencies,
@@ -393,16 +337,12 @@ class CollapseDetector(Handle):
     def counts(self) -> CollapseCounts:
         """Latencies observed, of those collapsed, and switches marked."""
         a, b, c = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
-        with self._lock:
-            st = _lib.llmm_collapse_counts(self._live(), ctypes.byref(a), ctypes.byref(b),
-                                           ctypes.byref(c))
-        check(st, "llmm_collapse_counts")
+        self._call(_lib.llmm_collapse_counts, ctypes.byref(a), ctypes.byref(b), ctypes.byref(c))
         return CollapseCounts(a.value, b.value, c.value)
 
     def reset(self) -> None:
         """Forget every latency, reading, switch, count and the clock; options stay."""
-        with self._lock:
-            check(_lib.llmm_collapse_reset(self._live()), "llmm_collapse_reset")
+        self._call(_lib.llmm_collapse_reset)
 
     def __repr__(self) -> str:
         if self.closed:
@@ -484,9 +424,8 @@ class EventLog(Handle):
             now_ns: Optional[int] = None) -> None:
         """Record an event of a known type (1 … 12) or a user type (``EventType.USER`` …)."""
         t = time_arg(now_ns, "llmm_event_log_add")
-        with self._lock:
-            st = _lib.llmm_event_log_add(self._live(), t, int32(type, "type"), real(value))
-        check(st, "llmm_event_log_add", "type=%r value=%r now_ns=%r" % (type, value, t))
+        self._call(_lib.llmm_event_log_add, t, int32(type, "type"), real(value),
+                   detail="type=%r value=%r now_ns=%r" % (type, value, t))
 
     def lookback(self, at_ns: int, lookback_ns: int) -> List[Event]:
         """The events stamped in [at_ns − lookback_ns, at_ns], nearest first: the candidate
@@ -520,10 +459,7 @@ class EventLog(Handle):
     def counts(self) -> EventLogCounts:
         """Events held now, accepted and dropped since creation or reset."""
         a, b, c = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
-        with self._lock:
-            st = _lib.llmm_event_log_counts(self._live(), ctypes.byref(a), ctypes.byref(b),
-                                            ctypes.byref(c))
-        check(st, "llmm_event_log_counts")
+        self._call(_lib.llmm_event_log_counts, ctypes.byref(a), ctypes.byref(b), ctypes.byref(c))
         return EventLogCounts(a.value, b.value, c.value)
 
     def __len__(self) -> int:
@@ -532,8 +468,7 @@ class EventLog(Handle):
 
     def reset(self) -> None:
         """Forget every event, the counts and the clock."""
-        with self._lock:
-            check(_lib.llmm_event_log_reset(self._live()), "llmm_event_log_reset")
+        self._call(_lib.llmm_event_log_reset)
 
 
 # -- correlation -----------------------------------------------------------------------------
@@ -583,7 +518,10 @@ class StabilityOption(enum.IntEnum):
     EPSILON = 2  #: stable when max / min ≤ 1 + ε
 
 
-_STABILITY = OptionCalls(ObjectKind.STABILITY, "llmm_stability")
+_STABILITY = OptionCalls(ObjectKind.STABILITY, _lib.llmm_stability_set_f64,
+                                               _lib.llmm_stability_get_f64,
+                                               _lib.llmm_stability_set_u64,
+                                               _lib.llmm_stability_get_u64)
 
 
 class StabilityReading(NamedTuple):
@@ -626,37 +564,28 @@ class StabilityGate(Handle):
         """Read k or ε."""
         return _STABILITY.get(self, option)
 
-    @property
-    def windows(self) -> int:
-        """k, the number of window means compared."""
-        return int(self.get(StabilityOption.WINDOWS))
+    windows = option_property(StabilityOption.WINDOWS, "k, the number of window means compared.",
+                              int)
 
-    @property
-    def epsilon(self) -> float:
-        """ε: stable when max / min ≤ 1 + ε."""
-        return float(self.get(StabilityOption.EPSILON))
+    epsilon = option_property(StabilityOption.EPSILON, "ε: stable when max / min ≤ 1 + ε.", float)
 
     def add(self, mean: float) -> bool:
         """Add one window's mean (> 0); True when the last k are stable."""
         out = ctypes.c_int32()
-        with self._lock:
-            st = _lib.llmm_stability_add(self._live(), real(mean, "mean"), ctypes.byref(out))
-        check(st, "llmm_stability_add", "mean=%r" % (mean,))
+        self._call(_lib.llmm_stability_add, real(mean, "mean"), ctypes.byref(out),
+                   detail="mean=%r" % (mean,))
         return bool(out.value)
 
     def read(self) -> StabilityReading:
         """The verdict and the figures behind it."""
         r = new_struct(_lib.llmm_stability_reading)
-        with self._lock:
-            st = _lib.llmm_stability_read(self._live(), ctypes.byref(r))
-        check(st, "llmm_stability_read")
+        self._call(_lib.llmm_stability_read, ctypes.byref(r))
         return StabilityReading(bool(r.stable), r.held, r.windows, r.min, r.max, r.ratio,
                                 r.total)
 
     def reset(self) -> None:
         """Forget every mean and the total; options stay."""
-        with self._lock:
-            check(_lib.llmm_stability_reset(self._live()), "llmm_stability_reset")
+        self._call(_lib.llmm_stability_reset)
 
 
 # -- saturation signal -----------------------------------------------------------------------
@@ -673,7 +602,10 @@ class SaturationOption(enum.IntEnum):
     CONFIDENCE = 2  #: z: a slope counts when slope > z·se
 
 
-_SATURATION = OptionCalls(ObjectKind.SATURATION, "llmm_saturation")
+_SATURATION = OptionCalls(ObjectKind.SATURATION, _lib.llmm_saturation_set_f64,
+                                                 _lib.llmm_saturation_get_f64,
+                                                 _lib.llmm_saturation_set_u64,
+                                                 _lib.llmm_saturation_get_u64)
 
 
 class SaturationReading(NamedTuple):
@@ -720,33 +652,24 @@ class SaturationSignal(Handle):
         """Read N or z."""
         return _SATURATION.get(self, option)
 
-    @property
-    def window(self) -> int:
-        """N, samples in the window."""
-        return int(self.get(SaturationOption.WINDOW))
+    window = option_property(SaturationOption.WINDOW, "N, samples in the window.", int)
 
-    @property
-    def confidence(self) -> float:
-        """z: a slope is confidently positive when slope > z·se."""
-        return float(self.get(SaturationOption.CONFIDENCE))
+    confidence = option_property(SaturationOption.CONFIDENCE,
+                                 "z: a slope is confidently positive when slope > z·se.", float)
 
     def observe(self, latency: float, in_flight: float, now_ns: Optional[int] = None) -> bool:
         """Add one sample; True when saturated after it."""
         t = time_arg(now_ns, "llmm_saturation_observe")
         out = ctypes.c_int32()
-        with self._lock:
-            st = _lib.llmm_saturation_observe(self._live(), t, real(latency, "latency"),
-                                              real(in_flight, "in_flight"), ctypes.byref(out))
-        check(st, "llmm_saturation_observe",
-              "latency=%r in_flight=%r now_ns=%r" % (latency, in_flight, t))
+        self._call(_lib.llmm_saturation_observe, t, real(latency, "latency"),
+                   real(in_flight, "in_flight"), ctypes.byref(out),
+                   detail="latency=%r in_flight=%r now_ns=%r" % (latency, in_flight, t))
         return bool(out.value)
 
     def read(self) -> SaturationReading:
         """Slopes, standard errors and the verdict over the samples held."""
         r = new_struct(_lib.llmm_saturation_reading)
-        with self._lock:
-            st = _lib.llmm_saturation_read(self._live(), ctypes.byref(r))
-        check(st, "llmm_saturation_read")
+        self._call(_lib.llmm_saturation_read, ctypes.byref(r))
         return SaturationReading(bool(r.saturated), bool(r.ready), bool(r.latency_rising),
                                  bool(r.inflight_rising), r.samples, r.latency_slope,
                                  r.latency_slope_se, r.inflight_slope, r.inflight_slope_se,
@@ -754,5 +677,4 @@ class SaturationSignal(Handle):
 
     def reset(self) -> None:
         """Forget every sample, the total and the clock; options stay."""
-        with self._lock:
-            check(_lib.llmm_saturation_reset(self._live()), "llmm_saturation_reset")
+        self._call(_lib.llmm_saturation_reset)

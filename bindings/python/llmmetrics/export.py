@@ -162,9 +162,7 @@ class PromWriter(Handle):
     def reset(self, format: Optional[Union[PromFormat, int]] = None) -> None:
         """Drop everything written and start again (in ``format``, or the current one)."""
         fmt = self._format if format is None else int32(format, "format")
-        with self._lock:
-            st = _lib.llmm_prom_writer_reset(self._live(), int(fmt))
-        check(st, "llmm_prom_writer_reset", "format=%r" % (format,))
+        self._call(_lib.llmm_prom_writer_reset, int(fmt), detail="format=%r" % (format,))
         self._format = PromFormat(fmt)
 
     def family(self, name: str, type: Union[PromType, int], help: Optional[str] = None,

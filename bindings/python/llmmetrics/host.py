@@ -57,7 +57,8 @@ class HostOption(enum.IntEnum):
     CPU_THROTTLE_ABOVE = 10    #: an event when the throttled time is above this
 
 
-_HOST = OptionCalls(ObjectKind.HOST_SAMPLER, "llmm_host_sampler")
+_HOST = OptionCalls(ObjectKind.HOST_SAMPLER, _lib.llmm_host_sampler_set_f64,
+                    _lib.llmm_host_sampler_get_f64)
 
 
 def host_signal_name(signal: Union[HostSignal, int]) -> Optional[str]:

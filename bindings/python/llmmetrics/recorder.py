@@ -15,7 +15,7 @@ from typing import Any, Optional, Tuple
 from . import _lib
 from ._args import int32, real
 from ._buffers import DoubleBuffer, as_doubles
-from .context import Context
+from .context import Closing, Context
 from .errors import check, error_for
 from .sketch import SCALE_DEFAULT, Sketch
 
@@ -54,7 +54,7 @@ class _Users:
             return True
 
 
-class Shard:
+class Shard(Closing):
     """A single-writer shard of a :class:`Recorder` (``llmm_shard``).
 
     Obtain one with :meth:`Recorder.shard`; use it from one thread at a time; give it back with
@@ -116,23 +116,15 @@ class Shard:
         finally:
             rec._users.leave()
 
-    def __enter__(self) -> "Shard":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
+    def close(self) -> None:
+        """Same as :meth:`release` (``with`` and garbage collection call it)."""
         self.release()
-
-    def __del__(self) -> None:
-        try:
-            self.release()
-        except Exception:  # interpreter shutdown
-            pass
 
     def __repr__(self) -> str:
         return "<llmmetrics.Shard %s>" % ("released" if self.released else "active")
 
 
-class Recorder:
+class Recorder(Closing):
     """A multi-writer recorder (``llmm_recorder``).
 
     :param scale: as :class:`Sketch`
@@ -235,18 +227,6 @@ class Recorder:
             self._ptr = None
             if self._context is not None:
                 self._context._release()
-
-    def __enter__(self) -> "Recorder":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown
-            pass
 
     def __repr__(self) -> str:
         if self.closed:

@@ -13,7 +13,7 @@ from typing import Iterable, NamedTuple, Optional, Union
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
-from ._options import ObjectKind, OptionCalls
+from ._options import ObjectKind, OptionCalls, option_property
 from .context import Context, Handle
 from .errors import Empty, check, error_for
 from ._structs import new_struct
@@ -46,7 +46,8 @@ class LiiOption(enum.IntEnum):
     SCALE_AT = 2     #: scaling decision when LII ≥ this
 
 
-_LII = OptionCalls(ObjectKind.LII_MONITOR, "llmm_lii_monitor")
+_LII = OptionCalls(ObjectKind.LII_MONITOR, _lib.llmm_lii_monitor_set_f64,
+                                           _lib.llmm_lii_monitor_get_f64)
 
 
 class TlbWorkload(enum.IntEnum):
@@ -150,41 +151,23 @@ class LiiMonitor(Handle):
         """Read a threshold."""
         return float(_LII.get(self, option))
 
-    @property
-    def prefetch_at(self) -> float:
-        """Lower bound of the prefetch tier."""
-        return self.get(LiiOption.PREFETCH_AT)
+    prefetch_at = option_property(LiiOption.PREFETCH_AT, "Lower bound of the prefetch tier.",
+                                  float, settable=True)
 
-    @prefetch_at.setter
-    def prefetch_at(self, value: float) -> None:
-        self.set(LiiOption.PREFETCH_AT, value)
+    adapt_at = option_property(LiiOption.ADAPT_AT, "Lower bound of the adapt tier.",
+                               float, settable=True)
 
-    @property
-    def adapt_at(self) -> float:
-        """Lower bound of the adapt tier."""
-        return self.get(LiiOption.ADAPT_AT)
-
-    @adapt_at.setter
-    def adapt_at(self, value: float) -> None:
-        self.set(LiiOption.ADAPT_AT, value)
-
-    @property
-    def scale_at(self) -> float:
-        """The scaling decision is taken when LII ≥ this."""
-        return self.get(LiiOption.SCALE_AT)
-
-    @scale_at.setter
-    def scale_at(self, value: float) -> None:
-        self.set(LiiOption.SCALE_AT, value)
+    scale_at = option_property(LiiOption.SCALE_AT,
+                               "The scaling decision is taken when LII ≥ this.",
+                               float, settable=True)
 
     def add(self, cpu: float, gpu: float) -> None:
         """Add one (CPU, GPU) utilisation sample, each in [0, 1].
 
         :raises InvalidArgument: NaN or outside [0, 1]; nothing changed
         """
-        with self._lock:
-            st = _lib.llmm_lii_monitor_add(self._live(), real(cpu, "cpu"), real(gpu, "gpu"))
-        check(st, "llmm_lii_monitor_add", "cpu=%r gpu=%r" % (cpu, gpu))
+        self._call(_lib.llmm_lii_monitor_add, real(cpu, "cpu"), real(gpu, "gpu"),
+                   detail="cpu=%r gpu=%r" % (cpu, gpu))
 
     def read(self) -> LiiReading:
         """The LII over the window, its tier and the scaling trigger.
@@ -192,16 +175,13 @@ class LiiMonitor(Handle):
         :raises Empty: no sample yet
         """
         r = new_struct(_lib.llmm_lii_reading)
-        with self._lock:
-            st = _lib.llmm_lii_monitor_read(self._live(), ctypes.byref(r))
-        check(st, "llmm_lii_monitor_read")
+        self._call(_lib.llmm_lii_monitor_read, ctypes.byref(r))
         return LiiReading(r.lii, LiiTier(r.tier), bool(r.scale), r.samples, r.mean_cpu,
                           r.mean_gpu)
 
     def reset(self) -> None:
         """Drop every sample; thresholds stay."""
-        with self._lock:
-            check(_lib.llmm_lii_monitor_reset(self._live()), "llmm_lii_monitor_reset")
+        self._call(_lib.llmm_lii_monitor_reset)
 
     def __len__(self) -> int:
         """Samples in the window."""
@@ -331,15 +311,12 @@ class KvHitTracker(Handle):
         """
         t = time_arg(now_ns, "llmm_kv_hit_tracker_read")
         r = new_struct(_lib.llmm_kv_hit_reading)
-        with self._lock:
-            st = _lib.llmm_kv_hit_tracker_read(self._live(), t, ctypes.byref(r))
-        check(st, "llmm_kv_hit_tracker_read", "now_ns=%r" % t)
+        self._call(_lib.llmm_kv_hit_tracker_read, t, ctypes.byref(r), detail="now_ns=%r" % t)
         return KvHitReading(r.hits, r.lookups, r.hit_rate, r.ttl)
 
     def reset(self) -> None:
         """Forget every count and the clock."""
-        with self._lock:
-            check(_lib.llmm_kv_hit_tracker_reset(self._live()), "llmm_kv_hit_tracker_reset")
+        self._call(_lib.llmm_kv_hit_tracker_reset)
 
 
 class TlbReading(NamedTuple):
@@ -399,13 +376,10 @@ class TlbMonitor(Handle):
         """
         t = time_arg(now_ns, "llmm_tlb_monitor_read")
         r = new_struct(_lib.llmm_tlb_reading)
-        with self._lock:
-            st = _lib.llmm_tlb_monitor_read(self._live(), t, ctypes.byref(r))
-        check(st, "llmm_tlb_monitor_read", "now_ns=%r" % t)
+        self._call(_lib.llmm_tlb_monitor_read, t, ctypes.byref(r), detail="now_ns=%r" % t)
         return TlbReading(bool(r.alert), r.misses, r.accesses, r.window_ns, r.miss_rate,
                           r.max_miss_rate)
 
     def reset(self) -> None:
         """Forget every count and the clock; threshold and window stay."""
-        with self._lock:
-            check(_lib.llmm_tlb_monitor_reset(self._live()), "llmm_tlb_monitor_reset")
+        self._call(_lib.llmm_tlb_monitor_reset)

@@ -68,7 +68,8 @@ class ScorecardOption(enum.IntEnum):
     MISSING = 0  #: a :class:`MissingPolicy`
 
 
-_SCORECARD = OptionCalls(ObjectKind.SCORECARD, "llmm_scorecard")
+_SCORECARD = OptionCalls(ObjectKind.SCORECARD, _lib.llmm_scorecard_set_i32,
+                                               _lib.llmm_scorecard_get_i32)
 
 
 class LayerScore(NamedTuple):
@@ -199,17 +200,14 @@ class Scorecard(Handle):
         :raises InvalidState: a CUSTOM scorecard whose weights were never set
         """
         out = (ctypes.c_double * LAYER_COUNT)()
-        with self._lock:
-            st = _lib.llmm_scorecard_weights(self._live(), out, LAYER_COUNT)
-        check(st, "llmm_scorecard_weights")
+        self._call(_lib.llmm_scorecard_weights, out, LAYER_COUNT)
         return tuple(out)
 
     @weights.setter
     def weights(self, weights: Sequence[float]) -> None:
         arr = _weights_arg(weights)
-        with self._lock:
-            st = _lib.llmm_scorecard_set_weights(self._live(), arr, LAYER_COUNT)
-        check(st, "llmm_scorecard_set_weights", "weights=%r" % (tuple(weights),))
+        self._call(_lib.llmm_scorecard_set_weights, arr, LAYER_COUNT,
+                   detail="weights=%r" % (tuple(weights),))
 
     def set_option(self, option: Union[ScorecardOption, int], value: int) -> None:
         """Set an integer option (``llmm_scorecard_set_i32``)."""
@@ -290,8 +288,7 @@ class Scorecard(Handle):
 
     def clear(self) -> None:
         """Forget every observation; metrics, weights and options stay."""
-        with self._lock:
-            check(_lib.llmm_scorecard_clear(self._live()), "llmm_scorecard_clear")
+        self._call(_lib.llmm_scorecard_clear)
 
     def metric_score(self, metric: Union[str, int]) -> float:
         """The normalised 0..1 score of one metric's latest observation.
@@ -307,9 +304,8 @@ class Scorecard(Handle):
         else:
             mid = uint32(metric, "id")
         out = ctypes.c_double()
-        with self._lock:
-            st = _lib.llmm_scorecard_metric_score(self._live(), mid, ctypes.byref(out))
-        check(st, "llmm_scorecard_metric_score", "metric=%r" % (metric,))
+        self._call(_lib.llmm_scorecard_metric_score, mid, ctypes.byref(out),
+                   detail="metric=%r" % (metric,))
         return out.value
 
     # -- evaluation ------------------------------------------------------------------------

@@ -187,14 +187,12 @@ class Sketch(Handle):
         :raises InvalidArgument: non-finite bounds, beyond 1e-300 … 1e300, or ``hi <= lo``
         :raises InvalidState: the sketch already holds values
         """
-        with self._lock:
-            st = _lib.llmm_sketch_set_range(self._live(), real(lo, "lo"), real(hi, "hi"))
-        check(st, "llmm_sketch_set_range", "lo=%r hi=%r" % (lo, hi))
+        self._call(_lib.llmm_sketch_set_range, real(lo, "lo"), real(hi, "hi"),
+                   detail="lo=%r hi=%r" % (lo, hi))
 
     def reset(self) -> None:
         """Remove every value; scale and range stay."""
-        with self._lock:
-            check(_lib.llmm_sketch_reset(self._live()), "llmm_sketch_reset")
+        self._call(_lib.llmm_sketch_reset)
 
     clear = reset
 
@@ -239,9 +237,8 @@ class Sketch(Handle):
         :raises Empty: no values
         """
         out = ctypes.c_double()
-        with self._lock:
-            st = _lib.llmm_sketch_rank(self._live(), real(value), ctypes.byref(out))
-        check(st, "llmm_sketch_rank", "value=%r" % (value,))
+        self._call(_lib.llmm_sketch_rank, real(value), ctypes.byref(out),
+                   detail="value=%r" % (value,))
         return out.value
 
     def _stat(self, fn: Any, call: str) -> float:
@@ -295,19 +292,15 @@ class Sketch(Handle):
     def range(self) -> Tuple[float, float]:
         """The accurately tracked range ``(lo, hi)`` as configured."""
         lo, hi = ctypes.c_double(), ctypes.c_double()
-        with self._lock:
-            st = _lib.llmm_sketch_range(self._live(), ctypes.byref(lo), ctypes.byref(hi))
-        check(st, "llmm_sketch_range")
+        self._call(_lib.llmm_sketch_range, ctypes.byref(lo), ctypes.byref(hi))
         return lo.value, hi.value
 
     @property
     def special_counts(self) -> SpecialCounts:
         """Counts outside the buckets: exact zeros, below the range, above the range."""
         z, u, o = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
-        with self._lock:
-            st = _lib.llmm_sketch_special_counts(self._live(), ctypes.byref(z), ctypes.byref(u),
-                                                 ctypes.byref(o))
-        check(st, "llmm_sketch_special_counts")
+        self._call(_lib.llmm_sketch_special_counts, ctypes.byref(z), ctypes.byref(u),
+                   ctypes.byref(o))
         return SpecialCounts(z.value, u.value, o.value)
 
     def bucket_span(self) -> Optional[Tuple[int, int]]:
@@ -401,9 +394,7 @@ class Sketch(Handle):
     def downscale(self, new_scale: int) -> None:
         """Lower the scale in place by an exact index shift (``new_scale`` ≤ current scale)."""
         sc = int32(new_scale, "new_scale", "llmm_sketch_downscale")
-        with self._lock:
-            st = _lib.llmm_sketch_downscale(self._live(), sc)
-        check(st, "llmm_sketch_downscale", "new_scale=%r" % (new_scale,))
+        self._call(_lib.llmm_sketch_downscale, sc, detail="new_scale=%r" % (new_scale,))
 
     def copy(self) -> "Sketch":
         """A deep copy (same context, scale, range and contents)."""

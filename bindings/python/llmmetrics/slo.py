@@ -14,7 +14,7 @@ from typing import Any, Dict, NamedTuple, Optional, Tuple, Union
 
 from . import _lib
 from ._args import int32, real, uint32, uint64
-from ._options import ObjectKind, OptionCalls, check_kwargs
+from ._options import ObjectKind, OptionCalls, check_kwargs, option_property
 from .context import Context, Handle
 from .errors import check
 from ._structs import new_struct
@@ -112,17 +112,15 @@ class SloWindow(Handle):
     def add(self, latency: float, now_ns: Optional[int] = None) -> None:
         """Record a successful request and its latency."""
         t = time_arg(now_ns, "llmm_slo_window_add")
-        with self._lock:
-            st = _lib.llmm_slo_window_add(self._live(), t, real(latency, "latency"))
-        check(st, "llmm_slo_window_add", "latency=%r now_ns=%r" % (latency, t))
+        self._call(_lib.llmm_slo_window_add, t, real(latency, "latency"),
+                   detail="latency=%r now_ns=%r" % (latency, t))
 
     def add_errors(self, errors: int = 1, now_ns: Optional[int] = None) -> None:
         """Record failed requests (0 only advances the clock)."""
         t = time_arg(now_ns, "llmm_slo_window_add_errors")
         n = uint64(errors, "errors", "llmm_slo_window_add_errors")
-        with self._lock:
-            st = _lib.llmm_slo_window_add_errors(self._live(), t, n)
-        check(st, "llmm_slo_window_add_errors", "errors=%r now_ns=%r" % (errors, t))
+        self._call(_lib.llmm_slo_window_add_errors, t, n,
+                   detail="errors=%r now_ns=%r" % (errors, t))
 
     def check(self, latency_max: float, err_max: float, q: float = 0.95,
               span_ns: Optional[int] = None, now_ns: Optional[int] = None) -> SloResult:
@@ -141,8 +139,7 @@ class SloWindow(Handle):
 
     def reset(self) -> None:
         """Forget every request and the clock."""
-        with self._lock:
-            check(_lib.llmm_slo_window_reset(self._live()), "llmm_slo_window_reset")
+        self._call(_lib.llmm_slo_window_reset)
 
 
 # -- goodput ---------------------------------------------------------------------------------
@@ -156,7 +153,7 @@ class GoodputOption(enum.IntEnum):
     E2E_MAX = 3   #: bound on the end-to-end latency
 
 
-_GOODPUT = OptionCalls(ObjectKind.GOODPUT, "llmm_goodput")
+_GOODPUT = OptionCalls(ObjectKind.GOODPUT, _lib.llmm_goodput_set_f64, _lib.llmm_goodput_get_f64)
 
 
 class GoodputResult(NamedTuple):
@@ -217,36 +214,27 @@ class Goodput(Handle):
         """Read a bound (+inf when not checked)."""
         return float(_GOODPUT.get(self, option))
 
-    @property
-    def ttft_max(self) -> float:
-        """Bound on the time to first token (+inf: not checked)."""
-        return self.get(GoodputOption.TTFT_MAX)
+    ttft_max = option_property(GoodputOption.TTFT_MAX,
+                               "Bound on the time to first token (+inf: not checked).", float)
 
-    @property
-    def tpot_max(self) -> float:
-        """Bound on the time per output token (+inf: not checked)."""
-        return self.get(GoodputOption.TPOT_MAX)
+    tpot_max = option_property(GoodputOption.TPOT_MAX,
+                               "Bound on the time per output token (+inf: not checked).", float)
 
-    @property
-    def e2e_max(self) -> float:
-        """Bound on the end-to-end latency (+inf: not checked)."""
-        return self.get(GoodputOption.E2E_MAX)
+    e2e_max = option_property(GoodputOption.E2E_MAX,
+                              "Bound on the end-to-end latency (+inf: not checked).", float)
 
     def observe(self, ttft: float, tpot: float, e2e: float) -> bool:
         """Count one completed request; True when it is good."""
         good = ctypes.c_int32()
-        with self._lock:
-            st = _lib.llmm_goodput_observe(self._live(), real(ttft, "ttft"), real(tpot, "tpot"),
-                                           real(e2e, "e2e"), ctypes.byref(good))
-        check(st, "llmm_goodput_observe", "ttft=%r tpot=%r e2e=%r" % (ttft, tpot, e2e))
+        self._call(_lib.llmm_goodput_observe, real(ttft, "ttft"), real(tpot, "tpot"),
+                   real(e2e, "e2e"), ctypes.byref(good),
+                   detail="ttft=%r tpot=%r e2e=%r" % (ttft, tpot, e2e))
         return bool(good.value)
 
     def add_failures(self, n: int = 1) -> None:
         """Count failed requests (never good)."""
         k = uint64(n, "n", "llmm_goodput_add_failures")
-        with self._lock:
-            st = _lib.llmm_goodput_add_failures(self._live(), k)
-        check(st, "llmm_goodput_add_failures", "n=%r" % (n,))
+        self._call(_lib.llmm_goodput_add_failures, k, detail="n=%r" % (n,))
 
     def read(self, duration_ns: int) -> GoodputResult:
         """Goodput as a fraction and as rates over ``duration_ns`` of serving.
@@ -255,16 +243,14 @@ class Goodput(Handle):
         """
         r = new_struct(_lib.llmm_goodput_result)
         d = uint64(duration_ns, "duration_ns", "llmm_goodput_read")
-        with self._lock:
-            st = _lib.llmm_goodput_read(self._live(), d, ctypes.byref(r))
-        check(st, "llmm_goodput_read", "duration_ns=%r" % (duration_ns,))
+        self._call(_lib.llmm_goodput_read, d, ctypes.byref(r),
+                   detail="duration_ns=%r" % (duration_ns,))
         return GoodputResult(r.requests, r.completed, r.good, r.fraction, r.rate_per_s,
                              r.throughput_per_s)
 
     def reset(self) -> None:
         """Forget the counts; the bounds stay."""
-        with self._lock:
-            check(_lib.llmm_goodput_reset(self._live()), "llmm_goodput_reset")
+        self._call(_lib.llmm_goodput_reset)
 
 
 # -- burn-rate alerts ----------------------------------------------------------------------
@@ -291,7 +277,8 @@ class BurnOption(enum.IntEnum):
     SLOW_SHORT_NS = 7  #: the slow alert's short window
 
 
-_BURN = OptionCalls(ObjectKind.BURN, "llmm_burn")
+_BURN = OptionCalls(ObjectKind.BURN, _lib.llmm_burn_set_f64, _lib.llmm_burn_get_f64,
+                                     _lib.llmm_burn_set_u64, _lib.llmm_burn_get_u64)
 
 
 class BurnWindowResult(NamedTuple):
@@ -389,10 +376,7 @@ class BurnAlerter(Handle):
         """Read an option."""
         return _BURN.get(self, option)
 
-    @property
-    def slo_target(self) -> float:
-        """The SLO target T."""
-        return float(self.get(BurnOption.SLO_TARGET))
+    slo_target = option_property(BurnOption.SLO_TARGET, "The SLO target T.", float)
 
     def add(self, errors: int, requests: int, now_ns: Optional[int] = None) -> None:
         """Count ``errors`` failed requests out of ``requests``."""
@@ -407,9 +391,7 @@ class BurnAlerter(Handle):
         """Burn rates of the four windows and the two alerts at ``now_ns``."""
         t = time_arg(now_ns, "llmm_burn_evaluate")
         r = new_struct(_lib.llmm_burn_result)
-        with self._lock:
-            st = _lib.llmm_burn_evaluate(self._live(), t, ctypes.byref(r))
-        check(st, "llmm_burn_evaluate", "now_ns=%r" % t)
+        self._call(_lib.llmm_burn_evaluate, t, ctypes.byref(r), detail="now_ns=%r" % t)
         windows = tuple(BurnWindowResult(BurnWindow(i), r.requests[i], r.errors[i],
                                          r.error_rate[i], r.burn_rate[i])
                         for i in range(BURN_WINDOWS))
@@ -417,8 +399,7 @@ class BurnAlerter(Handle):
 
     def reset(self) -> None:
         """Forget every count and the clock; the options stay."""
-        with self._lock:
-            check(_lib.llmm_burn_reset(self._live()), "llmm_burn_reset")
+        self._call(_lib.llmm_burn_reset)
 
 
 # -- error-share trigger ---------------------------------------------------------------------
@@ -431,7 +412,10 @@ class ErrorTriggerOption(enum.IntEnum):
     MIN_REQUESTS = 2  #: fire only with at least this many requests in the window
 
 
-_TRIGGER = OptionCalls(ObjectKind.ERROR_TRIGGER, "llmm_error_trigger")
+_TRIGGER = OptionCalls(ObjectKind.ERROR_TRIGGER, _lib.llmm_error_trigger_set_f64,
+                                                 _lib.llmm_error_trigger_get_f64,
+                                                 _lib.llmm_error_trigger_set_u64,
+                                                 _lib.llmm_error_trigger_get_u64)
 
 
 class ErrorTriggerReading(NamedTuple):
@@ -479,15 +463,12 @@ class ErrorTrigger(Handle):
         """Read an option."""
         return _TRIGGER.get(self, option)
 
-    @property
-    def max_share(self) -> float:
-        """The threshold on the failed share."""
-        return float(self.get(ErrorTriggerOption.MAX_SHARE))
+    max_share = option_property(ErrorTriggerOption.MAX_SHARE, "The threshold on the failed share.",
+                                float)
 
-    @property
-    def min_requests(self) -> int:
-        """The minimum number of requests in the window for the trigger to fire."""
-        return int(self.get(ErrorTriggerOption.MIN_REQUESTS))
+    min_requests = option_property(ErrorTriggerOption.MIN_REQUESTS,
+                                   "The fewest requests in the window for the trigger to fire.",
+                                   int)
 
     def add(self, errors: int, requests: int, now_ns: Optional[int] = None) -> None:
         """Count ``errors`` failed requests out of ``requests``."""
@@ -505,12 +486,9 @@ class ErrorTrigger(Handle):
         """
         t = time_arg(now_ns, "llmm_error_trigger_check")
         r = new_struct(_lib.llmm_error_trigger_reading)
-        with self._lock:
-            st = _lib.llmm_error_trigger_check(self._live(), t, ctypes.byref(r))
-        check(st, "llmm_error_trigger_check", "now_ns=%r" % t)
+        self._call(_lib.llmm_error_trigger_check, t, ctypes.byref(r), detail="now_ns=%r" % t)
         return ErrorTriggerReading(bool(r.fired), r.errors, r.requests, r.share)
 
     def reset(self) -> None:
         """Forget every count and the clock; the options stay."""
-        with self._lock:
-            check(_lib.llmm_error_trigger_reset(self._live()), "llmm_error_trigger_reset")
+        self._call(_lib.llmm_error_trigger_reset)

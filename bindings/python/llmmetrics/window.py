@@ -172,8 +172,7 @@ class Window(_Ring):
 
     def reset(self) -> None:
         """Forget every value and the clock (any ``now_ns`` is accepted next)."""
-        with self._lock:
-            check(_lib.llmm_window_reset(self._live()), "llmm_window_reset")
+        self._call(_lib.llmm_window_reset)
 
     def __repr__(self) -> str:
         if self.closed:
@@ -246,8 +245,7 @@ class RatioWindow(_Ring):
 
     def reset(self) -> None:
         """Forget every count and the clock."""
-        with self._lock:
-            check(_lib.llmm_ratio_window_reset(self._live()), "llmm_ratio_window_reset")
+        self._call(_lib.llmm_ratio_window_reset)
 
     def __repr__(self) -> str:
         if self.closed:

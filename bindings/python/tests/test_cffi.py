@@ -7,7 +7,7 @@ import ctypes
 import unittest
 
 import llmmetrics
-from llmmetrics import _lib
+from llmmetrics import _api, _lib
 
 try:
     import cffi
@@ -38,12 +38,12 @@ class WithCffi(unittest.TestCase):
 
     def test_struct_layout_agrees_with_ctypes_and_c(self) -> None:
         ffi, lib = self.ffi, self.lib
-        for name, st in _lib.DECLS.structs.items():
-            if st.fields is not None:
+        for name, fields in _api.STRUCTS.items():
+            if fields is not None:
                 self.assertEqual(ffi.sizeof(name), ctypes.sizeof(getattr(_lib, name)), name)
-                for f in st.fields:
-                    self.assertEqual(ffi.offsetof(name, f.name),
-                                     getattr(getattr(_lib, name), f.name).offset, f.name)
+                for f, _ in fields:
+                    self.assertEqual(ffi.offsetof(name, f),
+                                     getattr(getattr(_lib, name), f).offset, f)
         a = ffi.new("llmm_allocator *")
         self.assertEqual(lib.llmm_allocator_init(a), lib.LLMM_OK)
         self.assertEqual(a.struct_size, ffi.sizeof("llmm_allocator"))

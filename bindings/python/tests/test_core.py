@@ -12,9 +12,9 @@ import textwrap
 import unittest
 
 import llmmetrics
-from llmmetrics import _lib, errors
-from llmmetrics import LlmmError, Status
-from llmmetrics._structs import new_struct
+from llmmetrics import _api, _lib, errors
+from llmmetrics import LlmmError, Status, StructKind
+from llmmetrics._structs import new_struct, struct_kind
 
 from support import SOURCE_ROOT
 
@@ -108,12 +108,11 @@ class StatusCodes(unittest.TestCase):
 class LowLevel(unittest.TestCase):
     def test_every_function_has_argtypes_and_restype(self) -> None:
         self.assertGreater(len(_lib.FUNCTIONS), 30)
-        for name, proto in _lib.FUNCTIONS.items():
+        for name, (restype, params) in _lib.FUNCTIONS.items():
             fn = getattr(_lib, name)
             self.assertIs(fn, getattr(_lib.lib, name), name)
-            self.assertEqual(len(fn.argtypes), len(proto.params), name)
-            want = _lib.ctype_of(proto.restype)
-            self.assertIs(fn.restype, want, name)
+            self.assertEqual(len(fn.argtypes), len(params), name)
+            self.assertIs(fn.restype, _lib.ctype_of(restype), name)
 
     def test_struct_sizes_match_c(self) -> None:
         a = _lib.llmm_allocator()
@@ -146,17 +145,23 @@ class CallerSizedStructs(unittest.TestCase):
     """Every struct that starts with ``struct_size`` is set up by llmm_struct_init with the
     binding's own ctypes size (doc/abi.md)."""
 
-    def sized_classes(self) -> list:
-        return [getattr(_lib, name) for kind, name in _lib.DECLS.order if kind == "struct"
-                and _lib.DECLS.structs[name].fields
-                and _lib.DECLS.structs[name].fields[0].name == "struct_size"]
-
     def test_every_sized_struct_has_a_kind_and_gets_its_own_size(self) -> None:
-        classes = self.sized_classes()
-        self.assertEqual(len(classes), 21)
+        classes = [getattr(_lib, name) for name, fields in _api.STRUCTS.items()
+                   if fields and fields[0][0] == "struct_size"]
+        self.assertEqual(sorted(struct_kind(cls) for cls in classes), list(StructKind))
         for cls in classes:
             s = new_struct(cls)
             self.assertEqual(s.struct_size, ctypes.sizeof(cls), cls.__name__)
+
+    def test_the_kinds_are_every_kind_the_library_knows(self) -> None:
+        # kinds 1 ... N are all accepted at the binding's size, N + 1 is not a kind
+        self.assertEqual([int(k) for k in StructKind], list(range(1, len(StructKind) + 1)))
+        buf = (ctypes.c_uint8 * 256)()
+        for k in StructKind:
+            size = ctypes.sizeof(getattr(_lib, "llmm_" + k.name.lower()))
+            self.assertEqual(_lib.llmm_struct_init(k, buf, size), 0, k)
+            self.assertEqual(_lib.llmm_struct_init(len(StructKind) + 1, buf, size),
+                             _lib.LLMM_E_ABI, k)
 
     def test_defaults_come_from_the_library(self) -> None:
         o = new_struct(_lib.llmm_knee_options)

@@ -5,16 +5,13 @@ bounds. Nothing here restates a default or a bound: the listing is the reference
 
 from __future__ import annotations
 
-import glob
 import math
-import os
 import unittest
 from typing import Any, Callable, Dict, Tuple
 
 import llmmetrics
-from llmmetrics import ObjectKind, OptionType, OutOfRange, _cparse
+from llmmetrics import ObjectKind, OptionType, OutOfRange, _api
 
-from support import SOURCE_ROOT
 
 #: kind -> (the binding's option enum, C option enum, a fresh object, its getter, its setter)
 KINDS: Dict[ObjectKind, Tuple[Any, str, Callable[[], Any], str, str]] = {
@@ -43,12 +40,9 @@ KINDS: Dict[ObjectKind, Tuple[Any, str, Callable[[], Any], str, str]] = {
 
 
 def header_enums() -> Dict[str, Dict[str, int]]:
-    out: Dict[str, Dict[str, int]] = {}
-    for path in glob.glob(os.path.join(SOURCE_ROOT, "include", "llmmetrics", "*.h")):
-        with open(path, encoding="utf-8") as f:
-            for name, en in _cparse.parse(f.read(), require_api=True).enums.items():
-                out[name] = dict(en.values)
-    return out
+    """The enums of the headers (the generated declaration table, which the `bindings`
+    check keeps equal to them)."""
+    return {name: dict(values) for name, values in _api.ENUMS.items()}
 
 
 def just_outside(o: llmmetrics.OptionInfo, up: bool) -> Any:

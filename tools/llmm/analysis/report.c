@@ -48,7 +48,7 @@ static int read_inputs(llmm_cli_report *r, char **files, size_t nfiles, llmm_cli
     for (size_t i = 0; i < nfiles; i++) {
         llmm_cli_input *in = &r->inputs[i];
         in->path = files[i];
-        llmm_cli_trace_input_begin(&r->trace);
+        llmm_cli_trace_input_begin(&r->trace, i);
         rc = llmm_cli_read_file(files[i], r->fmt, &sink, &in->info, &in->fmt, err);
         if (rc == LLMM_CLI_OK)
             rc = llmm_cli_trace_input_end(&r->trace);

@@ -68,7 +68,11 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
             return llmm_cli_fail(err, LLMM_CLI_EPARSE, "cannot summarise %s",
                                  llmm_cli_metric_label[m]);
     }
-    if (t->goodput) {
+    if (t->goodput && t->goodput_unjudged) {
+        s->has_goodput = 1;
+        s->good_unjudged = t->goodput_unjudged;
+        s->good_fraction = s->good_per_s = NAN;
+    } else if (t->goodput) {
         llmm_goodput_result g;
         int known = s->duration_s > 0 && s->duration_s < 1.8e10;
         uint64_t ns = known ? (uint64_t)llround(s->duration_s * 1e9) : 1000000000u;
@@ -86,4 +90,67 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
         }
     }
     return LLMM_CLI_OK;
+}
+
+double llmm_cli_unit_per_si(const char *unit)
+{
+    return unit && strcmp(unit, "ms") == 0 ? 1e3 : 1.0;
+}
+
+/* A latency statistic of ours. */
+static double latency_stat(const llmm_cli_trace *t, const llmm_cli_msum *m, const llmm_cli_figure *f)
+{
+    double v = NAN;
+    if (m->count == 0)
+        return NAN;
+    switch (f->stat) {
+    case LLMM_CLI_ST_MEAN:
+        return m->mean;
+    case LLMM_CLI_ST_MIN:
+        return m->min;
+    case LLMM_CLI_ST_MAX:
+        return m->max;
+    case LLMM_CLI_ST_COUNT_OF:
+        return (double)m->count;
+    case LLMM_CLI_ST_MEDIAN:
+    case LLMM_CLI_ST_QUANTILE:
+        if (llmm_sketch_quantile(t->sk[f->metric], f->stat == LLMM_CLI_ST_MEDIAN ? 0.5 : f->q,
+                                 &v) != LLMM_OK)
+            return NAN;
+        return v;
+    default:
+        return NAN;
+    }
+}
+
+double llmm_cli_figure_ours(const llmm_cli_trace *t, const llmm_cli_summary *s,
+                            const llmm_cli_figure *f)
+{
+    switch (f->metric) {
+    case LLMM_CLI_FM_TTFT:
+    case LLMM_CLI_FM_TPOT:
+    case LLMM_CLI_FM_ITL:
+    case LLMM_CLI_FM_E2E:
+        return latency_stat(t, &s->m[f->metric], f);
+    case LLMM_CLI_FM_REQ_RATE:
+        return s->req_per_s;
+    case LLMM_CLI_FM_OUT_TOK_RATE:
+        return s->tok_per_s;
+    case LLMM_CLI_FM_TOTAL_TOK_RATE:
+        return s->total_tok_per_s;
+    case LLMM_CLI_FM_GOODPUT:
+        return s->has_goodput ? s->good_per_s : NAN;
+    case LLMM_CLI_FM_COMPLETED:
+        return (double)s->completed;
+    case LLMM_CLI_FM_FAILED:
+        return (double)s->failed;
+    case LLMM_CLI_FM_DURATION:
+        return s->duration_s;
+    case LLMM_CLI_FM_OUT_TOKENS:
+        return s->out_unknown ? NAN : (double)s->out_tokens;
+    case LLMM_CLI_FM_IN_TOKENS:
+        return s->in_unknown ? NAN : (double)s->in_tokens;
+    default:
+        return NAN;
+    }
 }

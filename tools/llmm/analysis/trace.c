@@ -57,6 +57,7 @@ void llmm_cli_trace_free(llmm_cli_trace *t)
     }
     llmm_sketch_free(t->itl_input);
     llmm_goodput_free(t->goodput);
+    llmm_cli_runs_free(&t->run_list);
     free(t->pts);
     free(t->ev);
     memset(t, 0, sizeof *t);
@@ -76,6 +77,29 @@ static int push_point(llmm_cli_trace *t, const llmm_cli_point *p)
         return LLMM_CLI_ENOMEM;
     t->pts[t->npts++] = *p;
     return LLMM_CLI_OK;
+}
+
+/* Goodput as vLLM defines it, for a successful request with a TTFT (or, without one, when
+ * no TTFT or TPOT limit is set). */
+static int observe_goodput(llmm_cli_trace *t, const llmm_cli_record *r)
+{
+    double g_tpot = 0, ttft = r->ttft_s;
+    llmm_status st = LLMM_OK;
+    if (isnan(ttft)) {
+        if (!isnan(t->slo[0]) || !isnan(t->slo[1])) {
+            t->goodput_unjudged++;
+            return LLMM_CLI_OK;
+        }
+        ttft = 0;
+    } else {
+        /* vLLM's per-request TPOT: 0 with at most one output token (also when the count is
+         * unknown) */
+        st = llmm_goodput_tpot(r->e2e_s, ttft,
+                               r->output_tokens > 0 ? (uint64_t)r->output_tokens : 0, &g_tpot);
+    }
+    if (st == LLMM_OK)
+        st = llmm_goodput_observe(t->goodput, ttft, g_tpot, r->e2e_s, NULL);
+    return from_status(st);
 }
 
 static int on_record(void *user, const llmm_cli_record *r)
@@ -103,26 +127,19 @@ static int on_record(void *user, const llmm_cli_record *r)
         t->in_tokens += (uint64_t)r->input_tokens;
     else
         t->in_unknown++;
-    if ((rc = add(t, LLMM_CLI_M_TTFT, r->ttft_s)) != LLMM_CLI_OK ||
-        (rc = add(t, LLMM_CLI_M_E2E, r->e2e_s)) != LLMM_CLI_OK)
+    if ((rc = add(t, LLMM_CLI_M_E2E, r->e2e_s)) != LLMM_CLI_OK)
         return rc;
-    if (r->output_tokens > 1) {
-        tpot = (r->e2e_s - r->ttft_s) / (double)(r->output_tokens - 1);
-        if ((rc = add(t, LLMM_CLI_M_TPOT, tpot)) != LLMM_CLI_OK)
+    if (!isnan(r->ttft_s)) {
+        if ((rc = add(t, LLMM_CLI_M_TTFT, r->ttft_s)) != LLMM_CLI_OK)
             return rc;
+        if (r->output_tokens > 1) {
+            tpot = (r->e2e_s - r->ttft_s) / (double)(r->output_tokens - 1);
+            if ((rc = add(t, LLMM_CLI_M_TPOT, tpot)) != LLMM_CLI_OK)
+                return rc;
+        }
     }
-    if (t->goodput) {
-        /* vLLM's per-request TPOT: 0 with at most one output token (also when the count is
-         * unknown) */
-        double g_tpot;
-        llmm_status st = llmm_goodput_tpot(r->e2e_s, r->ttft_s,
-                                           r->output_tokens > 0 ? (uint64_t)r->output_tokens : 0,
-                                           &g_tpot);
-        if (st == LLMM_OK)
-            st = llmm_goodput_observe(t->goodput, r->ttft_s, g_tpot, r->e2e_s, NULL);
-        if ((rc = from_status(st)) != LLMM_CLI_OK)
-            return rc;
-    }
+    if (t->goodput && (rc = observe_goodput(t, r)) != LLMM_CLI_OK)
+        return rc;
     if (!isnan(r->start_s)) {
         llmm_cli_point p = {r->start_s, r->ttft_s, tpot, r->e2e_s};
         return push_point(t, &p);
@@ -178,10 +195,16 @@ static int on_itl_reset(void *user)
     return from_status(llmm_sketch_reset(t->itl_input));
 }
 
-static int on_run_end(void *user, double duration_s)
+static int on_run_end(void *user, const llmm_cli_run *run)
 {
     llmm_cli_trace *t = user;
-    double span = NAN, advance = 0, offset;
+    double span = NAN, advance = 0, offset, duration_s = run->duration_s;
+    if (llmm_cli_runs_add(&t->run_list, t->input, t->input_runs++, run) != LLMM_CLI_OK)
+        return LLMM_CLI_ENOMEM;
+    if (run->stats_only) { /* no requests: nothing to count, to time or to place */
+        t->runs_stats_only++;
+        return LLMM_CLI_OK;
+    }
     t->runs++;
     if (isfinite(t->run_min_start))
         span = t->run_max_end - t->run_min_start;
@@ -232,8 +255,10 @@ void llmm_cli_trace_sink(llmm_cli_trace *t, llmm_cli_sink *sink)
     *sink = s;
 }
 
-void llmm_cli_trace_input_begin(llmm_cli_trace *t)
+void llmm_cli_trace_input_begin(llmm_cli_trace *t, size_t input)
 {
+    t->input = input;
+    t->input_runs = 0;
     t->itl_exact_mark = t->ex[LLMM_CLI_M_ITL].n;
     llmm_sketch_reset(t->itl_input);
 }

@@ -15,6 +15,7 @@
 
 #include <llmmetrics/llmmetrics.h>
 
+#include "analysis/runs.h"
 #include "common/array.h"
 #include "input/record.h"
 
@@ -53,8 +54,12 @@ typedef struct llmm_cli_trace {
     double slo[3]; /* ttft, tpot, e2e */
     int slo_set;
     llmm_goodput *goodput;
+    uint64_t goodput_unjudged; /* successes without a TTFT under a TTFT or TPOT limit */
     /* runs */
-    uint64_t runs, runs_stated, runs_spanned, runs_unknown;
+    uint64_t runs, runs_stated, runs_spanned, runs_unknown, runs_stats_only;
+    llmm_cli_runs run_list; /* what each run stated (its figures) */
+    size_t input;           /* index of the input being read */
+    uint64_t input_runs;    /* runs of that input so far */
     double duration_sum;
     double timeline_end;
     double first_start; /* the first run's earliest send time, on its clock; NaN if none */
@@ -76,8 +81,8 @@ void llmm_cli_trace_free(llmm_cli_trace *t);
 /* The sink that feeds `t`. */
 void llmm_cli_trace_sink(llmm_cli_trace *t, llmm_cli_sink *sink);
 /* Bracket each input (file): ITLs are kept per input until it ends, so that a second vLLM
- * pass can replace them. */
-void llmm_cli_trace_input_begin(llmm_cli_trace *t);
+ * pass can replace them; its runs are numbered from 0. */
+void llmm_cli_trace_input_begin(llmm_cli_trace *t, size_t input);
 int llmm_cli_trace_input_end(llmm_cli_trace *t);
 
 /* Add an event at t seconds on the merged time line (--event). */
@@ -108,11 +113,20 @@ typedef struct llmm_cli_summary {
     /* goodput */
     int has_goodput;
     uint64_t good;
+    uint64_t good_unjudged; /* successes without a TTFT: goodput not computed when > 0 */
     double good_fraction, good_per_s;
 } llmm_cli_summary;
 
 /* duration_override: seconds, or NaN to use what the inputs say (summary.c). */
 int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_cli_summary *s,
                              llmm_cli_error *err);
+
+/* Our value of what a tool's figure measures, in SI units (seconds, per second, a count), from
+ * the trace and its summary; NaN when we have none (no counterpart, a statistic we do not
+ * compute, no sample). */
+double llmm_cli_figure_ours(const llmm_cli_trace *t, const llmm_cli_summary *s,
+                            const llmm_cli_figure *f);
+/* What one SI unit is in a figure's unit (1000 for "ms"). */
+double llmm_cli_unit_per_si(const char *unit);
 
 #endif /* LLMM_CLI_TRACE_H */

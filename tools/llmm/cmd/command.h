@@ -29,7 +29,7 @@ typedef struct llmm_cli_command {
 
 /* Every command, in the order `llmm help` lists them. */
 #define LLMM_CLI_COMMANDS(X) \
-    X(report) X(knee) X(merge) X(quantiles) X(capacity) X(demo) X(help) X(version)
+    X(report) X(compare) X(knee) X(merge) X(quantiles) X(capacity) X(demo) X(help) X(version)
 
 #define LLMM_CLI_DECLARE_COMMAND(name) extern const llmm_cli_command llmm_cli_command_##name;
 LLMM_CLI_COMMANDS(LLMM_CLI_DECLARE_COMMAND)
@@ -75,6 +75,9 @@ int llmm_cli_usage_error(const llmm_cli_command *c, const char *fmt, ...) LLMM_C
 int llmm_cli_parse_duration(const char *s, double *seconds);
 /* A quantile: 0.99, p99, p99.9 or 99% → a number in [0, 1]. */
 int llmm_cli_quantile_arg(const char *s, double *q);
+/* --slo LIST: ttft=DUR,tpot=DUR,e2e=DUR into slo[0..2] (seconds), and err=RATE into *err_max
+ * when err_max is not NULL. LLMM_CLI_EUSAGE with a message on a bad value. */
+int llmm_cli_slo_arg(const char *arg, double slo[3], double *err_max, llmm_cli_error *err);
 /* A whole decimal number in [0, max] (no sign); 1 if it is one. */
 int llmm_cli_u64_arg(const char *s, uint64_t max, uint64_t *out);
 

@@ -161,3 +161,51 @@ int llmm_cli_u64_arg(const char *s, uint64_t max, uint64_t *out)
     *out = v;
     return 1;
 }
+
+int llmm_cli_slo_arg(const char *arg, double slo[3], double *err_max, llmm_cli_error *err)
+{
+    char *copy = strdup(arg), *save = NULL, *tok;
+    int rc = LLMM_CLI_OK;
+    if (!copy)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
+    for (tok = strtok_r(copy, ",", &save); tok && rc == LLMM_CLI_OK;
+         tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        int idx = -1;
+        if (!eq) {
+            rc = llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--slo: '%s' is not KEY=VALUE", tok);
+            break;
+        }
+        *eq = '\0';
+        if (strcmp(tok, "ttft") == 0)
+            idx = 0;
+        else if (strcmp(tok, "tpot") == 0)
+            idx = 1;
+        else if (strcmp(tok, "e2e") == 0 || strcmp(tok, "e2el") == 0)
+            idx = 2;
+        if (idx >= 0) {
+            if (llmm_cli_parse_duration(eq + 1, &slo[idx]) != LLMM_CLI_OK)
+                rc = llmm_cli_fail(err, LLMM_CLI_EUSAGE,
+                                   "--slo: %s=%s is not a duration (e.g. 500ms, 0.5s)", tok,
+                                   eq + 1);
+        } else if (strcmp(tok, "err") == 0 && err_max) {
+            char *end;
+            double v = strtod(eq + 1, &end);
+            if (*end == '%' && end[1] == '\0')
+                v /= 100.0;
+            else if (*end != '\0')
+                v = NAN;
+            if (!(v >= 0 && v <= 1))
+                rc = llmm_cli_fail(err, LLMM_CLI_EUSAGE,
+                                   "--slo: err=%s is not a rate in [0, 1] or a percentage",
+                                   eq + 1);
+            else
+                *err_max = v;
+        } else {
+            rc = llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--slo: unknown key '%s' (ttft, tpot, e2e%s)",
+                               tok, err_max ? " or err" : "");
+        }
+    }
+    free(copy);
+    return rc;
+}

@@ -15,16 +15,25 @@ static void usage(FILE *f)
           "Turn LLM benchmark traces into a latency, throughput and SLO report. Several files\n"
           "make one merged report (runs laid end to end). FILE may be '-' for stdin.\n"
           "\n"
-          "Inputs (the format is guessed from the name, then from the content):\n"
-          "  vLLM   `vllm bench serve --save-result --save-detailed` JSON (also several\n"
-          "         documents from --append-result): ttfts, itls, latencies, start_times,\n"
-          "         input_lens, output_lens, errors, duration. A request failed when its\n"
-          "         'errors' entry is a non-empty string.\n"
-          "  CSV    a header line, then one request per line; columns start_s, ttft_s, e2e_s,\n"
-          "         output_tokens, status (ttft_s and e2e_s required; input_tokens optional;\n"
-          "         status ok|success|2xx = success, anything else = failed).\n"
-          "  JSONL  one object per line with the same keys, plus optional \"itls\": [s, ...].\n"
-          "\n"
+          "Inputs, recognised from their content (never their name; --format overrides):\n"
+          "  vllm     vllm bench serve results (--save-detailed or not, several documents\n"
+          "           from --append-result, pooling runs) and benchmark_serving.py's\n"
+          "  sglang   sglang.bench_serving result lines (per request with --output-details)\n"
+          "  genai-perf  perf_analyzer's profile_export.json (per-request response times)\n"
+          "  genai-perf-summary  profile_export_genai_perf.json (statistics only)\n"
+          "  guidellm GuideLLM's benchmarks.json (every benchmark is a run)\n"
+          "  llmperf  LLMPerf's *_individual_responses.json\n"
+          "  csv      a header line, then one request per line; columns start_s, ttft_s,\n"
+          "           e2e_s, output_tokens, input_tokens, status (ttft_s and e2e_s\n"
+          "           required; status ok|success|2xx = success, anything else = failed)\n"
+          "  jsonl    one object per line with the same keys, plus optional \"itls\"\n"
+          "JSON may hold Python's NaN, Infinity and -Infinity where a number may stand; a\n"
+          "latency that is not finite is refused. A request failed when the tool marks it\n"
+          "so (vLLM: a non-empty error, or no first token or latency). The report prints\n"
+          "each tool's own figures next to ours, and how its definitions differ.\n"
+          "\n",
+          f);
+    fputs(
           "Definitions (vLLM's): TTFT = time to first token; ITL = gaps between streamed\n"
           "chunks; E2E = the client-measured request latency ('latencies'), or TTFT + sum(ITL)\n"
           "when a vLLM file has no 'latencies'; TPOT = (E2E - TTFT) / (output tokens - 1) for\n"
@@ -37,7 +46,7 @@ static void usage(FILE *f)
           "  --json                 one JSON object on stdout instead of text\n"
           "  --exact                also numpy-style 'linear' percentiles over all values\n"
           "                         (keeps every value in memory), labelled as such\n"
-          "  --format F             auto (default), vllm, csv or jsonl for every FILE\n"
+          "  --format F             read every FILE as format F (default auto: detected)\n"
           "  --slo LIST             per-request SLOs for goodput, e.g. ttft=500ms,tpot=50ms,\n"
           "                         e2e=10s, and err=1% for the error-rate bound; gives\n"
           "                         goodput (vLLM's definition) and the SLO verdict: P95 of\n"
@@ -159,6 +168,6 @@ static int run(int argc, char **argv)
 
 const llmm_cli_command llmm_cli_command_report = {
     "report", {NULL, NULL},
-    "  report FILE...   latency, throughput, goodput and score report of benchmark traces\n"
-    "                   (vLLM bench serve JSON, CSV or JSONL)\n",
+    "  report FILE...   latency, throughput, goodput and score report of benchmark results\n"
+    "                   (vLLM, SGLang, genai-perf, GuideLLM, LLMPerf, CSV, JSONL)\n",
     run, usage};

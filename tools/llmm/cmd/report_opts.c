@@ -22,51 +22,8 @@ static int watch_option(int *metric, const char *arg, llmm_cli_error *err)
 
 static int parse_slo(llmm_cli_report *r, const char *arg, llmm_cli_error *err)
 {
-    char *copy = strdup(arg), *save = NULL, *tok;
-    int rc = LLMM_CLI_OK;
-    if (!copy)
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
-    for (tok = strtok_r(copy, ",", &save); tok && rc == LLMM_CLI_OK;
-         tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        int idx = -1;
-        if (!eq) {
-            rc = llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--slo: '%s' is not KEY=VALUE", tok);
-            break;
-        }
-        *eq = '\0';
-        if (strcmp(tok, "ttft") == 0)
-            idx = 0;
-        else if (strcmp(tok, "tpot") == 0)
-            idx = 1;
-        else if (strcmp(tok, "e2e") == 0 || strcmp(tok, "e2el") == 0)
-            idx = 2;
-        if (idx >= 0) {
-            if (llmm_cli_parse_duration(eq + 1, &r->slo[idx]) != LLMM_CLI_OK)
-                rc = llmm_cli_fail(err, LLMM_CLI_EUSAGE,
-                                   "--slo: %s=%s is not a duration (e.g. 500ms, 0.5s)", tok,
-                                   eq + 1);
-        } else if (strcmp(tok, "err") == 0) {
-            char *end;
-            double v = strtod(eq + 1, &end);
-            if (*end == '%' && end[1] == '\0')
-                v /= 100.0;
-            else if (*end != '\0')
-                v = NAN;
-            if (!(v >= 0 && v <= 1))
-                rc = llmm_cli_fail(err, LLMM_CLI_EUSAGE,
-                                   "--slo: err=%s is not a rate in [0, 1] or a percentage",
-                                   eq + 1);
-            else
-                r->err_max = v;
-        } else {
-            rc = llmm_cli_fail(err, LLMM_CLI_EUSAGE,
-                               "--slo: unknown key '%s' (ttft, tpot, e2e or err)", tok);
-        }
-    }
-    free(copy);
     r->slo_text = arg;
-    return rc;
+    return llmm_cli_slo_arg(arg, r->slo, &r->err_max, err);
 }
 
 /* --event NAME@SECONDS */
@@ -133,9 +90,11 @@ int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cl
     case OPT_HOST_THRESHOLD:
         return llmm_cli_host_threshold_option(&r->host, arg, err);
     case OPT_FORMAT:
-        if (llmm_cli_format_parse(arg, &r->fmt) != LLMM_CLI_OK)
-            return llmm_cli_fail(err, LLMM_CLI_EUSAGE,
-                                 "--format: '%s' is not auto, vllm, csv or jsonl", arg);
+        if (llmm_cli_format_parse(arg, &r->fmt) != LLMM_CLI_OK) {
+            char names[256];
+            return llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--format: '%s' is not one of %s", arg,
+                                 llmm_cli_format_names(names, sizeof names));
+        }
         return LLMM_CLI_OK;
     case OPT_SLO:
         return parse_slo(r, arg, err);

@@ -26,7 +26,7 @@ enum {
 #define LLMM_CLI_PRINTF(f, a)
 #endif
 
-#define LLMM_CLI_ERR_MAX 640
+#define LLMM_CLI_ERR_MAX 1024
 
 typedef struct llmm_cli_error {
     char msg[LLMM_CLI_ERR_MAX];

@@ -8,6 +8,10 @@
 /* A JSON-grammar decimal (s, len, no NUL needed) to the correctly rounded double, as strtod;
  * LLMM_CLI_EPARSE if it is not one number or not finite. */
 int llmm_cli_number(const char *s, size_t len, double *out);
+/* m * 10^e10 (negated when neg), correctly rounded, when a fast exact method applies (m at
+ * most 19 digits; Clinger's path, then a 128-bit product): 1 and *out; 0 otherwise (ask
+ * strtod). */
+int llmm_cli_decimal(uint64_t m, long e10, int neg, double *out);
 /* Sort ascending (doubles, no NaN). */
 void llmm_cli_sort(double *v, size_t n);
 /* numpy.percentile(v, p) with the default 'linear' method, v sorted, n > 0, p in [0, 100]. */

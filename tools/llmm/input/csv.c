@@ -182,7 +182,20 @@ static int csv_line(void *user, char *line, size_t len, uint64_t lineno, llmm_cl
 
 static const llmm_cli_table_kind csv_kind = {csv_line, "no CSV header line"};
 
+/* A text whose first line names the TTFT column. */
+static int csv_detect(const llmm_cli_sniff *s)
+{
+    const char *l = s->line;
+    if (s->kind != 't')
+        return 0;
+    for (; *l; l++)
+        if (strncasecmp(l, "ttft_s", 6) == 0)
+            return 2;
+    return 0;
+}
+
 const llmm_cli_reader llmm_cli_reader_csv = {
-    LLMM_CLI_FORMAT_CSV, "csv", {".csv", NULL, NULL}, &csv_kind,
+    LLMM_CLI_FORMAT_CSV, "csv",
+    "a text whose header names ttft_s and e2e_s", csv_detect, &csv_kind,
     llmm_cli_table_create, llmm_cli_table_feed, llmm_cli_table_finish, NULL,
     llmm_cli_table_destroy};

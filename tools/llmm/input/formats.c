@@ -1,14 +1,18 @@
-/* formats.c: the list of readers, `--format` names and the format guess (input.h). */
+/* formats.c: the list of readers, `--format` names and the detection of a format from an
+ * input's content (input.h). A file's name never decides: SGLang writes JSON Lines named
+ * .jsonl that are also plain JSON documents, and every tool's files end in .json. */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "input/input.h"
 
-/* Every reader, in the order `--format` lists them. */
+/* Every reader, in the order `--format` lists them and detection breaks ties. */
 static const llmm_cli_reader *const readers[] = {
-    &llmm_cli_reader_vllm,
-    &llmm_cli_reader_csv,
-    &llmm_cli_reader_jsonl,
+    &llmm_cli_reader_vllm,       &llmm_cli_reader_sglang,
+    &llmm_cli_reader_genai_perf, &llmm_cli_reader_genai_perf_summary,
+    &llmm_cli_reader_guidellm,   &llmm_cli_reader_llmperf,
+    &llmm_cli_reader_csv,        &llmm_cli_reader_jsonl,
 };
 
 #define NREADERS (sizeof readers / sizeof readers[0])
@@ -27,6 +31,14 @@ const char *llmm_cli_format_name(llmm_cli_format f)
     return r ? r->name : "auto";
 }
 
+const char *llmm_cli_format_names(char *buf, size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "auto");
+    for (size_t i = 0; i < NREADERS && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, ", %s", readers[i]->name);
+    return buf;
+}
+
 int llmm_cli_format_parse(const char *s, llmm_cli_format *out)
 {
     if (strcasecmp(s, "auto") == 0) {
@@ -42,38 +54,82 @@ int llmm_cli_format_parse(const char *s, llmm_cli_format *out)
     return LLMM_CLI_EUSAGE;
 }
 
-static int ends_with(const char *s, const char *suffix)
+/* Files the tools write that hold no per-request data and that no reader takes: what to give
+ * instead. */
+static const char *known_other(const llmm_cli_sniff *s)
 {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+    if (llmm_cli_sniff_has(s, "/results_ttft_s_mean") ||
+        llmm_cli_sniff_has(s, "/version=2023-08-31"))
+        return "an LLMPerf *_summary.json (statistics only); give the matching "
+               "*_individual_responses.json";
+    if (s->kind == '[' && llmm_cli_sniff_has(s, "[]/benchmark") &&
+        llmm_cli_sniff_has(s, "[]/metric"))
+        return "vLLM's PyTorch-benchmark side file (*.pytorch.json); give the result file "
+               "it was written next to";
+    return NULL;
 }
 
-/* A JSON object whose first line closes by itself and names a generic column is JSONL; any
- * other leading '{' is a vLLM document; anything else is CSV. */
-static llmm_cli_format guess_content(const char *head, size_t len)
+/* What the sniffed start shows, for the message. */
+static void seen(const llmm_cli_sniff *s, char *out, size_t cap)
 {
-    size_t i = 0, line_end;
-    if (len >= 3 && (unsigned char)head[0] == 0xEF && (unsigned char)head[1] == 0xBB &&
-        (unsigned char)head[2] == 0xBF)
-        i = 3;
-    while (i < len && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
-        i++;
-    if (i >= len || head[i] != '{')
-        return LLMM_CLI_FORMAT_CSV;
-    for (line_end = i; line_end < len && head[line_end] != '\n'; line_end++)
-        ;
-    for (size_t j = i; j + 8 <= line_end; j++) {
-        if (memcmp(head + j, "\"ttft_s\"", 8) == 0)
-            return LLMM_CLI_FORMAT_JSONL;
+    size_t n;
+    if (s->kind == 't') {
+        snprintf(out, cap, "text beginning \"%s\"", s->line);
+        return;
     }
-    return LLMM_CLI_FORMAT_VLLM;
+    if (s->ntop == 0) {
+        snprintf(out, cap, "a JSON %s without keys", s->kind == '{' ? "object" : "list");
+        return;
+    }
+    n = (size_t)snprintf(out, cap, "a JSON %s with keys", s->kind == '{' ? "object" : "list of objects");
+    for (size_t i = 0; i < s->ntop && i < 8 && n < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%s '%s'", i ? "," : "", s->top[i]);
+    if (s->ntop > 8 && n < cap)
+        snprintf(out + n, cap - n, " and %zu more", s->ntop - 8);
 }
 
-llmm_cli_format llmm_cli_format_guess(const char *name, const char *head, size_t len)
+static int refuse(const char *name, const llmm_cli_sniff *s, llmm_cli_error *err)
 {
-    for (size_t i = 0; name && i < NREADERS; i++)
-        for (size_t k = 0; k < 3 && readers[i]->suffix[k]; k++)
-            if (ends_with(name, readers[i]->suffix[k]))
-                return readers[i]->fmt;
-    return guess_content(head, len);
+    char what[512], tried[1400];
+    const char *other = known_other(s);
+    size_t n = 0;
+    if (s->kind == 0)
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s: empty input", name);
+    if (s->json_error) /* where the JSON breaks first: the likely fault */
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%s (no reader takes an input that is not "
+                                                   "JSON there)",
+                             name, s->msg);
+    seen(s, what, sizeof what);
+    if (other)
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s: this is %s (it holds %s)", name, other,
+                             what);
+    for (size_t i = 0; i < NREADERS && n < sizeof tried; i++)
+        n += (size_t)snprintf(tried + n, sizeof tried - n, "%s%s (%s)", i ? "; " : "",
+                              readers[i]->name, readers[i]->looks_for);
+    return llmm_cli_fail(err, LLMM_CLI_EPARSE,
+                         "%s: no reader takes this input: it holds %s. Formats tried: %s. "
+                         "Name one with --format",
+                         name, what, tried);
+}
+
+int llmm_cli_format_detect(const char *name, const char *head, size_t len, int whole,
+                           llmm_cli_format *out, llmm_cli_error *err)
+{
+    llmm_cli_sniff s;
+    int best = 0, rc = llmm_cli_sniff_head(head, len, whole, &s, err);
+    if (rc != LLMM_CLI_OK)
+        return rc;
+    if (!known_other(&s)) {
+        for (size_t i = 0; i < NREADERS; i++) {
+            int score = readers[i]->detect(&s);
+            if (score > best) {
+                best = score;
+                *out = readers[i]->fmt;
+            }
+        }
+    }
+    if (best == 0)
+        rc = refuse(name, &s, err);
+    llmm_cli_sniff_free(&s);
+    return rc;
 }

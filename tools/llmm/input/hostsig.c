@@ -1,5 +1,5 @@
-/* hostsig.c: the reader of host-signal files (input/hostsig.h). Each line is parsed on its
- * own (YAJL), so an error names its line and column; blank lines are skipped. */
+/* hostsig.c: the reader of host-signal files (input/hostsig.h). Each line is tokenized on
+ * its own (json.h), so an error names its line and column; blank lines are skipped. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,24 +10,23 @@
 #include "common/file.h"
 #include "common/numbers.h"
 #include "input/hostsig.h"
-#include "input/json.h"
+#include "input/jreader.h"
 #include "input/lines.h"
 
-enum { KEY_NONE = -2, KEY_SKIP = -1, KEY_T = 0 }; /* else the signal */
+enum { KEY_T = 0 }; /* the label of "t"; a signal's label is its value */
 
 typedef struct hline {
-    const llmm_cli_json_events *events; /* first: the YAJL callbacks' context (json.h) */
+    llmm_cli_json tok; /* first, large */
     llmm_cli_hostsig *h;
     const char *name;
     llmm_cli_host_sample s;
-    int key;
-    size_t depth, skip;
     uint8_t seen[LLMM_CLI_HOST_MAX + 1]; /* index KEY_T or the signal */
     llmm_cli_cb_error cb;
 } hline;
 
 static int hfail(hline *j, const char *fmt, ...) LLMM_CLI_PRINTF(2, 3);
 
+/* Record an error inside a callback; 0 (a scalar callback's "stop"). */
 static int hfail(hline *j, const char *fmt, ...)
 {
     va_list ap;
@@ -38,7 +37,7 @@ static int hfail(hline *j, const char *fmt, ...)
     return r;
 }
 
-/* The signal a key names, KEY_T, or KEY_SKIP. */
+/* The signal a key names, KEY_T, or -1. */
 static int key_of(const char *k, size_t len)
 {
     if (len == 1 && k[0] == 't')
@@ -50,92 +49,97 @@ static int key_of(const char *k, size_t len)
         if (strlen(n) == len && memcmp(n, k, len) == 0)
             return sig;
     }
-    return KEY_SKIP;
+    return -1;
 }
 
-static int on_key(void *ctx, const char *k, size_t len)
+static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
 {
-    hline *j = ctx;
-    if (j->skip)
-        return 1;
-    j->key = key_of(k, len);
-    if (j->key == KEY_SKIP) {
+    hline *j = self;
+    int key = key_of(k, len);
+    (void)f;
+    if (key < 0) { /* a key this version does not know: its value is skipped */
         if (j->h->unknown++ == 0)
             snprintf(j->h->first_unknown, sizeof j->h->first_unknown, "%.*s",
                      (int)(len < 60 ? len : 60), k);
-        return 1;
+        return LLMM_CLI_JSON_SKIP;
     }
-    if (j->seen[j->key])
-        return hfail(j, "key '%.*s' appears twice", (int)len, k);
-    j->seen[j->key] = 1;
-    return 1;
+    if (j->seen[key]) {
+        hfail(j, "key '%.*s' appears twice", (int)len, k);
+        return LLMM_CLI_JSON_STOP;
+    }
+    j->seen[key] = 1;
+    return key;
 }
 
-static int on_scalar(void *ctx, int kind, int b, const char *text, size_t len)
+static int on_open(void *self, llmm_cli_json_frame *parent, int map)
 {
-    hline *j = ctx;
-    double v = NAN;
-    (void)b;
-    if (j->skip || (j->depth == 1 && j->key == KEY_SKIP))
+    hline *j = self;
+    if (!parent && map)
         return 1;
-    if (j->depth == 0)
+    hfail(j, "%s", !parent ? "each line must hold one JSON object"
+                           : map ? "unexpected object" : "unexpected list");
+    return LLMM_CLI_JSON_STOP;
+}
+
+static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_value *v)
+{
+    hline *j = self;
+    if (!f)
         return hfail(j, "%s", "each line must hold one JSON object");
-    if (kind == K_NUMBER && llmm_cli_number(text, len, &v) != LLMM_CLI_OK)
-        return hfail(j, "%s", "number out of range");
-    if (j->key == KEY_T) {
-        if (kind != K_NUMBER)
-            return hfail(j, "t is %s, expected a number", llmm_cli_json_kind_name(kind));
-        j->s.t = v;
-    } else if (kind == K_NUMBER && v >= 0) {
-        j->s.v[j->key - 1] = v;
-    } else if (kind != K_NULL) {
+    if (f->key == KEY_T) {
+        if (v->kind != K_NUMBER || !isfinite(v->num))
+            return hfail(j, "t is %s, expected a finite number",
+                         v->kind == K_NUMBER ? llmm_cli_nonfinite_name(v->num)
+                                             : llmm_cli_json_kind_name(v->kind));
+        j->s.t = v->num;
+    } else if (v->kind == K_NUMBER && v->num >= 0 && isfinite(v->num)) {
+        j->s.v[f->key - 1] = v->num;
+    } else if (v->kind != K_NULL) {
         return hfail(j, "%s must be a number >= 0 or null",
-                     llmm_host_signal_name((llmm_host_signal)j->key));
+                     llmm_host_signal_name((llmm_host_signal)f->key));
     }
-    j->key = KEY_NONE;
     return 1;
 }
 
-static int on_container(void *ctx, int open, int map)
-{
-    hline *j = ctx;
-    if (!open) {
-        if (j->skip)
-            j->skip--;
-        else
-            j->depth = 0;
-        return 1;
-    }
-    if (j->skip || (j->depth == 1 && j->key == KEY_SKIP)) { /* an unknown key's value */
-        j->skip++;
-        return 1;
-    }
-    if (map && j->depth == 0) {
-        j->depth = 1;
-        return 1;
-    }
-    if (j->depth == 0)
-        return hfail(j, "%s", "each line must hold one JSON object");
-    return hfail(j, "%s", map ? "unexpected object" : "unexpected list");
-}
+static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, NULL};
 
-static const llmm_cli_json_events events = {on_scalar, on_key, on_container};
+/* One line's sample, parsed with the tokenizer on its own (errors name line and column). */
+static int parse_sample(hline *j, const char *line, size_t len, uint64_t lineno, size_t skipped,
+                        llmm_cli_error *err)
+{
+    uint64_t l, col;
+    int st;
+    llmm_cli_json_init(&j->tok, &handler, j, 0);
+    st = llmm_cli_json_feed(&j->tok, line, len);
+    if (st == LLMM_CLI_JSON_OK)
+        st = llmm_cli_json_finish(&j->tok);
+    if (st == LLMM_CLI_JSON_OK)
+        return LLMM_CLI_OK;
+    if (st == LLMM_CLI_JSON_NOMEM)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", j->name);
+    llmm_cli_json_where(&j->tok, &l, &col);
+    return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu:%llu: %s", j->name,
+                         (unsigned long long)lineno, (unsigned long long)(col + skipped),
+                         st == LLMM_CLI_JSON_STOPPED ? j->cb.msg : j->tok.msg);
+}
 
 static int one_line(void *user, char *line, size_t len, uint64_t lineno, llmm_cli_error *err)
 {
     hline *j = user;
     llmm_cli_hostsig *h = j->h;
-    size_t i = llmm_cli_json_line_start(line, len, lineno);
+    size_t i = 0;
     int rc;
+    if (lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
     if (i == len)
         return LLMM_CLI_OK;
     memset(&j->s, 0, sizeof j->s);
     memset(j->seen, 0, sizeof j->seen);
     for (int k = 0; k < LLMM_CLI_HOST_MAX; k++)
         j->s.v[k] = NAN;
-    j->key = KEY_NONE;
-    j->depth = j->skip = 0;
-    rc = llmm_cli_json_parse_line(j, &j->cb, j->name, line, i, len, lineno, err);
+    rc = parse_sample(j, line + i, len - i, lineno, i, err);
     if (rc != LLMM_CLI_OK)
         return rc;
     if (!j->seen[KEY_T])
@@ -154,21 +158,23 @@ static int one_line(void *user, char *line, size_t len, uint64_t lineno, llmm_cl
 int llmm_cli_hostsig_parse(const char *buf, size_t len, const char *name, llmm_cli_hostsig *h,
                            llmm_cli_error *err)
 {
-    hline j;
+    hline *j = calloc(1, sizeof *j); /* the tokenizer is large */
     llmm_cli_lines *l;
     size_t n0 = h->n;
     int rc;
-    memset(&j, 0, sizeof j);
-    j.events = &events;
-    j.h = h;
-    j.name = name;
-    rc = llmm_cli_lines_new(name, one_line, &j, &l, err);
-    if (rc != LLMM_CLI_OK)
-        return rc;
-    rc = llmm_cli_lines_feed(l, buf, len, err);
-    if (rc == LLMM_CLI_OK)
-        rc = llmm_cli_lines_finish(l, err);
-    llmm_cli_lines_free(l);
+    if (!j)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
+    j->h = h;
+    j->name = name;
+    rc = llmm_cli_lines_new(name, one_line, j, &l, err);
+    if (rc == LLMM_CLI_OK) {
+        rc = llmm_cli_lines_feed(l, buf, len, err);
+        if (rc == LLMM_CLI_OK)
+            rc = llmm_cli_lines_finish(l, err);
+        llmm_cli_lines_free(l);
+    }
+    llmm_cli_json_free(&j->tok);
+    free(j);
     if (rc != LLMM_CLI_OK)
         h->n = n0;
     return rc;

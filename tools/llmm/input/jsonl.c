@@ -1,44 +1,45 @@
 /* jsonl.c: the reader of the generic JSONL trace, one JSON object per line with the keys of
- * table.h; unknown keys are skipped, empty lines too. Each line is parsed on its own (YAJL), so
- * an error names its line and column. */
+ * table.h; unknown keys are skipped, empty lines too. Each line is tokenized on its own
+ * (json.h), so an error names its line and column. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/json.h"
+#include "input/jreader.h"
 #include "input/table.h"
 
 typedef struct jline {
-    const llmm_cli_json_events *events; /* first: the YAJL callbacks' context (json.h) */
+    llmm_cli_json tok; /* first, large */
     llmm_cli_table *t;
     llmm_cli_record r;
-    int col;      /* the key being read: enum table_col, or -1 to skip its value */
-    size_t depth; /* 1 inside the line's object, 2 inside its "itls" list */
-    size_t skip;  /* > 0 while skipping an unknown key's container */
     int seen[COL_COUNT];
     llmm_cli_cb_error cb;
 } jline;
 
-static int jfail(jline *j, int code, const char *fmt, ...) LLMM_CLI_PRINTF(3, 4);
+enum { J_LINE = 1, J_ITLS };
 
-static int jfail(jline *j, int code, const char *fmt, ...)
+static int jfail(jline *j, const char *msg)
 {
-    va_list ap;
-    int r;
-    va_start(ap, fmt);
-    r = llmm_cli_cb_vfail(&j->cb, code, fmt, ap);
-    va_end(ap);
-    return r;
+    snprintf(j->cb.msg, sizeof j->cb.msg, "%s", msg);
+    j->cb.code = LLMM_CLI_EPARSE;
+    return 0;
 }
 
-static int set_number(jline *j, double v)
+static int set_number(jline *j, int col, double v)
 {
-    const char *cn = llmm_cli_table_col_name[j->col];
-    if (j->col != COL_START && v < 0)
-        return jfail(j, LLMM_CLI_EPARSE, "%s is negative", cn);
-    switch (j->col) {
+    const char *cn = llmm_cli_table_col_name[col];
+    if (!isfinite(v)) {
+        snprintf(j->cb.msg, sizeof j->cb.msg, "%s is %s", cn, llmm_cli_nonfinite_name(v));
+        j->cb.code = LLMM_CLI_EPARSE;
+        return 0;
+    }
+    if (col != COL_START && v < 0) {
+        snprintf(j->cb.msg, sizeof j->cb.msg, "%s is negative", cn);
+        j->cb.code = LLMM_CLI_EPARSE;
+        return 0;
+    }
+    switch (col) {
     case COL_START:
         j->r.start_s = v;
         break;
@@ -52,9 +53,12 @@ static int set_number(jline *j, double v)
         j->r.failed = !(v >= 200 && v < 300 && v == floor(v));
         break;
     default:
-        if (v != floor(v) || v > 9.0e15)
-            return jfail(j, LLMM_CLI_EPARSE, "%s is not a token count", cn);
-        if (j->col == COL_OUT)
+        if (v != floor(v) || v > 9.0e15) {
+            snprintf(j->cb.msg, sizeof j->cb.msg, "%s is not a token count", cn);
+            j->cb.code = LLMM_CLI_EPARSE;
+            return 0;
+        }
+        if (col == COL_OUT)
             j->r.output_tokens = (int64_t)v;
         else
             j->r.input_tokens = (int64_t)v;
@@ -62,134 +66,150 @@ static int set_number(jline *j, double v)
     return 1;
 }
 
-static int scalar(jline *j, int kind, double v, const unsigned char *s, size_t len)
+static int on_key(void *self, llmm_cli_json_frame *f, const char *key, size_t len)
 {
-    const char *cn;
-    if (j->skip)
-        return 1;
-    if (j->depth == 0)
-        return jfail(j, LLMM_CLI_EPARSE, "%s", "each line must hold one JSON object");
-    if (j->depth == 2) { /* an element of "itls" */
-        if (kind != K_NUMBER || v < 0)
-            return jfail(j, LLMM_CLI_EPARSE, "%s", "itls must hold numbers >= 0");
-        if (llmm_cli_vec_push(&j->t->itls, v) != LLMM_CLI_OK)
-            return jfail(j, LLMM_CLI_ENOMEM, "%s", "out of memory");
+    jline *j = self;
+    int c = llmm_cli_key_find(key, len, llmm_cli_table_col_name, COL_COUNT);
+    (void)f;
+    if (c < 0)
+        return LLMM_CLI_JSON_SKIP;
+    if (j->seen[c]) {
+        snprintf(j->cb.msg, sizeof j->cb.msg, "key '%s' appears twice", llmm_cli_table_col_name[c]);
+        j->cb.code = LLMM_CLI_EPARSE;
+        return LLMM_CLI_JSON_STOP;
+    }
+    j->seen[c] = 1;
+    return c == COL_STATUS ? c | LLMM_CLI_JSON_TEXT : c;
+}
+
+static int on_open(void *self, llmm_cli_json_frame *parent, int map)
+{
+    jline *j = self;
+    if (!parent) {
+        if (!map) {
+            jfail(j, "each line must hold one JSON object");
+            return LLMM_CLI_JSON_STOP;
+        }
+        return J_LINE;
+    }
+    if (parent->type == J_LINE && parent->key == COL_ITLS && !map)
+        return J_ITLS;
+    jfail(j, map ? "unexpected object" : "unexpected list");
+    return LLMM_CLI_JSON_STOP;
+}
+
+static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_value *v)
+{
+    jline *j = self;
+    if (!f)
+        return jfail(j, "each line must hold one JSON object");
+    if (f->type == J_ITLS) {
+        if (v->kind != K_NUMBER || !(v->num >= 0) || isinf(v->num))
+            return jfail(j, "itls must hold numbers, finite and >= 0");
+        if (llmm_cli_vec_push(&j->t->itls, v->num) != LLMM_CLI_OK) {
+            j->cb.code = LLMM_CLI_ENOMEM;
+            snprintf(j->cb.msg, sizeof j->cb.msg, "out of memory");
+            return 0;
+        }
         return 1;
     }
-    if (j->col < 0)
-        return 1;
-    cn = llmm_cli_table_col_name[j->col];
-    if (kind == K_NULL)
+    if (v->kind == K_NULL)
         return 1; /* unknown value */
-    if (j->col == COL_ITLS)
-        return jfail(j, LLMM_CLI_EPARSE, "%s must be a list of numbers", cn);
-    if (j->col == COL_STATUS) {
-        if (kind == K_STRING) {
-            int f = llmm_cli_status_failed((const char *)s, len);
-            if (f < 0)
-                return jfail(j, LLMM_CLI_EPARSE, "%s is empty", cn);
-            j->r.failed = f;
+    if (f->key == COL_ITLS)
+        return jfail(j, "itls must be a list of numbers");
+    if (f->key == COL_STATUS) {
+        if (v->kind == K_STRING) {
+            int failed = llmm_cli_status_failed(v->text, v->len);
+            if (failed < 0)
+                return jfail(j, "status is empty");
+            j->r.failed = failed;
             return 1;
         }
-        if (kind == K_BOOL) {
-            j->r.failed = v == 0;
+        if (v->kind == K_BOOL) {
+            j->r.failed = !v->b;
             return 1;
         }
-    } else if (kind != K_NUMBER) {
-        return jfail(j, LLMM_CLI_EPARSE, "%s must be a number", cn);
+    } else if (v->kind != K_NUMBER) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "%s must be a number", llmm_cli_table_col_name[f->key]);
+        return jfail(j, msg);
     }
-    return set_number(j, v);
+    return set_number(j, f->key, v->num);
 }
 
-static int on_scalar(void *ctx, int kind, int b, const char *text, size_t len)
+static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, NULL};
+
+static void jline_free(void *p)
 {
-    jline *j = ctx;
-    double v = b;
-    if (kind == K_NUMBER) {
-        if (j->skip)
-            return 1;
-        if (llmm_cli_parse_number(text, len, &v) != LLMM_CLI_OK)
-            return jfail(j, LLMM_CLI_EPARSE, "%s", "number out of range");
-    }
-    return scalar(j, kind, v, (const unsigned char *)text, len);
+    jline *j = p;
+    llmm_cli_json_free(&j->tok);
+    free(j);
 }
 
-static int on_key(void *ctx, const char *key, size_t len)
-{
-    jline *j = ctx;
-    if (j->skip)
-        return 1;
-    j->col = -1;
-    for (int c = 0; c < COL_COUNT; c++) {
-        const char *cn = llmm_cli_table_col_name[c];
-        if (strlen(cn) == len && memcmp(cn, key, len) == 0) {
-            if (j->seen[c])
-                return jfail(j, LLMM_CLI_EPARSE, "key '%s' appears twice", cn);
-            j->seen[c] = 1;
-            j->col = c;
-        }
-    }
-    return 1;
-}
-
-static int on_container(void *ctx, int open, int map)
-{
-    jline *j = ctx;
-    if (!open) { /* back to the line's object, or out of it */
-        if (j->skip)
-            j->skip--;
-        else
-            j->depth = map ? 0 : 1;
-        return 1;
-    }
-    if (j->skip || (j->depth == 1 && j->col < 0)) { /* inside an unknown key's value */
-        j->skip++;
-        return 1;
-    }
-    if (map && j->depth == 0) {
-        j->depth = 1;
-        return 1;
-    }
-    if (!map && j->depth == 1 && j->col == COL_ITLS) {
-        j->depth = 2;
-        return 1;
-    }
-    if (!map && j->depth == 0)
-        return jfail(j, LLMM_CLI_EPARSE, "%s", "each line must hold one JSON object");
-    return jfail(j, LLMM_CLI_EPARSE, "%s", map ? "unexpected object" : "unexpected list");
-}
-
-static const llmm_cli_json_events events = {on_scalar, on_key, on_container};
-
-static int jsonl_line(void *user, char *line, size_t len, uint64_t lineno,
+static int line_error(llmm_cli_table *t, jline *j, int st, size_t skipped, uint64_t lineno,
                       llmm_cli_error *err)
 {
+    uint64_t line, col;
+    llmm_cli_json_where(&j->tok, &line, &col);
+    if (st == LLMM_CLI_JSON_NOMEM)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", t->name);
+    return llmm_cli_fail(err, st == LLMM_CLI_JSON_STOPPED ? j->cb.code : LLMM_CLI_EPARSE,
+                         "%s:%llu:%llu: %s", t->name, (unsigned long long)lineno,
+                         (unsigned long long)(col + skipped),
+                         st == LLMM_CLI_JSON_STOPPED ? j->cb.msg : j->tok.msg);
+}
+
+static int jsonl_line(void *user, char *line, size_t len, uint64_t lineno, llmm_cli_error *err)
+{
     llmm_cli_table *t = user;
-    jline j;
-    size_t i = llmm_cli_json_line_start(line, len, lineno);
-    int rc;
+    jline *j = t->line_parser;
+    size_t i = 0;
+    int st;
+    if (lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
     if (i == len)
         return LLMM_CLI_OK;
-    memset(&j, 0, sizeof j);
-    j.events = &events;
-    j.t = t;
-    j.col = -1;
-    llmm_cli_record_unknown(&j.r);
+    if (!j) {
+        if (!(j = calloc(1, sizeof *j)))
+            return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", t->name);
+        t->line_parser = j;
+        t->line_parser_free = jline_free;
+        j->t = t;
+    }
+    llmm_cli_json_init(&j->tok, &handler, j, 0);
+    memset(j->seen, 0, sizeof j->seen);
+    llmm_cli_record_unknown(&j->r);
     t->itls.n = 0;
-    rc = llmm_cli_json_parse_line(&j, &j.cb, t->name, line, i, len, lineno, err);
-    if (rc != LLMM_CLI_OK)
-        return rc;
-    if (!j.seen[COL_TTFT] && !j.seen[COL_E2E] && !j.seen[COL_STATUS])
+    st = llmm_cli_json_feed(&j->tok, line + i, len - i);
+    if (st == LLMM_CLI_JSON_OK)
+        st = llmm_cli_json_finish(&j->tok);
+    if (st != LLMM_CLI_JSON_OK)
+        return line_error(t, j, st, i, lineno, err);
+    if (!j->seen[COL_TTFT] && !j->seen[COL_E2E] && !j->seen[COL_STATUS])
         return llmm_cli_fail(err, LLMM_CLI_EPARSE,
                              "%s:%llu: no ttft_s, e2e_s or status: not a request record",
                              t->name, (unsigned long long)lineno);
     t->started = 1;
-    return llmm_cli_table_emit(t, &j.r, lineno, err);
+    return llmm_cli_table_emit(t, &j->r, lineno, err);
 }
 
 static const llmm_cli_table_kind jsonl_kind = {jsonl_line, "no JSON line"};
 
+/* An object naming a generic column, and no tool's keys. */
+static int jsonl_detect(const llmm_cli_sniff *s)
+{
+    if (s->kind != '{')
+        return 0;
+    return llmm_cli_sniff_has(s, "/ttft_s") || llmm_cli_sniff_has(s, "/e2e_s") ||
+                   llmm_cli_sniff_has(s, "/status")
+               ? 2
+               : 0;
+}
+
 const llmm_cli_reader llmm_cli_reader_jsonl = {
-    LLMM_CLI_FORMAT_JSONL, "jsonl", {".jsonl", ".ndjson", NULL}, &jsonl_kind,
-    llmm_cli_table_create, llmm_cli_table_feed, llmm_cli_table_finish, NULL,
+    LLMM_CLI_FORMAT_JSONL, "jsonl",
+    "JSON objects, one per line, with ttft_s, e2e_s or status", jsonl_detect,
+    &jsonl_kind, llmm_cli_table_create, llmm_cli_table_feed, llmm_cli_table_finish, NULL,
     llmm_cli_table_destroy};

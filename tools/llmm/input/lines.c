@@ -87,3 +87,24 @@ void llmm_cli_lines_free(llmm_cli_lines *l)
     free(l->buf);
     free(l);
 }
+
+const char *llmm_cli_first_line(const char *h, size_t len, size_t *n)
+{
+    size_t i = 0;
+    while (i < len) {
+        size_t e = i, b = i;
+        while (e < len && h[e] != '\n')
+            e++;
+        while (b < e && (h[b] == ' ' || h[b] == '\t' || h[b] == '\r'))
+            b++;
+        if (b < e && h[b] != '#') {
+            size_t k = e - b;
+            while (k > 0 && (h[b + k - 1] == '\r' || h[b + k - 1] == ' ' || h[b + k - 1] == '\t'))
+                k--;
+            *n = k;
+            return h + b;
+        }
+        i = e + 1;
+    }
+    return NULL;
+}

@@ -19,6 +19,10 @@ int llmm_cli_lines_feed(llmm_cli_lines *l, const char *buf, size_t len, llmm_cli
 int llmm_cli_lines_finish(llmm_cli_lines *l, llmm_cli_error *err);
 void llmm_cli_lines_free(llmm_cli_lines *l);
 
+/* The first line of text[0..len) that is neither blank nor a '#' comment, without its leading
+ * blanks and trailing blanks and '\r': its start and *n bytes, or NULL. */
+const char *llmm_cli_first_line(const char *text, size_t len, size_t *n);
+
 /* Longest accepted line (bytes). */
 #define LLMM_CLI_LINE_MAX ((size_t)64 << 20)
 

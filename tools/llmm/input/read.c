@@ -1,9 +1,11 @@
 /* read.c: an input through its reader, in chunks, with the reader's second pass when it asks
  * for one: from a buffer (tests, fuzzers) or from a file with a progress line (input.h). */
+#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED), which posix_madvise does not do on glibc */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -145,13 +147,34 @@ typedef struct file_source {
     int is_stdin;
     const char *name;
     char *buf;
-    size_t pending; /* bytes of buf read ahead (for the format guess) and not yet delivered */
+    size_t pending; /* bytes of buf read ahead (for the detection) and not yet delivered */
+    /* a regular file is mapped rather than read (no copy); the pages of a chunk already fed
+     * are dropped from the process, so that its memory stays one chunk whatever the size */
+    const char *map;
+    size_t map_len, map_at, map_prev;
     progress pg;
 } file_source;
+
+static void map_next(file_source *fs, const char **chunk, size_t *len)
+{
+    size_t n = fs->map_len - fs->map_at < CHUNK ? fs->map_len - fs->map_at : CHUNK;
+    if (fs->map_at > fs->map_prev) /* the chunk fed last: no reader points into it now */
+        madvise((char *)fs->map + fs->map_prev, fs->map_at - fs->map_prev, MADV_DONTNEED);
+    fs->map_prev = fs->map_at;
+    *chunk = fs->map + fs->map_at;
+    *len = n;
+    fs->map_at += n;
+}
 
 static int file_next(void *user, const char **chunk, size_t *len, llmm_cli_error *err)
 {
     file_source *fs = user;
+    if (fs->map) {
+        map_next(fs, chunk, len);
+        if (*len > 0)
+            progress_show(&fs->pg, *len);
+        return LLMM_CLI_OK;
+    }
     *chunk = fs->buf;
     if (fs->pending) {
         *len = fs->pending;
@@ -169,15 +192,18 @@ static int file_next(void *user, const char **chunk, size_t *len, llmm_cli_error
 static int file_rewind(void *user)
 {
     file_source *fs = user;
-    if (fs->is_stdin || fseek(fs->f, 0, SEEK_SET) != 0)
+    if (fs->map) {
+        fs->map_at = fs->map_prev = 0;
+    } else if (fs->is_stdin || fseek(fs->f, 0, SEEK_SET) != 0) {
         return LLMM_CLI_EIO;
+    }
     fs->pending = 0;
     fs->pg.pass = 2;
     fs->pg.done = 0;
     return LLMM_CLI_OK;
 }
 
-/* Open path and read its first chunk (for the format guess). */
+/* Open path and read its first chunk (for the format's detection). */
 static int file_open(file_source *fs, const char *path, llmm_cli_error *err)
 {
     struct stat sb;
@@ -194,6 +220,18 @@ static int file_open(file_source *fs, const char *path, llmm_cli_error *err)
         isatty(STDERR_FILENO)) {
         fs->pg.on = 1;
         fs->pg.total = (uint64_t)sb.st_size;
+    }
+    if (!fs->is_stdin && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+        (uint64_t)sb.st_size <= (uint64_t)SIZE_MAX) {
+        void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fileno(fs->f), 0);
+        if (m != MAP_FAILED) {
+            madvise(m, (size_t)sb.st_size, MADV_SEQUENTIAL);
+            fs->map = m;
+            fs->map_len = (size_t)sb.st_size;
+            fs->buf = (char *)fs->map; /* the head, for the detection */
+            fs->pending = fs->map_len < CHUNK ? fs->map_len : CHUNK;
+            return LLMM_CLI_OK;
+        }
     }
     fs->buf = malloc(CHUNK);
     if (!fs->buf)
@@ -212,15 +250,19 @@ int llmm_cli_read_file(const char *path, llmm_cli_format fmt, const llmm_cli_sin
     int rc;
     memset(&fs, 0, sizeof fs);
     rc = file_open(&fs, path, err);
+    if (rc == LLMM_CLI_OK && fmt == LLMM_CLI_FORMAT_AUTO)
+        rc = llmm_cli_format_detect(fs.name, fs.buf, fs.pending,
+                                    fs.map ? fs.map_len <= CHUNK : fs.pending < CHUNK, &fmt, err);
     if (rc == LLMM_CLI_OK) {
-        if (fmt == LLMM_CLI_FORMAT_AUTO)
-            fmt = llmm_cli_format_guess(fs.is_stdin ? NULL : path, fs.buf, fs.pending);
         if (used)
             *used = fmt;
         rc = llmm_cli_read_source(fmt, fs.name, &src, sink, info, err);
         progress_end(&fs.pg);
     }
-    free(fs.buf);
+    if (fs.map)
+        munmap((void *)fs.map, fs.map_len);
+    else
+        free(fs.buf);
     if (fs.f && !fs.is_stdin)
         fclose(fs.f);
     return rc;

@@ -7,14 +7,13 @@
 #include "common/array.h"
 #include "common/file.h"
 #include "common/numbers.h"
+#include "input/lines.h"
 #include "input/sweep.h"
 
 /* parse_row()'s answer for a header line (distinct from every LLMM_CLI_ code). */
 #define HEADER_LINE 100
 
-typedef struct row {
-    double conc, qps, p99;
-} row;
+typedef llmm_cli_sweep_row row;
 
 static int cmp_row(const void *pa, const void *pb)
 {
@@ -54,14 +53,15 @@ static size_t split(char *line, char *f[4], size_t flen[4])
     }
 }
 
-static int aggregate(row *r, size_t nr, int has_p99, llmm_cli_sweep *s, const char *name,
-                     llmm_cli_error *err)
+int llmm_cli_sweep_from_rows(llmm_cli_sweep_row *r, size_t nr, int has_p99, const char *name,
+                             llmm_cli_sweep *s, llmm_cli_error *err)
 {
-    size_t k = 0;
-    qsort(r, nr, sizeof *r, cmp_row);
-    s->conc = malloc(nr * sizeof *s->conc);
-    s->qps = malloc(nr * sizeof *s->qps);
-    s->p99_ms = has_p99 ? malloc(nr * sizeof *s->p99_ms) : NULL;
+    size_t k = 0, room = nr ? nr : 1;
+    if (nr > 1)
+        qsort(r, nr, sizeof *r, cmp_row);
+    s->conc = malloc(room * sizeof *s->conc);
+    s->qps = malloc(room * sizeof *s->qps);
+    s->p99_ms = has_p99 ? malloc(room * sizeof *s->p99_ms) : NULL;
     if (!s->conc || !s->qps || (has_p99 && !s->p99_ms)) {
         llmm_cli_sweep_free(s);
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
@@ -198,7 +198,7 @@ int llmm_cli_sweep_parse(const char *buf, size_t len, const char *name, llmm_cli
         rc = llmm_cli_fail(err, LLMM_CLI_EPARSE,
                            "%s: no data rows (expected concurrency,qps[,p99_ms] lines)", name);
     if (rc == LLMM_CLI_OK)
-        rc = aggregate(r, nr, ncols == 3, s, name, err);
+        rc = llmm_cli_sweep_from_rows(r, nr, ncols == 3, name, s, err);
     free(r);
     return rc;
 }
@@ -213,4 +213,18 @@ int llmm_cli_sweep_read(const char *path, llmm_cli_sweep *s, llmm_cli_error *err
     rc = llmm_cli_sweep_parse(buf, len, path, s, err);
     free(buf);
     return rc;
+}
+
+int llmm_cli_sweep_looks_csv(const char *head, size_t len)
+{
+    size_t n;
+    const char *l = llmm_cli_first_line(head, len, &n);
+    if (!l)
+        return 0;
+    if (n >= 11 && strncmp(l, "concurrency", 11) == 0)
+        return 1; /* the header */
+    for (size_t k = 0; k < n; k++) /* or numbers and commas */
+        if (!strchr("0123456789.eE+-, \t", l[k]))
+            return 0;
+    return memchr(l, ',', n) != NULL;
 }

@@ -92,6 +92,8 @@ int llmm_cli_table_emit(llmm_cli_table *t, llmm_cli_record *r, uint64_t lineno,
     }
     if (!isnan(r->start_s))
         t->info.has_start_times = 1;
+    if (!r->failed)
+        t->info.has_ttft = 1;
     if (t->itls.n > 0)
         t->info.has_itls = 1;
     t->itls.n = 0;
@@ -141,8 +143,12 @@ int llmm_cli_table_finish(void *p, llmm_cli_input_info *info, llmm_cli_error *er
     if (!t->started)
         return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s: empty input: %s", t->name, t->empty);
     t->info.runs = 1;
-    if (t->sink.run_end && (rc = t->sink.run_end(t->sink.user, NAN)) != LLMM_CLI_OK)
-        return llmm_cli_fail(err, rc, "%s: out of memory", t->name);
+    if (t->sink.run_end) {
+        llmm_cli_run run;
+        llmm_cli_run_init(&run);
+        if ((rc = t->sink.run_end(t->sink.user, &run)) != LLMM_CLI_OK)
+            return llmm_cli_fail(err, rc, "%s: out of memory", t->name);
+    }
     if (info)
         *info = t->info;
     return LLMM_CLI_OK;
@@ -155,6 +161,8 @@ void llmm_cli_table_destroy(void *p)
         return;
     llmm_cli_vec_free(&t->itls);
     llmm_cli_lines_free(t->lines);
+    if (t->line_parser_free)
+        t->line_parser_free(t->line_parser);
     free(t->col_of_field);
     free(t->fld);
     free(t->fld_len);

@@ -47,6 +47,8 @@ typedef struct llmm_cli_table {
     size_t fld_cap;
     /* JSONL: ITLs of the current line, delivered once its status is known */
     llmm_cli_vec itls;
+    void *line_parser; /* JSONL: its tokenizer, made at the first line */
+    void (*line_parser_free)(void *);
 } llmm_cli_table;
 
 /* What a table format's reader adds (its llmm_cli_reader's detail). */

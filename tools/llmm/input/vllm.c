@@ -1,62 +1,48 @@
-/* vllm.c: the reader of `vllm bench serve --save-result --save-detailed` result files, streamed.
+/* vllm.c: the result documents of `vllm bench serve` (and the older
+ * benchmarks/benchmark_serving.py) and of SGLang's `bench_serving`, streamed.
  *
- * The file is one JSON object (several, one per line, with --append-result) holding summary
- * numbers and per-request lists of equal length, in vLLM's own key order:
+ * A document is one JSON object (a file holds several, one per line, with vLLM's
+ * --append-result and SGLang's JSON Lines) with summary figures and, when the run saved them,
+ * per-request lists of equal length, in vLLM's order:
  *
- *   input_lens [int], output_lens [int], ttfts [s], itls [[s]], latencies [s] (newer vLLM),
- *   start_times [s] (newer vLLM), generated_texts [str], errors [str], duration (s), ...
+ *   input_lens [int], output_lens [int], ttfts [s], itls [[s]], latencies [s], start_times [s],
+ *   generated_texts [str], errors [str]
  *
- * A request failed when its `errors` entry is a non-empty string (vLLM keeps "" for a
- * success). vLLM's definitions, which the report follows:
- *   E2E  = the request's client-measured latency (`latencies`), or TTFT + sum(ITL) in files
- *          without that list (the same reconstruction vLLM's timeline plot uses);
- *   TPOT = (E2E − TTFT) / (output tokens − 1), for requests with more than one output token;
+ * (SGLang writes them after its statistics, without latencies or start times; pooling runs
+ * have latencies and no ttfts). A request failed when its `errors` entry is a non-empty
+ * string; also when it has no first token (TTFT 0) or no latency (0): vLLM writes 0 for
+ * both, and an empty error string for a non-200 reply with an empty reason phrase. SGLang
+ * counts a reply without tokens as completed; its files mark it with output length 0, and
+ * the reader counts it failed. Definitions (vLLM's, which the report follows):
+ *   E2E  = the request's client-measured latency (`latencies`), or TTFT + sum(ITL) without it;
+ *   TPOT = (E2E - TTFT) / (output tokens - 1), for requests with more than one output token;
  *   ITL  = every gap between streamed chunks of successful requests.
+ * A document without ttfts gives end-to-end latencies only (pooling runs, vLLM files saved
+ * without --save-detailed, which keep `latencies`); one without either gives the tool's
+ * statistics only (vllm_figures.c), never a made-up distribution.
  *
- * YAJL streams the text; the parser keeps a few numbers per request and never the ITL lists
- * or texts, so memory follows the number of requests, not the file size. Each ITL goes to
- * the sink as it is read. vLLM writes `errors` after `itls`, so the ITLs of a request that
- * failed half-way have already been delivered when its error is seen: the parser then asks
- * for a second pass (llmm_cli_vllm_needs_replay()) that delivers only the ITLs of successful
- * requests. Unknown keys are skipped whatever they hold.
- *
- * One extension, ignored by vLLM's own tools: "llmm_events", a list of {"t": seconds on the
- * clock of start_times, "type": an event name such as "model.weight_switch", "value": number}
- * (vllm_events.c); `llmm demo` writes its weight switch there.
+ * The reader keeps a few numbers per request, never the ITL lists or texts, so memory follows
+ * the number of requests, not the file size. Each ITL goes to the sink as it is read, when the
+ * request looks successful from what came before it (vLLM writes output length 0 and TTFT 0
+ * for failures, both before `itls`); when the end of the document proves that guess wrong for
+ * a request that had ITLs, the reader asks for a second pass (input.h) that delivers exactly
+ * the ITLs of the successful requests. Unknown keys are skipped whatever they hold.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/array.h"
-#include "common/numbers.h"
 #include "input/vllm.h"
 
-const char *const llmm_cli_vllm_field_name[F_COUNT] = {
-    "", "", "ttfts", "itls", "latencies", "start_times", "input_lens", "output_lens",
-    "errors", "duration", "failed", "llmm_events"};
+const char *const llmm_cli_vllm_field_name[VF_LISTS] = {
+    "", "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "errors",
+    "llmm_events"};
 
-#define field_name llmm_cli_vllm_field_name
-#define cb_fail llmm_cli_vllm_fail
-
-int llmm_cli_vllm_fail(llmm_cli_vllm *p, int code, const char *fmt, ...)
-{
-    va_list ap;
-    int r;
-    va_start(ap, fmt);
-    r = llmm_cli_cb_vfail(&p->cb, code, fmt, ap); /* 0: tells YAJL to stop */
-    va_end(ap);
-    return r;
-}
-
-static int sink_status(llmm_cli_vllm *p, int rc)
-{
-    if (rc == LLMM_CLI_OK)
-        return 1;
-    return cb_fail(p, rc, rc == LLMM_CLI_ENOMEM ? "out of memory" : "cannot record the data");
-}
+#define NAME(f) llmm_cli_vllm_field_name[f]
+#define FAIL(p, ...) llmm_cli_jr_fail(&(p)->jr, LLMM_CLI_EPARSE, __VA_ARGS__)
+#define STOP(p, ...) llmm_cli_jr_stop(&(p)->jr, LLMM_CLI_EPARSE, __VA_ARGS__)
 
 static vreq *get_req(llmm_cli_vllm *p, size_t i)
 {
@@ -65,11 +51,9 @@ static vreq *get_req(llmm_cli_vllm *p, size_t i)
             return NULL;
         for (size_t k = p->nreq; k <= i; k++) {
             vreq *q = &p->req[k];
+            memset(q, 0, sizeof *q);
             q->ttft = q->lat = q->start = NAN;
-            q->itl_sum = 0;
             q->in_len = q->out_len = -1;
-            q->itl_n = 0;
-            q->failed = q->tentative = q->seen = 0;
         }
         p->nreq = i + 1;
     }
@@ -79,10 +63,12 @@ static vreq *get_req(llmm_cli_vllm *p, size_t i)
 static void begin_document(llmm_cli_vllm *p)
 {
     p->nreq = 0;
-    p->duration = NAN;
-    p->file_failed = NAN;
     memset(p->seen_field, 0, sizeof p->seen_field);
     memset(p->col_len, 0, sizeof p->col_len);
+    p->marks = 0;
+    p->backend[0] = '\0';
+    p->stated_completed = p->stated_failed = -1;
+    llmm_cli_run_init(&p->run);
 }
 
 static int push_failed_flag(llmm_cli_vllm *p, uint8_t f)
@@ -93,370 +79,398 @@ static int push_failed_flag(llmm_cli_vllm *p, uint8_t f)
     return LLMM_CLI_OK;
 }
 
-/* The whole document is known: check it and deliver its requests. */
+/* ---- the end of a document --------------------------------------------------------------- */
+
+/* Did request q fail? (Everything of the document is known.) */
+static int failed(const llmm_cli_vllm *p, const vreq *q)
+{
+    if (q->err)
+        return 1;
+    if (p->seen_field[VF_TTFTS] && q->ttft == 0)
+        return 1;
+    if (p->seen_field[VF_LAT] && q->lat == 0)
+        return 1;
+    return p->d->sglang && q->out_len == 0;
+}
+
+/* The record of request i (not failed). */
+static int success_record(llmm_cli_vllm *p, size_t i, llmm_cli_record *r)
+{
+    const vreq *q = &p->req[i];
+    if (p->seen_field[VF_TTFTS]) {
+        if (isnan(q->ttft))
+            return FAIL(p, "ttfts[%zu] is null for a successful request", i);
+        r->ttft_s = q->ttft;
+    }
+    if (!isnan(q->lat)) {
+        r->e2e_s = q->lat;
+        p->jr.info.e2e_from_latencies++;
+    } else if (p->seen_field[VF_ITLS] && p->seen_field[VF_TTFTS]) {
+        r->e2e_s = q->ttft + q->itl_sum;
+        p->jr.info.e2e_from_itls++;
+    } else {
+        return FAIL(p, "latencies[%zu] is null and there are no 'itls' to rebuild it", i);
+    }
+    if (r->e2e_s < r->ttft_s)
+        return FAIL(p, "request %zu: end-to-end latency %.9g s is below its TTFT %.9g s", i,
+                    r->e2e_s, r->ttft_s);
+    return 1;
+}
+
+/* The lists agree in length; there is something per request to report. */
+static int check_lists(llmm_cli_vllm *p, size_t *n)
+{
+    *n = 0;
+    for (int f = VF_IN; f < VF_EVENTS; f++)
+        if (p->seen_field[f] && p->col_len[f] > *n)
+            *n = p->col_len[f];
+    for (int f = VF_IN; f < VF_EVENTS; f++) {
+        if (p->seen_field[f] && p->col_len[f] != *n)
+            return FAIL(p, "'%s' has %zu entries but other lists have %zu", NAME(f),
+                        p->col_len[f], *n);
+    }
+    if (p->seen_field[VF_TTFTS] && *n > 0 && !p->seen_field[VF_LAT] && !p->seen_field[VF_ITLS])
+        return FAIL(p, "neither 'latencies' nor 'itls': no end-to-end latency to report");
+    if (p->seen_field[VF_ITLS] && !p->seen_field[VF_TTFTS])
+        return FAIL(p, "'itls' without 'ttfts'");
+    return 1;
+}
+
+/* The tool's counts against the requests' flags. */
+static void check_counts(llmm_cli_vllm *p, uint64_t ok, uint64_t bad)
+{
+    const char *tool = p->d->tool->name;
+    if (p->stated_completed >= 0 && (uint64_t)p->stated_completed != ok)
+        llmm_cli_jr_note(&p->jr,
+                         "%s says completed=%lld but %llu requests have a first token, a latency "
+                         "and no error; the report counts the latter",
+                         tool, (long long)p->stated_completed, (unsigned long long)ok);
+    if (p->stated_failed >= 0 && (uint64_t)p->stated_failed != bad)
+        llmm_cli_jr_note(&p->jr,
+                         "%s says failed=%lld but %llu requests carry an error, no first token "
+                         "or no latency; the report counts the latter",
+                         tool, (long long)p->stated_failed, (unsigned long long)bad);
+}
+
+static void set_label(llmm_cli_vllm *p, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (!isnan(p->run.request_rate))
+        n += (size_t)snprintf(buf, cap, isinf(p->run.request_rate) ? "rate inf" : "rate %g/s",
+                              p->run.request_rate);
+    if (!isnan(p->run.concurrency) && n < cap)
+        snprintf(buf + n, cap - n, "%sconcurrency %g", n ? ", " : "", p->run.concurrency);
+    p->run.label = buf[0] ? buf : NULL;
+}
+
+/* The whole document is known: deliver its requests, then the run. */
 static int end_document(llmm_cli_vllm *p)
 {
-    size_t n = p->col_len[F_TTFTS];
-    uint64_t nfailed = 0;
+    uint64_t ok = 0, bad = 0;
+    size_t n;
+    char label[96];
     if (p->replay) {
-        p->replay_base += p->nreq;
+        p->replay_base += p->col_len[VF_ITLS];
         return 1;
     }
-    if (!p->seen_field[F_TTFTS])
-        return cb_fail(p, LLMM_CLI_EPARSE,
-                       "no 'ttfts' list: not a detailed vLLM result (run vllm bench serve "
-                       "with --save-result --save-detailed)");
-    for (int f = F_TTFTS; f <= F_ERR; f++) {
-        if (p->seen_field[f] && p->col_len[f] != n)
-            return cb_fail(p, LLMM_CLI_EPARSE, "'%s' has %zu entries but 'ttfts' has %zu",
-                           field_name[f], p->col_len[f], n);
-    }
-    if (n > 0 && !p->seen_field[F_LAT] && !p->seen_field[F_ITLS])
-        return cb_fail(p, LLMM_CLI_EPARSE,
-                       "neither 'latencies' nor 'itls': no end-to-end latency to report");
-    for (size_t i = 0; i < n; i++) {
+    if (!check_lists(p, &n))
+        return 0;
+    p->run.stats_only = !p->seen_field[VF_TTFTS] && !p->seen_field[VF_LAT];
+    for (size_t i = 0; !p->run.stats_only && i < n; i++) {
         vreq *q = &p->req[i];
         llmm_cli_record r;
+        int f = failed(p, q);
         r.start_s = q->start;
         r.input_tokens = q->in_len;
         r.output_tokens = q->out_len;
-        r.failed = q->failed;
+        r.failed = f;
         r.ttft_s = r.e2e_s = NAN;
-        if (!q->failed) {
-            if (isnan(q->ttft))
-                return cb_fail(p, LLMM_CLI_EPARSE, "ttfts[%zu] is null for a successful request",
-                               i);
-            r.ttft_s = q->ttft;
-            if (!isnan(q->lat)) {
-                r.e2e_s = q->lat;
-                p->info.e2e_from_latencies++;
-            } else if (p->seen_field[F_ITLS]) {
-                r.e2e_s = q->ttft + q->itl_sum;
-                p->info.e2e_from_itls++;
-            } else {
-                return cb_fail(p, LLMM_CLI_EPARSE,
-                               "latencies[%zu] is null and there are no 'itls' to rebuild it",
-                               i);
-            }
-            if (r.e2e_s < r.ttft_s)
-                return cb_fail(p, LLMM_CLI_EPARSE,
-                               "request %zu: end-to-end latency %.9g s is below its TTFT %.9g s",
-                               i, r.e2e_s, r.ttft_s);
-        } else {
-            nfailed++;
-            if (q->tentative && q->itl_n > 0)
-                p->needs_replay = 1;
-        }
-        if (push_failed_flag(p, q->failed) != LLMM_CLI_OK)
-            return cb_fail(p, LLMM_CLI_ENOMEM, "out of memory");
-        if (p->sink.record && !sink_status(p, p->sink.record(p->sink.user, &r)))
+        if (!f && !success_record(p, i, &r))
+            return 0;
+        f ? bad++ : ok++;
+        if (q->itl_n > 0 && (q->itl == ITL_SENT) == f)
+            p->needs_replay = 1;
+        if (p->seen_field[VF_ITLS] && push_failed_flag(p, (uint8_t)f) != LLMM_CLI_OK)
+            return llmm_cli_jr_fail(&p->jr, LLMM_CLI_ENOMEM, "out of memory");
+        if (!llmm_cli_jr_record(&p->jr, &r))
             return 0;
     }
-    p->info.requests += n;
-    p->info.runs++;
-    if (p->seen_field[F_START])
-        p->info.has_start_times = 1;
-    if (p->seen_field[F_ITLS])
-        p->info.has_itls = 1;
-    if (!isnan(p->file_failed) && p->file_failed != (double)nfailed && p->sink.note) {
-        char msg[256];
-        snprintf(msg, sizeof msg,
-                 "%s: the file says failed=%.0f but %llu requests carry an error message; "
-                 "the report counts the latter",
-                 p->name, p->file_failed, (unsigned long long)nfailed);
-        p->sink.note(p->sink.user, msg);
+    if (!p->run.stats_only) {
+        check_counts(p, ok, bad);
+        p->docs_with_ttfts += p->seen_field[VF_TTFTS];
+        p->docs_with_lat += p->seen_field[VF_LAT];
     }
-    if (p->sink.run_end && !sink_status(p, p->sink.run_end(p->sink.user, p->duration)))
-        return 0;
-    return 1;
+    if (p->seen_field[VF_ITLS])
+        p->jr.info.has_itls = 1;
+    p->layout_marks |= p->marks;
+    p->run.completed = p->stated_completed;
+    p->run.failed = p->stated_failed;
+    set_label(p, label, sizeof label);
+    return llmm_cli_jr_run_end(&p->jr, &p->run);
 }
 
-static int deliver_itl(llmm_cli_vllm *p, vreq *q, size_t idx, double v)
+/* ---- per-request lists ---------------------------------------------------------------------- */
+
+/* Should request q's ITLs go to the sink now? */
+static int itl_now(const llmm_cli_vllm *p, size_t i)
 {
-    int deliver;
-    if (!p->sink.itl)
-        return 1;
+    const vreq *q = &p->req[i];
     if (p->replay) {
-        size_t g = p->replay_base + idx;
-        deliver = g < p->replay_n && !p->replay[g];
-    } else if (q->seen & SEEN_ERR) {
-        deliver = !q->failed;
-    } else {
-        deliver = 1;
-        q->tentative = 1;
+        size_t g = p->replay_base + i;
+        return g < p->replay_n && !p->replay[g];
     }
-    return deliver ? sink_status(p, p->sink.itl(p->sink.user, v)) : 1;
+    if ((q->seen & SEEN_ERR) && q->err)
+        return 0;
+    if ((q->seen & SEEN_TTFT) && q->ttft == 0)
+        return 0;
+    return !((q->seen & SEEN_OUT) && q->out_len == 0);
 }
 
-#define kind_name llmm_cli_json_kind_name
-
-static int column_element(llmm_cli_vllm *p, int kind, double v, size_t slen)
+/* A number of a list that must be finite: the message names the list and the element. */
+static int finite_number(llmm_cli_vllm *p, int field, size_t i, const llmm_cli_json_value *v)
 {
-    size_t i = p->idx;
+    if (v->kind != K_NUMBER && v->kind != K_NULL)
+        return FAIL(p, "%s[%zu] is %s, expected a number", NAME(field), i,
+                    llmm_cli_json_kind_name(v->kind));
+    if (v->kind == K_NUMBER && !isfinite(v->num))
+        return FAIL(p, "%s[%zu] is %s", NAME(field), i, llmm_cli_nonfinite_name(v->num));
+    if (v->kind == K_NUMBER && field != VF_START && v->num < 0)
+        return FAIL(p, "%s[%zu] is negative (%.9g)", NAME(field), i, v->num);
+    return 1;
+}
+
+static int element(llmm_cli_vllm *p, int field, size_t i, const llmm_cli_json_value *v)
+{
     vreq *q = get_req(p, i);
-    const char *fn = field_name[p->field];
+    double x = v->kind == K_NUMBER ? v->num : NAN;
     if (!q)
-        return cb_fail(p, LLMM_CLI_ENOMEM, "out of memory");
-    switch (p->field) {
-    case F_ITLS:
-        if (kind != K_NULL)
-            return cb_fail(p, LLMM_CLI_EPARSE, "itls[%zu] is %s, expected a list of numbers", i,
-                           kind_name(kind));
-        q->seen |= SEEN_ITL; /* null: no tokens streamed */
-        break;
-    case F_ERR:
-        if (kind != K_STRING && kind != K_NULL)
-            return cb_fail(p, LLMM_CLI_EPARSE, "errors[%zu] is %s, expected a string or null", i,
-                           kind_name(kind));
-        q->failed = kind == K_STRING && slen > 0;
+        return llmm_cli_jr_fail(&p->jr, LLMM_CLI_ENOMEM, "out of memory");
+    switch (field) {
+    case VF_ITLS:
+        if (v->kind != K_NULL)
+            return FAIL(p, "itls[%zu] is %s, expected a list of numbers", i,
+                        llmm_cli_json_kind_name(v->kind));
+        return 1; /* null: no tokens streamed */
+    case VF_ERR:
+        if (v->kind != K_STRING && v->kind != K_NULL)
+            return FAIL(p, "errors[%zu] is %s, expected a string or null", i,
+                        llmm_cli_json_kind_name(v->kind));
+        q->err = v->kind == K_STRING && v->len > 0;
         q->seen |= SEEN_ERR;
+        return 1;
+    default:
+        break;
+    }
+    if (!finite_number(p, field, i, v))
+        return 0;
+    if ((field == VF_IN || field == VF_OUT) && v->kind == K_NUMBER &&
+        (x != floor(x) || x > 9.0e15))
+        return FAIL(p, "%s[%zu] is not a token count (%.9g)", NAME(field), i, x);
+    switch (field) {
+    case VF_TTFTS:
+        q->ttft = x;
+        q->seen |= SEEN_TTFT;
+        break;
+    case VF_LAT:
+        q->lat = x;
+        break;
+    case VF_START:
+        q->start = x;
+        break;
+    case VF_IN:
+        q->in_len = v->kind == K_NUMBER ? (int64_t)x : -1;
         break;
     default:
-        if (kind != K_NUMBER && kind != K_NULL)
-            return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is %s, expected a number", fn, i,
-                           kind_name(kind));
-        if (kind == K_NUMBER) {
-            if (p->field != F_START && v < 0)
-                return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is negative (%.9g)", fn, i, v);
-            if ((p->field == F_IN || p->field == F_OUT) && (v != floor(v) || v > 9.0e15))
-                return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is not a token count (%.9g)", fn,
-                               i, v);
-        }
-        switch (p->field) {
-        case F_TTFTS:
-            q->ttft = kind == K_NUMBER ? v : NAN;
-            q->seen |= SEEN_TTFT;
-            break;
-        case F_LAT:
-            q->lat = kind == K_NUMBER ? v : NAN;
-            q->seen |= SEEN_LAT;
-            break;
-        case F_START:
-            q->start = kind == K_NUMBER ? v : NAN;
-            q->seen |= SEEN_START;
-            break;
-        case F_IN:
-            q->in_len = kind == K_NUMBER ? (int64_t)v : -1;
-            break;
-        default:
-            q->out_len = kind == K_NUMBER ? (int64_t)v : -1;
-            break;
-        }
+        q->out_len = v->kind == K_NUMBER ? (int64_t)x : -1;
+        q->seen |= SEEN_OUT;
         break;
     }
-    p->idx++;
     return 1;
 }
 
-static int scalar(llmm_cli_vllm *p, int kind, double v, const unsigned char *s, size_t slen)
+/* One ITL of request i. */
+static int itl(llmm_cli_vllm *p, size_t i, const llmm_cli_json_value *v)
 {
-    p->saw_value = 1;
-    if (p->skip)
-        return 1;
-    switch (p->depth) {
-    case 0:
-        return cb_fail(p, LLMM_CLI_EPARSE,
-                       "found %s where a JSON object (a vLLM result) should begin",
-                       kind_name(kind));
-    case 1:
-        if (p->field == F_DURATION || p->field == F_FAILED) {
-            if (kind == K_NUMBER && v >= 0) {
-                if (p->field == F_DURATION)
-                    p->duration = v;
-                else
-                    p->file_failed = v;
-            } else if (kind != K_NULL) {
-                return cb_fail(p, LLMM_CLI_EPARSE, "'%s' is %s, expected a number >= 0",
-                               field_name[p->field], kind == K_NUMBER ? "negative" : kind_name(kind));
-            }
-        } else if (p->field != F_SKIP) {
-            return cb_fail(p, LLMM_CLI_EPARSE, "'%s' is %s, expected a list",
-                           field_name[p->field], kind_name(kind));
-        }
-        p->field = F_NONE;
-        return 1;
-    case 2:
-        if (p->field == F_EVENTS) {
-            if (kind != K_NULL)
-                return cb_fail(p, LLMM_CLI_EPARSE, "llmm_events[%zu] is %s, expected an object",
-                               p->idx, kind_name(kind));
-            p->idx++;
-            return 1;
-        }
-        return column_element(p, kind, v, slen);
-    default: {
-        if (p->field == F_EVENTS)
-            return llmm_cli_vllm_event_scalar(p, kind, v, s, slen);
-        vreq *q = get_req(p, p->idx);
-        if (!q)
-            return cb_fail(p, LLMM_CLI_ENOMEM, "out of memory");
-        if (kind != K_NUMBER)
-            return cb_fail(p, LLMM_CLI_EPARSE, "itls[%zu] holds %s, expected numbers", p->idx,
-                           kind_name(kind));
-        if (v < 0)
-            return cb_fail(p, LLMM_CLI_EPARSE, "itls[%zu] holds a negative latency (%.9g)",
-                           p->idx, v);
-        q->itl_sum += v;
-        q->itl_n++;
-        return deliver_itl(p, q, p->idx, v);
-    }
-    }
+    vreq *q = &p->req[i];
+    if (v->kind != K_NUMBER)
+        return FAIL(p, "itls[%zu] holds %s, expected numbers", i, llmm_cli_json_kind_name(v->kind));
+    if (!isfinite(v->num))
+        return FAIL(p, "itls[%zu] holds %s", i, llmm_cli_nonfinite_name(v->num));
+    if (v->num < 0)
+        return FAIL(p, "itls[%zu] holds a negative latency (%.9g)", i, v->num);
+    q->itl_sum += v->num;
+    q->itl_n++;
+    return q->itl != ITL_SENT || llmm_cli_jr_itl(&p->jr, v->num);
 }
 
-/* ---- the JSON events (json.h) --------------------------------------------------------------- */
+/* ---- the handler ------------------------------------------------------------------------------ */
 
-static int on_scalar(void *ctx, int kind, int b, const char *text, size_t len)
+static int doc_key(llmm_cli_vllm *p, const char *k, size_t len)
 {
-    llmm_cli_vllm *p = ctx;
-    double v = 0;
-    (void)b;
-    if (kind == K_NUMBER) {
-        if (p->skip)
-            return 1;
-        if (p->replay && p->depth < 3) { /* the second pass reads ITLs only */
-            p->saw_value = 1;
-            return p->depth == 2 ? (p->idx++, 1) : (p->field = F_NONE, 1);
-        }
-        if (llmm_cli_number(text, len, &v) != LLMM_CLI_OK)
-            return cb_fail(p, LLMM_CLI_EPARSE, "number %.*s is out of range",
-                           len > 40 ? 40 : (int)len, text);
+    static const char *const scalars[] = {"duration", "completed", "failed", "max_concurrency",
+                                          "request_rate", "backend"};
+    int f = llmm_cli_key_find(k, len, llmm_cli_vllm_field_name + 1, VF_LISTS - 1) + 1, s;
+    if (p->replay) /* the second pass reads ITLs only */
+        return f == VF_ITLS ? (p->seen_field[VF_ITLS] = 1, VF_ITLS) : LLMM_CLI_JSON_SKIP;
+    if (f > 0) {
+        if (p->seen_field[f])
+            return STOP(p, "key '%s' appears twice", NAME(f));
+        p->seen_field[f] = 1;
+        return f;
     }
-    return scalar(p, kind, v, (const unsigned char *)text, len);
+    s = llmm_cli_key_find(k, len, scalars, 6);
+    if (s >= 0) {
+        int field = VF_DURATION + s;
+        /* these three are figures too */
+        if (field <= VF_FAILED)
+            llmm_cli_vllm_figure_key(p, k, len);
+        return field == VF_RATE || field == VF_BACKEND ? field | LLMM_CLI_JSON_TEXT : field;
+    }
+    f = llmm_cli_vllm_figure_key(p, k, len);
+    return f == VF_NONE ? LLMM_CLI_JSON_SKIP : f;
 }
 
-static int on_key(void *ctx, const char *key, size_t len)
+static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
 {
-    llmm_cli_vllm *p = ctx;
-    if (p->skip)
-        return 1;
-    if (p->depth == 3 && p->field == F_EVENTS)
-        return llmm_cli_vllm_event_key(p, (const unsigned char *)key, len);
-    if (p->depth != 1)
-        return 1;
-    p->field = F_SKIP;
-    for (int f = F_TTFTS; f < F_COUNT; f++) {
-        if (strlen(field_name[f]) == len && memcmp(field_name[f], key, len) == 0) {
-            if (p->seen_field[f])
-                return cb_fail(p, LLMM_CLI_EPARSE, "key '%s' appears twice", field_name[f]);
-            p->seen_field[f] = 1;
-            p->field = (enum field)f;
-            break;
-        }
-    }
-    return 1;
+    llmm_cli_vllm *p = self;
+    if (f->type == VT_DOC)
+        return doc_key(p, k, len);
+    if (f->type == VT_EVENT)
+        return llmm_cli_vllm_event_key(p, k, len);
+    return LLMM_CLI_JSON_SKIP;
 }
 
-/* A container opens. 1 when it is skipped whole: inside a skipped value, or the value of an
- * unknown key (of the document or of an event); 0 when the caller reads it. */
-static int skip_container(llmm_cli_vllm *p)
+static int on_open(void *self, llmm_cli_json_frame *parent, int map)
 {
-    p->saw_value = 1;
-    if (p->skip) {
-        p->skip++;
-        return 1;
-    }
-    if ((p->depth == 1 && p->field == F_SKIP) ||
-        (p->depth >= 3 && p->field == F_EVENTS && p->ev_key == 0)) {
-        p->skip = 1;
-        return 1;
-    }
-    return 0;
-}
-
-static int start_map(llmm_cli_vllm *p)
-{
-    switch (p->depth) {
-    case 0:
+    llmm_cli_vllm *p = self;
+    const char *what = map ? "an object" : "a list";
+    if (!parent) {
+        if (!map)
+            return STOP(p, "found a list where a JSON object (a %s) should begin", p->d->what);
         begin_document(p);
-        p->depth = 1;
-        p->field = F_NONE;
-        return 1;
-    case 1:
-        return cb_fail(p, LLMM_CLI_EPARSE, "'%s' is an object, expected %s",
-                       field_name[p->field],
-                       p->field == F_DURATION || p->field == F_FAILED ? "a number" : "a list");
-    case 2:
-        if (p->field == F_EVENTS)
-            return llmm_cli_vllm_event_start(p);
-        return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is an object", field_name[p->field], p->idx);
+        return VT_DOC;
+    }
+    switch (parent->type) {
+    case VT_DOC:
+        if (parent->key >= VF_LISTS) {
+            if (parent->key <= VF_FAILED)
+                return STOP(p, "'%s' is %s, expected a number", p->fig_name, what);
+            return LLMM_CLI_JSON_SKIP;
+        }
+        if (map)
+            return STOP(p, "'%s' is an object, expected a list", NAME(parent->key));
+        return VT_LIST;
+    case VT_LIST: {
+        int field = parent[-1].key;
+        if (field == VF_EVENTS && map)
+            return llmm_cli_vllm_event_open(p);
+        if (field == VF_ITLS && !map) {
+            vreq *q = get_req(p, parent->idx);
+            if (!q)
+                return llmm_cli_jr_stop(&p->jr, LLMM_CLI_ENOMEM, "out of memory");
+            q->itl = itl_now(p, parent->idx) ? ITL_SENT : ITL_HELD;
+            return VT_ROW;
+        }
+        return STOP(p, "%s[%zu] is %s, expected %s", NAME(field), parent->idx, what,
+                    field == VF_ERR      ? "a string"
+                    : field == VF_EVENTS ? "an object"
+                                         : "a number");
+    }
     default:
-        return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] holds an object", field_name[p->field],
-                       p->idx);
+        return STOP(p, "%s[%zu] holds a nested %s",
+                    parent->type == VT_ROW ? "itls" : "llmm_events", parent[-1].idx,
+                    map ? "object" : "list");
     }
 }
 
-static int start_array(llmm_cli_vllm *p)
+static int doc_scalar(llmm_cli_vllm *p, int field, const llmm_cli_json_value *v)
 {
-    switch (p->depth) {
-    case 0:
-        return cb_fail(p, LLMM_CLI_EPARSE,
-                       "found a list where a JSON object (a vLLM result) should begin");
-    case 1:
-        if (p->field == F_DURATION || p->field == F_FAILED)
-            return cb_fail(p, LLMM_CLI_EPARSE, "'%s' is a list, expected a number",
-                           field_name[p->field]);
-        p->depth = 2;
-        p->idx = 0;
+    if (field < VF_LISTS)
+        return FAIL(p, "'%s' is %s, expected a list", NAME(field), llmm_cli_json_kind_name(v->kind));
+    switch (field) {
+    case VF_DURATION:
+    case VF_COMPLETED:
+    case VF_FAILED:
+        if (v->kind == K_NULL)
+            return 1;
+        if (v->kind != K_NUMBER || !(v->num >= 0) || isinf(v->num))
+            return FAIL(p, "'%s' is %s, expected a number >= 0", p->fig_name,
+                        v->kind == K_NUMBER ? (isnan(v->num) || isinf(v->num)
+                                                   ? llmm_cli_nonfinite_name(v->num)
+                                                   : "negative")
+                                            : llmm_cli_json_kind_name(v->kind));
+        if (field == VF_DURATION)
+            p->run.duration_s = v->num;
+        else if (field == VF_COMPLETED)
+            p->stated_completed = v->num < 9e15 ? (int64_t)v->num : -1;
+        else
+            p->stated_failed = v->num < 9e15 ? (int64_t)v->num : -1;
+        return llmm_cli_vllm_figure_value(p, v);
+    case VF_MAXCONC:
+        if (v->kind == K_NUMBER && v->num > 0)
+            p->run.concurrency = v->num;
         return 1;
-    case 2:
-        if (p->field != F_ITLS)
-            return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] is a list, expected %s",
-                           field_name[p->field], p->idx,
-                           p->field == F_ERR      ? "a string"
-                           : p->field == F_EVENTS ? "an object"
-                                                  : "a number");
-        if (!get_req(p, p->idx))
-            return cb_fail(p, LLMM_CLI_ENOMEM, "out of memory");
-        p->req[p->idx].seen |= SEEN_ITL;
-        p->depth = 3;
+    case VF_RATE: /* a number, Infinity, or vLLM's string "inf" */
+        if (v->kind == K_NUMBER && v->num > 0)
+            p->run.request_rate = v->num;
+        else if (v->kind == K_STRING && llmm_cli_key_is(v->text, v->len, "inf"))
+            p->run.request_rate = INFINITY;
+        return 1;
+    case VF_BACKEND:
+        if (v->kind == K_STRING) {
+            snprintf(p->backend, sizeof p->backend, "%.*s", (int)(v->len > 47 ? 47 : v->len),
+                     v->text);
+            if (strstr(p->backend, "embeddings") || strstr(p->backend, "rerank") ||
+                strstr(p->backend, "pooling"))
+                p->marks |= MARK_POOLING;
+        }
         return 1;
     default:
-        return cb_fail(p, LLMM_CLI_EPARSE, "%s[%zu] holds a nested list", field_name[p->field],
-                       p->idx);
+        return llmm_cli_vllm_figure_value(p, v);
     }
 }
 
-/* The value of an unknown key ended: back to the object that holds it. */
-static void end_skip(llmm_cli_vllm *p)
+static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_value *v)
 {
-    if (--p->skip == 0) {
-        if (p->depth == 1)
-            p->field = F_NONE;
-        p->ev_key = 0;
+    llmm_cli_vllm *p = self;
+    if (!f)
+        return FAIL(p, "found %s where a JSON object (a %s) should begin",
+                    llmm_cli_json_kind_name(v->kind), p->d->what);
+    switch (f->type) {
+    case VT_ROW:
+        return itl(p, f[-1].idx, v);
+    case VT_LIST:
+        if (p->replay)
+            return 1;
+        if (f[-1].key == VF_EVENTS) {
+            if (v->kind != K_NULL)
+                return FAIL(p, "llmm_events[%zu] is %s, expected an object", f->idx,
+                            llmm_cli_json_kind_name(v->kind));
+            return 1;
+        }
+        return element(p, f[-1].key, f->idx, v);
+    case VT_EVENT:
+        return llmm_cli_vllm_event_scalar(p, f, v);
+    default:
+        return doc_scalar(p, f->key, v);
     }
 }
 
-static int end_array(llmm_cli_vllm *p)
+static int on_close(void *self, llmm_cli_json_frame *f)
 {
-    if (p->depth == 3) {
-        p->idx++;
-        p->depth = 2;
-    } else {
-        p->col_len[p->field] = p->idx;
-        p->field = F_NONE;
-        p->depth = 1;
-    }
-    return 1;
-}
-
-static int end_map(llmm_cli_vllm *p)
-{
-    if (p->depth == 3)
-        return llmm_cli_vllm_event_end(p);
-    p->depth = 0;
-    return end_document(p);
-}
-
-static int on_container(void *ctx, int open, int map)
-{
-    llmm_cli_vllm *p = ctx;
-    if (open)
-        return skip_container(p) ? 1 : map ? start_map(p) : start_array(p);
-    if (p->skip) {
-        end_skip(p);
+    llmm_cli_vllm *p = self;
+    switch (f->type) {
+    case VT_DOC:
+        return end_document(p);
+    case VT_LIST:
+        p->col_len[f[-1].key] = f->idx;
+        return 1;
+    case VT_EVENT:
+        return llmm_cli_vllm_event_close(p, f[-1].idx);
+    default:
         return 1;
     }
-    return map ? end_map(p) : end_array(p);
 }
 
-const llmm_cli_json_events llmm_cli_vllm_events = {on_scalar, on_key, on_container};
+const llmm_cli_json_handler llmm_cli_vllm_handler = {on_key, on_open, on_scalar, on_close};

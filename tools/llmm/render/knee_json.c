@@ -64,6 +64,7 @@ int llmm_cli_knee_json(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, con
     llmm_cli_jw_kv_u64(&w, "rows", s->rows);
     llmm_cli_jw_kv_u64(&w, "points", s->n);
     llmm_cli_jw_kv_bool(&w, "has_p99", s->has_p99);
+    llmm_cli_jw_kv_str(&w, "built_from", s->source[0] ? s->source : "a table");
     llmm_cli_jw_map_end(&w);
     LLMM_CLI_JW_NUM_MAP(&w, "options", {"trim", k->opt.trim},
                         {"collapse_fraction", k->opt.collapse_fraction},

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "render/knee.h"
+#include "render/text.h"
 
 static void knee_row(FILE *out, const char *name, llmm_status st, const llmm_knee *kn,
                      const char *support)
@@ -22,28 +23,10 @@ static void knee_row(FILE *out, const char *name, llmm_status st, const llmm_kne
             llmm_cli_quality_name(kn->quality), support, kn->strength);
 }
 
-/* "  NAME  text" with the text wrapped at 96 columns under itself. */
+/* "  NAME  text" with the text wrapped under itself. */
 static void wrapped(FILE *out, const char *name, const char *text)
 {
-    const size_t indent = 20, width = 96;
-    size_t col = indent;
-    fprintf(out, "  %-17s ", name);
-    while (*text) {
-        size_t w = strcspn(text, " ");
-        if (col > indent && col + 1 + w > width) {
-            fprintf(out, "\n%*s", (int)indent, "");
-            col = indent;
-        } else if (col > indent) {
-            fputc(' ', out);
-            col++;
-        }
-        fwrite(text, 1, w, out);
-        col += w;
-        text += w;
-        while (*text == ' ')
-            text++;
-    }
-    fputc('\n', out);
+    llmm_cli_wrapped(out, 2, name, 20, text);
 }
 
 void llmm_cli_knee_text(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, const char *name,
@@ -51,9 +34,12 @@ void llmm_cli_knee_text(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, co
 {
     const llmm_usl *u = &k->usl;
     char buf[512];
-    fprintf(out, "Load sweep %s: %zu rows, %zu concurrency levels (%g ... %g)%s%s\n\n", name,
+    fprintf(out, "Load sweep %s: %zu rows, %zu concurrency levels (%g ... %g)%s%s\n", name,
             s->rows, s->n, s->conc[0], s->conc[s->n - 1],
             s->rows > s->n ? ", repeats averaged" : "", s->has_p99 ? ", with P99" : "");
+    if (s->source[0])
+        wrapped(out, "built from", s->source);
+    fputc('\n', out);
     fprintf(out, "Knee estimators (QPS vs concurrency):\n");
     fprintf(out, "  %-18s %12s %12s  %-7s %s\n", "estimator", "knee N", "QPS there", "quality",
             "support");

@@ -31,27 +31,36 @@ static void inputs(llmm_cli_jw *w, const llmm_cli_report *r)
         llmm_cli_jw_kv_str(w, "format", llmm_cli_format_name(in->fmt));
         llmm_cli_jw_kv_u64(w, "requests", in->info.requests);
         llmm_cli_jw_kv_u64(w, "runs", in->info.runs);
+        llmm_cli_jw_kv_u64(w, "statistics_only_runs", in->info.stats_only_runs);
+        llmm_cli_jw_kv_str(w, "layout", in->info.layout);
         llmm_cli_jw_kv_bool(w, "start_times", in->info.has_start_times);
+        llmm_cli_jw_kv_bool(w, "ttfts", in->info.has_ttft);
         llmm_cli_jw_kv_bool(w, "itls", in->info.has_itls);
-        if (in->fmt == LLMM_CLI_FORMAT_VLLM) {
-            llmm_cli_jw_kv_u64(w, "e2e_from_latencies", in->info.e2e_from_latencies);
-            llmm_cli_jw_kv_u64(w, "e2e_from_ttft_plus_itls", in->info.e2e_from_itls);
-            llmm_cli_jw_kv_bool(w, "second_pass", in->info.replayed);
-        }
+        llmm_cli_jw_kv_u64(w, "e2e_from_latencies", in->info.e2e_from_latencies);
+        llmm_cli_jw_kv_u64(w, "e2e_from_ttft_plus_itls", in->info.e2e_from_itls);
+        llmm_cli_jw_kv_u64(w, "left_out", in->info.not_delivered);
+        llmm_cli_jw_kv_bool(w, "second_pass", in->info.replayed);
+        llmm_cli_report_tool_json(w, in->info.tool);
+        llmm_cli_report_runs_json(w, r, i);
         llmm_cli_jw_map_end(w);
     }
     llmm_cli_jw_arr_end(w);
 }
 
-static void basics(llmm_cli_jw *w, const llmm_cli_report *r)
+void llmm_cli_counts_json(llmm_cli_jw *w, const llmm_cli_summary *s)
 {
-    const llmm_cli_summary *s = &r->sum;
     llmm_cli_jw_key_map(w, "requests");
     llmm_cli_jw_kv_u64(w, "total", s->total);
     llmm_cli_jw_kv_u64(w, "completed", s->completed);
     llmm_cli_jw_kv_u64(w, "failed", s->failed);
     llmm_cli_jw_map_end(w);
     llmm_cli_jw_kv(w, "error_rate", s->error_rate);
+}
+
+static void basics(llmm_cli_jw *w, const llmm_cli_report *r)
+{
+    const llmm_cli_summary *s = &r->sum;
+    llmm_cli_counts_json(w, s);
     llmm_cli_jw_key_map(w, "throughput");
     LLMM_CLI_JW_NUMS(w, {"req_per_s", s->req_per_s}, {"tok_per_s", s->tok_per_s},
                      {"total_tok_per_s", s->total_tok_per_s});
@@ -103,6 +112,7 @@ static void goodput(llmm_cli_jw *w, const llmm_cli_report *r)
             llmm_cli_jw_kv(w, names[i], r->slo[i]);
     llmm_cli_jw_map_end(w);
     llmm_cli_jw_kv_u64(w, "good_requests", s->good);
+    llmm_cli_jw_kv_u64(w, "unjudged_requests", s->good_unjudged);
     LLMM_CLI_JW_NUMS(w, {"fraction", s->good_fraction}, {"req_per_s", s->good_per_s});
     llmm_cli_jw_map_end(w);
 }

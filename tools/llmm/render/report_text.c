@@ -27,39 +27,54 @@ static void rate(FILE *o, double v, const char *unit)
         fprintf(o, "%.2f %s", v, unit);
 }
 
+static void input_line(const llmm_cli_input *in, FILE *o)
+{
+    const llmm_cli_input_info *f = &in->info;
+    fprintf(o, "  %s  [%s] %llu requests", in->path, llmm_cli_format_name(in->fmt),
+            (unsigned long long)f->requests);
+    if (f->runs > 1)
+        fprintf(o, " in %llu runs", (unsigned long long)f->runs);
+    if (f->stats_only_runs)
+        fprintf(o, " (%llu run%s with statistics only)", (unsigned long long)f->stats_only_runs,
+                f->stats_only_runs == 1 ? "" : "s");
+    if (f->requests)
+        fprintf(o, "%s%s", f->has_start_times ? ", start times" : ", no start times",
+                f->has_itls ? ", ITLs" : "");
+    if (f->e2e_from_itls + f->e2e_from_latencies > 0) {
+        if (f->e2e_from_itls == 0)
+            fputs("; E2E from 'latencies'", o);
+        else if (f->e2e_from_latencies == 0)
+            fputs("; E2E = TTFT + sum(ITL) (no 'latencies')", o);
+        else
+            fprintf(o, "; E2E from 'latencies' (%llu) or TTFT + sum(ITL) (%llu)",
+                    (unsigned long long)f->e2e_from_latencies, (unsigned long long)f->e2e_from_itls);
+    }
+    if (f->replayed)
+        fputs("; second pass dropped ITLs of failed requests", o);
+    if (f->not_delivered)
+        fprintf(o, "; %llu listed requests left out (cancelled, or outside the measured window)",
+                (unsigned long long)f->not_delivered);
+    fputc('\n', o);
+    if (f->layout[0])
+        fprintf(o, "      %s%s%s\n", f->tool ? f->tool->name : "", f->tool ? ": " : "", f->layout);
+}
+
 static void inputs(const llmm_cli_report *r, FILE *o)
 {
     fprintf(o, "llmm report: %zu input%s, %llu requests (libllmmetrics %s)\n", r->ninputs,
             r->ninputs == 1 ? "" : "s", (unsigned long long)r->sum.total, llmm_version_string());
-    for (size_t i = 0; i < r->ninputs; i++) {
-        const llmm_cli_input *in = &r->inputs[i];
-        fprintf(o, "  %s  [%s] %llu requests", in->path, llmm_cli_format_name(in->fmt),
-                (unsigned long long)in->info.requests);
-        if (in->info.runs > 1)
-            fprintf(o, " in %llu runs", (unsigned long long)in->info.runs);
-        fprintf(o, "%s%s", in->info.has_start_times ? ", start times" : ", no start times",
-                in->info.has_itls ? ", ITLs" : "");
-        if (in->fmt == LLMM_CLI_FORMAT_VLLM &&
-            in->info.e2e_from_itls + in->info.e2e_from_latencies > 0) {
-            if (in->info.e2e_from_itls == 0)
-                fputs("; E2E from 'latencies'", o);
-            else if (in->info.e2e_from_latencies == 0)
-                fputs("; E2E = TTFT + sum(ITL) (no 'latencies')", o);
-            else
-                fprintf(o, "; E2E from 'latencies' (%llu) or TTFT + sum(ITL) (%llu)",
-                        (unsigned long long)in->info.e2e_from_latencies,
-                        (unsigned long long)in->info.e2e_from_itls);
-        }
-        if (in->info.replayed)
-            fputs("; second pass dropped ITLs of failed requests", o);
-        fputc('\n', o);
-    }
+    for (size_t i = 0; i < r->ninputs; i++)
+        input_line(&r->inputs[i], o);
 }
 
 static void requests(const llmm_cli_report *r, FILE *o)
 {
     const llmm_cli_summary *s = &r->sum;
     heading(o, "Requests");
+    if (s->total == 0 && r->trace.runs_stats_only)
+        fputs("  no per-request samples: the inputs hold statistics only (see what the tools\n"
+              "  reported, below); no distribution is made of them\n",
+              o);
     fprintf(o, "  %llu total, %llu completed, %llu failed", (unsigned long long)s->total,
             (unsigned long long)s->completed, (unsigned long long)s->failed);
     if (isnan(s->error_rate))
@@ -116,18 +131,23 @@ static void latency(const llmm_cli_report *r, FILE *o)
             "  Percentile rule: nearest rank, rank = max(1, ceil(q*n)), read from llmm sketches\n"
             "  (scale %d, relative error <= %.3f %%); count, mean, min and max are exact.\n",
             (int)s->scale, 100.0 * s->rel_error);
-    fputs("  Definitions (vLLM's): TTFT = time to first token; ITL = every gap between\n"
-          "  streamed chunks; E2E = the request's client-measured latency, or TTFT + sum(ITL)\n"
-          "  where a vLLM file has no 'latencies'; TPOT = (E2E - TTFT) / (output tokens - 1),\n"
-          "  over requests with more than one output token. Failed requests are left out.\n",
+    fputs("  Definitions (ours, vLLM's): TTFT = time to first token; ITL = every gap between\n"
+          "  streamed chunks; E2E = the request's client-measured latency to its last token, or\n"
+          "  TTFT + sum(ITL) where a file has no per-request latency; TPOT = (E2E - TTFT) /\n"
+          "  (output tokens - 1), over requests with more than one output token. Failed requests\n"
+          "  are left out. How each tool's own figures relate: below.\n",
           o);
-    if (s->m[LLMM_CLI_M_ITL].count == 0) {
+    if (s->m[LLMM_CLI_M_TTFT].count == 0 && s->m[LLMM_CLI_M_E2E].count > 0) {
+        fputs("  TTFT, TPOT, ITL: the inputs hold end-to-end latencies only, no per-token\n"
+              "  latencies (a pooling run, or a vLLM file saved without --save-detailed).\n",
+              o);
+    } else if (s->m[LLMM_CLI_M_ITL].count == 0 && s->m[LLMM_CLI_M_E2E].count > 0) {
         int any = 0;
         for (size_t i = 0; i < r->ninputs; i++)
             any |= r->inputs[i].info.has_itls;
         fputs(any ? "  ITL: no successful request streamed more than one chunk.\n"
-                  : "  ITL: the inputs carry no per-token times (CSV, or JSONL without "
-                    "\"itls\").\n",
+                  : "  ITL: the inputs carry no per-token times (CSV, JSONL without \"itls\",\n"
+                    "  GuideLLM, LLMPerf).\n",
               o);
     }
     if (r->exact) {
@@ -154,6 +174,12 @@ static void goodput(const llmm_cli_report *r, FILE *o)
             continue;
         fprintf(o, "%s %s <= %.3f ms", first ? "" : ",", names[i], r->slo[i] * 1e3);
         first = 0;
+    }
+    if (s->good_unjudged) {
+        fprintf(o, "\n  not computed: %llu completed requests have no TTFT to judge against the "
+                   "TTFT or TPOT limit\n",
+                (unsigned long long)s->good_unjudged);
+        return;
     }
     fprintf(o, "\n  %llu of %llu requests met every SLO: goodput fraction %.3f %%",
             (unsigned long long)s->good, (unsigned long long)s->total,
@@ -379,7 +405,8 @@ static void scorecard(const llmm_cli_report *r, FILE *o)
 
 /* The report's parts, in the order they print. */
 static void (*const parts[])(const llmm_cli_report *r, FILE *o) = {
-    inputs, requests, latency, goodput, slo_verdict, events, host_signals, spikes, collapse, scorecard,
+    inputs, requests, latency, llmm_cli_report_tools_text, goodput, slo_verdict, events,
+    host_signals, spikes, collapse, scorecard,
 };
 
 void llmm_cli_report_text(const llmm_cli_report *r, FILE *o)

@@ -324,6 +324,23 @@ void llmm_cli_plot_markers(llmm_cli_plot *p, const double *x, const double *y, s
     legend_add(p, label, color, 0, 1, shape);
 }
 
+void llmm_cli_plot_bar(llmm_cli_plot *p, double x0, double x1, double y, const char *color,
+                       const char *label, const char *cls)
+{
+    double top, bottom = p->py1;
+    if (drawable(p, x0, y) && drawable(p, x1, y)) {
+        top = sy(p, y < p->y.hi ? y : p->y.hi);
+        if (top > bottom)
+            top = bottom;
+        fprintf(p->f, "<rect class=\"bar%s%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+                      "height=\"%.2f\" fill=\"%s\"/>\n",
+                cls ? " " : "", cls ? cls : "", sx(p, x0), top, sx(p, x1) - sx(p, x0),
+                bottom - top, color);
+        p->markers++;
+    }
+    legend_add(p, label, color, 0, 1, LLMM_CLI_SHAPE_SQUARE);
+}
+
 void llmm_cli_plot_hline(llmm_cli_plot *p, double y, const char *color, const char *label,
                          const char *cls)
 {

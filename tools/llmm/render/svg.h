@@ -75,6 +75,10 @@ void llmm_cli_plot_line(llmm_cli_plot *p, const double *x, const double *y, size
 void llmm_cli_plot_markers(llmm_cli_plot *p, const double *x, const double *y, size_t n,
                            llmm_cli_shape shape, double size, const char *color,
                            const char *label, const char *cls);
+/* A bar from the x axis up to y (clipped to the plot area) between x0 and x1, with a legend
+ * entry when label is not NULL. */
+void llmm_cli_plot_bar(llmm_cli_plot *p, double x0, double x1, double y, const char *color,
+                       const char *label, const char *cls);
 /* Horizontal / vertical reference lines across the plot area, with a legend entry. */
 void llmm_cli_plot_hline(llmm_cli_plot *p, double y, const char *color, const char *label,
                          const char *cls);

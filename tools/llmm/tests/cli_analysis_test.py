@@ -115,7 +115,7 @@ class Knee(Base):
         self.assertEqual(slo["measured_concurrency"], meas)
         self.assertAlmostEqual(slo["measured_qps"], usl(lam, sigma, kappa, meas), delta=1e-9)
         self.assertEqual(rep["input"], {"file": path, "rows": 60, "points": 60,
-                                        "has_p99": True})
+                                        "has_p99": True, "built_from": "a table"})
         # no SLO asked: null; no p99 column: no measured capacity
         rep = self.ok_json("knee", "--json", self.write("u2.csv", usl_sweep()))
         self.assertIsNone(rep["slo"])

@@ -62,10 +62,10 @@ static int cap_reset(void *u)
     return LLMM_CLI_OK;
 }
 
-static int cap_run_end(void *u, double d)
+static int cap_run_end(void *u, const llmm_cli_run *run)
 {
     cap *c = u;
-    KEEP(c->dur, c->nrun, d);
+    KEEP(c->dur, c->nrun, run->duration_s);
     return LLMM_CLI_OK;
 }
 
@@ -131,10 +131,11 @@ static int jsonl(const char *text, cap *c, llmm_cli_error *err)
 
 /* ---- vLLM ---------------------------------------------------------------------------------- */
 
-/* vLLM's key order; request 1 failed half-way (its ITLs precede its error). */
+/* vLLM's key order; request 1 failed half-way (its ITLs precede its error) and, unlike what
+ * vLLM writes, has an output length: only its error tells, after its ITLs were read. */
 static const char *const VLLM_DOC =
     "{\"date\": \"x\", \"duration\": 10.0, \"completed\": 2, \"failed\": 1,\n"
-    " \"input_lens\": [10, 20, 30], \"output_lens\": [3, 0, 1],\n"
+    " \"input_lens\": [10, 20, 30], \"output_lens\": [3, 2, 1],\n"
     " \"ttfts\": [0.5, 0.25, 0.125],\n"
     " \"itls\": [[0.01, 0.02], [0.04], []],\n"
     " \"latencies\": [0.54, 0.0, null],\n"
@@ -170,6 +171,28 @@ static void vllm_values(void **state)
     assert_int_equal(info.e2e_from_latencies, 1);
     assert_int_equal(info.e2e_from_itls, 1);
     assert_int_equal(c.notes, 0);
+}
+
+/* vLLM writes output length 0 for a failed request: its ITLs are held back as they are read,
+ * and no second pass is needed. An empty error string with TTFT 0 is a failure too. */
+static void vllm_no_second_pass(void **state)
+{
+    cap c;
+    llmm_cli_error err;
+    llmm_cli_input_info info;
+    const char *doc = "{\"output_lens\": [3, 0, 0], \"ttfts\": [0.5, 0.25, 0.0],"
+                      " \"itls\": [[0.01, 0.02], [0.04], []], \"latencies\": [0.54, 0.0, 0.0],"
+                      " \"errors\": [\"\", \"ClientPayloadError\", \"\"], \"completed\": 1}";
+    (void)state;
+    assert_int_equal(parse(LLMM_CLI_FORMAT_VLLM, "t.json", doc, strlen(doc), &c, &info, &err),
+                     LLMM_CLI_OK);
+    assert_int_equal(c.nrec, 3);
+    assert_true(!c.rec[0].failed && c.rec[1].failed && c.rec[2].failed);
+    assert_int_equal(c.resets, 0);
+    assert_int_equal(info.replayed, 0);
+    assert_int_equal(c.nitl, 2);
+    assert_true(c.itl[0] == 0.01 && c.itl[1] == 0.02);
+    assert_int_equal(c.notes, 0); /* completed 1: as counted */
 }
 
 /* Feeding one byte at a time gives the same records as one buffer. */
@@ -255,8 +278,8 @@ static void vllm_malformed(void **state)
         {"[1, 2]", "found a list"},
         {"42", "found a number"},
         {"{\"ttfts\": [0.1], \"latencies\": [0.2]", "t.json:1:"},
-        {"{\"latencies\": [0.2]}", "no 'ttfts' list"},
-        {"{\"ttfts\": [0.1, 0.2], \"latencies\": [0.2]}", "'latencies' has 1 entries but 'ttfts' has 2"},
+        {"{\"ttfts\": [0.1, 0.2], \"latencies\": [0.2]}", "'latencies' has 1 entries"},
+        {"{\"itls\": [[0.1]], \"latencies\": [0.2]}", "'itls' without 'ttfts'"},
         {"{\"ttfts\": [0.1]}", "neither 'latencies' nor 'itls'"},
         {"{\"ttfts\": [\"x\"], \"latencies\": [1]}", "ttfts[0] is a string, expected a number"},
         {"{\"ttfts\": [-1], \"latencies\": [1]}", "ttfts[0] is negative"},
@@ -270,7 +293,12 @@ static void vllm_malformed(void **state)
         {"{\"ttfts\": [0.1], \"itls\": [[-0.5]]}", "negative latency"},
         {"{\"ttfts\": [0.1], \"errors\": [3], \"itls\": [[]]}", "errors[0] is a number"},
         {"{\"ttfts\": [0.1], \"output_lens\": [1.5], \"itls\": [[]]}", "not a token count"},
-        {"{\"ttfts\": [NaN], \"latencies\": [1]}", "t.json:1:"},
+        {"{\"ttfts\": [NaN], \"latencies\": [1]}", "t.json:1:12: ttfts[0] is NaN"},
+        {"{\"ttfts\": [0.1], \"latencies\": [-Infinity]}", "latencies[0] is -Infinity"},
+        {"{\"ttfts\": [0.1], \"itls\": [[Infinity]]}", "itls[0] holds Infinity"},
+        {"{\"ttfts\": [0.1], \"latencies\": [0.2], \"start_times\": [NaN]}", "start_times[0] is NaN"},
+        {"{\"ttfts\": [nan], \"latencies\": [1]}", "invalid literal 'nan'"},
+        {"{\"duration\": Infinity}", "'duration' is Infinity"},
         {"{\"ttfts\": [1e999], \"latencies\": [1]}", "out of range"},
         {"{\"ttfts\": [0.5], \"latencies\": [0.25]}", "below its TTFT"},
         {"{\"ttfts\": [null], \"latencies\": [0.25]}", "ttfts[0] is null"},
@@ -286,7 +314,7 @@ static void vllm_malformed(void **state)
         {"{\"llmm_events\": [{\"t\": 1, \"type\": 5}]}", "llmm_events[0].type must be a name"},
         {"{\"llmm_events\": [{\"t\": 1, \"type\": [\"x\"]}]}", "llmm_events[0] holds a nested list"},
         {"{\"llmm_events\": [{\"t\": 1, \"type\": \"no.such.event\"}]}", "unknown event type"},
-        {"{\"a\": \"\xff\xfe\"}", "t.json:1:"},
+        {"{\"a\": \"x\x01\"}", "t.json:1:9: control character 0x01"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -598,6 +626,15 @@ static void numbers_as_strtod(void **state)
     assert_int_equal(llmm_cli_number("1x", 2, &(double){0}), LLMM_CLI_EPARSE);
 }
 
+static int detect(const char *head)
+{
+    llmm_cli_format f = LLMM_CLI_FORMAT_AUTO;
+    llmm_cli_error err;
+    if (llmm_cli_format_detect("h", head, strlen(head), 0, &f, &err) != LLMM_CLI_OK)
+        return -1;
+    return (int)f;
+}
+
 static void helpers(void **state)
 {
     double s;
@@ -620,13 +657,9 @@ static void helpers(void **state)
     assert_int_equal(llmm_cli_status_failed("2000", 4), 1);
     assert_int_equal(llmm_cli_status_failed("error", 5), 1);
     assert_int_equal(llmm_cli_status_failed("  ", 2), -1);
-    assert_int_equal(llmm_cli_format_guess("a.csv", "{", 1), LLMM_CLI_FORMAT_CSV);
-    assert_int_equal(llmm_cli_format_guess("a.ndjson", "", 0), LLMM_CLI_FORMAT_JSONL);
-    assert_int_equal(llmm_cli_format_guess("a.JSON", "", 0), LLMM_CLI_FORMAT_VLLM);
-    assert_int_equal(llmm_cli_format_guess("a.txt", " {\"ttft_s\": 1}\n{", 16),
-                     LLMM_CLI_FORMAT_JSONL);
-    assert_int_equal(llmm_cli_format_guess(NULL, "{\"ttfts\": [1]}", 14), LLMM_CLI_FORMAT_VLLM);
-    assert_int_equal(llmm_cli_format_guess(NULL, "ttft_s,e2e_s", 12), LLMM_CLI_FORMAT_CSV);
+    assert_int_equal(detect(" {\"ttft_s\": 1}\n{"), LLMM_CLI_FORMAT_JSONL);
+    assert_int_equal(detect("{\"ttfts\": [1]}"), LLMM_CLI_FORMAT_VLLM);
+    assert_int_equal(detect("# x\nTTFT_S,e2e_s"), LLMM_CLI_FORMAT_CSV);
     assert_int_equal(llmm_cli_format_parse("JSONL", &f), LLMM_CLI_OK);
     assert_int_equal(f, LLMM_CLI_FORMAT_JSONL);
     assert_int_equal(llmm_cli_format_parse("xml", &f), LLMM_CLI_EUSAGE);
@@ -636,6 +669,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vllm_values),       cmocka_unit_test(vllm_bytewise),
+        cmocka_unit_test(vllm_no_second_pass),
         cmocka_unit_test(vllm_errors_first_and_multi),
         cmocka_unit_test(vllm_failed_count_note), cmocka_unit_test(vllm_events),
         cmocka_unit_test(vllm_malformed),    cmocka_unit_test(vllm_error_position),

@@ -1,4 +1,4 @@
-//! Checks of the hand-written declarations against the loaded library: constants against the
+//! Checks of the generated declarations against the loaded library: constants against the
 //! library's own names for them, struct sizes against `struct_size` as the `_init` calls set it,
 //! field offsets through calls whose results are known in closed form.
 
@@ -191,26 +191,7 @@ fn sketch_round_trip_through_raw_calls() {
 /// a size the library never released is refused and nothing is written.
 #[test]
 fn struct_init_takes_the_crates_own_sizes() {
-    macro_rules! kinds {
-        ($($kind:ident $ty:ty),* $(,)?) => { [$(($kind, size_of::<$ty>())),*] };
-    }
-    let all = kinds![
-        LLMM_STRUCT_ALLOCATOR llmm_allocator, LLMM_STRUCT_SPIKE_STATS llmm_spike_stats,
-        LLMM_STRUCT_COLLAPSE_VERDICT llmm_collapse_verdict,
-        LLMM_STRUCT_COLLAPSE_REPORT llmm_collapse_report,
-        LLMM_STRUCT_STABILITY_READING llmm_stability_reading,
-        LLMM_STRUCT_SATURATION_READING llmm_saturation_reading,
-        LLMM_STRUCT_OTLP_OPTIONS llmm_otlp_options, LLMM_STRUCT_FIT_STATS llmm_fit_stats,
-        LLMM_STRUCT_KNEE llmm_knee, LLMM_STRUCT_USL llmm_usl,
-        LLMM_STRUCT_KNEE_OPTIONS llmm_knee_options, LLMM_STRUCT_LII_READING llmm_lii_reading,
-        LLMM_STRUCT_KV_OCCUPANCY_RESULT llmm_kv_occupancy_result,
-        LLMM_STRUCT_KV_HIT_READING llmm_kv_hit_reading, LLMM_STRUCT_TLB_READING llmm_tlb_reading,
-        LLMM_STRUCT_SCORE_RESULT llmm_score_result, LLMM_STRUCT_SLO_RESULT llmm_slo_result,
-        LLMM_STRUCT_GOODPUT_RESULT llmm_goodput_result, LLMM_STRUCT_BURN_RESULT llmm_burn_result,
-        LLMM_STRUCT_ERROR_TRIGGER_READING llmm_error_trigger_reading,
-        LLMM_STRUCT_OPTION_INFO llmm_option_info,
-    ];
-    for (i, &(kind, size)) in all.iter().enumerate() {
+    for (i, &(kind, size)) in SIZE_PREFIXED.iter().enumerate() {
         assert_eq!(kind as usize, i + 1);
         let mut buf = [0xA5u8; 256];
         let st = unsafe { llmm_struct_init(kind, buf.as_mut_ptr() as *mut c_void, size as u32) };
@@ -224,8 +205,13 @@ fn struct_init_takes_the_crates_own_sizes() {
             assert!(buf.iter().all(|&b| b == 0xA5));
         }
     }
-    let mut buf = [0u8; 64];
+    // the kinds listed are every kind the library knows: the next one is refused at any size
+    let mut buf = [0u8; 256];
     let p = buf.as_mut_ptr() as *mut c_void;
+    let next = SIZE_PREFIXED.len() as llmm_struct_kind + 1;
+    for &(_, size) in SIZE_PREFIXED {
+        assert_eq!(unsafe { llmm_struct_init(next, p, size as u32) }, LLMM_E_ABI);
+    }
     assert_eq!(unsafe { llmm_struct_init(99, p, 32) }, LLMM_E_ABI);
     assert_eq!(unsafe { llmm_struct_init(LLMM_STRUCT_KNEE, ptr::null_mut(), 32) }, LLMM_E_INVALID);
 }

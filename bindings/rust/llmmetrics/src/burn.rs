@@ -1,13 +1,13 @@
 //! Multi-window error-budget burn-rate alerts and the error-share self-healing trigger.
 
 use std::fmt;
-use std::mem::MaybeUninit;
-use std::ptr::{self, NonNull};
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Result};
+use crate::object::{get, Owned};
+use crate::sized;
 
 /// Burn rate `error_rate / (1 − slo_target)`.
 ///
@@ -17,19 +17,15 @@ use crate::error::{check, Result};
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub fn burn_rate(error_rate: f64, slo_target: f64) -> Result<f64> {
-    let mut b = 0.0;
     // SAFETY: valid out-pointer.
-    check(unsafe { ffi::llmm_burn_rate(error_rate, slo_target, &mut b) })?;
-    Ok(b)
+    get(|b| unsafe { ffi::llmm_burn_rate(error_rate, slo_target, b) })
 }
 
 /// Share of a period's error budget that a window burning at `burn_rate` spends:
 /// `burn_rate · window / period`.
 pub fn burn_budget_spent(burn_rate: f64, window_ns: u64, period_ns: u64) -> Result<f64> {
-    let mut s = 0.0;
     // SAFETY: valid out-pointer.
-    check(unsafe { ffi::llmm_burn_budget_spent(burn_rate, window_ns, period_ns, &mut s) })?;
-    Ok(s)
+    get(|s| unsafe { ffi::llmm_burn_budget_spent(burn_rate, window_ns, period_ns, s) })
 }
 
 /// Slot length of a [`BurnAlerter`] when 0 is given: ten seconds.
@@ -108,100 +104,39 @@ pub struct BurnResult {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct BurnAlerter {
-    ptr: NonNull<ffi::llmm_burn>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_burn>,
 }
 
-// SAFETY: writers and clock-advancing calls take `&mut self`; option reads only read.
-unsafe impl Send for BurnAlerter {}
-unsafe impl Sync for BurnAlerter {}
-
-impl BurnAlerter {
+constructors!(BurnAlerter = ffi::llmm_burn_new;
     /// An alerter for `slo_target` (e.g. 0.999) on `slots` slots of `slot_ns` (0, 0: 10 s
     /// slots, just enough for the 6 h window).
     ///
     /// # Errors
     /// `Invalid` for NaN; `Range` for a target outside (0, 1) or a ring shorter than 6 h.
-    pub fn new(slo_target: f64, slot_ns: u64, slots: u32) -> Result<BurnAlerter> {
-        BurnAlerter::create(None, slo_target, slot_ns, slots)
-    }
+    (slo_target: f64, slot_ns: u64, slots: u32));
 
-    /// As [`new`](BurnAlerter::new), allocating from `ctx`.
-    pub fn with_context(
-        ctx: &Context,
-        slo_target: f64,
-        slot_ns: u64,
-        slots: u32,
-    ) -> Result<BurnAlerter> {
-        BurnAlerter::create(Some(ctx), slo_target, slot_ns, slots)
-    }
-
-    fn create(
-        ctx: Option<&Context>,
-        slo_target: f64,
-        slot_ns: u64,
-        slots: u32,
-    ) -> Result<BurnAlerter> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe {
-            ffi::llmm_burn_new(context::raw(ctx), slo_target, slot_ns, slots, &mut out)
-        })?;
-        let ptr = NonNull::new(out).expect("llmm_burn_new returned LLMM_OK and NULL");
-        Ok(BurnAlerter { ptr, _ctx: ctx.cloned() })
-    }
-
+option_calls!(BurnAlerter;
     /// Set the SLO target or a factor.
-    pub fn set_f64(&mut self, key: BurnF64, value: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_burn_set_f64(self.ptr.as_ptr(), key as ffi::llmm_burn_option, value)
-        })
-    }
-
+    fn set_f64(key: BurnF64 as ffi::llmm_burn_option, value: f64) = ffi::llmm_burn_set_f64;
     /// Read the SLO target or a factor.
-    pub fn get_f64(&self, key: BurnF64) -> Result<f64> {
-        let mut v = 0.0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_burn_get_f64(self.ptr.as_ptr(), key as ffi::llmm_burn_option, &mut v)
-        })?;
-        Ok(v)
-    }
-
+    fn get_f64(key: BurnF64 as ffi::llmm_burn_option) -> f64 = ffi::llmm_burn_get_f64;
     /// Set a window length (keep short ≤ long at every step).
-    pub fn set_u64(&mut self, key: BurnU64, value: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_burn_set_u64(self.ptr.as_ptr(), key as ffi::llmm_burn_option, value)
-        })
-    }
-
+    fn set_u64(key: BurnU64 as ffi::llmm_burn_option, value: u64) = ffi::llmm_burn_set_u64;
     /// Read a window length.
-    pub fn get_u64(&self, key: BurnU64) -> Result<u64> {
-        let mut v = 0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_burn_get_u64(self.ptr.as_ptr(), key as ffi::llmm_burn_option, &mut v)
-        })?;
-        Ok(v)
-    }
+    fn get_u64(key: BurnU64 as ffi::llmm_burn_option) -> u64 = ffi::llmm_burn_get_u64;
+);
 
+impl BurnAlerter {
     /// Count `errors` failed requests of `requests` at `now_ns`.
     pub fn add(&mut self, now_ns: u64, errors: u64, requests: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_burn_add(self.ptr.as_ptr(), now_ns, errors, requests) })
+        check(unsafe { ffi::llmm_burn_add(self.raw.ptr(), now_ns, errors, requests) })
     }
 
     /// Burn rates of the four windows at `now_ns` and the two alerts.
     pub fn evaluate(&mut self, now_ns: u64) -> Result<BurnResult> {
-        let mut r = MaybeUninit::<ffi::llmm_burn_result>::zeroed();
-        // SAFETY: initialised by crate::sized::init before the evaluation fills it.
-        let r = unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_BURN_RESULT, r.as_mut_ptr()))?;
-            check(ffi::llmm_burn_evaluate(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
-            r.assume_init()
-        };
+        // SAFETY: live handle; sized::read sets the struct up.
+        let r = sized::read(|r| unsafe { ffi::llmm_burn_evaluate(self.raw.ptr(), now_ns, r) })?;
         Ok(BurnResult {
             fast_alert: r.fast_alert != 0,
             slow_alert: r.slow_alert != 0,
@@ -215,14 +150,7 @@ impl BurnAlerter {
     /// Forget every count and the clock; the options stay.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_burn_reset(self.ptr.as_ptr()) })
-    }
-}
-
-impl Drop for BurnAlerter {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_burn_free(self.ptr.as_ptr()) }
+        check(unsafe { ffi::llmm_burn_reset(self.raw.ptr()) })
     }
 }
 
@@ -266,89 +194,29 @@ pub struct ErrorTriggerReading {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct ErrorTrigger {
-    ptr: NonNull<ffi::llmm_error_trigger>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_error_trigger>,
 }
 
-// SAFETY: writers and clock-advancing calls take `&mut self`; option reads only read.
-unsafe impl Send for ErrorTrigger {}
-unsafe impl Sync for ErrorTrigger {}
+constructors!(ErrorTrigger = ffi::llmm_error_trigger_new;
+    /// A trigger over `window_ns` (0 for five minutes) with threshold 5 % and minimum 1.
+    (window_ns: u64));
+
+option_calls!(ErrorTrigger;
+    /// Set the failed-share threshold, in [0, 1].
+    fn set_max_share(share: f64) = ffi::llmm_error_trigger_set_f64[ffi::LLMM_ERROR_TRIGGER_MAX_SHARE];
+    /// The failed-share threshold.
+    fn max_share() -> f64 = ffi::llmm_error_trigger_get_f64[ffi::LLMM_ERROR_TRIGGER_MAX_SHARE];
+    /// Set the minimum number of requests in the window (≥ 1) for the trigger to fire.
+    fn set_min_requests(n: u64) = ffi::llmm_error_trigger_set_u64[ffi::LLMM_ERROR_TRIGGER_MIN_REQUESTS];
+    /// The minimum number of requests.
+    fn min_requests() -> u64 = ffi::llmm_error_trigger_get_u64[ffi::LLMM_ERROR_TRIGGER_MIN_REQUESTS];
+);
 
 impl ErrorTrigger {
-    /// A trigger over `window_ns` (0 for five minutes) with threshold 5 % and minimum 1.
-    pub fn new(window_ns: u64) -> Result<ErrorTrigger> {
-        ErrorTrigger::create(None, window_ns)
-    }
-
-    /// As [`new`](ErrorTrigger::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, window_ns: u64) -> Result<ErrorTrigger> {
-        ErrorTrigger::create(Some(ctx), window_ns)
-    }
-
-    fn create(ctx: Option<&Context>, window_ns: u64) -> Result<ErrorTrigger> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_error_trigger_new(context::raw(ctx), window_ns, &mut out) })?;
-        let ptr = NonNull::new(out).expect("llmm_error_trigger_new returned LLMM_OK and NULL");
-        Ok(ErrorTrigger { ptr, _ctx: ctx.cloned() })
-    }
-
-    /// Set the failed-share threshold, in [0, 1].
-    pub fn set_max_share(&mut self, share: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_error_trigger_set_f64(
-                self.ptr.as_ptr(),
-                ffi::LLMM_ERROR_TRIGGER_MAX_SHARE,
-                share,
-            )
-        })
-    }
-
-    /// The failed-share threshold.
-    pub fn max_share(&self) -> Result<f64> {
-        let mut v = 0.0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_error_trigger_get_f64(
-                self.ptr.as_ptr(),
-                ffi::LLMM_ERROR_TRIGGER_MAX_SHARE,
-                &mut v,
-            )
-        })?;
-        Ok(v)
-    }
-
-    /// Set the minimum number of requests in the window (≥ 1) for the trigger to fire.
-    pub fn set_min_requests(&mut self, n: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_error_trigger_set_u64(
-                self.ptr.as_ptr(),
-                ffi::LLMM_ERROR_TRIGGER_MIN_REQUESTS,
-                n,
-            )
-        })
-    }
-
-    /// The minimum number of requests.
-    pub fn min_requests(&self) -> Result<u64> {
-        let mut v = 0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_error_trigger_get_u64(
-                self.ptr.as_ptr(),
-                ffi::LLMM_ERROR_TRIGGER_MIN_REQUESTS,
-                &mut v,
-            )
-        })?;
-        Ok(v)
-    }
-
     /// Count `errors` failed requests of `requests` at `now_ns`.
     pub fn add(&mut self, now_ns: u64, errors: u64, requests: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_error_trigger_add(self.ptr.as_ptr(), now_ns, errors, requests) })
+        check(unsafe { ffi::llmm_error_trigger_add(self.raw.ptr(), now_ns, errors, requests) })
     }
 
     /// The failed share over the window ending at `now_ns` and whether it fires.
@@ -356,13 +224,9 @@ impl ErrorTrigger {
     /// # Errors
     /// `Empty` when the window holds no request.
     pub fn check(&mut self, now_ns: u64) -> Result<ErrorTriggerReading> {
-        let mut r = MaybeUninit::<ffi::llmm_error_trigger_reading>::zeroed();
-        // SAFETY: initialised by crate::sized::init before the check fills it.
-        let r = unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_ERROR_TRIGGER_READING, r.as_mut_ptr()))?;
-            check(ffi::llmm_error_trigger_check(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
-            r.assume_init()
-        };
+        // SAFETY: live handle; sized::read sets the struct up.
+        let r =
+            sized::read(|r| unsafe { ffi::llmm_error_trigger_check(self.raw.ptr(), now_ns, r) })?;
         Ok(ErrorTriggerReading {
             fired: r.fired != 0,
             errors: r.errors,
@@ -374,14 +238,7 @@ impl ErrorTrigger {
     /// Forget every count and the clock; the options stay.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_error_trigger_reset(self.ptr.as_ptr()) })
-    }
-}
-
-impl Drop for ErrorTrigger {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_error_trigger_free(self.ptr.as_ptr()) }
+        check(unsafe { ffi::llmm_error_trigger_reset(self.raw.ptr()) })
     }
 }
 

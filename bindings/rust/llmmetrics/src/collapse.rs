@@ -1,13 +1,13 @@
 //! Throughput collapse right after a precision switch (doc/spec.md §7).
 
 use std::fmt;
-use std::mem::MaybeUninit;
-use std::ptr::{self, NonNull};
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Result};
+use crate::object::Owned;
+use crate::sized;
 
 /// Largest latency, TPS reading, mean or in-flight count the detectors accept.
 pub const DETECT_VALUE_MAX: f64 = ffi::LLMM_DETECT_VALUE_MAX;
@@ -128,70 +128,29 @@ pub struct CollapseCounts {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct CollapseDetector {
-    ptr: NonNull<ffi::llmm_collapse>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_collapse>,
 }
 
-handle!(CollapseDetector, ffi::llmm_collapse, ffi::llmm_collapse_free);
+constructors!(CollapseDetector = ffi::llmm_collapse_new;
+    /// A detector with the default options.
+    ());
+
+option_calls!(CollapseDetector;
+    /// Set a floating-point option.
+    fn set_f64(key: CollapseF64 as ffi::llmm_collapse_option, value: f64) = ffi::llmm_collapse_set_f64;
+    /// Read a floating-point option.
+    fn get_f64(key: CollapseF64 as ffi::llmm_collapse_option) -> f64 = ffi::llmm_collapse_get_f64;
+    /// Set an integer option.
+    fn set_u64(key: CollapseU64 as ffi::llmm_collapse_option, value: u64) = ffi::llmm_collapse_set_u64;
+    /// Read an integer option.
+    fn get_u64(key: CollapseU64 as ffi::llmm_collapse_option) -> u64 = ffi::llmm_collapse_get_u64;
+);
 
 impl CollapseDetector {
-    /// A detector with the default options.
-    pub fn new() -> Result<CollapseDetector> {
-        CollapseDetector::create(None)
-    }
-
-    /// As [`new`](CollapseDetector::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context) -> Result<CollapseDetector> {
-        CollapseDetector::create(Some(ctx))
-    }
-
-    fn create(ctx: Option<&Context>) -> Result<CollapseDetector> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_collapse_new(context::raw(ctx), &mut out) })?;
-        Ok(CollapseDetector::wrap(out, ctx))
-    }
-
-    /// Set a floating-point option.
-    pub fn set_f64(&mut self, key: CollapseF64, value: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_collapse_set_f64(self.ptr.as_ptr(), key as ffi::llmm_collapse_option, value)
-        })
-    }
-
-    /// Read a floating-point option.
-    pub fn get_f64(&self, key: CollapseF64) -> Result<f64> {
-        let mut v = 0.0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_collapse_get_f64(self.ptr.as_ptr(), key as ffi::llmm_collapse_option, &mut v)
-        })?;
-        Ok(v)
-    }
-
-    /// Set an integer option.
-    pub fn set_u64(&mut self, key: CollapseU64, value: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_collapse_set_u64(self.ptr.as_ptr(), key as ffi::llmm_collapse_option, value)
-        })
-    }
-
-    /// Read an integer option.
-    pub fn get_u64(&self, key: CollapseU64) -> Result<u64> {
-        let mut v = 0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_collapse_get_u64(self.ptr.as_ptr(), key as ffi::llmm_collapse_option, &mut v)
-        })?;
-        Ok(v)
-    }
-
     /// Mark a weight (precision) switch at `now_ns`; it replaces any earlier one.
     pub fn mark_switch(&mut self, now_ns: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_collapse_mark_switch(self.ptr.as_ptr(), now_ns) })
+        check(unsafe { ffi::llmm_collapse_mark_switch(self.raw.ptr(), now_ns) })
     }
 
     /// Judge one batch latency against the W before it; returns whether it collapsed.
@@ -203,25 +162,17 @@ impl CollapseDetector {
         let mut collapsed = 0;
         // SAFETY: live handle, exclusive borrow.
         check(unsafe {
-            ffi::llmm_collapse_observe(self.ptr.as_ptr(), now_ns, latency, &mut collapsed)
+            ffi::llmm_collapse_observe(self.raw.ptr(), now_ns, latency, &mut collapsed)
         })?;
         Ok(collapsed != 0)
     }
 
     /// [`observe`](CollapseDetector::observe) with the whole verdict.
     pub fn observe_ex(&mut self, now_ns: u64, latency: f64) -> Result<CollapseVerdict> {
-        let mut v = MaybeUninit::<ffi::llmm_collapse_verdict>::zeroed();
-        // SAFETY: initialised by crate::sized::init before the call fills it.
-        let v = unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_COLLAPSE_VERDICT, v.as_mut_ptr()))?;
-            check(ffi::llmm_collapse_observe_ex(
-                self.ptr.as_ptr(),
-                now_ns,
-                latency,
-                v.as_mut_ptr(),
-            ))?;
-            v.assume_init()
-        };
+        // SAFETY: live handle; sized::read sets the struct up.
+        let v = sized::read(|v| unsafe {
+            ffi::llmm_collapse_observe_ex(self.raw.ptr(), now_ns, latency, v)
+        })?;
         Ok(CollapseVerdict {
             collapsed: v.collapsed != 0,
             ready: v.ready != 0,
@@ -243,13 +194,13 @@ impl CollapseDetector {
     /// A throughput reading (a drop after a switch is the TPS signal).
     pub fn observe_tps(&mut self, now_ns: u64, tps: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_collapse_observe_tps(self.ptr.as_ptr(), now_ns, tps) })
+        check(unsafe { ffi::llmm_collapse_observe_tps(self.raw.ptr(), now_ns, tps) })
     }
 
     /// A memory-bandwidth utilisation reading in [0, 1].
     pub fn observe_membw(&mut self, now_ns: u64, utilisation: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_collapse_observe_membw(self.ptr.as_ptr(), now_ns, utilisation) })
+        check(unsafe { ffi::llmm_collapse_observe_membw(self.raw.ptr(), now_ns, utilisation) })
     }
 
     /// The confirmation matrix of the latest switch.
@@ -257,13 +208,8 @@ impl CollapseDetector {
     /// # Errors
     /// `Empty` when no switch was marked.
     pub fn switch_report(&self) -> Result<CollapseReport> {
-        let mut r = MaybeUninit::<ffi::llmm_collapse_report>::zeroed();
-        // SAFETY: initialised by crate::sized::init before the call fills it.
-        let r = unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_COLLAPSE_REPORT, r.as_mut_ptr()))?;
-            check(ffi::llmm_collapse_switch_report(self.ptr.as_ptr(), r.as_mut_ptr()))?;
-            r.assume_init()
-        };
+        // SAFETY: live handle; sized::read sets the struct up.
+        let r = sized::read(|r| unsafe { ffi::llmm_collapse_switch_report(self.raw.ptr(), r) })?;
         Ok(CollapseReport {
             signals: r.signals,
             latency_confirmed: r.latency_confirmed != 0,
@@ -288,7 +234,7 @@ impl CollapseDetector {
         // SAFETY: live handle; fails only for NULL.
         let st = unsafe {
             ffi::llmm_collapse_counts(
-                self.ptr.as_ptr(),
+                self.raw.ptr(),
                 &mut c.samples,
                 &mut c.collapsed,
                 &mut c.switches,
@@ -301,7 +247,7 @@ impl CollapseDetector {
     /// Forget every latency, reading, switch, count and the clock; options stay.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_collapse_reset(self.ptr.as_ptr()) })
+        check(unsafe { ffi::llmm_collapse_reset(self.raw.ptr()) })
     }
 }
 

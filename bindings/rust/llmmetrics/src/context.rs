@@ -153,19 +153,15 @@ impl Context {
     /// A context whose allocations go through `allocator`.
     pub fn with_allocator<A: RawAllocator>(allocator: A) -> Result<Context> {
         let hooks: Box<Hooks> = Box::new(Box::new(allocator));
-        let mut a = std::mem::MaybeUninit::<ffi::llmm_allocator>::zeroed();
+        let mut a: ffi::llmm_allocator = crate::sized::try_defaults()?;
+        a.user = &*hooks as *const Hooks as *mut ffi::c_void;
+        a.alloc = Some(hook_alloc);
+        a.realloc = Some(hook_realloc);
+        a.free = Some(hook_free);
         let mut out = ptr::null_mut();
-        // SAFETY: `a` is initialised by crate::sized::init before use; the user pointer
-        // stays valid until after llmm_ctx_free (see `Inner`).
-        unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_ALLOCATOR, a.as_mut_ptr()))?;
-            let mut a = a.assume_init();
-            a.user = &*hooks as *const Hooks as *mut ffi::c_void;
-            a.alloc = Some(hook_alloc);
-            a.realloc = Some(hook_realloc);
-            a.free = Some(hook_free);
-            check(ffi::llmm_ctx_new(&a, &mut out))?;
-        }
+        // SAFETY: `a` is set up by the library; the user pointer stays valid until after
+        // llmm_ctx_free (see `Inner`).
+        check(unsafe { ffi::llmm_ctx_new(&a, &mut out) })?;
         Ok(Context::wrap(out, Some(hooks)))
     }
 

@@ -2,12 +2,12 @@
 
 use std::ffi::CStr;
 use std::fmt;
-use std::ptr::{self, NonNull};
 
 use llmmetrics_sys as ffi;
 
 use crate::context::{self, Context};
 use crate::error::{check, Error, Result};
+use crate::object::{get, Owned};
 
 /// An event type: one of the known causes or a caller's own id (≥ [`EventType::USER`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -99,36 +99,20 @@ pub const EVENT_LOG_CAPACITY_DEFAULT: u32 = ffi::LLMM_EVENT_LOG_CAPACITY_DEFAULT
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct EventLog {
-    ptr: NonNull<ffi::llmm_event_log>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_event_log>,
 }
 
-handle!(EventLog, ffi::llmm_event_log, ffi::llmm_event_log_free);
-
-impl EventLog {
+constructors!(EventLog = ffi::llmm_event_log_new;
     /// A log keeping the last `capacity` events (0 for 1024).
     ///
     /// # Errors
     /// `Range` for a capacity above 16777216; `NoMem`.
-    pub fn new(capacity: u32) -> Result<EventLog> {
-        EventLog::create(None, capacity)
-    }
+    (capacity: u32));
 
-    /// As [`new`](EventLog::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, capacity: u32) -> Result<EventLog> {
-        EventLog::create(Some(ctx), capacity)
-    }
-
-    fn create(ctx: Option<&Context>, capacity: u32) -> Result<EventLog> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_event_log_new(context::raw(ctx), capacity, &mut out) })?;
-        Ok(EventLog::wrap(out, ctx))
-    }
-
+impl EventLog {
     /// The raw handle, for calls that write into the log (the host sampler).
     pub(crate) fn as_mut_ptr(&mut self) -> *mut ffi::llmm_event_log {
-        self.ptr.as_ptr()
+        self.raw.ptr()
     }
 
     /// Record an event (time stamps never go backwards; the oldest event leaves a full ring).
@@ -138,7 +122,7 @@ impl EventLog {
     /// backwards.
     pub fn add(&mut self, now_ns: u64, kind: EventType, value: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_event_log_add(self.ptr.as_ptr(), now_ns, kind.0, value) })
+        check(unsafe { ffi::llmm_event_log_add(self.raw.ptr(), now_ns, kind.0, value) })
     }
 
     /// The events stamped in `[at_ns − lookback_ns, at_ns]`, nearest to `at_ns` first.
@@ -149,7 +133,7 @@ impl EventLog {
             // SAFETY: `raw` has `len()` initialised elements to write into.
             let st = unsafe {
                 ffi::llmm_event_log_lookback(
-                    self.ptr.as_ptr(),
+                    self.raw.ptr(),
                     at_ns,
                     lookback_ns,
                     raw.as_mut_ptr(),
@@ -180,7 +164,7 @@ impl EventLog {
         let mut n = 0;
         let t = kind.map_or(0, |k| k.0);
         // SAFETY: live handle; read-only call.
-        check(unsafe { ffi::llmm_event_log_count(self.ptr.as_ptr(), t, from_ns, to_ns, &mut n) })?;
+        check(unsafe { ffi::llmm_event_log_count(self.raw.ptr(), t, from_ns, to_ns, &mut n) })?;
         Ok(n)
     }
 
@@ -189,7 +173,7 @@ impl EventLog {
         let mut c = EventLogCounts::default();
         // SAFETY: live handle; fails only for NULL.
         let st = unsafe {
-            ffi::llmm_event_log_counts(self.ptr.as_ptr(), &mut c.held, &mut c.total, &mut c.dropped)
+            ffi::llmm_event_log_counts(self.raw.ptr(), &mut c.held, &mut c.total, &mut c.dropped)
         };
         debug_assert_eq!(st, ffi::LLMM_OK);
         c
@@ -198,7 +182,7 @@ impl EventLog {
     /// Forget every event, the counts and the clock; the capacity stays.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_event_log_reset(self.ptr.as_ptr()) })
+        check(unsafe { ffi::llmm_event_log_reset(self.raw.ptr()) })
     }
 }
 
@@ -247,17 +231,15 @@ pub fn correlation_in(
     if x.len() != y.len() {
         return Err(Error::invalid());
     }
-    let mut r = 0.0;
     // SAFETY: both slices readable for `len`; valid out-pointer.
-    check(unsafe {
+    get(|r| unsafe {
         ffi::llmm_correlation(
             context::raw(ctx),
             x.as_ptr(),
             y.as_ptr(),
             x.len(),
             method as ffi::llmm_correlation_method,
-            &mut r,
+            r,
         )
-    })?;
-    Ok(r)
+    })
 }

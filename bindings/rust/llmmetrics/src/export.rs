@@ -8,13 +8,13 @@
 
 use std::ffi::{CStr, CString};
 use std::fmt;
-use std::mem::MaybeUninit;
-use std::ptr::{self, NonNull};
+use std::ptr::{self};
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Error, Result};
+use crate::object::Owned;
 use crate::sketch::Sketch;
 
 /// Calls an encoder of the `(buf, cap, *len)` convention until the buffer is large enough.
@@ -248,40 +248,19 @@ pub fn prom_buckets(which: BucketList) -> Result<Vec<f64>> {
 ///
 /// `PromWriter` is `Send + Sync`: every call takes `&mut self`.
 pub struct PromWriter {
-    ptr: NonNull<ffi::llmm_prom_writer>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_prom_writer>,
 }
 
-// SAFETY: one thread per writer, enforced by `&mut self` on every call.
-unsafe impl Send for PromWriter {}
-unsafe impl Sync for PromWriter {}
+constructors!(PromWriter = ffi::llmm_prom_writer_new;
+    /// An empty writer.
+    (format: PromFormat as ffi::llmm_prom_format));
 
 impl PromWriter {
-    /// An empty writer.
-    pub fn new(format: PromFormat) -> Result<PromWriter> {
-        PromWriter::create(None, format)
-    }
-
-    /// An empty writer allocating from `ctx`.
-    pub fn with_context(ctx: &Context, format: PromFormat) -> Result<PromWriter> {
-        PromWriter::create(Some(ctx), format)
-    }
-
-    fn create(ctx: Option<&Context>, format: PromFormat) -> Result<PromWriter> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe {
-            ffi::llmm_prom_writer_new(context::raw(ctx), format as ffi::llmm_prom_format, &mut out)
-        })?;
-        let ptr = NonNull::new(out).expect("llmm_prom_writer_new returned LLMM_OK and NULL");
-        Ok(PromWriter { ptr, _ctx: ctx.cloned() })
-    }
-
     /// Drop everything written and start a new exposition in `format` (memory is kept).
     pub fn reset(&mut self, format: PromFormat) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
         check(unsafe {
-            ffi::llmm_prom_writer_reset(self.ptr.as_ptr(), format as ffi::llmm_prom_format)
+            ffi::llmm_prom_writer_reset(self.raw.ptr(), format as ffi::llmm_prom_format)
         })
     }
 
@@ -296,10 +275,7 @@ impl PromWriter {
     pub fn set_classic_list(&mut self, which: BucketList) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
         check(unsafe {
-            ffi::llmm_prom_writer_set_classic_list(
-                self.ptr.as_ptr(),
-                which as ffi::llmm_bucket_list,
-            )
+            ffi::llmm_prom_writer_set_classic_list(self.raw.ptr(), which as ffi::llmm_bucket_list)
         })
     }
 
@@ -311,7 +287,7 @@ impl PromWriter {
     /// `Invalid` when `max_bounds` is below 3 (nothing changes).
     pub fn set_classic_max(&mut self, max_bounds: u32) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_prom_writer_set_classic_max(self.ptr.as_ptr(), max_bounds) })
+        check(unsafe { ffi::llmm_prom_writer_set_classic_max(self.raw.ptr(), max_bounds) })
     }
 
     /// Start a family. `points`: none for counters and gauges; the quantiles of a summary;
@@ -333,7 +309,7 @@ impl PromWriter {
         // SAFETY: live handle; NUL-terminated strings; `points` readable for `len`.
         check(unsafe {
             ffi::llmm_prom_writer_family(
-                self.ptr.as_ptr(),
+                self.raw.ptr(),
                 name.as_ptr(),
                 opt_ptr(&help),
                 kind as ffi::llmm_prom_type,
@@ -347,7 +323,7 @@ impl PromWriter {
     pub fn value(&mut self, labels: Option<&str>, value: f64) -> Result<()> {
         let labels = c_opt(labels)?;
         // SAFETY: live handle; NULL or NUL-terminated labels.
-        check(unsafe { ffi::llmm_prom_writer_value(self.ptr.as_ptr(), opt_ptr(&labels), value) })
+        check(unsafe { ffi::llmm_prom_writer_value(self.raw.ptr(), opt_ptr(&labels), value) })
     }
 
     /// Add a series computed from a sketch to the current summary or histogram family.
@@ -356,7 +332,7 @@ impl PromWriter {
         // SAFETY: live handles; the sketch is only read.
         check(unsafe {
             ffi::llmm_prom_writer_sketch(
-                self.ptr.as_ptr(),
+                self.raw.ptr(),
                 opt_ptr(&labels),
                 s.as_ptr(),
                 unit_to_seconds,
@@ -366,7 +342,7 @@ impl PromWriter {
 
     /// End the current family and copy the whole exposition.
     pub fn finish(&mut self) -> Result<Vec<u8>> {
-        let w = self.ptr.as_ptr();
+        let w = self.raw.ptr();
         // SAFETY: live handle; `buf` writable for `cap`.
         encode(|buf, cap, len| unsafe { ffi::llmm_prom_writer_finish(w, buf, cap, len) })
     }
@@ -377,7 +353,7 @@ impl PromWriter {
         let mut data = ptr::null();
         let mut len = 0usize;
         // SAFETY: live handle; valid out-pointers.
-        check(unsafe { ffi::llmm_prom_writer_data(self.ptr.as_ptr(), &mut data, &mut len) })?;
+        check(unsafe { ffi::llmm_prom_writer_data(self.raw.ptr(), &mut data, &mut len) })?;
         if len == 0 {
             return Ok(&[]);
         }
@@ -387,16 +363,9 @@ impl PromWriter {
     }
 }
 
-impl Drop for PromWriter {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_prom_writer_free(self.ptr.as_ptr()) }
-    }
-}
-
 impl fmt::Debug for PromWriter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PromWriter").field("ptr", &self.ptr).finish()
+        f.debug_struct("PromWriter").field("ptr", &self.raw.ptr()).finish()
     }
 }
 
@@ -434,7 +403,7 @@ pub struct OtlpOptions<'a> {
 
 impl Default for OtlpOptions<'_> {
     fn default() -> Self {
-        let o = otlp_raw_defaults();
+        let o = crate::sized::defaults::<ffi::llmm_otlp_options>();
         OtlpOptions {
             start_time_unix_nano: o.start_time_unix_nano,
             time_unix_nano: o.time_unix_nano,
@@ -450,16 +419,6 @@ impl Default for OtlpOptions<'_> {
             unit: None,
             resource_attributes: None,
         }
-    }
-}
-
-fn otlp_raw_defaults() -> ffi::llmm_otlp_options {
-    let mut o = MaybeUninit::<ffi::llmm_otlp_options>::zeroed();
-    // SAFETY: valid pointer; the call fails only for NULL.
-    unsafe {
-        let st = crate::sized::init(ffi::LLMM_STRUCT_OTLP_OPTIONS, o.as_mut_ptr());
-        debug_assert_eq!(st, ffi::LLMM_OK);
-        o.assume_init()
     }
 }
 
@@ -482,7 +441,7 @@ impl OtlpOptions<'_> {
     }
 
     fn raw(&self, s: &OtlpStrings) -> ffi::llmm_otlp_options {
-        let mut o = otlp_raw_defaults();
+        let mut o = crate::sized::defaults::<ffi::llmm_otlp_options>();
         o.start_time_unix_nano = self.start_time_unix_nano;
         o.time_unix_nano = self.time_unix_nano;
         o.unit_to_seconds = self.unit_to_seconds;

@@ -3,11 +3,11 @@
 //! Pure functions of their arguments (thread-safe). Polynomial coefficients are ordered highest
 //! power first, as in numpy: `coeffs[0]·x^d + … + coeffs[d]`, degree `coeffs.len() − 1`.
 
-use std::mem::MaybeUninit;
-
 use llmmetrics_sys as ffi;
 
 use crate::error::{check, Error, Result};
+use crate::object::get;
+use crate::sized;
 
 /// Highest degree [`polyfit`], [`polyfit_weighted`] and [`poly_roots`] accept.
 pub const POLY_MAX_DEGREE: u32 = ffi::LLMM_POLY_MAX_DEGREE;
@@ -66,13 +66,6 @@ fn degree_of(coeffs: &[f64]) -> Result<u32> {
     }
 }
 
-fn fit_stats_new() -> Result<MaybeUninit<ffi::llmm_fit_stats>> {
-    let mut st = MaybeUninit::<ffi::llmm_fit_stats>::zeroed();
-    // SAFETY: valid pointer to writable memory.
-    check(unsafe { crate::sized::init(ffi::LLMM_STRUCT_FIT_STATS, st.as_mut_ptr()) })?;
-    Ok(st)
-}
-
 /// Least-squares polynomial fit, the equivalent of `numpy.polyfit(x, y, degree)`.
 ///
 /// ```
@@ -94,21 +87,12 @@ fn fit_stats_new() -> Result<MaybeUninit<ffi::llmm_fit_stats>> {
 pub fn polyfit(x: &[f64], y: &[f64], degree: u32) -> Result<(Vec<f64>, FitStats)> {
     same_len(x, y)?;
     let mut coeffs = vec![0.0; degree.min(POLY_MAX_DEGREE) as usize + 1];
-    let mut st = fit_stats_new()?;
     // SAFETY: x, y readable for len; coeffs has degree + 1 slots when the degree is accepted
     // (a larger degree is refused before anything is written).
-    check(unsafe {
-        ffi::llmm_polyfit(
-            x.as_ptr(),
-            y.as_ptr(),
-            x.len(),
-            degree,
-            coeffs.as_mut_ptr(),
-            st.as_mut_ptr(),
-        )
+    let st = sized::read(|st| unsafe {
+        ffi::llmm_polyfit(x.as_ptr(), y.as_ptr(), x.len(), degree, coeffs.as_mut_ptr(), st)
     })?;
-    // SAFETY: initialised by crate::sized::init, filled on success.
-    Ok((coeffs, FitStats::from_raw(unsafe { &st.assume_init() })))
+    Ok((coeffs, FitStats::from_raw(&st)))
 }
 
 /// Weighted least squares, minimising `Σ wᵢ (yᵢ − p(xᵢ))²` (a weight acts as a repeat count).
@@ -124,21 +108,12 @@ pub fn polyfit_weighted(
     same_len(x, y)?;
     same_len(x, w)?;
     let mut coeffs = vec![0.0; degree.min(POLY_MAX_DEGREE) as usize + 1];
-    let mut st = fit_stats_new()?;
     // SAFETY: as polyfit.
-    check(unsafe {
-        ffi::llmm_polyfit_weighted(
-            x.as_ptr(),
-            y.as_ptr(),
-            w.as_ptr(),
-            x.len(),
-            degree,
-            coeffs.as_mut_ptr(),
-            st.as_mut_ptr(),
-        )
+    let st = sized::read(|st| unsafe {
+        let (c, n) = (coeffs.as_mut_ptr(), x.len());
+        ffi::llmm_polyfit_weighted(x.as_ptr(), y.as_ptr(), w.as_ptr(), n, degree, c, st)
     })?;
-    // SAFETY: initialised by crate::sized::init, filled on success.
-    Ok((coeffs, FitStats::from_raw(unsafe { &st.assume_init() })))
+    Ok((coeffs, FitStats::from_raw(&st)))
 }
 
 /// `p(x)` by Horner's rule (as `numpy.polyval`).
@@ -147,10 +122,8 @@ pub fn polyfit_weighted(
 /// `Invalid` for no coefficients or a NaN / infinite input.
 pub fn poly_eval(coeffs: &[f64], x: f64) -> Result<f64> {
     let degree = degree_of(coeffs)?;
-    let mut y = 0.0;
     // SAFETY: coeffs holds degree + 1 values.
-    check(unsafe { ffi::llmm_poly_eval(coeffs.as_ptr(), degree, x, &mut y) })?;
-    Ok(y)
+    get(|y| unsafe { ffi::llmm_poly_eval(coeffs.as_ptr(), degree, x, y) })
 }
 
 /// Residuals `yᵢ − p(xᵢ)` (compensated Horner) and their sum of squares.
@@ -257,16 +230,12 @@ pub struct Knee {
     pub strength: f64,
 }
 
-fn knee_new() -> Result<MaybeUninit<ffi::llmm_knee>> {
-    let mut k = MaybeUninit::<ffi::llmm_knee>::zeroed();
-    // SAFETY: valid pointer to writable memory.
-    check(unsafe { crate::sized::init(ffi::LLMM_STRUCT_KNEE, k.as_mut_ptr()) })?;
-    Ok(k)
+/// The knee a C estimator writes into the struct it is given.
+fn knee_of(estimate: impl FnOnce(*mut ffi::llmm_knee) -> ffi::llmm_status) -> Result<Knee> {
+    knee_from(&sized::read(estimate)?)
 }
 
-fn knee_done(k: MaybeUninit<ffi::llmm_knee>) -> Result<Knee> {
-    // SAFETY: initialised by crate::sized::init.
-    let k = unsafe { k.assume_init() };
+fn knee_from(k: &ffi::llmm_knee) -> Result<Knee> {
     Ok(Knee {
         quality: KneeQuality::from_raw(k.quality)?,
         knee: k.knee,
@@ -283,54 +252,39 @@ fn knee_done(k: MaybeUninit<ffi::llmm_knee>) -> Result<Knee> {
 /// fewer than 4 samples after trimming; `Range` for `trim` outside 0 ..= 0.45.
 pub fn knee_inflection(conc: &[f64], qps: &[f64], trim: f64) -> Result<f64> {
     same_len(conc, qps)?;
-    let mut knee = 0.0;
     // SAFETY: both slices readable for `len`.
-    check(unsafe {
-        ffi::llmm_knee_inflection(conc.as_ptr(), qps.as_ptr(), conc.len(), trim, &mut knee)
-    })?;
-    Ok(knee)
+    get(|knee| unsafe {
+        ffi::llmm_knee_inflection(conc.as_ptr(), qps.as_ptr(), conc.len(), trim, knee)
+    })
 }
 
 /// The cubic-inflection estimator with its quality flag.
 pub fn knee_inflection_ex(conc: &[f64], qps: &[f64], trim: f64) -> Result<Knee> {
     same_len(conc, qps)?;
-    let mut k = knee_new()?;
-    // SAFETY: both slices readable for `len`; `k` initialised.
-    check(unsafe {
-        ffi::llmm_knee_inflection_ex(conc.as_ptr(), qps.as_ptr(), conc.len(), trim, k.as_mut_ptr())
-    })?;
-    knee_done(k)
+    // SAFETY: both slices readable for `len`; `k` set up by knee_of.
+    knee_of(|k| unsafe {
+        ffi::llmm_knee_inflection_ex(conc.as_ptr(), qps.as_ptr(), conc.len(), trim, k)
+    })
 }
 
 /// Knee where the smoothed marginal gain falls below `fraction` of the initial gain
 /// (`smooth`: odd moving-average width in gains, 0 for automatic, 1 for none).
 pub fn knee_collapse(conc: &[f64], qps: &[f64], fraction: f64, smooth: u32) -> Result<Knee> {
     same_len(conc, qps)?;
-    let mut k = knee_new()?;
-    // SAFETY: both slices readable for `len`; `k` initialised.
-    check(unsafe {
-        ffi::llmm_knee_collapse(
-            conc.as_ptr(),
-            qps.as_ptr(),
-            conc.len(),
-            fraction,
-            smooth,
-            k.as_mut_ptr(),
-        )
-    })?;
-    knee_done(k)
+    // SAFETY: both slices readable for `len`; `k` set up by knee_of.
+    knee_of(|k| unsafe {
+        ffi::llmm_knee_collapse(conc.as_ptr(), qps.as_ptr(), conc.len(), fraction, smooth, k)
+    })
 }
 
 /// Kneedle knee (Satopää et al., 2011) of a concave increasing curve; `sensitivity` S ≥ 0
 /// (the paper's default is 1).
 pub fn knee_kneedle(conc: &[f64], qps: &[f64], sensitivity: f64) -> Result<Knee> {
     same_len(conc, qps)?;
-    let mut k = knee_new()?;
-    // SAFETY: both slices readable for `len`; `k` initialised.
-    check(unsafe {
-        ffi::llmm_knee_kneedle(conc.as_ptr(), qps.as_ptr(), conc.len(), sensitivity, k.as_mut_ptr())
-    })?;
-    knee_done(k)
+    // SAFETY: both slices readable for `len`; `k` set up by knee_of.
+    knee_of(|k| unsafe {
+        ffi::llmm_knee_kneedle(conc.as_ptr(), qps.as_ptr(), conc.len(), sensitivity, k)
+    })
 }
 
 /// A Universal Scalability Law model `X(N) = λN / (1 + σ(N − 1) + κN(N − 1))`.
@@ -401,8 +355,7 @@ impl Usl {
     }
 
     fn to_raw(self) -> Result<ffi::llmm_usl> {
-        // SAFETY: initialised by crate::sized::init; then every field is set.
-        let mut m = unsafe { usl_new()?.assume_init() };
+        let mut m: ffi::llmm_usl = sized::try_defaults()?;
         m.quality = self.quality as ffi::llmm_knee_quality;
         m.iterations = self.iterations;
         m.kappa_at_bound = i32::from(self.kappa_at_bound);
@@ -422,37 +375,24 @@ impl Usl {
     /// `Invalid` for a bad `n` or model; `Range` outside the model's domain.
     pub fn throughput(&self, n: f64) -> Result<f64> {
         let m = self.to_raw()?;
-        let mut x = 0.0;
-        // SAFETY: `m` is a size-prefixed struct from llmm_usl_init.
-        check(unsafe { ffi::llmm_usl_throughput(&m, n, &mut x) })?;
-        Ok(x)
+        // SAFETY: `m` is a size-prefixed struct set up by the library.
+        get(|x| unsafe { ffi::llmm_usl_throughput(&m, n, x) })
     }
 
     /// Latency R(n) = n / X(n) (Little's law), in the reciprocal of the throughput's unit.
     pub fn latency(&self, n: f64) -> Result<f64> {
         let m = self.to_raw()?;
-        let mut r = 0.0;
         // SAFETY: as throughput.
-        check(unsafe { ffi::llmm_usl_latency(&m, n, &mut r) })?;
-        Ok(r)
+        get(|r| unsafe { ffi::llmm_usl_latency(&m, n, r) })
     }
 
     /// Largest integer concurrency whose latency meets `max_latency` (0 if even N = 1 misses
     /// it, +∞ if latency never exceeds it).
     pub fn slo_concurrency(&self, max_latency: f64) -> Result<f64> {
         let m = self.to_raw()?;
-        let mut n = 0.0;
         // SAFETY: as throughput.
-        check(unsafe { ffi::llmm_usl_slo_concurrency(&m, max_latency, &mut n) })?;
-        Ok(n)
+        get(|n| unsafe { ffi::llmm_usl_slo_concurrency(&m, max_latency, n) })
     }
-}
-
-fn usl_new() -> Result<MaybeUninit<ffi::llmm_usl>> {
-    let mut m = MaybeUninit::<ffi::llmm_usl>::zeroed();
-    // SAFETY: valid pointer to writable memory.
-    check(unsafe { crate::sized::init(ffi::LLMM_STRUCT_USL, m.as_mut_ptr()) })?;
-    Ok(m)
 }
 
 /// Fit the Universal Scalability Law to (concurrency, throughput) pairs (at least 6 samples,
@@ -462,11 +402,10 @@ fn usl_new() -> Result<MaybeUninit<ffi::llmm_usl>> {
 /// `Invalid` for bad data; `Empty` for no samples; `NotConverged`.
 pub fn usl_fit(conc: &[f64], qps: &[f64]) -> Result<Usl> {
     same_len(conc, qps)?;
-    let mut m = usl_new()?;
-    // SAFETY: both slices readable for `len`; `m` initialised.
-    check(unsafe { ffi::llmm_usl_fit(conc.as_ptr(), qps.as_ptr(), conc.len(), m.as_mut_ptr()) })?;
-    // SAFETY: initialised and filled.
-    Usl::from_raw(unsafe { &m.assume_init() })
+    // SAFETY: both slices readable for `len`; `m` set up by sized::read.
+    let m =
+        sized::read(|m| unsafe { ffi::llmm_usl_fit(conc.as_ptr(), qps.as_ptr(), conc.len(), m) })?;
+    Usl::from_raw(&m)
 }
 
 /// Parameters of [`knee_report`]; `Default` gives the library's defaults.
@@ -482,19 +421,9 @@ pub struct KneeOptions {
     pub kneedle_sensitivity: f64,
 }
 
-fn knee_options_raw() -> ffi::llmm_knee_options {
-    let mut o = MaybeUninit::<ffi::llmm_knee_options>::zeroed();
-    // SAFETY: valid pointer; the call only fails for NULL.
-    unsafe {
-        let st = crate::sized::init(ffi::LLMM_STRUCT_KNEE_OPTIONS, o.as_mut_ptr());
-        debug_assert_eq!(st, ffi::LLMM_OK);
-        o.assume_init()
-    }
-}
-
 impl Default for KneeOptions {
     fn default() -> KneeOptions {
-        let o = knee_options_raw();
+        let o = sized::defaults::<ffi::llmm_knee_options>();
         KneeOptions {
             smooth: o.smooth,
             trim: o.trim,
@@ -522,31 +451,23 @@ pub struct KneeReport {
 /// `None`; that is not an error.
 pub fn knee_report(conc: &[f64], qps: &[f64], options: &KneeOptions) -> Result<KneeReport> {
     same_len(conc, qps)?;
-    let mut o = knee_options_raw();
+    let mut o = sized::defaults::<ffi::llmm_knee_options>();
     o.smooth = options.smooth;
     o.trim = options.trim;
     o.collapse_fraction = options.collapse_fraction;
     o.kneedle_sensitivity = options.kneedle_sensitivity;
-    let (mut a, mut b, mut c) = (knee_new()?, knee_new()?, knee_new()?);
-    let mut u = usl_new()?;
-    // SAFETY: slices readable for `len`; every out-struct initialised by crate::sized::init.
+    let mut k: [ffi::llmm_knee; 3] =
+        [sized::try_defaults()?, sized::try_defaults()?, sized::try_defaults()?];
+    let mut u: ffi::llmm_usl = sized::try_defaults()?;
+    let [a, b, c] = &mut k;
+    // SAFETY: slices readable for `len`; every out-struct set up by the library.
     check(unsafe {
-        ffi::llmm_knee_report(
-            conc.as_ptr(),
-            qps.as_ptr(),
-            conc.len(),
-            &o,
-            a.as_mut_ptr(),
-            b.as_mut_ptr(),
-            c.as_mut_ptr(),
-            u.as_mut_ptr(),
-        )
+        ffi::llmm_knee_report(conc.as_ptr(), qps.as_ptr(), conc.len(), &o, a, b, c, &mut u)
     })?;
     Ok(KneeReport {
-        inflection: knee_done(a)?,
-        collapse: knee_done(b)?,
-        kneedle: knee_done(c)?,
-        // SAFETY: initialised by crate::sized::init.
-        usl: Usl::from_raw(unsafe { &u.assume_init() })?,
+        inflection: knee_from(&k[0])?,
+        collapse: knee_from(&k[1])?,
+        kneedle: knee_from(&k[2])?,
+        usl: Usl::from_raw(&u)?,
     })
 }

@@ -2,13 +2,13 @@
 //! in-flight requests rising together).
 
 use std::fmt;
-use std::mem::MaybeUninit;
-use std::ptr::{self, NonNull};
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Result};
+use crate::object::Owned;
+use crate::sized;
 
 /// The state of a [`StabilityGate`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,83 +42,37 @@ pub struct StabilityReading {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct StabilityGate {
-    ptr: NonNull<ffi::llmm_stability>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_stability>,
 }
 
-handle!(StabilityGate, ffi::llmm_stability, ffi::llmm_stability_free);
+constructors!(StabilityGate = ffi::llmm_stability_new;
+    /// A gate with the default options.
+    ());
+
+option_calls!(StabilityGate;
+    /// Set ε.
+    fn set_epsilon(epsilon: f64) = ffi::llmm_stability_set_f64[ffi::LLMM_STABILITY_EPSILON];
+    /// ε.
+    fn epsilon() -> f64 = ffi::llmm_stability_get_f64[ffi::LLMM_STABILITY_EPSILON];
+    /// Set k; applies at once to the means already added.
+    fn set_windows(k: u64) = ffi::llmm_stability_set_u64[ffi::LLMM_STABILITY_WINDOWS];
+    /// k.
+    fn windows() -> u64 = ffi::llmm_stability_get_u64[ffi::LLMM_STABILITY_WINDOWS];
+);
 
 impl StabilityGate {
-    /// A gate with the default options.
-    pub fn new() -> Result<StabilityGate> {
-        StabilityGate::create(None)
-    }
-
-    /// As [`new`](StabilityGate::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context) -> Result<StabilityGate> {
-        StabilityGate::create(Some(ctx))
-    }
-
-    fn create(ctx: Option<&Context>) -> Result<StabilityGate> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_stability_new(context::raw(ctx), &mut out) })?;
-        Ok(StabilityGate::wrap(out, ctx))
-    }
-
-    /// Set ε.
-    pub fn set_epsilon(&mut self, epsilon: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_stability_set_f64(self.ptr.as_ptr(), ffi::LLMM_STABILITY_EPSILON, epsilon)
-        })
-    }
-
-    /// ε.
-    pub fn epsilon(&self) -> Result<f64> {
-        let mut v = 0.0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_stability_get_f64(self.ptr.as_ptr(), ffi::LLMM_STABILITY_EPSILON, &mut v)
-        })?;
-        Ok(v)
-    }
-
-    /// Set k; applies at once to the means already added.
-    pub fn set_windows(&mut self, k: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_stability_set_u64(self.ptr.as_ptr(), ffi::LLMM_STABILITY_WINDOWS, k)
-        })
-    }
-
-    /// k.
-    pub fn windows(&self) -> Result<u64> {
-        let mut v = 0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_stability_get_u64(self.ptr.as_ptr(), ffi::LLMM_STABILITY_WINDOWS, &mut v)
-        })?;
-        Ok(v)
-    }
-
     /// Add one window mean (finite, > 0); returns whether the gate is stable after it.
     pub fn add(&mut self, mean: f64) -> Result<bool> {
         let mut stable = 0;
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_stability_add(self.ptr.as_ptr(), mean, &mut stable) })?;
+        check(unsafe { ffi::llmm_stability_add(self.raw.ptr(), mean, &mut stable) })?;
         Ok(stable != 0)
     }
 
     /// The verdict and the figures behind it.
     pub fn read(&self) -> Result<StabilityReading> {
-        let mut r = MaybeUninit::<ffi::llmm_stability_reading>::zeroed();
-        // SAFETY: initialised by crate::sized::init before the read fills it.
-        let r = unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_STABILITY_READING, r.as_mut_ptr()))?;
-            check(ffi::llmm_stability_read(self.ptr.as_ptr(), r.as_mut_ptr()))?;
-            r.assume_init()
-        };
+        // SAFETY: live handle; sized::read sets the struct up.
+        let r = sized::read(|r| unsafe { ffi::llmm_stability_read(self.raw.ptr(), r) })?;
         Ok(StabilityReading {
             stable: r.stable != 0,
             held: r.held,
@@ -133,7 +87,7 @@ impl StabilityGate {
     /// Forget every mean and the total; options stay.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_stability_reset(self.ptr.as_ptr()) })
+        check(unsafe { ffi::llmm_stability_reset(self.raw.ptr()) })
     }
 }
 
@@ -183,85 +137,39 @@ pub struct SaturationReading {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct SaturationSignal {
-    ptr: NonNull<ffi::llmm_saturation>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_saturation>,
 }
 
-handle!(SaturationSignal, ffi::llmm_saturation, ffi::llmm_saturation_free);
+constructors!(SaturationSignal = ffi::llmm_saturation_new;
+    /// A signal with N = 64, z = 3.
+    ());
+
+option_calls!(SaturationSignal;
+    /// Set z.
+    fn set_confidence(z: f64) = ffi::llmm_saturation_set_f64[ffi::LLMM_SATURATION_CONFIDENCE];
+    /// z.
+    fn confidence() -> f64 = ffi::llmm_saturation_get_f64[ffi::LLMM_SATURATION_CONFIDENCE];
+    /// Set N; only while no sample is held.
+    fn set_window(n: u64) = ffi::llmm_saturation_set_u64[ffi::LLMM_SATURATION_WINDOW];
+    /// N.
+    fn window() -> u64 = ffi::llmm_saturation_get_u64[ffi::LLMM_SATURATION_WINDOW];
+);
 
 impl SaturationSignal {
-    /// A signal with N = 64, z = 3.
-    pub fn new() -> Result<SaturationSignal> {
-        SaturationSignal::create(None)
-    }
-
-    /// As [`new`](SaturationSignal::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context) -> Result<SaturationSignal> {
-        SaturationSignal::create(Some(ctx))
-    }
-
-    fn create(ctx: Option<&Context>) -> Result<SaturationSignal> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_saturation_new(context::raw(ctx), &mut out) })?;
-        Ok(SaturationSignal::wrap(out, ctx))
-    }
-
-    /// Set z.
-    pub fn set_confidence(&mut self, z: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_saturation_set_f64(self.ptr.as_ptr(), ffi::LLMM_SATURATION_CONFIDENCE, z)
-        })
-    }
-
-    /// z.
-    pub fn confidence(&self) -> Result<f64> {
-        let mut v = 0.0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_saturation_get_f64(self.ptr.as_ptr(), ffi::LLMM_SATURATION_CONFIDENCE, &mut v)
-        })?;
-        Ok(v)
-    }
-
-    /// Set N; only while no sample is held.
-    pub fn set_window(&mut self, n: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_saturation_set_u64(self.ptr.as_ptr(), ffi::LLMM_SATURATION_WINDOW, n)
-        })
-    }
-
-    /// N.
-    pub fn window(&self) -> Result<u64> {
-        let mut v = 0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_saturation_get_u64(self.ptr.as_ptr(), ffi::LLMM_SATURATION_WINDOW, &mut v)
-        })?;
-        Ok(v)
-    }
-
     /// Add one sample; returns whether the window is saturated after it.
     pub fn observe(&mut self, now_ns: u64, latency: f64, in_flight: f64) -> Result<bool> {
         let mut sat = 0;
         // SAFETY: live handle, exclusive borrow.
         check(unsafe {
-            ffi::llmm_saturation_observe(self.ptr.as_ptr(), now_ns, latency, in_flight, &mut sat)
+            ffi::llmm_saturation_observe(self.raw.ptr(), now_ns, latency, in_flight, &mut sat)
         })?;
         Ok(sat != 0)
     }
 
     /// Slopes, standard errors and the verdict.
     pub fn read(&self) -> Result<SaturationReading> {
-        let mut r = MaybeUninit::<ffi::llmm_saturation_reading>::zeroed();
-        // SAFETY: initialised by crate::sized::init before the read fills it.
-        let r = unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_SATURATION_READING, r.as_mut_ptr()))?;
-            check(ffi::llmm_saturation_read(self.ptr.as_ptr(), r.as_mut_ptr()))?;
-            r.assume_init()
-        };
+        // SAFETY: live handle; sized::read sets the struct up.
+        let r = sized::read(|r| unsafe { ffi::llmm_saturation_read(self.raw.ptr(), r) })?;
         Ok(SaturationReading {
             saturated: r.saturated != 0,
             ready: r.ready != 0,
@@ -279,7 +187,7 @@ impl SaturationSignal {
     /// Forget every sample, the total and the clock; options stay.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_saturation_reset(self.ptr.as_ptr()) })
+        check(unsafe { ffi::llmm_saturation_reset(self.raw.ptr()) })
     }
 }
 

@@ -2,13 +2,15 @@
 //! /proc and /sys each time the caller samples.
 
 use std::ffi::{CStr, CString};
-use std::ptr::{self, NonNull};
+use std::fmt;
+use std::ptr;
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Error, Result};
 use crate::events::{EventLog, EventType};
+use crate::object::{get, Owned};
 
 /// One of the host's counters a [`HostSampler`] reads (`llmm_host_signal`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -114,11 +116,18 @@ pub enum HostThreshold {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct HostSampler {
-    ptr: NonNull<ffi::llmm_host_sampler>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_host_sampler>,
 }
 
-handle!(HostSampler, ffi::llmm_host_sampler, ffi::llmm_host_sampler_free);
+option_calls!(HostSampler;
+    /// Set an event threshold; it applies from the next sample (`f64::INFINITY`: no events).
+    /// Errors: `Range` outside the bounds, `Invalid` for NaN.
+    fn set_threshold(key: HostThreshold as ffi::llmm_host_option, value: f64) =
+        ffi::llmm_host_sampler_set_f64;
+    /// An event threshold.
+    fn threshold(key: HostThreshold as ffi::llmm_host_option) -> f64 =
+        ffi::llmm_host_sampler_get_f64;
+);
 
 impl HostSampler {
     /// A sampler of the files under `root`, the directory that stands for `/` (a container's
@@ -137,32 +146,10 @@ impl HostSampler {
 
     fn create(ctx: Option<&Context>, root: Option<&str>) -> Result<HostSampler> {
         let root = root.map(CString::new).transpose().map_err(|_| Error::invalid())?;
-        let mut out = ptr::null_mut();
         let r = root.as_ref().map_or(ptr::null(), |c| c.as_ptr());
         // SAFETY: context NULL or live; root NULL or a NUL-terminated string; valid out-pointer.
-        check(unsafe { ffi::llmm_host_sampler_new(context::raw(ctx), r, &mut out) })?;
-        Ok(HostSampler::wrap(out, ctx))
-    }
-
-    /// Set an event threshold; it applies from the next sample (`f64::INFINITY`: no events).
-    ///
-    /// # Errors
-    /// `Range` outside the bounds; `Invalid` for NaN.
-    pub fn set_threshold(&mut self, key: HostThreshold, value: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_host_sampler_set_f64(self.ptr.as_ptr(), key as ffi::llmm_host_option, value)
-        })
-    }
-
-    /// An event threshold.
-    pub fn threshold(&self, key: HostThreshold) -> Result<f64> {
-        let mut v = 0.0;
-        // SAFETY: live handle; valid out-pointer.
-        check(unsafe {
-            ffi::llmm_host_sampler_get_f64(self.ptr.as_ptr(), key as ffi::llmm_host_option, &mut v)
-        })?;
-        Ok(v)
+        let raw = Owned::new(ctx, |c, out| unsafe { ffi::llmm_host_sampler_new(c, r, out) })?;
+        Ok(HostSampler { raw })
     }
 
     /// Re-read every available signal at `now_ns` (later than the previous sample's); with a
@@ -174,7 +161,7 @@ impl HostSampler {
     pub fn sample(&mut self, now_ns: u64, log: Option<&mut EventLog>) -> Result<()> {
         let l = log.map_or(ptr::null_mut(), |l| l.as_mut_ptr());
         // SAFETY: live handles, exclusive borrows.
-        check(unsafe { ffi::llmm_host_sample(self.ptr.as_ptr(), now_ns, l) })
+        check(unsafe { ffi::llmm_host_sample(self.raw.ptr(), now_ns, l) })
     }
 
     /// The signal's rate per second over the last interval (for
@@ -185,11 +172,19 @@ impl HostSampler {
     /// than two samples, or a refused reading before the latest); `Corrupt` when the latest
     /// reading was refused (garbage, a read error, a counter that went backwards).
     pub fn rate(&self, signal: HostSignal) -> Result<f64> {
-        let mut v = 0.0;
-        // SAFETY: live handle; valid out-pointer.
-        check(unsafe {
-            ffi::llmm_host_signal_rate(self.ptr.as_ptr(), signal as ffi::llmm_host_signal, &mut v)
-        })?;
-        Ok(v)
+        // SAFETY: live handle; read-only call.
+        get(|v| unsafe {
+            ffi::llmm_host_signal_rate(self.raw.ptr(), signal as ffi::llmm_host_signal, v)
+        })
+    }
+}
+
+impl fmt::Debug for HostSampler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("HostSampler");
+        for sig in HostSignal::ALL {
+            d.field(sig.name(), &self.rate(sig).ok());
+        }
+        d.finish()
     }
 }

@@ -45,28 +45,8 @@
 //! `PKG_CONFIG_PATH=build/meson-uninstalled` at build time.
 #![deny(missing_docs)]
 
-/// `Drop`, `Send`, `Sync` and the constructor helper of a handle type with fields `ptr`
-/// (`NonNull` of the C type) and `_ctx`.
-macro_rules! handle {
-    ($name:ident, $raw:ty, $free:path) => {
-        impl Drop for $name {
-            fn drop(&mut self) {
-                // SAFETY: owned handle, freed once.
-                unsafe { $free(self.ptr.as_ptr()) }
-            }
-        }
-        // SAFETY: writers and clock-advancing calls take `&mut self`; the `&self` calls only
-        // read (the C reads are pure: no cache, no allocation).
-        unsafe impl Send for $name {}
-        unsafe impl Sync for $name {}
-        impl $name {
-            fn wrap(p: *mut $raw, ctx: Option<&Context>) -> $name {
-                let ptr = NonNull::new(p).expect("constructor returned LLMM_OK and NULL");
-                $name { ptr, _ctx: ctx.cloned() }
-            }
-        }
-    };
-}
+#[macro_use]
+mod object;
 
 mod burn;
 mod capacity;

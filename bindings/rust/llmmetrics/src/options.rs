@@ -4,7 +4,6 @@
 //! never restated.
 
 use std::ffi::CStr;
-use std::mem::MaybeUninit;
 
 use llmmetrics_sys as ffi;
 
@@ -111,17 +110,11 @@ impl Iterator for Options {
     /// know). An option of a type this crate does not know (from a newer library) is skipped.
     fn next(&mut self) -> Option<OptionInfo> {
         loop {
-            // SAFETY: an all-zero llmm_option_info is valid (integers, floats, a null pointer).
-            let mut d: ffi::llmm_option_info = unsafe { MaybeUninit::zeroed().assume_init() };
-            // SAFETY: `d` is a writable llmm_option_info of the crate's own size.
-            if unsafe { crate::sized::init(ffi::LLMM_STRUCT_OPTION_INFO, &mut d) } != ffi::LLMM_OK {
-                return None;
-            }
             let kind = self.kind as ffi::llmm_object_kind;
             // SAFETY: valid out-pointer sized by struct_size; reads constant tables only.
-            if unsafe { ffi::llmm_option_describe(kind, self.index, &mut d) } != ffi::LLMM_OK {
-                return None;
-            }
+            let d =
+                crate::sized::read(|d| unsafe { ffi::llmm_option_describe(kind, self.index, d) })
+                    .ok()?;
             self.index += 1;
             if let Some(o) = info(&d) {
                 return Some(o);

@@ -6,8 +6,9 @@ use std::ptr::{self, NonNull};
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Result};
+use crate::object::Owned;
 use crate::sketch::{Sketch, SCALE_DEFAULT};
 
 /// A multi-writer recorder (`llmm_recorder`).
@@ -44,15 +45,8 @@ use crate::sketch::{Sketch, SCALE_DEFAULT};
 /// needs ownership, which the borrow checker only grants once every [`Shard`] (which borrows
 /// the recorder) is gone, as the C contract requires.
 pub struct Recorder {
-    ptr: NonNull<ffi::llmm_recorder>,
-    ctx: Option<Context>,
+    raw: Owned<ffi::llmm_recorder>,
 }
-
-// SAFETY: llmm_recorder_shard and llmm_recorder_snapshot are documented thread-safe; the other
-// calls need `&mut self` or ownership. The context allocator is thread-safe (libc, or a
-// `RawAllocator`, which is `Send + Sync`).
-unsafe impl Send for Recorder {}
-unsafe impl Sync for Recorder {}
 
 impl Recorder {
     /// A recorder at the default scale (6) with libc's allocator.
@@ -74,11 +68,9 @@ impl Recorder {
     }
 
     fn create(ctx: Option<&Context>, scale: i32) -> Result<Recorder> {
-        let mut out = ptr::null_mut();
         // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_recorder_new(context::raw(ctx), scale, &mut out) })?;
-        let ptr = NonNull::new(out).expect("llmm_recorder_new returned LLMM_OK and NULL");
-        Ok(Recorder { ptr, ctx: ctx.cloned() })
+        let raw = Owned::new(ctx, |c, out| unsafe { ffi::llmm_recorder_new(c, scale, out) })?;
+        Ok(Recorder { raw })
     }
 
     /// Set the tracked value range; only before the first shard is handed out.
@@ -88,7 +80,7 @@ impl Recorder {
     /// out (even if it was released since).
     pub fn set_range(&mut self, lo: f64, hi: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_recorder_set_range(self.ptr.as_ptr(), lo, hi) })
+        check(unsafe { ffi::llmm_recorder_set_range(self.raw.ptr(), lo, hi) })
     }
 
     /// Hand out a shard for one writer (a released one if any, else a new one).
@@ -98,7 +90,7 @@ impl Recorder {
     pub fn shard(&self) -> Result<Shard<'_>> {
         let mut out = ptr::null_mut();
         // SAFETY: thread-safe C call on a live handle.
-        check(unsafe { ffi::llmm_recorder_shard(self.ptr.as_ptr(), &mut out) })?;
+        check(unsafe { ffi::llmm_recorder_shard(self.raw.ptr(), &mut out) })?;
         let ptr = NonNull::new(out).expect("llmm_recorder_shard returned LLMM_OK and NULL");
         Ok(Shard { ptr, _recorder: PhantomData })
     }
@@ -106,10 +98,7 @@ impl Recorder {
     /// The cumulative totals of every shard as a new sketch (allocated from the recorder's
     /// context). Safe while writers run; exact once they are quiet.
     pub fn snapshot(&self) -> Result<Sketch> {
-        let mut s = match &self.ctx {
-            Some(ctx) => Sketch::with_context(ctx, SCALE_DEFAULT)?,
-            None => Sketch::new()?,
-        };
+        let mut s = Sketch::create(self.raw.context(), SCALE_DEFAULT)?;
         self.snapshot_into(&mut s)?;
         Ok(s)
     }
@@ -121,25 +110,18 @@ impl Recorder {
     /// `NoMem`, leaving `into` unchanged.
     pub fn snapshot_into(&self, into: &mut Sketch) -> Result<()> {
         // SAFETY: thread-safe C call on a live recorder; `into` is borrowed exclusively.
-        check(unsafe { ffi::llmm_recorder_snapshot(self.ptr.as_ptr(), into.as_mut_ptr()) })
+        check(unsafe { ffi::llmm_recorder_snapshot(self.raw.ptr(), into.as_mut_ptr()) })
     }
 
     /// The raw handle, for calls through `llmmetrics-sys`.
     pub fn as_ptr(&self) -> *mut ffi::llmm_recorder {
-        self.ptr.as_ptr()
-    }
-}
-
-impl Drop for Recorder {
-    fn drop(&mut self) {
-        // SAFETY: owned handle; no Shard can outlive the borrow it holds on `self`.
-        unsafe { ffi::llmm_recorder_free(self.ptr.as_ptr()) }
+        self.raw.ptr()
     }
 }
 
 impl fmt::Debug for Recorder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Recorder").field("ptr", &self.ptr).finish()
+        f.debug_struct("Recorder").field("ptr", &self.raw.ptr()).finish()
     }
 }
 

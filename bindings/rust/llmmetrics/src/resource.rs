@@ -1,13 +1,13 @@
 //! CPU-GPU load imbalance, KV-cache formulas and occupancy, TLB / page-walk signals.
 
 use std::fmt;
-use std::mem::MaybeUninit;
-use std::ptr::{self, NonNull};
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Error, Result};
+use crate::object::{get, Owned};
+use crate::sized;
 
 /// Default window of a [`LiiMonitor`], in samples.
 pub const LII_WINDOW_DEFAULT: u32 = ffi::LLMM_LII_WINDOW_DEFAULT;
@@ -30,10 +30,8 @@ pub fn lii(cpu: &[f64], gpu: &[f64]) -> Result<f64> {
     if cpu.len() != gpu.len() {
         return Err(Error::invalid());
     }
-    let mut out = 0.0;
     // SAFETY: both slices readable for `len` elements.
-    check(unsafe { ffi::llmm_lii(cpu.as_ptr(), gpu.as_ptr(), cpu.len(), &mut out) })?;
-    Ok(out)
+    get(|out| unsafe { ffi::llmm_lii(cpu.as_ptr(), gpu.as_ptr(), cpu.len(), out) })
 }
 
 /// Action tier of a load imbalance index.
@@ -92,65 +90,35 @@ pub struct LiiReading {
 ///
 /// `LiiMonitor` is `Send + Sync`: writers take `&mut self`; reading only reads.
 pub struct LiiMonitor {
-    ptr: NonNull<ffi::llmm_lii_monitor>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_lii_monitor>,
 }
 
-// SAFETY: one writer at a time by `&mut self`; the `&self` calls only read.
-unsafe impl Send for LiiMonitor {}
-unsafe impl Sync for LiiMonitor {}
-
-impl LiiMonitor {
+constructors!(LiiMonitor = ffi::llmm_lii_monitor_new;
     /// A monitor over the last `window` samples (0 for [`LII_WINDOW_DEFAULT`]).
     ///
     /// # Errors
     /// `Range` for a window above [`LII_WINDOW_MAX`]; `NoMem`.
-    pub fn new(window: u32) -> Result<LiiMonitor> {
-        LiiMonitor::create(None, window)
-    }
+    (window: u32));
 
-    /// As [`new`](LiiMonitor::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, window: u32) -> Result<LiiMonitor> {
-        LiiMonitor::create(Some(ctx), window)
-    }
-
-    fn create(ctx: Option<&Context>, window: u32) -> Result<LiiMonitor> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_lii_monitor_new(context::raw(ctx), window, &mut out) })?;
-        let ptr = NonNull::new(out).expect("llmm_lii_monitor_new returned LLMM_OK and NULL");
-        Ok(LiiMonitor { ptr, _ctx: ctx.cloned() })
-    }
-
+option_calls!(LiiMonitor;
     /// Set a threshold.
     ///
     /// # Errors
     /// `Invalid` for NaN or an infinity; `Range` outside [0, 1] or when the prefetch threshold
     /// would exceed the adapt threshold (raise the adapt threshold first).
-    pub fn set_threshold(&mut self, which: LiiThreshold, value: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_lii_monitor_set_f64(self.ptr.as_ptr(), which as ffi::llmm_lii_option, value)
-        })
-    }
-
+    fn set_threshold(which: LiiThreshold as ffi::llmm_lii_option, value: f64) = ffi::llmm_lii_monitor_set_f64;
     /// Read a threshold.
-    pub fn threshold(&self, which: LiiThreshold) -> Result<f64> {
-        let mut v = 0.0;
-        // SAFETY: live handle; valid out-pointer.
-        check(unsafe {
-            ffi::llmm_lii_monitor_get_f64(self.ptr.as_ptr(), which as ffi::llmm_lii_option, &mut v)
-        })?;
-        Ok(v)
-    }
+    fn threshold(which: LiiThreshold as ffi::llmm_lii_option) -> f64 = ffi::llmm_lii_monitor_get_f64;
+);
 
+impl LiiMonitor {
     /// Add one (CPU, GPU) utilisation sample, each in [0, 1].
     ///
     /// # Errors
     /// `Invalid` for NaN or a value outside [0, 1]; nothing changes.
     pub fn add(&mut self, cpu: f64, gpu: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_lii_monitor_add(self.ptr.as_ptr(), cpu, gpu) })
+        check(unsafe { ffi::llmm_lii_monitor_add(self.raw.ptr(), cpu, gpu) })
     }
 
     /// The LII over the window, its tier and the scaling trigger.
@@ -158,13 +126,8 @@ impl LiiMonitor {
     /// # Errors
     /// `Empty` before the first sample.
     pub fn read(&self) -> Result<LiiReading> {
-        let mut r = MaybeUninit::<ffi::llmm_lii_reading>::zeroed();
-        // SAFETY: initialised by crate::sized::init before the read fills it.
-        let r = unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_LII_READING, r.as_mut_ptr()))?;
-            check(ffi::llmm_lii_monitor_read(self.ptr.as_ptr(), r.as_mut_ptr()))?;
-            r.assume_init()
-        };
+        // SAFETY: live handle; sized::read sets the struct up.
+        let r = sized::read(|r| unsafe { ffi::llmm_lii_monitor_read(self.raw.ptr(), r) })?;
         let tier = match r.tier {
             ffi::LLMM_LII_KEEP => LiiTier::Keep,
             ffi::LLMM_LII_PREFETCH => LiiTier::Prefetch,
@@ -184,14 +147,7 @@ impl LiiMonitor {
     /// Drop every sample; the thresholds stay.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_lii_monitor_reset(self.ptr.as_ptr()) })
-    }
-}
-
-impl Drop for LiiMonitor {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_lii_monitor_free(self.ptr.as_ptr()) }
+        check(unsafe { ffi::llmm_lii_monitor_reset(self.raw.ptr()) })
     }
 }
 
@@ -204,20 +160,14 @@ impl fmt::Debug for LiiMonitor {
 /// External fragmentation of a KV-cache free pool: `1 − largest / total` free extent (0 for
 /// an empty pool or a single extent).
 pub fn kv_fragmentation(free_extents: &[u64]) -> Result<f64> {
-    let mut f = 0.0;
     // SAFETY: slice readable for `len` elements.
-    check(unsafe {
-        ffi::llmm_kv_fragmentation(free_extents.as_ptr(), free_extents.len(), &mut f)
-    })?;
-    Ok(f)
+    get(|f| unsafe { ffi::llmm_kv_fragmentation(free_extents.as_ptr(), free_extents.len(), f) })
 }
 
 /// KV-cache eviction threshold `max(0.65, 0.85 − 0.2·f)` for a fragmentation `f` in [0, 1].
 pub fn kv_evict_threshold(fragmentation: f64) -> Result<f64> {
-    let mut t = 0.0;
     // SAFETY: valid out-pointer.
-    check(unsafe { ffi::llmm_kv_evict_threshold(fragmentation, &mut t) })?;
-    Ok(t)
+    get(|t| unsafe { ffi::llmm_kv_evict_threshold(fragmentation, t) })
 }
 
 /// KV-cache TTL `int(128 · (1 + 0.5·(h − 0.75)))` for an average hit rate `h` in [0, 1].
@@ -229,10 +179,8 @@ pub fn kv_evict_threshold(fragmentation: f64) -> Result<f64> {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub fn kv_ttl(avg_hit_rate: f64) -> Result<i64> {
-    let mut t = 0;
     // SAFETY: valid out-pointer.
-    check(unsafe { ffi::llmm_kv_ttl(avg_hit_rate, &mut t) })?;
-    Ok(t)
+    get(|t| unsafe { ffi::llmm_kv_ttl(avg_hit_rate, t) })
 }
 
 /// Block- and token-level occupancy of a paged KV cache, see [`kv_occupancy`].
@@ -262,19 +210,10 @@ pub fn kv_occupancy(
     blocks_used: u64,
     tokens_stored: u64,
 ) -> Result<KvOccupancy> {
-    let mut r = MaybeUninit::<ffi::llmm_kv_occupancy_result>::zeroed();
-    // SAFETY: initialised by crate::sized::init before the computation fills it.
-    let r = unsafe {
-        check(crate::sized::init(ffi::LLMM_STRUCT_KV_OCCUPANCY_RESULT, r.as_mut_ptr()))?;
-        check(ffi::llmm_kv_occupancy(
-            block_size,
-            blocks_total,
-            blocks_used,
-            tokens_stored,
-            r.as_mut_ptr(),
-        ))?;
-        r.assume_init()
-    };
+    // SAFETY: plain values; sized::read sets the struct up.
+    let r = sized::read(|r| unsafe {
+        ffi::llmm_kv_occupancy(block_size, blocks_total, blocks_used, tokens_stored, r)
+    })?;
     Ok(KvOccupancy {
         wasted_slots: r.wasted_slots,
         block_occupancy: r.block_occupancy,
@@ -311,10 +250,8 @@ pub fn tlb_preset(workload: TlbWorkload) -> Result<(f64, u64)> {
 
 /// Page-table-walk latency in ns from cycles: `cycles / cpu_hz · 1e9`.
 pub fn page_walk_ns(cycles: f64, cpu_hz: f64) -> Result<f64> {
-    let mut ns = 0.0;
     // SAFETY: valid out-pointer.
-    check(unsafe { ffi::llmm_page_walk_ns(cycles, cpu_hz, &mut ns) })?;
-    Ok(ns)
+    get(|ns| unsafe { ffi::llmm_page_walk_ns(cycles, cpu_hz, ns) })
 }
 
 /// Window of a [`KvHitTracker`] when 0 is given: one minute.
@@ -346,40 +283,21 @@ pub struct KvHitReading {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct KvHitTracker {
-    ptr: NonNull<ffi::llmm_kv_hit_tracker>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_kv_hit_tracker>,
 }
 
-// SAFETY: every call takes `&mut self` (reads advance the clock).
-unsafe impl Send for KvHitTracker {}
-unsafe impl Sync for KvHitTracker {}
+constructors!(KvHitTracker = ffi::llmm_kv_hit_tracker_new;
+    /// A tracker over `window_ns` (0 for [`KV_HIT_WINDOW_NS_DEFAULT`]).
+    (window_ns: u64));
 
 impl KvHitTracker {
-    /// A tracker over `window_ns` (0 for [`KV_HIT_WINDOW_NS_DEFAULT`]).
-    pub fn new(window_ns: u64) -> Result<KvHitTracker> {
-        KvHitTracker::create(None, window_ns)
-    }
-
-    /// As [`new`](KvHitTracker::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, window_ns: u64) -> Result<KvHitTracker> {
-        KvHitTracker::create(Some(ctx), window_ns)
-    }
-
-    fn create(ctx: Option<&Context>, window_ns: u64) -> Result<KvHitTracker> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_kv_hit_tracker_new(context::raw(ctx), window_ns, &mut out) })?;
-        let ptr = NonNull::new(out).expect("llmm_kv_hit_tracker_new returned LLMM_OK and NULL");
-        Ok(KvHitTracker { ptr, _ctx: ctx.cloned() })
-    }
-
     /// Count `hits` of `lookups` at `now_ns`.
     ///
     /// # Errors
     /// `Invalid` for `hits > lookups` or time going backwards; `Range` on overflow.
     pub fn add(&mut self, now_ns: u64, hits: u64, lookups: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_kv_hit_tracker_add(self.ptr.as_ptr(), now_ns, hits, lookups) })
+        check(unsafe { ffi::llmm_kv_hit_tracker_add(self.raw.ptr(), now_ns, hits, lookups) })
     }
 
     /// The hit rate over the window ending at `now_ns`.
@@ -387,33 +305,22 @@ impl KvHitTracker {
     /// # Errors
     /// `Empty` when the window holds no lookup.
     pub fn read(&mut self, now_ns: u64) -> Result<KvHitReading> {
-        let mut r = MaybeUninit::<ffi::llmm_kv_hit_reading>::zeroed();
-        // SAFETY: initialised by crate::sized::init before the read fills it.
-        let r = unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_KV_HIT_READING, r.as_mut_ptr()))?;
-            check(ffi::llmm_kv_hit_tracker_read(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
-            r.assume_init()
-        };
+        // SAFETY: live handle; sized::read sets the struct up.
+        let r =
+            sized::read(|r| unsafe { ffi::llmm_kv_hit_tracker_read(self.raw.ptr(), now_ns, r) })?;
         Ok(KvHitReading { hits: r.hits, lookups: r.lookups, hit_rate: r.hit_rate, ttl: r.ttl })
     }
 
     /// Forget every count and the clock.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_kv_hit_tracker_reset(self.ptr.as_ptr()) })
-    }
-}
-
-impl Drop for KvHitTracker {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_kv_hit_tracker_free(self.ptr.as_ptr()) }
+        check(unsafe { ffi::llmm_kv_hit_tracker_reset(self.raw.ptr()) })
     }
 }
 
 impl fmt::Debug for KvHitTracker {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("KvHitTracker").field("ptr", &self.ptr).finish()
+        f.debug_struct("KvHitTracker").field("ptr", &self.raw.ptr()).finish()
     }
 }
 
@@ -447,13 +354,8 @@ pub struct TlbReading {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct TlbMonitor {
-    ptr: NonNull<ffi::llmm_tlb_monitor>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_tlb_monitor>,
 }
-
-// SAFETY: every call takes `&mut self` (reads advance the clock).
-unsafe impl Send for TlbMonitor {}
-unsafe impl Sync for TlbMonitor {}
 
 impl TlbMonitor {
     /// A monitor with a preset's threshold and window.
@@ -471,16 +373,11 @@ impl TlbMonitor {
 
     /// As [`new`](TlbMonitor::new) with an optional context.
     pub fn new_in(ctx: Option<&Context>, workload: TlbWorkload) -> Result<TlbMonitor> {
-        let mut out = ptr::null_mut();
         // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe {
-            ffi::llmm_tlb_monitor_new(
-                context::raw(ctx),
-                workload as ffi::llmm_tlb_workload,
-                &mut out,
-            )
+        let raw = Owned::new(ctx, |c, out| unsafe {
+            ffi::llmm_tlb_monitor_new(c, workload as ffi::llmm_tlb_workload, out)
         })?;
-        Ok(TlbMonitor::wrap(out, ctx))
+        Ok(TlbMonitor { raw })
     }
 
     /// As [`custom`](TlbMonitor::custom) with an optional context.
@@ -489,23 +386,17 @@ impl TlbMonitor {
         max_miss_rate: f64,
         window_ns: u64,
     ) -> Result<TlbMonitor> {
-        let mut out = ptr::null_mut();
         // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe {
-            ffi::llmm_tlb_monitor_new_custom(context::raw(ctx), max_miss_rate, window_ns, &mut out)
+        let raw = Owned::new(ctx, |c, out| unsafe {
+            ffi::llmm_tlb_monitor_new_custom(c, max_miss_rate, window_ns, out)
         })?;
-        Ok(TlbMonitor::wrap(out, ctx))
-    }
-
-    fn wrap(p: *mut ffi::llmm_tlb_monitor, ctx: Option<&Context>) -> TlbMonitor {
-        let ptr = NonNull::new(p).expect("llmm_tlb_monitor_new returned LLMM_OK and NULL");
-        TlbMonitor { ptr, _ctx: ctx.cloned() }
+        Ok(TlbMonitor { raw })
     }
 
     /// Count `misses` of `accesses` at `now_ns` (e.g. hardware counter deltas).
     pub fn add(&mut self, now_ns: u64, misses: u64, accesses: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_tlb_monitor_add(self.ptr.as_ptr(), now_ns, misses, accesses) })
+        check(unsafe { ffi::llmm_tlb_monitor_add(self.raw.ptr(), now_ns, misses, accesses) })
     }
 
     /// The miss rate over the window ending at `now_ns` and the alert.
@@ -513,13 +404,8 @@ impl TlbMonitor {
     /// # Errors
     /// `Empty` when the window holds no access.
     pub fn read(&mut self, now_ns: u64) -> Result<TlbReading> {
-        let mut r = MaybeUninit::<ffi::llmm_tlb_reading>::zeroed();
-        // SAFETY: initialised by crate::sized::init before the read fills it.
-        let r = unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_TLB_READING, r.as_mut_ptr()))?;
-            check(ffi::llmm_tlb_monitor_read(self.ptr.as_ptr(), now_ns, r.as_mut_ptr()))?;
-            r.assume_init()
-        };
+        // SAFETY: live handle; sized::read sets the struct up.
+        let r = sized::read(|r| unsafe { ffi::llmm_tlb_monitor_read(self.raw.ptr(), now_ns, r) })?;
         Ok(TlbReading {
             alert: r.alert != 0,
             misses: r.misses,
@@ -533,19 +419,12 @@ impl TlbMonitor {
     /// Forget every count and the clock.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_tlb_monitor_reset(self.ptr.as_ptr()) })
-    }
-}
-
-impl Drop for TlbMonitor {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_tlb_monitor_free(self.ptr.as_ptr()) }
+        check(unsafe { ffi::llmm_tlb_monitor_reset(self.raw.ptr()) })
     }
 }
 
 impl fmt::Debug for TlbMonitor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TlbMonitor").field("ptr", &self.ptr).finish()
+        f.debug_struct("TlbMonitor").field("ptr", &self.raw.ptr()).finish()
     }
 }

@@ -3,12 +3,12 @@
 use std::ffi::CString;
 use std::fmt;
 use std::mem::MaybeUninit;
-use std::ptr::{self, NonNull};
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Error, Result};
+use crate::object::{get, Owned};
 
 /// Number of evaluation layers.
 pub const LAYER_COUNT: usize = ffi::LLMM_LAYER_COUNT;
@@ -100,12 +100,10 @@ pub fn scenario_weights(preset: Scenario) -> Result<[f64; LAYER_COUNT]> {
 /// `Invalid` for a non-finite number or target and worst equal or on the wrong side of each
 /// other for `dir`.
 pub fn normalize(dir: Direction, target: f64, worst: f64, value: f64) -> Result<f64> {
-    let mut score = 0.0;
     // SAFETY: pure function with a valid out-pointer.
-    check(unsafe {
-        ffi::llmm_score_normalize(dir as ffi::llmm_direction, target, worst, value, &mut score)
-    })?;
-    Ok(score)
+    get(|score| unsafe {
+        ffi::llmm_score_normalize(dir as ffi::llmm_direction, target, worst, value, score)
+    })
 }
 
 /// Id of a metric in a [`Scorecard`]: 0, 1, 2, ... in the order the metrics were added.
@@ -192,40 +190,19 @@ impl ScoreResult {
 /// `Scorecard` is `Send + Sync`: writers take `&mut self`, and the reading calls of the C
 /// scorecard (weights, options, metric scores, evaluation) neither cache nor allocate.
 pub struct Scorecard {
-    ptr: NonNull<ffi::llmm_scorecard>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_scorecard>,
 }
-
-// SAFETY: one thread at a time for writers (`&mut self`); the `&self` calls only read.
-unsafe impl Send for Scorecard {}
-unsafe impl Sync for Scorecard {}
 
 fn c_name(name: &str) -> Result<CString> {
     CString::new(name).map_err(|_| Error::invalid())
 }
 
-impl Scorecard {
+constructors!(Scorecard = ffi::llmm_scorecard_new;
     /// A scorecard with a scenario's weights (a [`Scenario::Custom`] one has none until
     /// [`set_weights`](Scorecard::set_weights)).
-    pub fn new(preset: Scenario) -> Result<Scorecard> {
-        Scorecard::create(None, preset)
-    }
+    (preset: Scenario as ffi::llmm_scenario));
 
-    /// As [`new`](Scorecard::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, preset: Scenario) -> Result<Scorecard> {
-        Scorecard::create(Some(ctx), preset)
-    }
-
-    fn create(ctx: Option<&Context>, preset: Scenario) -> Result<Scorecard> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe {
-            ffi::llmm_scorecard_new(context::raw(ctx), preset as ffi::llmm_scenario, &mut out)
-        })?;
-        let ptr = NonNull::new(out).expect("llmm_scorecard_new returned LLMM_OK and NULL");
-        Ok(Scorecard { ptr, _ctx: ctx.cloned() })
-    }
-
+impl Scorecard {
     /// Set custom layer weights (finite, ≥ 0, summing to 1 ± 1e-9); the scenario becomes
     /// [`Scenario::Custom`].
     ///
@@ -234,7 +211,7 @@ impl Scorecard {
     pub fn set_weights(&mut self, weights: [f64; LAYER_COUNT]) -> Result<()> {
         // SAFETY: live handle; the array has LAYER_COUNT elements.
         check(unsafe {
-            ffi::llmm_scorecard_set_weights(self.ptr.as_ptr(), weights.as_ptr(), weights.len())
+            ffi::llmm_scorecard_set_weights(self.raw.ptr(), weights.as_ptr(), weights.len())
         })
     }
 
@@ -245,7 +222,7 @@ impl Scorecard {
     pub fn weights(&self) -> Result<[f64; LAYER_COUNT]> {
         let mut w = [0.0; LAYER_COUNT];
         // SAFETY: live handle; `w` has LAYER_COUNT writable elements.
-        check(unsafe { ffi::llmm_scorecard_weights(self.ptr.as_ptr(), w.as_mut_ptr(), w.len()) })?;
+        check(unsafe { ffi::llmm_scorecard_weights(self.raw.ptr(), w.as_mut_ptr(), w.len()) })?;
         Ok(w)
     }
 
@@ -253,11 +230,7 @@ impl Scorecard {
     pub fn set_missing_policy(&mut self, policy: MissingPolicy) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
         check(unsafe {
-            ffi::llmm_scorecard_set_i32(
-                self.ptr.as_ptr(),
-                ffi::LLMM_SCORECARD_MISSING,
-                policy as i32,
-            )
+            ffi::llmm_scorecard_set_i32(self.raw.ptr(), ffi::LLMM_SCORECARD_MISSING, policy as i32)
         })
     }
 
@@ -266,7 +239,7 @@ impl Scorecard {
         let mut v = 0;
         // SAFETY: live handle; valid out-pointer.
         check(unsafe {
-            ffi::llmm_scorecard_get_i32(self.ptr.as_ptr(), ffi::LLMM_SCORECARD_MISSING, &mut v)
+            ffi::llmm_scorecard_get_i32(self.raw.ptr(), ffi::LLMM_SCORECARD_MISSING, &mut v)
         })?;
         match v {
             ffi::LLMM_MISSING_REFUSE => Ok(MissingPolicy::Refuse),
@@ -293,21 +266,19 @@ impl Scorecard {
         weight: f64,
     ) -> Result<MetricId> {
         let name = c_name(name)?;
-        let mut id = 0;
         // SAFETY: live handle; `name` is NUL-terminated and copied by the call.
-        check(unsafe {
+        get(|id| unsafe {
             ffi::llmm_scorecard_add_metric(
-                self.ptr.as_ptr(),
+                self.raw.ptr(),
                 layer as ffi::llmm_layer,
                 name.as_ptr(),
                 dir as ffi::llmm_direction,
                 target,
                 worst,
                 weight,
-                &mut id,
+                id,
             )
-        })?;
-        Ok(id)
+        })
     }
 
     /// Record the latest observation of a metric by name (a linear search: prefer
@@ -318,19 +289,19 @@ impl Scorecard {
     pub fn observe(&mut self, name: &str, value: f64) -> Result<()> {
         let name = c_name(name)?;
         // SAFETY: live handle; NUL-terminated name.
-        check(unsafe { ffi::llmm_scorecard_observe(self.ptr.as_ptr(), name.as_ptr(), value) })
+        check(unsafe { ffi::llmm_scorecard_observe(self.raw.ptr(), name.as_ptr(), value) })
     }
 
     /// Record the latest observation of a metric by id.
     pub fn observe_id(&mut self, id: MetricId, value: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_scorecard_observe_id(self.ptr.as_ptr(), id, value) })
+        check(unsafe { ffi::llmm_scorecard_observe_id(self.raw.ptr(), id, value) })
     }
 
     /// Forget every observation; metrics, weights and options stay.
     pub fn clear(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_scorecard_clear(self.ptr.as_ptr()) })
+        check(unsafe { ffi::llmm_scorecard_clear(self.raw.ptr()) })
     }
 
     /// One metric's normalised score.
@@ -338,10 +309,8 @@ impl Scorecard {
     /// # Errors
     /// `Invalid` for an unknown id; `Empty` when it has no observation.
     pub fn metric_score(&self, id: MetricId) -> Result<f64> {
-        let mut s = 0.0;
         // SAFETY: live handle; valid out-pointer.
-        check(unsafe { ffi::llmm_scorecard_metric_score(self.ptr.as_ptr(), id, &mut s) })?;
-        Ok(s)
+        get(|s| unsafe { ffi::llmm_scorecard_metric_score(self.raw.ptr(), id, s) })
     }
 
     /// Runs the evaluation; the struct is `None` when the library did not write it.
@@ -349,13 +318,13 @@ impl Scorecard {
         let mut r = MaybeUninit::<ffi::llmm_score_result>::zeroed();
         // SAFETY: the struct is initialised by crate::sized::init, then filled by evaluate.
         unsafe {
-            let st = crate::sized::init(ffi::LLMM_STRUCT_SCORE_RESULT, r.as_mut_ptr());
+            let st = crate::sized::init(r.as_mut_ptr());
             if st != ffi::LLMM_OK {
                 return (st, None);
             }
             // A scenario no library returns: still there after the call means "not written".
             (*r.as_mut_ptr()).scenario = -1;
-            let st = ffi::llmm_scorecard_evaluate(self.ptr.as_ptr(), r.as_mut_ptr());
+            let st = ffi::llmm_scorecard_evaluate(self.raw.ptr(), r.as_mut_ptr());
             let r = r.assume_init();
             (st, if r.scenario == -1 { None } else { Some(r) })
         }
@@ -395,13 +364,6 @@ impl Scorecard {
     pub fn evaluate_partial(&self) -> (Result<()>, Option<ScoreResult>) {
         let (st, r) = self.evaluate_raw();
         (check(st), r.as_ref().and_then(|r| ScoreResult::from_raw(r).ok()))
-    }
-}
-
-impl Drop for Scorecard {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_scorecard_free(self.ptr.as_ptr()) }
     }
 }
 

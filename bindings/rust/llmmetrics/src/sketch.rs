@@ -1,12 +1,13 @@
 //! Streaming quantile sketches with a guaranteed relative error.
 
 use std::fmt;
-use std::ptr::{self, NonNull};
+use std::ptr::{self};
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Error, Result};
+use crate::object::{get, Owned};
 
 /// Default scale: 64 buckets per power of two, worst relative error 0.542 %.
 pub const SCALE_DEFAULT: i32 = ffi::LLMM_SCALE_DEFAULT;
@@ -77,14 +78,8 @@ pub struct SpecialCounts {
 /// }
 /// ```
 pub struct Sketch {
-    ptr: NonNull<ffi::llmm_sketch>,
-    ctx: Option<Context>,
+    raw: Owned<ffi::llmm_sketch>,
 }
-
-// SAFETY: see "Threads" above: a handle may move between threads, and `&Sketch` only reaches
-// the C calls documented as safe for concurrent readers.
-unsafe impl Send for Sketch {}
-unsafe impl Sync for Sketch {}
 
 impl Sketch {
     /// An empty sketch at [`SCALE_DEFAULT`] with libc's allocator.
@@ -105,31 +100,25 @@ impl Sketch {
         Sketch::create(Some(ctx), scale)
     }
 
-    fn create(ctx: Option<&Context>, scale: i32) -> Result<Sketch> {
-        let mut out = ptr::null_mut();
+    pub(crate) fn create(ctx: Option<&Context>, scale: i32) -> Result<Sketch> {
         // SAFETY: the context pointer is NULL or live; `out` is a valid out-pointer.
-        check(unsafe { ffi::llmm_sketch_new(context::raw(ctx), scale, &mut out) })?;
-        Ok(Sketch::wrap(out, ctx.cloned()))
-    }
-
-    pub(crate) fn wrap(p: *mut ffi::llmm_sketch, ctx: Option<Context>) -> Sketch {
-        let ptr = NonNull::new(p).expect("constructor returned LLMM_OK and NULL");
-        Sketch { ptr, ctx }
+        let raw = Owned::new(ctx, |c, out| unsafe { ffi::llmm_sketch_new(c, scale, out) })?;
+        Ok(Sketch { raw })
     }
 
     /// The raw handle, for calls through `llmmetrics-sys` that only read.
     pub fn as_ptr(&self) -> *const ffi::llmm_sketch {
-        self.ptr.as_ptr()
+        self.raw.ptr()
     }
 
     /// The raw handle, for calls through `llmmetrics-sys` that write.
     pub fn as_mut_ptr(&mut self) -> *mut ffi::llmm_sketch {
-        self.ptr.as_ptr()
+        self.raw.ptr()
     }
 
     /// The context the sketch allocates from (`None`: libc).
     pub fn context(&self) -> Option<&Context> {
-        self.ctx.as_ref()
+        self.raw.context()
     }
 
     /// Set the accurately tracked range; only while the sketch is empty.
@@ -139,14 +128,14 @@ impl Sketch {
     /// `hi <= lo`; `State` once the sketch holds values.
     pub fn set_range(&mut self, lo: f64, hi: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_sketch_set_range(self.ptr.as_ptr(), lo, hi) })
+        check(unsafe { ffi::llmm_sketch_set_range(self.raw.ptr(), lo, hi) })
     }
 
     /// The configured range `(lo, hi)`.
     pub fn range(&self) -> (f64, f64) {
         let (mut lo, mut hi) = (0.0, 0.0);
         // SAFETY: live handle; the call only fails for NULL arguments.
-        let st = unsafe { ffi::llmm_sketch_range(self.ptr.as_ptr(), &mut lo, &mut hi) };
+        let st = unsafe { ffi::llmm_sketch_range(self.raw.ptr(), &mut lo, &mut hi) };
         debug_assert_eq!(st, ffi::LLMM_OK);
         (lo, hi)
     }
@@ -157,7 +146,7 @@ impl Sketch {
     /// `Invalid` for NaN, an infinity or a negative value (nothing recorded); `NoMem`.
     pub fn add(&mut self, v: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_sketch_add(self.ptr.as_ptr(), v) })
+        check(unsafe { ffi::llmm_sketch_add(self.raw.ptr(), v) })
     }
 
     /// Record one value `n` times.
@@ -166,7 +155,7 @@ impl Sketch {
     /// As [`add`](Sketch::add); `Range` when the total count would pass `u64::MAX`.
     pub fn add_n(&mut self, v: f64, n: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_sketch_add_n(self.ptr.as_ptr(), v, n) })
+        check(unsafe { ffi::llmm_sketch_add_n(self.raw.ptr(), v, n) })
     }
 
     /// Record a batch, all or nothing: if any value is invalid nothing is recorded.
@@ -181,9 +170,7 @@ impl Sketch {
     /// ```
     pub fn add_many(&mut self, values: &[f64]) -> Result<()> {
         // SAFETY: live handle; the slice is valid for `len` reads.
-        check(unsafe {
-            ffi::llmm_sketch_add_many(self.ptr.as_ptr(), values.as_ptr(), values.len())
-        })
+        check(unsafe { ffi::llmm_sketch_add_many(self.raw.ptr(), values.as_ptr(), values.len()) })
     }
 
     /// Quantile `q` in [0, 1] by the nearest-rank rule.
@@ -191,10 +178,8 @@ impl Sketch {
     /// # Errors
     /// `Invalid` for `q` outside [0, 1] or NaN; `Empty` when the sketch holds no values.
     pub fn quantile(&self, q: f64) -> Result<f64> {
-        let mut out = 0.0;
         // SAFETY: live handle, read-only call.
-        check(unsafe { ffi::llmm_sketch_quantile(self.ptr.as_ptr(), q, &mut out) })?;
-        Ok(out)
+        get(|out| unsafe { ffi::llmm_sketch_quantile(self.raw.ptr(), q, out) })
     }
 
     /// Many quantiles in one pass; `qs` may be in any order.
@@ -226,7 +211,7 @@ impl Sketch {
         }
         // SAFETY: live handle; `qs` readable and `out` writable for `len` elements.
         check(unsafe {
-            ffi::llmm_sketch_quantiles(self.ptr.as_ptr(), qs.as_ptr(), qs.len(), out.as_mut_ptr())
+            ffi::llmm_sketch_quantiles(self.raw.ptr(), qs.as_ptr(), qs.len(), out.as_mut_ptr())
         })
     }
 
@@ -235,16 +220,14 @@ impl Sketch {
     /// # Errors
     /// `Invalid` for NaN; `Empty`.
     pub fn rank(&self, v: f64) -> Result<f64> {
-        let mut out = 0.0;
         // SAFETY: live handle, read-only call.
-        check(unsafe { ffi::llmm_sketch_rank(self.ptr.as_ptr(), v, &mut out) })?;
-        Ok(out)
+        get(|out| unsafe { ffi::llmm_sketch_rank(self.raw.ptr(), v, out) })
     }
 
     /// Number of recorded values (zeros and out-of-range values included).
     pub fn count(&self) -> u64 {
         // SAFETY: live handle.
-        unsafe { ffi::llmm_sketch_count(self.ptr.as_ptr()) }
+        unsafe { ffi::llmm_sketch_count(self.raw.ptr()) }
     }
 
     /// `true` when nothing was recorded.
@@ -256,7 +239,7 @@ impl Sketch {
     pub fn sum(&self) -> f64 {
         let mut out = 0.0;
         // SAFETY: live handle; fails only for NULL arguments.
-        let st = unsafe { ffi::llmm_sketch_sum(self.ptr.as_ptr(), &mut out) };
+        let st = unsafe { ffi::llmm_sketch_sum(self.raw.ptr(), &mut out) };
         debug_assert_eq!(st, ffi::LLMM_OK);
         out
     }
@@ -267,7 +250,7 @@ impl Sketch {
     ) -> Result<f64> {
         let mut out = 0.0;
         // SAFETY: live handle, read-only call.
-        check(unsafe { f(self.ptr.as_ptr(), &mut out) })?;
+        check(unsafe { f(self.raw.ptr(), &mut out) })?;
         Ok(out)
     }
 
@@ -291,12 +274,7 @@ impl Sketch {
         let mut c = SpecialCounts::default();
         // SAFETY: live handle; fails only for a NULL sketch.
         let st = unsafe {
-            ffi::llmm_sketch_special_counts(
-                self.ptr.as_ptr(),
-                &mut c.zero,
-                &mut c.under,
-                &mut c.over,
-            )
+            ffi::llmm_sketch_special_counts(self.raw.ptr(), &mut c.zero, &mut c.under, &mut c.over)
         };
         debug_assert_eq!(st, ffi::LLMM_OK);
         c
@@ -305,7 +283,7 @@ impl Sketch {
     /// The scale (0 ..= 10).
     pub fn scale(&self) -> i32 {
         // SAFETY: live handle.
-        unsafe { ffi::llmm_sketch_scale(self.ptr.as_ptr()) }
+        unsafe { ffi::llmm_sketch_scale(self.raw.ptr()) }
     }
 
     /// Lowest and highest non-empty bucket index (OpenTelemetry numbering).
@@ -315,14 +293,14 @@ impl Sketch {
     pub fn bucket_span(&self) -> Result<(i32, i32)> {
         let (mut first, mut last) = (0, 0);
         // SAFETY: live handle, read-only call.
-        check(unsafe { ffi::llmm_sketch_bucket_span(self.ptr.as_ptr(), &mut first, &mut last) })?;
+        check(unsafe { ffi::llmm_sketch_bucket_span(self.raw.ptr(), &mut first, &mut last) })?;
         Ok((first, last))
     }
 
     /// Count of bucket `index` (0 for buckets never touched).
     pub fn bucket_count(&self, index: i32) -> u64 {
         // SAFETY: live handle.
-        unsafe { ffi::llmm_sketch_bucket_count(self.ptr.as_ptr(), index) }
+        unsafe { ffi::llmm_sketch_bucket_count(self.raw.ptr(), index) }
     }
 
     /// The non-empty buckets as `(index, count)`, lowest index first.
@@ -349,7 +327,7 @@ impl Sketch {
     /// `Range` when a count would overflow; `NoMem`.
     pub fn merge(&mut self, other: &Sketch) -> Result<()> {
         // SAFETY: two live handles; `&mut self` and `&Sketch` cannot alias.
-        check(unsafe { ffi::llmm_sketch_merge(self.ptr.as_ptr(), other.ptr.as_ptr()) })
+        check(unsafe { ffi::llmm_sketch_merge(self.raw.ptr(), other.raw.ptr()) })
     }
 
     /// Turn a later cumulative snapshot into the interval since `earlier`: `self −= earlier`.
@@ -373,13 +351,13 @@ impl Sketch {
     /// `self` (then `self` is unchanged).
     pub fn subtract(&mut self, earlier: &Sketch) -> Result<()> {
         // SAFETY: two live handles that cannot alias.
-        check(unsafe { ffi::llmm_sketch_subtract(self.ptr.as_ptr(), earlier.ptr.as_ptr()) })
+        check(unsafe { ffi::llmm_sketch_subtract(self.raw.ptr(), earlier.raw.ptr()) })
     }
 
     /// Remove every value; scale, range and memory stay.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_sketch_reset(self.ptr.as_ptr()) })
+        check(unsafe { ffi::llmm_sketch_reset(self.raw.ptr()) })
     }
 
     /// Lower the scale in place by an exact index shift.
@@ -388,7 +366,7 @@ impl Sketch {
     /// `Invalid` for a scale outside 0 ..= the current scale.
     pub fn downscale(&mut self, new_scale: i32) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_sketch_downscale(self.ptr.as_ptr(), new_scale) })
+        check(unsafe { ffi::llmm_sketch_downscale(self.raw.ptr(), new_scale) })
     }
 
     /// Replace contents, scale and range with those of `src` (the context stays).
@@ -397,7 +375,7 @@ impl Sketch {
     /// `NoMem`, leaving `self` unchanged.
     pub fn copy_from(&mut self, src: &Sketch) -> Result<()> {
         // SAFETY: two live handles that cannot alias.
-        check(unsafe { ffi::llmm_sketch_copy(self.ptr.as_ptr(), src.ptr.as_ptr()) })
+        check(unsafe { ffi::llmm_sketch_copy(self.raw.ptr(), src.raw.ptr()) })
     }
 
     /// The exact size of [`to_bytes`](Sketch::to_bytes)'s encoding (it depends on the
@@ -406,7 +384,7 @@ impl Sketch {
         let mut len = 0usize;
         // SAFETY: live handle; a size query (NULL, 0) writes nothing but `len`.
         let st =
-            unsafe { ffi::llmm_sketch_serialize(self.ptr.as_ptr(), ptr::null_mut(), 0, &mut len) };
+            unsafe { ffi::llmm_sketch_serialize(self.raw.ptr(), ptr::null_mut(), 0, &mut len) };
         debug_assert!(st == ffi::LLMM_E_BUFFER || st == ffi::LLMM_OK);
         len
     }
@@ -420,7 +398,7 @@ impl Sketch {
         let mut len = 0usize;
         // SAFETY: live handle; `buf` writable for its length.
         check(unsafe {
-            ffi::llmm_sketch_serialize(self.ptr.as_ptr(), buf.as_mut_ptr(), buf.len(), &mut len)
+            ffi::llmm_sketch_serialize(self.raw.ptr(), buf.as_mut_ptr(), buf.len(), &mut len)
         })?;
         Ok(len)
     }
@@ -461,12 +439,11 @@ impl Sketch {
     }
 
     fn decode(ctx: Option<&Context>, bytes: &[u8]) -> Result<Sketch> {
-        let mut out = ptr::null_mut();
         // SAFETY: `bytes` readable for its length; valid out-pointer.
-        check(unsafe {
-            ffi::llmm_sketch_deserialize(context::raw(ctx), bytes.as_ptr(), bytes.len(), &mut out)
+        let raw = Owned::new(ctx, |c, out| unsafe {
+            ffi::llmm_sketch_deserialize(c, bytes.as_ptr(), bytes.len(), out)
         })?;
-        Ok(Sketch::wrap(out, ctx.cloned()))
+        Ok(Sketch { raw })
     }
 
     /// A deep copy with the same context (`llmm_sketch_clone`).
@@ -474,10 +451,11 @@ impl Sketch {
     /// # Errors
     /// `NoMem`.
     pub fn try_clone(&self) -> Result<Sketch> {
-        let mut out = ptr::null_mut();
-        // SAFETY: live handle, read-only for the source.
-        check(unsafe { ffi::llmm_sketch_clone(self.ptr.as_ptr(), &mut out) })?;
-        Ok(Sketch::wrap(out, self.ctx.clone()))
+        // SAFETY: live handle, read-only for the source; the copy allocates from its context.
+        let raw = Owned::new(self.context(), |_, out| unsafe {
+            ffi::llmm_sketch_clone(self.raw.ptr(), out)
+        })?;
+        Ok(Sketch { raw })
     }
 }
 
@@ -524,13 +502,6 @@ impl Clone for Sketch {
     }
 }
 
-impl Drop for Sketch {
-    fn drop(&mut self) {
-        // SAFETY: the handle is owned and freed once.
-        unsafe { ffi::llmm_sketch_free(self.ptr.as_ptr()) }
-    }
-}
-
 impl fmt::Debug for Sketch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("Sketch");
@@ -547,10 +518,8 @@ impl fmt::Debug for Sketch {
 /// # Errors
 /// `Invalid` for a bad scale or a value that is not finite and positive.
 pub fn bucket_index(scale: i32, v: f64) -> Result<i32> {
-    let mut index = 0;
     // SAFETY: pure function with a valid out-pointer.
-    check(unsafe { ffi::llmm_sketch_index(scale, v, &mut index) })?;
-    Ok(index)
+    get(|index| unsafe { ffi::llmm_sketch_index(scale, v, index) })
 }
 
 /// Bounds `(lower, upper]` of bucket `index` at `scale`.

@@ -4,13 +4,13 @@
 //! are nanoseconds on the caller's monotonic clock, under the rules of [`Window`](crate::Window).
 
 use std::fmt;
-use std::mem::MaybeUninit;
-use std::ptr::{self, NonNull};
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Result};
+use crate::object::{get, Owned};
+use crate::sized;
 use crate::sketch::Sketch;
 
 /// The verdict of an SLO check.
@@ -37,13 +37,7 @@ pub struct SloResult {
 fn slo_result(
     call: impl FnOnce(*mut ffi::llmm_slo_result) -> ffi::llmm_status,
 ) -> Result<SloResult> {
-    let mut r = MaybeUninit::<ffi::llmm_slo_result>::zeroed();
-    // SAFETY: initialised by crate::sized::init before the check fills it.
-    let r = unsafe {
-        check(crate::sized::init(ffi::LLMM_STRUCT_SLO_RESULT, r.as_mut_ptr()))?;
-        check(call(r.as_mut_ptr()))?;
-        r.assume_init()
-    };
+    let r = sized::read(call)?;
     Ok(SloResult {
         satisfied: r.satisfied != 0,
         latency_ok: r.latency_ok != 0,
@@ -116,45 +110,24 @@ pub fn slo_check_quantile(
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct SloWindow {
-    ptr: NonNull<ffi::llmm_slo_window>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_slo_window>,
 }
 
-// SAFETY: every call takes `&mut self` (checks advance the clock).
-unsafe impl Send for SloWindow {}
-unsafe impl Sync for SloWindow {}
+constructors!(SloWindow = ffi::llmm_slo_window_new;
+    /// A window of `slots` slots of `slot_ns` (0 for 60 × 1 s) with sketches of `scale`.
+    (slot_ns: u64, slots: u32, scale: i32));
 
 impl SloWindow {
-    /// A window of `slots` slots of `slot_ns` (0 for 60 × 1 s) with sketches of `scale`.
-    pub fn new(slot_ns: u64, slots: u32, scale: i32) -> Result<SloWindow> {
-        SloWindow::create(None, slot_ns, slots, scale)
-    }
-
-    /// As [`new`](SloWindow::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, slot_ns: u64, slots: u32, scale: i32) -> Result<SloWindow> {
-        SloWindow::create(Some(ctx), slot_ns, slots, scale)
-    }
-
-    fn create(ctx: Option<&Context>, slot_ns: u64, slots: u32, scale: i32) -> Result<SloWindow> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe {
-            ffi::llmm_slo_window_new(context::raw(ctx), slot_ns, slots, scale, &mut out)
-        })?;
-        let ptr = NonNull::new(out).expect("llmm_slo_window_new returned LLMM_OK and NULL");
-        Ok(SloWindow { ptr, _ctx: ctx.cloned() })
-    }
-
     /// Record a successful request and its latency at `now_ns`.
     pub fn add(&mut self, now_ns: u64, latency: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_slo_window_add(self.ptr.as_ptr(), now_ns, latency) })
+        check(unsafe { ffi::llmm_slo_window_add(self.raw.ptr(), now_ns, latency) })
     }
 
     /// Record `errors` failed requests at `now_ns`.
     pub fn add_errors(&mut self, now_ns: u64, errors: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_slo_window_add_errors(self.ptr.as_ptr(), now_ns, errors) })
+        check(unsafe { ffi::llmm_slo_window_add_errors(self.raw.ptr(), now_ns, errors) })
     }
 
     /// The SLO check over the slots the span covers (q = 0.95 for doc/spec.md §2).
@@ -166,7 +139,7 @@ impl SloWindow {
         latency_max: f64,
         err_max: f64,
     ) -> Result<SloResult> {
-        let w = self.ptr.as_ptr();
+        let w = self.raw.ptr();
         // SAFETY: live handle, exclusive borrow; `r` from slo_result.
         slo_result(|r| unsafe {
             ffi::llmm_slo_window_check(w, now_ns, span_ns, q, latency_max, err_max, r)
@@ -176,30 +149,21 @@ impl SloWindow {
     /// Forget every request and the clock.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_slo_window_reset(self.ptr.as_ptr()) })
-    }
-}
-
-impl Drop for SloWindow {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_slo_window_free(self.ptr.as_ptr()) }
+        check(unsafe { ffi::llmm_slo_window_reset(self.raw.ptr()) })
     }
 }
 
 impl fmt::Debug for SloWindow {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SloWindow").field("ptr", &self.ptr).finish()
+        f.debug_struct("SloWindow").field("ptr", &self.raw.ptr()).finish()
     }
 }
 
 /// vLLM's per-request time per output token: `(e2e − ttft) / (output_tokens − 1)`, 0 for at
 /// most one token.
 pub fn goodput_tpot(e2e: f64, ttft: f64, output_tokens: u64) -> Result<f64> {
-    let mut t = 0.0;
     // SAFETY: valid out-pointer.
-    check(unsafe { ffi::llmm_goodput_tpot(e2e, ttft, output_tokens, &mut t) })?;
-    Ok(t)
+    get(|t| unsafe { ffi::llmm_goodput_tpot(e2e, ttft, output_tokens, t) })
 }
 
 /// Per-request SLO bounds of a [`Goodput`] counter.
@@ -247,66 +211,36 @@ pub struct GoodputResult {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct Goodput {
-    ptr: NonNull<ffi::llmm_goodput>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_goodput>,
 }
 
-// SAFETY: writers take `&mut self`; `bound` and `read` only read.
-unsafe impl Send for Goodput {}
-unsafe impl Sync for Goodput {}
-
-impl Goodput {
+constructors!(Goodput = ffi::llmm_goodput_new;
     /// A counter with no bound set (every completed request is good).
-    pub fn new() -> Result<Goodput> {
-        Goodput::create(None)
-    }
+    ());
 
-    /// As [`new`](Goodput::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context) -> Result<Goodput> {
-        Goodput::create(Some(ctx))
-    }
-
-    fn create(ctx: Option<&Context>) -> Result<Goodput> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_goodput_new(context::raw(ctx), &mut out) })?;
-        let ptr = NonNull::new(out).expect("llmm_goodput_new returned LLMM_OK and NULL");
-        Ok(Goodput { ptr, _ctx: ctx.cloned() })
-    }
-
+option_calls!(Goodput;
     /// Set a bound (finite ≥ 0, or +∞ for "not checked"); only before any request is counted.
     ///
     /// # Errors
     /// `Invalid` for NaN; `Range` for a negative bound; `State` once requests were counted.
-    pub fn set_bound(&mut self, which: GoodputBound, value: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_goodput_set_f64(self.ptr.as_ptr(), which as ffi::llmm_goodput_option, value)
-        })
-    }
-
+    fn set_bound(which: GoodputBound as ffi::llmm_goodput_option, value: f64) = ffi::llmm_goodput_set_f64;
     /// A bound (+∞ when not checked).
-    pub fn bound(&self, which: GoodputBound) -> Result<f64> {
-        let mut v = 0.0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_goodput_get_f64(self.ptr.as_ptr(), which as ffi::llmm_goodput_option, &mut v)
-        })?;
-        Ok(v)
-    }
+    fn bound(which: GoodputBound as ffi::llmm_goodput_option) -> f64 = ffi::llmm_goodput_get_f64;
+);
 
+impl Goodput {
     /// Count one completed request; returns whether it is good.
     pub fn observe(&mut self, ttft: f64, tpot: f64, e2e: f64) -> Result<bool> {
         let mut good = 0;
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_goodput_observe(self.ptr.as_ptr(), ttft, tpot, e2e, &mut good) })?;
+        check(unsafe { ffi::llmm_goodput_observe(self.raw.ptr(), ttft, tpot, e2e, &mut good) })?;
         Ok(good != 0)
     }
 
     /// Count `n` failed requests.
     pub fn add_failures(&mut self, n: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_goodput_add_failures(self.ptr.as_ptr(), n) })
+        check(unsafe { ffi::llmm_goodput_add_failures(self.raw.ptr(), n) })
     }
 
     /// Goodput as a fraction and as a rate over `duration_ns` (> 0).
@@ -314,13 +248,8 @@ impl Goodput {
     /// # Errors
     /// `Empty` when no request was counted.
     pub fn read(&self, duration_ns: u64) -> Result<GoodputResult> {
-        let mut r = MaybeUninit::<ffi::llmm_goodput_result>::zeroed();
-        // SAFETY: initialised by crate::sized::init before the read fills it.
-        let r = unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_GOODPUT_RESULT, r.as_mut_ptr()))?;
-            check(ffi::llmm_goodput_read(self.ptr.as_ptr(), duration_ns, r.as_mut_ptr()))?;
-            r.assume_init()
-        };
+        // SAFETY: live handle; sized::read sets the struct up.
+        let r = sized::read(|r| unsafe { ffi::llmm_goodput_read(self.raw.ptr(), duration_ns, r) })?;
         Ok(GoodputResult {
             requests: r.requests,
             completed: r.completed,
@@ -334,14 +263,7 @@ impl Goodput {
     /// Forget the counts; the bounds stay.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_goodput_reset(self.ptr.as_ptr()) })
-    }
-}
-
-impl Drop for Goodput {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_goodput_free(self.ptr.as_ptr()) }
+        check(unsafe { ffi::llmm_goodput_reset(self.raw.ptr()) })
     }
 }
 

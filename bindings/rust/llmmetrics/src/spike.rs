@@ -1,13 +1,13 @@
 //! Latency-spike detection: P99 / P99.9 dual threshold over a sliding window.
 
 use std::fmt;
-use std::mem::MaybeUninit;
-use std::ptr::{self, NonNull};
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Error, Result};
+use crate::object::{get, Owned};
+use crate::sized;
 
 /// Classification of one latency.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -98,76 +98,32 @@ pub struct SpikeStats {
 /// Every call that takes a time stamp advances the detector's clock, so it takes `&mut self`;
 /// reading an option takes `&self`. `SpikeDetector` is `Send + Sync`.
 pub struct SpikeDetector {
-    ptr: NonNull<ffi::llmm_spike>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_spike>,
 }
 
-// SAFETY: writers and clock-advancing calls take `&mut self`; option reads only read.
-unsafe impl Send for SpikeDetector {}
-unsafe impl Sync for SpikeDetector {}
-
-impl SpikeDetector {
+constructors!(SpikeDetector = ffi::llmm_spike_new;
     /// A detector with the default options.
-    pub fn new() -> Result<SpikeDetector> {
-        SpikeDetector::create(None)
-    }
+    ());
 
-    /// As [`new`](SpikeDetector::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context) -> Result<SpikeDetector> {
-        SpikeDetector::create(Some(ctx))
-    }
-
-    fn create(ctx: Option<&Context>) -> Result<SpikeDetector> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_spike_new(context::raw(ctx), &mut out) })?;
-        let ptr = NonNull::new(out).expect("llmm_spike_new returned LLMM_OK and NULL");
-        Ok(SpikeDetector { ptr, _ctx: ctx.cloned() })
-    }
-
+option_calls!(SpikeDetector;
     /// Set a floating-point option.
     ///
     /// # Errors
     /// `Range` for NaN or a value outside the option's bounds (nothing changes).
-    pub fn set_f64(&mut self, key: SpikeF64, value: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_spike_set_f64(self.ptr.as_ptr(), key as ffi::llmm_spike_option, value)
-        })
-    }
-
+    fn set_f64(key: SpikeF64 as ffi::llmm_spike_option, value: f64) = ffi::llmm_spike_set_f64;
     /// Read a floating-point option.
-    pub fn get_f64(&self, key: SpikeF64) -> Result<f64> {
-        let mut v = 0.0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_spike_get_f64(self.ptr.as_ptr(), key as ffi::llmm_spike_option, &mut v)
-        })?;
-        Ok(v)
-    }
-
+    fn get_f64(key: SpikeF64 as ffi::llmm_spike_option) -> f64 = ffi::llmm_spike_get_f64;
     /// Set an integer option.
     ///
     /// # Errors
     /// `Range` outside the option's bounds; `State` for a geometry key after the first time
     /// stamp; `NoMem` when rebuilding the window failed (nothing changes).
-    pub fn set_u64(&mut self, key: SpikeU64, value: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_spike_set_u64(self.ptr.as_ptr(), key as ffi::llmm_spike_option, value)
-        })
-    }
-
+    fn set_u64(key: SpikeU64 as ffi::llmm_spike_option, value: u64) = ffi::llmm_spike_set_u64;
     /// Read an integer option.
-    pub fn get_u64(&self, key: SpikeU64) -> Result<u64> {
-        let mut v = 0;
-        // SAFETY: live handle; read-only call.
-        check(unsafe {
-            ffi::llmm_spike_get_u64(self.ptr.as_ptr(), key as ffi::llmm_spike_option, &mut v)
-        })?;
-        Ok(v)
-    }
+    fn get_u64(key: SpikeU64 as ffi::llmm_spike_option) -> u64 = ffi::llmm_spike_get_u64;
+);
 
+impl SpikeDetector {
     /// Record one latency (finite, ≥ 0) at `now_ns` and classify it.
     ///
     /// # Errors
@@ -175,7 +131,7 @@ impl SpikeDetector {
     pub fn observe(&mut self, now_ns: u64, latency: f64) -> Result<SpikeLevel> {
         let mut level = ffi::LLMM_SPIKE_NONE;
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_spike_observe(self.ptr.as_ptr(), now_ns, latency, &mut level) })?;
+        check(unsafe { ffi::llmm_spike_observe(self.raw.ptr(), now_ns, latency, &mut level) })?;
         match level {
             ffi::LLMM_SPIKE_NONE => Ok(SpikeLevel::None),
             ffi::LLMM_SPIKE_LEVEL1 => Ok(SpikeLevel::Level1),
@@ -190,21 +146,14 @@ impl SpikeDetector {
     /// # Errors
     /// `Empty` when no classified sample is in the window.
     pub fn rate(&mut self, now_ns: u64) -> Result<f64> {
-        let mut r = 0.0;
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_spike_rate(self.ptr.as_ptr(), now_ns, &mut r) })?;
-        Ok(r)
+        get(|r| unsafe { ffi::llmm_spike_rate(self.raw.ptr(), now_ns, r) })
     }
 
     /// Baselines in force and counts per level at `now_ns`.
     pub fn stats(&mut self, now_ns: u64) -> Result<SpikeStats> {
-        let mut s = MaybeUninit::<ffi::llmm_spike_stats>::zeroed();
-        // SAFETY: initialised by crate::sized::init before the library fills it.
-        let s = unsafe {
-            check(crate::sized::init(ffi::LLMM_STRUCT_SPIKE_STATS, s.as_mut_ptr()))?;
-            check(ffi::llmm_spike_get_stats(self.ptr.as_ptr(), now_ns, s.as_mut_ptr()))?;
-            s.assume_init()
-        };
+        // SAFETY: live handle; sized::read sets the struct up.
+        let s = sized::read(|s| unsafe { ffi::llmm_spike_get_stats(self.raw.ptr(), now_ns, s) })?;
         Ok(SpikeStats {
             ready: s.ready != 0,
             base_threshold: s.base_threshold,
@@ -224,14 +173,7 @@ impl SpikeDetector {
     /// Forget every sample, count, baseline and the clock; options stay.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_spike_reset(self.ptr.as_ptr()) })
-    }
-}
-
-impl Drop for SpikeDetector {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_spike_free(self.ptr.as_ptr()) }
+        check(unsafe { ffi::llmm_spike_reset(self.raw.ptr()) })
     }
 }
 

@@ -1,12 +1,12 @@
 //! Time rings of sketches and of ratio counters, driven by the caller's clock.
 
 use std::fmt;
-use std::ptr::{self, NonNull};
 
 use llmmetrics_sys as ffi;
 
-use crate::context::{self, Context};
+use crate::context::Context;
 use crate::error::{check, Error, Result};
+use crate::object::{get, Owned};
 use crate::sketch::{Sketch, SCALE_DEFAULT};
 
 /// Slot length used when 0 is given: one second.
@@ -41,13 +41,8 @@ pub const WINDOW_SLOTS_MAX: u32 = ffi::LLMM_WINDOW_SLOTS_MAX;
 /// Queries advance the window's clock and use internal scratch space, so they take
 /// `&mut self` like the writers; `Window` is `Send + Sync`.
 pub struct Window {
-    ptr: NonNull<ffi::llmm_window>,
-    ctx: Option<Context>,
+    raw: Owned<ffi::llmm_window>,
 }
-
-// SAFETY: every call but `geometry` takes `&mut self`; geometry only reads.
-unsafe impl Send for Window {}
-unsafe impl Sync for Window {}
 
 impl Window {
     /// A window of `slots` slots of `slot_ns` nanoseconds (0 for the defaults: 60 × 1 s) at
@@ -70,18 +65,18 @@ impl Window {
     }
 
     fn create(ctx: Option<&Context>, slot_ns: u64, slots: u32, scale: i32) -> Result<Window> {
-        let mut out = ptr::null_mut();
         // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_window_new(context::raw(ctx), slot_ns, slots, scale, &mut out) })?;
-        let ptr = NonNull::new(out).expect("llmm_window_new returned LLMM_OK and NULL");
-        Ok(Window { ptr, ctx: ctx.cloned() })
+        let raw = Owned::new(ctx, |c, out| unsafe {
+            ffi::llmm_window_new(c, slot_ns, slots, scale, out)
+        })?;
+        Ok(Window { raw })
     }
 
     /// `(slot_ns, slots)` with the defaults resolved.
     pub fn geometry(&self) -> (u64, u32) {
         let (mut slot_ns, mut slots) = (0, 0);
         // SAFETY: live handle; read-only call, fails only for NULL.
-        let st = unsafe { ffi::llmm_window_geometry(self.ptr.as_ptr(), &mut slot_ns, &mut slots) };
+        let st = unsafe { ffi::llmm_window_geometry(self.raw.ptr(), &mut slot_ns, &mut slots) };
         debug_assert_eq!(st, ffi::LLMM_OK);
         (slot_ns, slots)
     }
@@ -89,14 +84,14 @@ impl Window {
     /// Record one value (finite, ≥ 0) at `now_ns`.
     pub fn add(&mut self, now_ns: u64, v: f64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_window_add(self.ptr.as_ptr(), now_ns, v) })
+        check(unsafe { ffi::llmm_window_add(self.raw.ptr(), now_ns, v) })
     }
 
     /// Record a batch at `now_ns`, all or nothing.
     pub fn add_many(&mut self, now_ns: u64, values: &[f64]) -> Result<()> {
         // SAFETY: live handle; slice valid for `len` reads.
         check(unsafe {
-            ffi::llmm_window_add_many(self.ptr.as_ptr(), now_ns, values.as_ptr(), values.len())
+            ffi::llmm_window_add_many(self.raw.ptr(), now_ns, values.as_ptr(), values.len())
         })
     }
 
@@ -106,10 +101,8 @@ impl Window {
     /// `Invalid` for a zero span or time going backwards; `Range` for a span longer than the
     /// ring.
     pub fn count(&mut self, now_ns: u64, span_ns: u64) -> Result<u64> {
-        let mut n = 0;
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_window_count(self.ptr.as_ptr(), now_ns, span_ns, &mut n) })?;
-        Ok(n)
+        get(|n| unsafe { ffi::llmm_window_count(self.raw.ptr(), now_ns, span_ns, n) })
     }
 
     /// Quantile `q` over the span (exact merge of its slots, the sketch's relative error).
@@ -117,12 +110,8 @@ impl Window {
     /// # Errors
     /// As [`count`](Window::count); `Empty` when the span holds no values.
     pub fn quantile(&mut self, now_ns: u64, span_ns: u64, q: f64) -> Result<f64> {
-        let mut out = 0.0;
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_window_quantile(self.ptr.as_ptr(), now_ns, span_ns, q, &mut out)
-        })?;
-        Ok(out)
+        get(|out| unsafe { ffi::llmm_window_quantile(self.raw.ptr(), now_ns, span_ns, q, out) })
     }
 
     /// Many quantiles over the span in one merge.
@@ -146,7 +135,7 @@ impl Window {
         // SAFETY: live handle; `qs` readable and `out` writable for `len` elements.
         check(unsafe {
             ffi::llmm_window_quantiles(
-                self.ptr.as_ptr(),
+                self.raw.ptr(),
                 now_ns,
                 span_ns,
                 qs.as_ptr(),
@@ -158,10 +147,7 @@ impl Window {
 
     /// The exact merge of the slots the span covers, as a new sketch.
     pub fn snapshot(&mut self, now_ns: u64, span_ns: u64) -> Result<Sketch> {
-        let mut s = match &self.ctx {
-            Some(ctx) => Sketch::with_context(ctx, SCALE_DEFAULT)?,
-            None => Sketch::new()?,
-        };
+        let mut s = Sketch::create(self.raw.context(), SCALE_DEFAULT)?;
         self.snapshot_into(now_ns, span_ns, &mut s)?;
         Ok(s)
     }
@@ -171,21 +157,14 @@ impl Window {
     pub fn snapshot_into(&mut self, now_ns: u64, span_ns: u64, into: &mut Sketch) -> Result<()> {
         // SAFETY: live handles, both borrowed exclusively.
         check(unsafe {
-            ffi::llmm_window_snapshot(self.ptr.as_ptr(), now_ns, span_ns, into.as_mut_ptr())
+            ffi::llmm_window_snapshot(self.raw.ptr(), now_ns, span_ns, into.as_mut_ptr())
         })
     }
 
     /// Forget every value and the clock; memory is kept.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_window_reset(self.ptr.as_ptr()) })
-    }
-}
-
-impl Drop for Window {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_window_free(self.ptr.as_ptr()) }
+        check(unsafe { ffi::llmm_window_reset(self.raw.ptr()) })
     }
 }
 
@@ -210,40 +189,21 @@ impl fmt::Debug for Window {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub struct RatioWindow {
-    ptr: NonNull<ffi::llmm_ratio_window>,
-    _ctx: Option<Context>,
+    raw: Owned<ffi::llmm_ratio_window>,
 }
 
-// SAFETY: every call takes `&mut self`.
-unsafe impl Send for RatioWindow {}
-unsafe impl Sync for RatioWindow {}
+constructors!(RatioWindow = ffi::llmm_ratio_window_new;
+    /// A ratio window of `slots` slots of `slot_ns` nanoseconds (0 for the defaults).
+    (slot_ns: u64, slots: u32));
 
 impl RatioWindow {
-    /// A ratio window of `slots` slots of `slot_ns` nanoseconds (0 for the defaults).
-    pub fn new(slot_ns: u64, slots: u32) -> Result<RatioWindow> {
-        RatioWindow::create(None, slot_ns, slots)
-    }
-
-    /// As [`new`](RatioWindow::new), allocating from `ctx`.
-    pub fn with_context(ctx: &Context, slot_ns: u64, slots: u32) -> Result<RatioWindow> {
-        RatioWindow::create(Some(ctx), slot_ns, slots)
-    }
-
-    fn create(ctx: Option<&Context>, slot_ns: u64, slots: u32) -> Result<RatioWindow> {
-        let mut out = ptr::null_mut();
-        // SAFETY: context NULL or live; valid out-pointer.
-        check(unsafe { ffi::llmm_ratio_window_new(context::raw(ctx), slot_ns, slots, &mut out) })?;
-        let ptr = NonNull::new(out).expect("llmm_ratio_window_new returned LLMM_OK and NULL");
-        Ok(RatioWindow { ptr, _ctx: ctx.cloned() })
-    }
-
     /// Count `events` out of `total` at `now_ns`.
     ///
     /// # Errors
     /// `Invalid` for `events > total` or time going backwards; `Range` on counter overflow.
     pub fn add(&mut self, now_ns: u64, events: u64, total: u64) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_ratio_window_add(self.ptr.as_ptr(), now_ns, events, total) })
+        check(unsafe { ffi::llmm_ratio_window_add(self.raw.ptr(), now_ns, events, total) })
     }
 
     /// `(events, total)` summed over the span.
@@ -251,7 +211,7 @@ impl RatioWindow {
         let (mut e, mut t) = (0, 0);
         // SAFETY: live handle, exclusive borrow.
         check(unsafe {
-            ffi::llmm_ratio_window_counts(self.ptr.as_ptr(), now_ns, span_ns, &mut e, &mut t)
+            ffi::llmm_ratio_window_counts(self.raw.ptr(), now_ns, span_ns, &mut e, &mut t)
         })?;
         Ok((e, t))
     }
@@ -261,28 +221,19 @@ impl RatioWindow {
     /// # Errors
     /// `Empty` when the total over the span is 0.
     pub fn ratio(&mut self, now_ns: u64, span_ns: u64) -> Result<f64> {
-        let mut r = 0.0;
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_ratio_window_ratio(self.ptr.as_ptr(), now_ns, span_ns, &mut r) })?;
-        Ok(r)
+        get(|r| unsafe { ffi::llmm_ratio_window_ratio(self.raw.ptr(), now_ns, span_ns, r) })
     }
 
     /// Forget every count and the clock.
     pub fn reset(&mut self) -> Result<()> {
         // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_ratio_window_reset(self.ptr.as_ptr()) })
-    }
-}
-
-impl Drop for RatioWindow {
-    fn drop(&mut self) {
-        // SAFETY: owned handle, freed once.
-        unsafe { ffi::llmm_ratio_window_free(self.ptr.as_ptr()) }
+        check(unsafe { ffi::llmm_ratio_window_reset(self.raw.ptr()) })
     }
 }
 
 impl fmt::Debug for RatioWindow {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RatioWindow").field("ptr", &self.ptr).finish()
+        f.debug_struct("RatioWindow").field("ptr", &self.raw.ptr()).finish()
     }
 }

@@ -1,0 +1,242 @@
+/* genai_perf_summary.c: genai-perf's profile_export_genai_perf.json, a report of what it holds.
+ *
+ *   {"request_throughput": {"unit": "requests/sec", "avg": ...},
+ *    "request_latency": {"unit": "ms", "avg": ..., "p1": ..., ..., "p99": ..., "min": ...,
+ *                        "max": ..., "std": ...},
+ *    "time_to_first_token": {...}, "inter_token_latency": {...}, ...,
+ *    "input_config": {... "perf_analyzer": {"stimulus": {"concurrency": N}} ...}}
+ *
+ * Its numbers are statistics over requests, not samples: the reader hands them on as the
+ * tool's figures of one run (marked "statistics only") and never makes a distribution of
+ * them. genai-perf's inter_token_latency is per request (E2E - TTFT) / (OSL - 1), which is our
+ * TPOT; the figure is filed as such. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/genai_perf.h"
+#include "input/jreader.h"
+
+enum { S_ROOT = 1, S_METRIC, S_CONFIG, S_PA, S_STIMULUS };
+
+/* genai-perf's metric names and ours. */
+static const struct {
+    const char *name;
+    int metric;
+} metrics[] = {
+    {"request_throughput", LLMM_CLI_FM_REQ_RATE},
+    {"request_latency", LLMM_CLI_FM_E2E},
+    {"request_count", LLMM_CLI_FM_COMPLETED},
+    {"request_goodput", LLMM_CLI_FM_GOODPUT},
+    {"time_to_first_token", LLMM_CLI_FM_TTFT},
+    {"inter_token_latency", LLMM_CLI_FM_TPOT},
+    {"output_token_throughput", LLMM_CLI_FM_OUT_TOK_RATE},
+};
+
+#define NSTAT 32
+
+typedef struct gps {
+    llmm_cli_jreader jr; /* first */
+    llmm_cli_run run;
+    /* the metric object being read: its numbers wait for its unit */
+    char metric[40];
+    int our_metric;
+    char unit[24];
+    char stat_name[NSTAT][8];
+    double stat_value[NSTAT];
+    size_t nstat;
+    uint64_t nmetrics;
+} gps;
+
+static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
+{
+    gps *p = self;
+    switch (f->type) {
+    case S_ROOT:
+        if (llmm_cli_key_is(k, len, "input_config"))
+            return 1;
+        if (llmm_cli_key_is(k, len, "telemetry_stats") || llmm_cli_key_is(k, len, "sessions"))
+            return LLMM_CLI_JSON_SKIP;
+        snprintf(p->metric, sizeof p->metric, "%.*s", (int)(len > 39 ? 39 : len), k);
+        return 0;
+    case S_METRIC:
+        if (llmm_cli_key_is(k, len, "unit"))
+            return 1 | LLMM_CLI_JSON_TEXT;
+        if (p->nstat == NSTAT || len >= sizeof p->stat_name[0])
+            return LLMM_CLI_JSON_SKIP;
+        memcpy(p->stat_name[p->nstat], k, len);
+        p->stat_name[p->nstat][len] = '\0';
+        return 0;
+    case S_CONFIG:
+        return llmm_cli_key_is(k, len, "perf_analyzer") ? 0 : LLMM_CLI_JSON_SKIP;
+    case S_PA:
+        return llmm_cli_key_is(k, len, "stimulus") ? 0 : LLMM_CLI_JSON_SKIP;
+    default: /* S_STIMULUS */
+        return llmm_cli_key_is(k, len, "concurrency")    ? 1
+               : llmm_cli_key_is(k, len, "request_rate") ? 2
+                                                         : LLMM_CLI_JSON_SKIP;
+    }
+}
+
+static int on_open(void *self, llmm_cli_json_frame *parent, int map)
+{
+    gps *p = self;
+    if (!map)
+        return parent ? LLMM_CLI_JSON_SKIP
+                      : llmm_cli_jr_stop(&p->jr, LLMM_CLI_EPARSE,
+                                         "found a list where a JSON object (a genai-perf "
+                                         "summary) should begin");
+    if (!parent)
+        return S_ROOT;
+    switch (parent->type) {
+    case S_ROOT:
+        if (parent->key == 1)
+            return S_CONFIG;
+        p->nstat = 0;
+        p->unit[0] = '\0';
+        p->our_metric = LLMM_CLI_FM_OTHER;
+        for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++)
+            if (strcmp(metrics[i].name, p->metric) == 0)
+                p->our_metric = metrics[i].metric;
+        return S_METRIC;
+    case S_CONFIG:
+        return S_PA;
+    case S_PA:
+        return S_STIMULUS;
+    default:
+        return LLMM_CLI_JSON_SKIP;
+    }
+}
+
+static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_value *v)
+{
+    gps *p = self;
+    if (!f)
+        return llmm_cli_jr_fail(&p->jr, LLMM_CLI_EPARSE,
+                                "found %s where a JSON object (a genai-perf summary) should begin",
+                                llmm_cli_json_kind_name(v->kind));
+    if (f->type == S_METRIC) {
+        if (f->key == 1) {
+            if (v->kind == K_STRING)
+                snprintf(p->unit, sizeof p->unit, "%.*s", (int)(v->len > 23 ? 23 : v->len),
+                         v->text);
+        } else if (v->kind == K_NUMBER) {
+            p->stat_value[p->nstat++] = v->num;
+        }
+    } else if (f->type == S_STIMULUS && v->kind == K_NUMBER && isfinite(v->num) && v->num > 0) {
+        if (f->key == 1)
+            p->run.concurrency = v->num;
+        else
+            p->run.request_rate = v->num;
+    }
+    return 1;
+}
+
+/* A statistic's name: "avg", "p99", "min", "max", "std". */
+static int stat_of(const char *s, double *q)
+{
+    double v;
+    *q = NAN;
+    if (strcmp(s, "avg") == 0)
+        return LLMM_CLI_ST_MEAN;
+    if (strcmp(s, "min") == 0)
+        return LLMM_CLI_ST_MIN;
+    if (strcmp(s, "max") == 0)
+        return LLMM_CLI_ST_MAX;
+    if (strcmp(s, "std") == 0)
+        return LLMM_CLI_ST_STD;
+    if (s[0] == 'p' && sscanf(s + 1, "%lf", &v) == 1 && v >= 0 && v <= 100) {
+        *q = v / 100.0;
+        return LLMM_CLI_ST_QUANTILE;
+    }
+    return LLMM_CLI_ST_VALUE;
+}
+
+/* A metric object closed: its figures, each value converted by its unit. */
+static int end_metric(gps *p)
+{
+    int ms = strcmp(p->unit, "ms") == 0;
+    int metric = p->our_metric;
+    p->nmetrics++;
+    if (metric <= LLMM_CLI_FM_E2E && !ms)
+        metric = LLMM_CLI_FM_OTHER; /* a latency in a unit we do not know */
+    for (size_t i = 0; i < p->nstat; i++) {
+        char name[64];
+        double q;
+        int stat = stat_of(p->stat_name[i], &q);
+        int m = metric;
+        /* rates and counts have only "avg": the value itself */
+        if (metric > LLMM_CLI_FM_E2E && metric != LLMM_CLI_FM_OTHER) {
+            if (stat != LLMM_CLI_ST_MEAN)
+                m = LLMM_CLI_FM_OTHER;
+            else
+                stat = LLMM_CLI_ST_VALUE;
+        }
+        snprintf(name, sizeof name, "%s.%s", p->metric, p->stat_name[i]);
+        if (!llmm_cli_jr_figure(&p->jr, name, strlen(name), m, stat, q, p->stat_value[i],
+                                p->unit[0] ? p->unit : "", ms ? p->stat_value[i] * 1e-3
+                                                              : p->stat_value[i]))
+            return 0;
+    }
+    return 1;
+}
+
+static int on_close(void *self, llmm_cli_json_frame *f)
+{
+    gps *p = self;
+    if (f->type == S_METRIC)
+        return end_metric(p);
+    if (f->type == S_ROOT) {
+        char label[64];
+        if (p->nmetrics == 0)
+            return llmm_cli_jr_fail(&p->jr, LLMM_CLI_EPARSE,
+                                    "no metric objects: not a genai-perf summary");
+        label[0] = '\0';
+        if (!isnan(p->run.concurrency))
+            snprintf(label, sizeof label, "concurrency %g", p->run.concurrency);
+        else if (!isnan(p->run.request_rate))
+            snprintf(label, sizeof label, "request_rate %g", p->run.request_rate);
+        p->run.label = label[0] ? label : NULL;
+        p->run.stats_only = 1;
+        return llmm_cli_jr_run_end(&p->jr, &p->run);
+    }
+    return 1;
+}
+
+static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, on_close};
+
+static void gps_init(llmm_cli_jreader *r)
+{
+    llmm_cli_run_init(&((gps *)r)->run);
+}
+
+static int gps_end(llmm_cli_jreader *r, llmm_cli_error *err)
+{
+    (void)err;
+    snprintf(r->info.layout, sizeof r->info.layout,
+             "genai-perf profile_export_genai_perf.json: statistics only, no per-request "
+             "samples");
+    return LLMM_CLI_OK;
+}
+
+static const llmm_cli_jformat gps_format = {
+    &handler, sizeof(gps), "genai-perf summary", &llmm_cli_genai_perf_tool, 0, gps_init,
+    gps_end, NULL};
+
+static int gps_detect(const llmm_cli_sniff *s)
+{
+    static const char *const marks[] = {"/request_throughput/unit", "/request_latency/unit",
+                                        "/time_to_first_token/unit", "/input_config/perf_analyzer"};
+    if (s->kind != '{')
+        return 0;
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (llmm_cli_sniff_has(s, marks[i]))
+            return 3;
+    return 0;
+}
+
+const llmm_cli_reader llmm_cli_reader_genai_perf_summary = {
+    LLMM_CLI_FORMAT_GENAI_PERF_SUMMARY, "genai-perf-summary",
+    "objects such as 'time_to_first_token' with 'unit' and 'avg'",
+    gps_detect, &gps_format, LLMM_CLI_JFORMAT_CALLS};

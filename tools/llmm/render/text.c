@@ -1,0 +1,29 @@
+/* text.c: what the text outputs share (text.h). */
+#include <string.h>
+
+#include "render/text.h"
+
+void llmm_cli_wrapped(FILE *out, size_t lead, const char *name, size_t col, const char *text)
+{
+    const size_t width = 100;
+    size_t at = col;
+    int first = 1;
+    fprintf(out, "%*s%-*s ", (int)lead, "", (int)(col - lead - 1), name);
+    while (*text) {
+        size_t w = strcspn(text, " ");
+        if (!first && at + 1 + w > width) {
+            fprintf(out, "\n%*s", (int)col, "");
+            at = col;
+        } else if (!first) {
+            fputc(' ', out);
+            at++;
+        }
+        fwrite(text, 1, w, out);
+        at += w;
+        first = 0;
+        text += w;
+        while (*text == ' ')
+            text++;
+    }
+    fputc('\n', out);
+}
