@@ -103,43 +103,19 @@ static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_val
 
 static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, NULL};
 
-/* One line's sample, parsed with the tokenizer on its own (errors name line and column). */
-static int parse_sample(hline *j, const char *line, size_t len, uint64_t lineno, size_t skipped,
-                        llmm_cli_error *err)
-{
-    uint64_t l, col;
-    int st;
-    llmm_cli_json_init(&j->tok, &handler, j, 0);
-    st = llmm_cli_json_feed(&j->tok, line, len);
-    if (st == LLMM_CLI_JSON_OK)
-        st = llmm_cli_json_finish(&j->tok);
-    if (st == LLMM_CLI_JSON_OK)
-        return LLMM_CLI_OK;
-    if (st == LLMM_CLI_JSON_NOMEM)
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", j->name);
-    llmm_cli_json_where(&j->tok, &l, &col);
-    return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu:%llu: %s", j->name,
-                         (unsigned long long)lineno, (unsigned long long)(col + skipped),
-                         st == LLMM_CLI_JSON_STOPPED ? j->cb.msg : j->tok.msg);
-}
-
 static int one_line(void *user, char *line, size_t len, uint64_t lineno, llmm_cli_error *err)
 {
     hline *j = user;
     llmm_cli_hostsig *h = j->h;
-    size_t i = 0;
+    size_t i = llmm_cli_jline_start(line, len, lineno);
     int rc;
-    if (lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
-        i = 3;
-    while (i < len && (line[i] == ' ' || line[i] == '\t'))
-        i++;
     if (i == len)
         return LLMM_CLI_OK;
     memset(&j->s, 0, sizeof j->s);
     memset(j->seen, 0, sizeof j->seen);
     for (int k = 0; k < LLMM_CLI_HOST_MAX; k++)
         j->s.v[k] = NAN;
-    rc = parse_sample(j, line + i, len - i, lineno, i, err);
+    rc = llmm_cli_jline_parse(&j->tok, &handler, j, &j->cb, j->name, line, i, len, lineno, err);
     if (rc != LLMM_CLI_OK)
         return rc;
     if (!j->seen[KEY_T])
