@@ -59,6 +59,40 @@ STATIC_BUILD=build-static
 STATIC_SETUP=(env CC=gcc meson setup --buildtype debugoptimized -Dwerror=true
     -Ddefault_library=static -Dtests=false -Dexamples=false -Dbench=false -Dtools=false
     -Dbindings=false -Ddocs=disabled)
+# The platform targets of `test` (doc/platforms.md): each is a fresh build of its own, one
+# step with its own time; one whose packages could not be installed fails the run with the
+# reason. The cross builds (tests/cross/*.ini) use Debian's cross compilers with the foreign
+# architectures' multiarch packages (cmocka) and run the unit suite under qemu-user (aarch64,
+# s390x: big-endian) or natively (i386); Windows is built by mingw-w64 and its programs run
+# under wine64 (tests/cross/windows_check.sh: no cmocka for mingw in Debian); clang builds
+# everything with gcc's warnings (tests/cross/same_warnings.py) and runs the unit suite.
+CROSS_ARCHS=(arm64 s390x i386)
+CROSS_OPTIONS=(--buildtype debugoptimized -Dwerror=true -Dbindings=false -Ddocs=disabled)
+CLANG_BUILD=build-clang
+# shellcheck disable=SC2034 # used through suite_step
+CLANG_SETUP=(env CC=clang meson setup --buildtype debugoptimized -Dwerror=true -Ddocs=disabled)
+AARCH64_BUILD=build-aarch64
+# shellcheck disable=SC2034 # used through cross_step
+AARCH64_PACKAGES=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcmocka-dev:arm64 qemu-user)
+# shellcheck disable=SC2034 # used through cross_step
+AARCH64_SETUP=(meson setup --cross-file tests/cross/aarch64-linux-gnu.ini "${CROSS_OPTIONS[@]}")
+S390X_BUILD=build-s390x
+# shellcheck disable=SC2034 # used through cross_step
+S390X_PACKAGES=(gcc-s390x-linux-gnu libc6-dev-s390x-cross libcmocka-dev:s390x qemu-user)
+# shellcheck disable=SC2034 # used through cross_step
+S390X_SETUP=(meson setup --cross-file tests/cross/s390x-linux-gnu.ini "${CROSS_OPTIONS[@]}")
+I686_BUILD=build-i686
+# shellcheck disable=SC2034 # used through cross_step
+I686_PACKAGES=(gcc-i686-linux-gnu libc6-dev-i386-cross libcmocka-dev:i386)
+# shellcheck disable=SC2034 # used through cross_step
+I686_SETUP=(meson setup --cross-file tests/cross/i686-linux-gnu.ini "${CROSS_OPTIONS[@]}")
+# Windows: the DLL and the static archive from one set of objects; no cmocka, so no suites.
+MINGW_BUILD=build-mingw
+MINGW_PACKAGES=(gcc-mingw-w64-x86-64-win32 wine64)
+MINGW_SETUP=(meson setup --cross-file tests/cross/x86_64-w64-mingw32.ini "${CROSS_OPTIONS[@]}"
+    -Ddefault_library=both -Dtests=false -Dbench=false -Dtools=false)
+# wine's configuration directory, made on the first run (about 700 MB, 10-20 s) and kept.
+WINE_PREFIX=${XDG_CACHE_HOME:-$HOME/.cache}/llmmetrics/wine64
 BENCH_BUILD=build-bench
 BENCH_SETUP=(meson setup -Doptimization=2 -Ddebug=false -Db_ndebug=true
     -Dtests=false -Dexamples=false -Dbindings=false -Ddocs=disabled)
@@ -78,8 +112,12 @@ usage: ./dev.sh COMMAND [ARGS]
                  linked into an outside program with pkg-config --static; a clang
                  ASan+UBSan build running the unit and integration suites; a TSan build
                  running suite tsan; a libFuzzer build running each fuzz target briefly;
-                 ends with one line "N passed, N failed" and exits non-zero on any failure
-                 (a test skipped as a whole counts as a failure)
+                 the platform targets (doc/platforms.md): clang building everything with
+                 gcc's warnings and running the unit suite, the unit suite of cross builds
+                 for i386 (native), aarch64 and s390x (qemu-user), a mingw-w64 build for
+                 Windows whose programs run under wine64; prints each step's time and ends
+                 with one line "N passed, N failed" and exits non-zero on any failure
+                 (a test skipped as a whole, or a target that cannot run, is a failure)
   coverage       install gcovr, build build-coverage (gcc, -O0, gcov), run the unit suite
                  and report line and branch coverage of lib/ (text summary, per-file
                  missing lines in build-coverage/coverage.txt, HTML in
@@ -100,28 +138,66 @@ EOF
 
 log() { printf '==> %s\n' "$*" >&2; }
 
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# The Debian packages among "$@" that are not installed, one a line: NAME:ARCH for that
+# architecture, NAME for the machine's own (or an architecture-independent package; other
+# architectures' copies of a multiarch package do not count).
+missing_packages() {
+    local p want native
+    native=$(dpkg --print-architecture)
+    for p in "$@"; do
+        case "$p" in *:*) want="${p#*:}" ;; *) want="($native|all)" ;; esac
+        dpkg-query -W -f='${Architecture} ${Status}\n' "$p" 2>/dev/null |
+            grep -Ex "$want install ok installed" >/dev/null || echo "$p"
+    done
+}
+
 # Install the Debian packages among "$@" that are not installed yet.
 APT_UPDATED=
 ensure_packages() {
-    local missing=() p
-    for p in "$@"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-            missing+=("$p")
-    done
+    local missing=()
+    mapfile -t missing < <(missing_packages "$@")
     [ ${#missing[@]} -eq 0 ] && return 0
     if ! command -v apt-get >/dev/null; then
         log "missing packages ${missing[*]} and no apt-get: install them by hand"
         return 0
     fi
-    local sudo=()
-    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
     log "installing ${missing[*]}"
     if [ -z "$APT_UPDATED" ]; then
-        "${sudo[@]}" apt-get update
+        as_root apt-get update
         APT_UPDATED=1
     fi
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    as_root env DEBIAN_FRONTEND=noninteractive \
         apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+# The platform targets' packages: the foreign architectures of the multiarch packages first
+# (dpkg --add-architecture, then new package lists), then each target's packages on their
+# own, so that one that cannot be installed leaves the others (its step fails, with the reason).
+ensure_platform_packages() {
+    local a list
+    for a in "${CROSS_ARCHS[@]}"; do
+        dpkg --print-foreign-architectures | grep -x "$a" >/dev/null && continue
+        log "dpkg --add-architecture $a"
+        as_root dpkg --add-architecture "$a" && APT_UPDATED=
+    done
+    for list in AARCH64_PACKAGES S390X_PACKAGES I686_PACKAGES MINGW_PACKAGES; do
+        local -n packages=$list
+        ensure_packages "${packages[@]}" || log "could not install ${packages[*]}"
+    done
+}
+
+# Whether platform target "$1" can be built and run: every package "${@:2}" installed. If not,
+# logs why and counts a failed step.
+target_ready() {
+    local name=$1 missing=()
+    shift
+    mapfile -t missing < <(missing_packages "$@")
+    [ ${#missing[@]} -eq 0 ] && return 0
+    log "FAILED: $name cannot run: not installed: ${missing[*]} (see apt-get above)"
+    FAILED_STEPS=$((FAILED_STEPS + 1))
+    return 1
 }
 
 # A fresh build directory: "$1" is the directory, the rest the setup command.
@@ -139,6 +215,13 @@ cmd_demo() {
     fi
     ninja -C "$MAIN_BUILD" -j "$JOBS" "${MAIN_JOB[0]#"$MAIN_BUILD"/}"
     "${MAIN_JOB[@]}"
+}
+
+# Each step's time, for the closing list: "NAME N s".
+STEP_TIMES=()
+step_time() {
+    log "$1: $((SECONDS - $2)) s"
+    STEP_TIMES+=("$1 $((SECONDS - $2)) s")
 }
 
 # One sanitizer-style step of `test`: fresh build dir "$1" from setup array named "$2", then
@@ -168,7 +251,7 @@ suite_step() {
         log "FAILED: configure/build $dir"
         FAILED_STEPS=$((FAILED_STEPS + 1))
     fi
-    log "$dir: $((SECONDS - start)) s"
+    step_time "$dir" "$start"
 }
 
 # Valgrind memcheck over the unit suite of an existing build "$1" (its own test log,
@@ -179,7 +262,7 @@ valgrind_step() {
     meson test -C "$dir" --suite unit --wrap="$VALGRIND_WRAP" --logbase testlog-valgrind \
         --timeout-multiplier 10 --print-errorlogs --num-processes 2 || rc=$?
     LOGS+=("$dir:testlog-valgrind=$rc")
-    log "$dir under valgrind: $((SECONDS - start)) s"
+    step_time "$dir under valgrind" "$start"
 }
 
 # The static step of `test`: a fresh static-only build, installed into a scratch destdir, an
@@ -196,13 +279,59 @@ static_step() {
         log "FAILED: $STATIC_BUILD (static library build or outside program)"
         FAILED_STEPS=$((FAILED_STEPS + 1))
     fi
-    log "$STATIC_BUILD: $((SECONDS - start)) s"
+    step_time "$STATIC_BUILD" "$start"
+}
+
+# A cross step: target "$1" (its packages in the array named "$2") built in "$3" from the
+# setup array named "$4", its unit suite run under the cross file's exe_wrapper.
+cross_step() {
+    local -n packages_ref=$2
+    if target_ready "$1" "${packages_ref[@]}"; then
+        suite_step "$3" "$4" unit 2
+    fi
+}
+
+# The clang step: everything built, the unit suite run, and the warnings compared with the
+# main (gcc) build's, as a TAP file counted in the summary.
+clang_step() {
+    local rc=0
+    suite_step "$CLANG_BUILD" CLANG_SETUP unit 2
+    [ -f "$CLANG_BUILD/compile_commands.json" ] || return 0
+    python3 tests/cross/same_warnings.py "$MAIN_BUILD" "$CLANG_BUILD" \
+        >"$CLANG_BUILD/same-warnings.tap" || rc=$?
+    cat "$CLANG_BUILD/same-warnings.tap"
+    LOGS+=("$CLANG_BUILD/same-warnings.tap=$rc")
+}
+
+# The Windows step: a mingw-w64 build, then tests/cross/windows_check.sh runs its programs
+# under wine64 (and compares the examples' output with the main build's).
+windows_step() {
+    local start=$SECONDS rc=0 tap=$MINGW_BUILD/windows-check.tap
+    target_ready windows "${MINGW_PACKAGES[@]}" || return 0
+    log "configure and build $MINGW_BUILD (mingw-w64, default_library=both)"
+    if fresh_setup "$MINGW_BUILD" "${MINGW_SETUP[@]}" && ninja -C "$MINGW_BUILD" -j "$JOBS"; then
+        mkdir -p "$(dirname "$WINE_PREFIX")"
+        log "tests/cross/windows_check.sh (wine64, WINEPREFIX=$WINE_PREFIX)"
+        WINEPREFIX=$WINE_PREFIX tests/cross/windows_check.sh "$PWD" "$PWD/$MINGW_BUILD" \
+            "$PWD/$MAIN_BUILD" >"$tap" || rc=$?
+        cat "$tap"
+        LOGS+=("$tap=$rc")
+        # wine's server stays a few seconds after its last program: leave nothing running
+        WINEPREFIX=$WINE_PREFIX /usr/lib/wine/wineserver -w || true
+    else
+        log "FAILED: configure/build $MINGW_BUILD"
+        FAILED_STEPS=$((FAILED_STEPS + 1))
+    fi
+    step_time "$MINGW_BUILD" "$start"
 }
 
 cmd_test() {
+    local main_rc=0 start=$SECONDS step_start asan_rt times
     ensure_packages "${TEST_PACKAGES[@]}"
-    local main_rc=0 start=$SECONDS asan_rt
+    ensure_platform_packages
+    step_time packages "$start"
 
+    step_start=$SECONDS
     log "configure and build $MAIN_BUILD (gcc, debugoptimized, -Werror)"
     if fresh_setup "$MAIN_BUILD" "${MAIN_SETUP[@]}" && ninja -C "$MAIN_BUILD" -j "$JOBS"; then
         log "meson test -C $MAIN_BUILD (every suite)"
@@ -213,7 +342,7 @@ cmd_test() {
             log "FAILED: docs"
             FAILED_STEPS=$((FAILED_STEPS + 1))
         fi
-        log "$MAIN_BUILD: $((SECONDS - start)) s"
+        step_time "$MAIN_BUILD" "$step_start"
         valgrind_step "$MAIN_BUILD"
     else
         log "FAILED: configure/build $MAIN_BUILD"
@@ -229,6 +358,13 @@ cmd_test() {
         TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
     suite_step "$FUZZ_BUILD" FUZZ_SETUP fuzz 1 \
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    clang_step
+    cross_step i386 I686_PACKAGES "$I686_BUILD" I686_SETUP
+    cross_step aarch64 AARCH64_PACKAGES "$AARCH64_BUILD" AARCH64_SETUP
+    cross_step s390x S390X_PACKAGES "$S390X_BUILD" S390X_SETUP
+    windows_step
+    times=$(IFS=,; echo "${STEP_TIMES[*]}")
+    log "step times: ${times//,/, }"
     log "test: $((SECONDS - start)) s in all"
     python3 tests/summarize_testlog.py --whole-skips-fail --extra-failures "$FAILED_STEPS" "${LOGS[@]}"
 }

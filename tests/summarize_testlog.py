@@ -11,6 +11,10 @@ of a run with `--logbase LOGBASE`) and `meson introspect --tests` for each test'
   a TAP test skipped as a whole (exit 77) counts as one skip;
 - any other test counts as one: OK and EXPECTEDFAIL pass, SKIP skips, the rest fail.
 
+A FILE.tap argument is the TAP output of a check that `./dev.sh test` runs outside meson (the
+Windows target, tests/cross/windows_check.sh), counted like a TAP test's subtests; its exit
+status follows the `=`.
+
 With --whole-skips-fail a test skipped as a whole (meson result SKIP: exit 77, which is also
 what libFuzzer returns on a finding) counts as a failure: `./dev.sh test` installs every
 package the suites need, so such a skip means a suite did not run.
@@ -18,7 +22,7 @@ package the suites need, so such a skip means a suite did not run.
 Used by `./dev.sh test`. Exit status 1 when anything failed.
 
 usage: summarize_testlog.py [--extra-failures N] [--whole-skips-fail]
-                            BUILDDIR[:LOGBASE][=MESON_TEST_EXIT_STATUS] ...
+                            BUILDDIR[:LOGBASE][=MESON_TEST_EXIT_STATUS] | FILE.tap=STATUS ...
 """
 
 import argparse
@@ -97,6 +101,24 @@ def find_log(builddir, logbase):
     return max(wrapped, key=os.path.getmtime) if wrapped else exact
 
 
+def count_tap_file(path, rc):
+    """Return (passed, failed, skipped) for a TAP file written by a check outside meson."""
+    if not os.path.exists(path):
+        print("FAILED: %s: no TAP output (the check did not run)" % path)
+        return 0, 1, 0
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    entry = {"result": "OK" if rc in ("", "0") else "FAIL", "stdout": text}
+    counts = count_test(entry, "tap")
+    for line in text.splitlines():
+        if line.startswith("not ok") or line.startswith("Bail out!"):
+            print("FAILED: %s: %s" % (path, line))
+    if not looks_like_tap(text):
+        print("FAILED: %s: not TAP output" % path)
+        counts = (counts[0], max(counts[1], 1), counts[2])
+    return counts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--extra-failures", type=int, default=0,
@@ -109,6 +131,11 @@ def main():
     total = [0, 0, 0]
     for spec in args.builddirs:
         where, _, rc = spec.partition("=")
+        if where.endswith(".tap"):
+            counts = count_tap_file(where, rc)
+            print("%s: %d passed, %d failed, %d skipped" % (where, *counts))
+            total = [a + b for a, b in zip(total, counts)]
+            continue
         builddir, _, logbase = where.partition(":")
         log = find_log(builddir, logbase or "testlog")
         counts = [0, 0, 0]

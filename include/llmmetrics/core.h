@@ -18,7 +18,19 @@ extern "C" {
 #endif
 
 /** @cond LLMM_INTERNAL */
-#if defined(__GNUC__)
+/* LLMM_API marks what the library exports. On Windows (DLLs) the library's own build exports
+ * (LLMM_BUILDING_LIBRARY), a program using the DLL imports, and a program linking the static
+ * library defines LLMM_STATIC (its pkg-config file says so) so that neither applies. Elsewhere
+ * the library is built with hidden visibility and LLMM_API makes a symbol visible. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(LLMM_STATIC)
+#define LLMM_API
+#elif defined(LLMM_BUILDING_LIBRARY)
+#define LLMM_API __declspec(dllexport)
+#else
+#define LLMM_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__)
 #define LLMM_API __attribute__((visibility("default")))
 #else
 #define LLMM_API

@@ -2,7 +2,7 @@
 """An independent reader of the sketch binary format, written from doc/format.md alone
 (standard library only), checked against the C library.
 
-Usage: test_codec_reader.py PATH/TO/codec_sample
+Usage: test_codec_reader.py PATH/TO/codec_sample (run through $MESON_EXE_WRAPPER when set)
 
 For every sample the C helper knows, the helper writes the encoding to a file and prints what
 the C library reads in it (fields, every bucket, quantiles); this reader decodes the file on
@@ -11,6 +11,7 @@ from $LLMM_TEST_DATA) against their sidecar files, and rejects damaged encodings
 """
 import math
 import os
+import shlex
 import struct
 import subprocess
 import sys
@@ -291,13 +292,13 @@ class ReaderAgreesWithC(unittest.TestCase):
         self.assertEqual((sk.range_lo, sk.range_hi, sk.min, sk.max), (1e-9, 1e15, 0.0, 100.0))
 
     def test_samples_from_the_c_library(self):
-        names = subprocess.run([HELPER, "--list"], check=True, capture_output=True,
+        names = subprocess.run([*HELPER, "--list"], check=True, capture_output=True,
                                text=True).stdout.split()
         self.assertGreaterEqual(len(names), 10)
         with tempfile.TemporaryDirectory() as tmp:
             for name in names:
                 path = os.path.join(tmp, name + ".llmms")
-                out = subprocess.run([HELPER, name, path], check=True, capture_output=True,
+                out = subprocess.run([*HELPER, name, path], check=True, capture_output=True,
                                      text=True).stdout
                 with open(path, "rb") as f:
                     data = f.read()
@@ -319,7 +320,7 @@ class ReaderAgreesWithC(unittest.TestCase):
     def test_damage_is_rejected(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "s.llmms")
-            subprocess.run([HELPER, "sparse", path], check=True, capture_output=True)
+            subprocess.run([*HELPER, "sparse", path], check=True, capture_output=True)
             with open(path, "rb") as f:
                 data = f.read()
         decode(data)
@@ -345,5 +346,6 @@ class ReaderAgreesWithC(unittest.TestCase):
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit("usage: test_codec_reader.py PATH/TO/codec_sample")
-    HELPER = sys.argv.pop(1)
+    # In a cross build meson names the emulator that runs the host's programs (qemu-user).
+    HELPER = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv.pop(1)]
     unittest.main(verbosity=2)
