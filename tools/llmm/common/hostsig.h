@@ -9,7 +9,7 @@
  * over the interval since the previous line's t (cpu_freq_mhz: the level at t), or null when
  * the sample had none; a signal the host does not expose is left out. Keys this version does
  * not know are skipped (a newer library may record more signals). The writer is here, for
- * `llmm bench` and tests; the reader is input/hostsig.c. */
+ * `llmm host` and tests; the reader is input/hostsig.c. */
 #ifndef LLMM_CLI_HOSTSIG_H
 #define LLMM_CLI_HOSTSIG_H
 
