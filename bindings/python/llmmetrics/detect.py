@@ -15,6 +15,7 @@ from typing import Any, List, NamedTuple, Optional, Union
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
+from ._html import record_html
 from ._options import ObjectKind, OptionCalls, check_kwargs, option_property
 from .context import Context, Handle
 from .errors import check, error_for
@@ -71,6 +72,8 @@ class SpikeStats(NamedTuple):
     total_classified: int
     total_level1: int
     total_level2: int
+
+    _repr_html_ = record_html
 
 
 class SpikeDetector(Handle):
@@ -223,6 +226,8 @@ class CollapseVerdict(NamedTuple):
     since_switch_ns: int  #: 2^64 − 1 when no switch was marked
     samples: int
 
+    _repr_html_ = record_html
+
 
 class CollapseReport(NamedTuple):
     """The confirmation matrix of the latest switch (``llmm_collapse_report``)."""
@@ -242,6 +247,8 @@ class CollapseReport(NamedTuple):
     tps_drop: float
     membw: float
 
+    _repr_html_ = record_html
+
 
 class CollapseCounts(NamedTuple):
     """Counts of a :class:`CollapseDetector` since creation or reset."""
@@ -249,6 +256,8 @@ class CollapseCounts(NamedTuple):
     samples: int
     collapsed: int
     switches: int
+
+    _repr_html_ = record_html
 
 
 class CollapseDetector(Handle):
@@ -403,6 +412,8 @@ class EventLogCounts(NamedTuple):
     total: int
     dropped: int
 
+    _repr_html_ = record_html
+
 
 class EventLog(Handle):
     """A bounded, time-ordered ring of typed events for spike attribution
@@ -535,6 +546,8 @@ class StabilityReading(NamedTuple):
     ratio: float
     total: int
 
+    _repr_html_ = record_html
+
 
 class StabilityGate(Handle):
     """Are the last k window means within 1 + ε of each other? (``llmm_stability``)
@@ -621,6 +634,8 @@ class SaturationReading(NamedTuple):
     inflight_slope: float
     inflight_slope_se: float
     total: int
+
+    _repr_html_ = record_html
 
 
 class SaturationSignal(Handle):

@@ -15,6 +15,7 @@ from typing import Any, List, NamedTuple, Optional, Tuple
 from . import _lib
 from ._args import real, uint32
 from ._buffers import DoubleBuffer, as_doubles
+from ._html import record_html
 from .errors import check, error_for
 from ._structs import new_struct
 
@@ -47,12 +48,16 @@ class FitStats(NamedTuple):
     centre: float
     scale: float
 
+    _repr_html_ = record_html
+
 
 class PolyFit(NamedTuple):
     """Result of :func:`polyfit`: coefficients (highest power first) and diagnostics."""
 
     coeffs: Tuple[float, ...]
     stats: FitStats
+
+    _repr_html_ = record_html
 
 
 class Knee(NamedTuple):
@@ -62,6 +67,8 @@ class Knee(NamedTuple):
     qps: float
     strength: float
     quality: KneeQuality
+
+    _repr_html_ = record_html
 
 
 class _Pair:
@@ -322,6 +329,10 @@ class KneeReport(NamedTuple):
     collapse: Knee
     kneedle: Knee
     usl: Usl
+
+    def _repr_html_(self) -> str:
+        from .plot import knee_plot  # plot reads reports; imported when one is shown
+        return record_html(self, knee_plot(report=self).text)
 
 
 def knee_report(conc: DoubleBuffer, qps: DoubleBuffer, *, trim: Optional[float] = None,

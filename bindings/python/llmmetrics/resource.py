@@ -13,6 +13,7 @@ from typing import Iterable, NamedTuple, Optional, Union
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
+from ._html import record_html
 from ._options import ObjectKind, OptionCalls, option_property
 from .context import Context, Handle
 from .errors import Empty, check, error_for
@@ -67,6 +68,8 @@ class LiiReading(NamedTuple):
     mean_cpu: float
     mean_gpu: float
 
+    _repr_html_ = record_html
+
 
 class KvOccupancy(NamedTuple):
     """Block- vs token-level occupancy of a paged KV cache (``llmm_kv_occupancy_result``)."""
@@ -77,12 +80,16 @@ class KvOccupancy(NamedTuple):
     internal_fragmentation: float
     wasted_slots: int
 
+    _repr_html_ = record_html
+
 
 class TlbPreset(NamedTuple):
     """Threshold and window of a TLB preset."""
 
     max_miss_rate: float
     window_ns: int
+
+    _repr_html_ = record_html
 
 
 def lii(cpu: DoubleBuffer, gpu: DoubleBuffer) -> float:
@@ -279,6 +286,8 @@ class KvHitReading(NamedTuple):
     hit_rate: float
     ttl: int
 
+    _repr_html_ = record_html
+
 
 class KvHitTracker(Handle):
     """KV-cache hits and lookups over a time window (``llmm_kv_hit_tracker``).
@@ -328,6 +337,8 @@ class TlbReading(NamedTuple):
     window_ns: int
     miss_rate: float
     max_miss_rate: float
+
+    _repr_html_ = record_html
 
 
 class TlbMonitor(Handle):

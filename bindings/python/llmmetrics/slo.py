@@ -14,6 +14,7 @@ from typing import Any, Dict, NamedTuple, Optional, Tuple, Union
 
 from . import _lib
 from ._args import int32, real, uint32, uint64
+from ._html import record_html
 from ._options import ObjectKind, OptionCalls, check_kwargs, option_property
 from .context import Context, Handle
 from .errors import check
@@ -48,6 +49,8 @@ class SloResult(NamedTuple):
     quantile: float
     latency: float     #: the quantile of the successful latencies; +inf without a success
     error_rate: float  #: errors / (successes + errors); 0 without a request
+
+    _repr_html_ = record_html
 
 
 def _new_slo_result() -> Any:
@@ -165,6 +168,8 @@ class GoodputResult(NamedTuple):
     fraction: float          #: good / requests
     rate_per_s: float        #: good requests per second (vLLM's request_goodput)
     throughput_per_s: float  #: completed requests per second (vLLM's request_throughput)
+
+    _repr_html_ = record_html
 
 
 def goodput_tpot(e2e: float, ttft: float, output_tokens: int) -> float:
@@ -290,6 +295,8 @@ class BurnWindowResult(NamedTuple):
     error_rate: float
     burn_rate: float
 
+    _repr_html_ = record_html
+
 
 class BurnResult(NamedTuple):
     """Burn rates of the four windows and the two alerts (``llmm_burn_result``)."""
@@ -297,6 +304,8 @@ class BurnResult(NamedTuple):
     fast_alert: bool
     slow_alert: bool
     windows: Tuple[BurnWindowResult, ...]
+
+    _repr_html_ = record_html
 
     def window(self, which: Union[BurnWindow, int]) -> BurnWindowResult:
         """The entry of one window."""
@@ -425,6 +434,8 @@ class ErrorTriggerReading(NamedTuple):
     errors: int
     requests: int
     share: float
+
+    _repr_html_ = record_html
 
 
 class ErrorTrigger(Handle):

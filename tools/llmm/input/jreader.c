@@ -187,13 +187,6 @@ const char *llmm_cli_nonfinite_name(double v)
     return isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
 }
 
-int llmm_cli_key_is(const char *k, size_t len, const char *s)
-{
-    if (len == 0)
-        return s[0] == '\0';
-    return k[0] == s[0] && strlen(s) == len && memcmp(k, s, len) == 0;
-}
-
 size_t llmm_cli_jline_start(const char *line, size_t len, uint64_t lineno)
 {
     size_t i = 0;

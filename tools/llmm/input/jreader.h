@@ -95,8 +95,17 @@ int llmm_cli_jline_parse(llmm_cli_json *tok, const llmm_cli_json_handler *h, voi
 /* A non-finite number's literal ("NaN", "Infinity", "-Infinity"). */
 const char *llmm_cli_nonfinite_name(double v);
 
-/* Does the key k (len bytes) equal the NUL-terminated s? */
-int llmm_cli_key_is(const char *k, size_t len, const char *s);
+/* Does the key k (len bytes, any byte, NUL included) equal the NUL-terminated s? Inline:
+ * the readers ask it of every key they meet, and most keys differ at their first byte. s is
+ * read no further than its NUL. */
+static inline int llmm_cli_key_is(const char *k, size_t len, const char *s)
+{
+    size_t i;
+    for (i = 0; i < len; i++)
+        if (s[i] != k[i] || s[i] == '\0')
+            return 0;
+    return s[i] == '\0';
+}
 /* The index of k in names[0..n), or -1. */
 int llmm_cli_key_find(const char *k, size_t len, const char *const *names, int n);
 

@@ -40,9 +40,12 @@
 //!
 //! # Linking
 //!
+//! `llmmetrics-sys` finds the C library through `LLMMETRICS_LIB_DIR` or `pkg-config`.
 //! Running a program (or `cargo test`) needs the shared library on the loader path, e.g.
 //! `LD_LIBRARY_PATH=build/lib` for a meson build tree together with
-//! `PKG_CONFIG_PATH=build/meson-uninstalled` at build time.
+//! `PKG_CONFIG_PATH=build/meson-uninstalled` at build time. With the feature `static` the
+//! archive `libllmmetrics.a` is linked into the program instead (a C library built with
+//! `-Ddefault_library=static` or `both`). `examples/serving_report.rs` is a complete program.
 #![deny(missing_docs)]
 
 #[macro_use]
