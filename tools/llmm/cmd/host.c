@@ -153,6 +153,7 @@ static int run(int argc, char **argv)
 {
     host_args a = {0.05, 0, CLOCK_REALTIME, NULL, NULL};
     llmm_host_sampler *s = NULL;
+    llmm_status st;
     FILE *f;
     int status = llmm_cli_parse_options(SELF, "interval= samples= clock= root= output=/o", argc,
                                         argv, option, &a);
@@ -160,9 +161,11 @@ static int run(int argc, char **argv)
         return status;
     if (optind < argc)
         return llmm_cli_usage_error(SELF, "unexpected argument '%s'", argv[optind]);
-    if (llmm_host_sampler_new(NULL, a.root, &s) != LLMM_OK)
-        return llmm_cli_say(SELF, a.root ? 2 : 1, "cannot make a sampler%s%s",
-                            a.root ? " for the root " : "", a.root ? a.root : "");
+    st = llmm_host_sampler_new(NULL, a.root, &s);
+    if (st != LLMM_OK) /* LLMM_E_INVALID: a root longer than the library takes */
+        return llmm_cli_say(SELF, st == LLMM_E_INVALID ? 2 : 1, "cannot make a sampler%s%s: %s",
+                            a.root ? " for the root " : "", a.root ? a.root : "",
+                            llmm_strerror(st));
     f = a.out ? fopen(a.out, "w") : stdout;
     if (!f) {
         llmm_host_sampler_free(s);
