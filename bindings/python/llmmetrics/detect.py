@@ -20,7 +20,7 @@ from ._options import ObjectKind, OptionCalls, check_kwargs, option_property
 from .context import Context, Handle
 from .errors import check, error_for
 from ._structs import new_struct
-from .window import time_arg
+from .window import read_at, time_arg
 
 __all__ = ["SpikeLevel", "SpikeOption", "SpikeStats", "SpikeDetector", "CollapseOption",
            "CollapseVerdict", "CollapseReport", "CollapseCounts", "CollapseDetector",
@@ -93,11 +93,7 @@ class SpikeDetector(Handle):
         check_kwargs("SpikeDetector", SpikeOption, options)
         self._init_new(context, _lib.llmm_spike, "llmm_spike_new",
                        lambda ctx, out: _lib.llmm_spike_new(ctx, out))
-        try:
-            _SPIKE.apply_kwargs(self, SpikeOption, options)
-        except BaseException:
-            self.close()
-            raise
+        _SPIKE.apply_kwargs(self, SpikeOption, options)
 
     def set(self, option: Union[SpikeOption, int], value: Union[float, int]) -> None:
         """Set an option (float options take a float, the others an integer).
@@ -164,9 +160,7 @@ class SpikeDetector(Handle):
 
     def stats(self, now_ns: Optional[int] = None) -> SpikeStats:
         """Baselines in force and counts per level at ``now_ns``."""
-        t = time_arg(now_ns, "llmm_spike_get_stats")
-        s = new_struct(_lib.llmm_spike_stats)
-        self._call(_lib.llmm_spike_get_stats, t, ctypes.byref(s), detail="now_ns=%r" % t)
+        s = read_at(self, _lib.llmm_spike_get_stats, _lib.llmm_spike_stats, now_ns)
         return SpikeStats(bool(s.ready), s.base_threshold, s.severe_threshold,
                           s.baseline_samples, s.window_samples, s.window_classified,
                           s.window_level1, s.window_level2, s.total_samples,
@@ -276,11 +270,7 @@ class CollapseDetector(Handle):
         check_kwargs("CollapseDetector", CollapseOption, options)
         self._init_new(context, _lib.llmm_collapse, "llmm_collapse_new",
                        lambda ctx, out: _lib.llmm_collapse_new(ctx, out))
-        try:
-            _COLLAPSE.apply_kwargs(self, CollapseOption, options)
-        except BaseException:
-            self.close()
-            raise
+        _COLLAPSE.apply_kwargs(self, CollapseOption, options)
 
     def set(self, option: Union[CollapseOption, int], value: Union[float, int]) -> None:
         """Set an option (a float or an integer, as ``llmmetrics.options("collapse")`` types
@@ -562,12 +552,7 @@ class StabilityGate(Handle):
                  context: Optional[Context] = None) -> None:
         self._init_new(context, _lib.llmm_stability, "llmm_stability_new",
                        lambda ctx, out: _lib.llmm_stability_new(ctx, out))
-        try:
-            _STABILITY.apply_kwargs(self, StabilityOption,
-                                    {"windows": windows, "epsilon": epsilon})
-        except BaseException:
-            self.close()
-            raise
+        _STABILITY.apply_kwargs(self, StabilityOption, {"windows": windows, "epsilon": epsilon})
 
     def set(self, option: Union[StabilityOption, int], value: Union[float, int]) -> None:
         """Set k (int) or ε (float); applies at once to the means already added."""
@@ -652,12 +637,8 @@ class SaturationSignal(Handle):
                  context: Optional[Context] = None) -> None:
         self._init_new(context, _lib.llmm_saturation, "llmm_saturation_new",
                        lambda ctx, out: _lib.llmm_saturation_new(ctx, out))
-        try:
-            _SATURATION.apply_kwargs(self, SaturationOption,
-                                     {"window": window, "confidence": confidence})
-        except BaseException:
-            self.close()
-            raise
+        _SATURATION.apply_kwargs(self, SaturationOption,
+                                 {"window": window, "confidence": confidence})
 
     def set(self, option: Union[SaturationOption, int], value: Union[float, int]) -> None:
         """Set N (int, only while empty) or z (float)."""

@@ -20,7 +20,8 @@ from .context import Context, Handle
 from .errors import check
 from ._structs import new_struct
 from .sketch import SCALE_DEFAULT, Sketch
-from .window import WINDOW_SLOT_NS_DEFAULT, WINDOW_SLOTS_DEFAULT, time_arg
+from .window import (WINDOW_SLOT_NS_DEFAULT, WINDOW_SLOTS_DEFAULT, add_counts, read_at,
+                     time_arg)
 
 __all__ = ["SloResult", "slo_check", "slo_check_quantile", "SloWindow", "GoodputOption",
            "GoodputResult", "goodput_tpot", "Goodput", "BurnWindow", "BurnOption",
@@ -389,18 +390,11 @@ class BurnAlerter(Handle):
 
     def add(self, errors: int, requests: int, now_ns: Optional[int] = None) -> None:
         """Count ``errors`` failed requests out of ``requests``."""
-        call = "llmm_burn_add"
-        t = time_arg(now_ns, call)
-        e, n = uint64(errors, "errors", call), uint64(requests, "requests", call)
-        with self._lock:
-            st = _lib.llmm_burn_add(self._live(), t, e, n)
-        check(st, call, "errors=%r requests=%r now_ns=%r" % (errors, requests, t))
+        add_counts(self, _lib.llmm_burn_add, now_ns, errors=errors, requests=requests)
 
     def evaluate(self, now_ns: Optional[int] = None) -> BurnResult:
         """Burn rates of the four windows and the two alerts at ``now_ns``."""
-        t = time_arg(now_ns, "llmm_burn_evaluate")
-        r = new_struct(_lib.llmm_burn_result)
-        self._call(_lib.llmm_burn_evaluate, t, ctypes.byref(r), detail="now_ns=%r" % t)
+        r = read_at(self, _lib.llmm_burn_evaluate, _lib.llmm_burn_result, now_ns)
         windows = tuple(BurnWindowResult(BurnWindow(i), r.requests[i], r.errors[i],
                                          r.error_rate[i], r.burn_rate[i])
                         for i in range(BURN_WINDOWS))
@@ -483,21 +477,14 @@ class ErrorTrigger(Handle):
 
     def add(self, errors: int, requests: int, now_ns: Optional[int] = None) -> None:
         """Count ``errors`` failed requests out of ``requests``."""
-        call = "llmm_error_trigger_add"
-        t = time_arg(now_ns, call)
-        e, n = uint64(errors, "errors", call), uint64(requests, "requests", call)
-        with self._lock:
-            st = _lib.llmm_error_trigger_add(self._live(), t, e, n)
-        check(st, call, "errors=%r requests=%r now_ns=%r" % (errors, requests, t))
+        add_counts(self, _lib.llmm_error_trigger_add, now_ns, errors=errors, requests=requests)
 
     def check(self, now_ns: Optional[int] = None) -> ErrorTriggerReading:
         """The failed share over the window and whether it fires.
 
         :raises Empty: no request in the window
         """
-        t = time_arg(now_ns, "llmm_error_trigger_check")
-        r = new_struct(_lib.llmm_error_trigger_reading)
-        self._call(_lib.llmm_error_trigger_check, t, ctypes.byref(r), detail="now_ns=%r" % t)
+        r = read_at(self, _lib.llmm_error_trigger_check, _lib.llmm_error_trigger_reading, now_ns)
         return ErrorTriggerReading(bool(r.fired), r.errors, r.requests, r.share)
 
     def reset(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import html
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 from . import _lib
 from ._args import int32, real, uint32, uint64
@@ -19,6 +19,7 @@ from ._buffers import DoubleBuffer, as_doubles
 from ._html import cell, sketch_html
 from .context import Context, Handle
 from .errors import check, error_for
+from ._structs import new_struct
 from .sketch import SCALE_DEFAULT, Sketch
 
 __all__ = ["Window", "RatioWindow", "WINDOW_SLOT_NS_DEFAULT", "WINDOW_SLOTS_DEFAULT",
@@ -36,6 +37,23 @@ def time_arg(now_ns: Optional[int], call: str = "") -> int:
     return uint64(now_ns, "now_ns", call)
 
 
+def add_counts(obj: Handle, fn: Any, now_ns: Optional[int], **counts: int) -> None:
+    """``fn(obj, now_ns, *counts)``: each count a uint64, named in errors as given."""
+    call = fn.__name__
+    t = time_arg(now_ns, call)
+    args = [uint64(v, k, call) for k, v in counts.items()]
+    detail = "".join("%s=%r " % kv for kv in counts.items())
+    obj._call(fn, t, *args, detail=detail + "now_ns=%r" % t)
+
+
+def read_at(obj: Handle, fn: Any, c_struct: Any, now_ns: Optional[int]) -> Any:
+    """The caller-sized ``c_struct`` that ``fn(obj, now_ns, &struct)`` fills."""
+    t = time_arg(now_ns, fn.__name__)
+    r = new_struct(c_struct)
+    obj._call(fn, t, ctypes.byref(r), detail="now_ns=%r" % t)
+    return r
+
+
 class _Ring(Handle):
     """Geometry shared by the two rings."""
 
@@ -44,6 +62,16 @@ class _Ring(Handle):
     #: the latest time stamp a call succeeded with (None: none yet, or reset): what the
     #: notebook view queries at, so that showing an object never advances its clock
     _last_ns: Optional[int] = None
+
+    def _span_call(self, fn: Any, span_ns: Optional[int], now_ns: Optional[int],
+                   *out: Any) -> None:
+        """``fn(ring, now_ns, span, *out)`` over the slots a span covers."""
+        call = fn.__name__
+        s, t = self._span(span_ns, call), time_arg(now_ns, call)
+        with self._lock:
+            st = fn(self._live(), t, s, *out)
+            self._advanced(st, t)
+        check(st, call, "span_ns=%r now_ns=%r" % (s, t))
 
     @property
     def slot_ns(self) -> int:
@@ -62,6 +90,11 @@ class _Ring(Handle):
 
     def _span(self, span_ns: Optional[int], call: str) -> int:
         return self.span_ns if span_ns is None else uint64(span_ns, "span_ns", call)
+
+    def _forget(self, reset: Any) -> None:
+        """Run the ring's C ``reset``: no time stamp has been used since."""
+        self._call(reset)
+        self._last_ns = None
 
     def _advanced(self, st: int, t: int) -> None:
         """After a call at ``t`` (holding the lock): the clock is at ``t`` if it succeeded."""
@@ -133,13 +166,8 @@ class Window(_Ring):
 
     def count(self, span_ns: Optional[int] = None, now_ns: Optional[int] = None) -> int:
         """Number of values in the slots a span covers."""
-        call = "llmm_window_count"
-        s, t = self._span(span_ns, call), time_arg(now_ns, call)
         out = ctypes.c_uint64()
-        with self._lock:
-            st = _lib.llmm_window_count(self._live(), t, s, ctypes.byref(out))
-            self._advanced(st, t)
-        check(st, call, "span_ns=%r now_ns=%r" % (s, t))
+        self._span_call(_lib.llmm_window_count, span_ns, now_ns, ctypes.byref(out))
         return out.value
 
     def quantile(self, q: float, span_ns: Optional[int] = None,
@@ -194,8 +222,7 @@ class Window(_Ring):
 
     def reset(self) -> None:
         """Forget every value and the clock (any ``now_ns`` is accepted next)."""
-        self._call(_lib.llmm_window_reset)
-        self._last_ns = None
+        self._forget(_lib.llmm_window_reset)
 
     def __repr__(self) -> str:
         if self.closed:
@@ -254,14 +281,9 @@ class RatioWindow(_Ring):
     def counts(self, span_ns: Optional[int] = None,
                now_ns: Optional[int] = None) -> Tuple[int, int]:
         """Sums ``(events, total)`` over a span."""
-        call = "llmm_ratio_window_counts"
-        s, t = self._span(span_ns, call), time_arg(now_ns, call)
         e, n = ctypes.c_uint64(), ctypes.c_uint64()
-        with self._lock:
-            st = _lib.llmm_ratio_window_counts(self._live(), t, s, ctypes.byref(e),
-                                               ctypes.byref(n))
-            self._advanced(st, t)
-        check(st, call, "span_ns=%r now_ns=%r" % (s, t))
+        self._span_call(_lib.llmm_ratio_window_counts, span_ns, now_ns, ctypes.byref(e),
+                        ctypes.byref(n))
         return e.value, n.value
 
     def ratio(self, span_ns: Optional[int] = None, now_ns: Optional[int] = None) -> float:
@@ -269,19 +291,13 @@ class RatioWindow(_Ring):
 
         :raises Empty: the total over the span is 0
         """
-        call = "llmm_ratio_window_ratio"
-        s, t = self._span(span_ns, call), time_arg(now_ns, call)
         out = ctypes.c_double()
-        with self._lock:
-            st = _lib.llmm_ratio_window_ratio(self._live(), t, s, ctypes.byref(out))
-            self._advanced(st, t)
-        check(st, call, "span_ns=%r now_ns=%r" % (s, t))
+        self._span_call(_lib.llmm_ratio_window_ratio, span_ns, now_ns, ctypes.byref(out))
         return out.value
 
     def reset(self) -> None:
         """Forget every count and the clock."""
-        self._call(_lib.llmm_ratio_window_reset)
-        self._last_ns = None
+        self._forget(_lib.llmm_ratio_window_reset)
 
     def __repr__(self) -> str:
         if self.closed:

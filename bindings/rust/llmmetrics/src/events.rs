@@ -1,7 +1,6 @@
 //! The event log for spike attribution, and correlation of paired series.
 
 use std::ffi::CStr;
-use std::fmt;
 
 use llmmetrics_sys as ffi;
 
@@ -81,28 +80,25 @@ pub struct EventLogCounts {
 /// Default capacity of an [`EventLog`].
 pub const EVENT_LOG_CAPACITY_DEFAULT: u32 = ffi::LLMM_EVENT_LOG_CAPACITY_DEFAULT;
 
-/// A bounded, time-ordered ring of typed events (`llmm_event_log`): the candidate causes of
-/// a spike are the events shortly before it.
-///
-/// ```
-/// use llmmetrics::{EventLog, EventType};
-///
-/// const MS: u64 = 1_000_000;
-/// let mut log = EventLog::new(0)?;
-/// log.add(100 * MS, EventType::GC_PAUSE, 12.0)?;
-/// log.add(180 * MS, EventType::TCP_RETRANSMIT, 1.0)?;
-/// let causes = log.lookback(200 * MS, 50 * MS)?;   // what happened in the 50 ms before
-/// assert_eq!(causes.len(), 1);
-/// assert_eq!(causes[0].kind, EventType::TCP_RETRANSMIT);
-/// assert_eq!(causes[0].before_ns, 20 * MS);
-/// assert_eq!(EventType::GC_PAUSE.attr_name(), Some("runtime.gc_pause"));
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct EventLog {
-    raw: Owned<ffi::llmm_event_log>,
-}
-
-constructors!(EventLog = ffi::llmm_event_log_new;
+constructors!(
+    /// A bounded, time-ordered ring of typed events (`llmm_event_log`): the candidate causes of
+    /// a spike are the events shortly before it.
+    ///
+    /// ```
+    /// use llmmetrics::{EventLog, EventType};
+    ///
+    /// const MS: u64 = 1_000_000;
+    /// let mut log = EventLog::new(0)?;
+    /// log.add(100 * MS, EventType::GC_PAUSE, 12.0)?;
+    /// log.add(180 * MS, EventType::TCP_RETRANSMIT, 1.0)?;
+    /// let causes = log.lookback(200 * MS, 50 * MS)?;   // what happened in the 50 ms before
+    /// assert_eq!(causes.len(), 1);
+    /// assert_eq!(causes[0].kind, EventType::TCP_RETRANSMIT);
+    /// assert_eq!(causes[0].before_ns, 20 * MS);
+    /// assert_eq!(EventType::GC_PAUSE.attr_name(), Some("runtime.gc_pause"));
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct EventLog(ffi::llmm_event_log) = ffi::llmm_event_log_new;
     /// A log keeping the last `capacity` events (0 for 1024).
     ///
     /// # Errors
@@ -186,11 +182,7 @@ impl EventLog {
     }
 }
 
-impl fmt::Debug for EventLog {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("EventLog").field("counts", &self.counts()).finish()
-    }
-}
+debug_fields!(EventLog, "counts" = { counts() });
 
 /// Correlation coefficient of [`correlation`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
