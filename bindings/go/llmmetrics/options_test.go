@@ -109,12 +109,18 @@ func makeOptionObject(kind ObjectKind) (optionObject, error) {
 		return typedObject[BurnOption](NewBurnAlerter(0.999, 0, 0))
 	case KindErrorTrigger:
 		return typedObject[ErrorTriggerOption](NewErrorTrigger(0))
+	case KindHostSampler:
+		s, err := NewHostSampler("")
+		if err != nil {
+			return optionObject{}, err
+		}
+		return floatObject(s.SetFloat64, s.Float64, s.Close), nil
 	}
 	return optionObject{}, fmt.Errorf("no object for kind %d", kind)
 }
 
 var allKinds = []ObjectKind{KindSpike, KindCollapse, KindStability, KindSaturation,
-	KindLIIMonitor, KindScorecard, KindGoodput, KindBurn, KindErrorTrigger}
+	KindLIIMonitor, KindScorecard, KindGoodput, KindBurn, KindErrorTrigger, KindHostSampler}
 
 func TestOptionsListing(t *testing.T) {
 	for _, kind := range allKinds {

@@ -42,6 +42,7 @@ from .export import (BucketList, OtlpTemporality, PromFormat, PromType, PromWrit
 from .fit import (FitStats, Knee, KneeQuality, KneeReport, PolyFit, Usl, knee_collapse,
                   knee_inflection, knee_inflection_value, knee_kneedle, knee_report, poly_deriv,
                   poly_eval, poly_residuals, poly_roots, polyfit, usl_fit)
+from .host import HostOption, HostSampler, HostSignal, host_signal_event, host_signal_name
 from ._options import ObjectKind, OptionInfo, OptionType, options
 from .recorder import Recorder, Shard
 from .resource import (KvHitReading, KvHitTracker, TlbMonitor, TlbReading, KvOccupancy,
@@ -88,6 +89,7 @@ __all__ = [
     "Scorecard", "ScoreResult", "LayerScore", "Metric", "Layer", "Scenario", "Direction",
     "MissingPolicy", "ScorecardOption", "scenario_weights", "score_normalize",
     "options", "ObjectKind", "OptionType", "OptionInfo",
+    "HostSampler", "HostSignal", "HostOption", "host_signal_name", "host_signal_event",
     "Status", "LlmmError", "InvalidArgument", "OutOfMemory", "OutOfRange", "Empty", "Corrupt",
     "UnsupportedVersion", "BufferTooSmall", "UnknownOption", "InvalidState", "NotConverged",
     "AbiMismatch", "StructKind",

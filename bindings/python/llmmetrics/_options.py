@@ -38,6 +38,7 @@ class ObjectKind(enum.IntEnum):
     GOODPUT = 7        #: :class:`Goodput`
     BURN = 8           #: :class:`BurnAlerter`
     ERROR_TRIGGER = 9  #: :class:`ErrorTrigger`
+    HOST_SAMPLER = 10  #: :class:`HostSampler`
 
 
 class OptionType(enum.IntEnum):

@@ -365,6 +365,12 @@ class EventType(enum.IntEnum):
     NUMA_MIGRATION = 4
     WEIGHT_SWITCH = 5
     GC_PAUSE = 6
+    CPU_PRESSURE = 7      #: since 1.1.0, logged by :class:`HostSampler`
+    MEMORY_PRESSURE = 8   #: since 1.1.0
+    IO_PRESSURE = 9       #: since 1.1.0
+    CPU_FREQ_DROP = 10    #: since 1.1.0
+    CTX_SWITCHES = 11     #: since 1.1.0
+    CPU_THROTTLE = 12     #: since 1.1.0
     USER = 65536
 
 
@@ -417,7 +423,7 @@ class EventLog(Handle):
 
     def add(self, type: Union[EventType, int], value: float = 0.0,
             now_ns: Optional[int] = None) -> None:
-        """Record an event of a known type (1 … 6) or a user type (``EventType.USER`` …)."""
+        """Record an event of a known type (1 … 12) or a user type (``EventType.USER`` …)."""
         t = time_arg(now_ns, "llmm_event_log_add")
         self._call(_lib.llmm_event_log_add, t, int32(type, "type"), real(value),
                    detail="type=%r value=%r now_ns=%r" % (type, value, t))

@@ -82,6 +82,16 @@ int llmm_cli_jr_run_end(llmm_cli_jreader *r, llmm_cli_run *run);
 int llmm_cli_jr_figure(llmm_cli_jreader *r, const char *name, size_t nlen, int metric, int stat,
                        double q, double value, const char *unit, double si);
 
+/* JSON Lines (one document per line, each tokenized on its own so that an error names its line
+ * and column): where line `lineno`'s document starts, past a UTF-8 byte-order mark on line 1
+ * and leading blanks (len for a blank line); and the document at line[i .. len) through tok,
+ * initialised here with handler h and state self: LLMM_CLI_OK, or the error as
+ * "name:lineno:col: message" (a callback's from cb). */
+size_t llmm_cli_jline_start(const char *line, size_t len, uint64_t lineno);
+int llmm_cli_jline_parse(llmm_cli_json *tok, const llmm_cli_json_handler *h, void *self,
+                         const llmm_cli_cb_error *cb, const char *name, const char *line,
+                         size_t i, size_t len, uint64_t lineno, llmm_cli_error *err);
+
 /* A non-finite number's literal ("NaN", "Infinity", "-Infinity"). */
 const char *llmm_cli_nonfinite_name(double v);
 

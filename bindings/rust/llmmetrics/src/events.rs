@@ -25,6 +25,18 @@ impl EventType {
     pub const WEIGHT_SWITCH: EventType = EventType(ffi::LLMM_EVENT_WEIGHT_SWITCH);
     /// A garbage-collection pause (`runtime.gc_pause`).
     pub const GC_PAUSE: EventType = EventType(ffi::LLMM_EVENT_GC_PAUSE);
+    /// Tasks stalled waiting for a CPU (`cpu.pressure`; since 1.1.0).
+    pub const CPU_PRESSURE: EventType = EventType(ffi::LLMM_EVENT_CPU_PRESSURE);
+    /// Tasks stalled on memory (`mem.pressure`; since 1.1.0).
+    pub const MEMORY_PRESSURE: EventType = EventType(ffi::LLMM_EVENT_MEMORY_PRESSURE);
+    /// Tasks stalled on block I/O (`io.pressure`; since 1.1.0).
+    pub const IO_PRESSURE: EventType = EventType(ffi::LLMM_EVENT_IO_PRESSURE);
+    /// The CPU frequency fell (`cpu.freq_drop`; since 1.1.0).
+    pub const CPU_FREQ_DROP: EventType = EventType(ffi::LLMM_EVENT_CPU_FREQ_DROP);
+    /// Context switches above a bound (`sched.ctx_switches`; since 1.1.0).
+    pub const CTX_SWITCHES: EventType = EventType(ffi::LLMM_EVENT_CTX_SWITCHES);
+    /// The cgroup's CPU quota ran out (`cpu.throttle`; since 1.1.0).
+    pub const CPU_THROTTLE: EventType = EventType(ffi::LLMM_EVENT_CPU_THROTTLE);
     /// The first id of the caller's own types.
     pub const USER: EventType = EventType(ffi::LLMM_EVENT_USER);
 
@@ -94,6 +106,11 @@ constructors!(
     (capacity: u32));
 
 impl EventLog {
+    /// The raw handle, for calls that write into the log (the host sampler).
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut ffi::llmm_event_log {
+        self.raw.ptr()
+    }
+
     /// Record an event (time stamps never go backwards; the oldest event leaves a full ring).
     ///
     /// # Errors

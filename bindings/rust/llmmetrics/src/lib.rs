@@ -34,6 +34,7 @@
 //! | [`SloWindow`], [`BurnAlerter`], [`ErrorTrigger`], [`KvHitTracker`], [`TlbMonitor`] | yes | yes | reads advance the clock, so they take `&mut self`; option reads are pure |
 //! | [`Goodput`] | yes | yes | writers take `&mut self`; `bound` and `read` only read |
 //! | [`CollapseDetector`], [`EventLog`], [`StabilityGate`], [`SaturationSignal`] | yes | yes | writers take `&mut self`; reports, counts, look-backs and readings only read |
+//! | [`HostSampler`] | yes | yes | `sample` and the threshold setter take `&mut self`; rates and thresholds only read |
 //! | [`Recorder`] | yes | yes | shard handout and snapshots are thread-safe in C |
 //! | [`Shard`] | yes | no | one writer at a time; borrows its recorder, so it cannot outlive it |
 //!
@@ -59,6 +60,7 @@ mod events;
 mod export;
 mod fit;
 mod gates;
+mod host;
 mod options;
 mod recorder;
 mod resource;
@@ -101,6 +103,7 @@ pub use fit::{
     KneeOptions, KneeQuality, KneeReport, Usl, POLY_MAX_DEGREE,
 };
 pub use gates::{SaturationReading, SaturationSignal, StabilityGate, StabilityReading};
+pub use host::{HostSampler, HostSignal, HostThreshold};
 pub use options::{options, ObjectKind, OptionBounds, OptionInfo, Options};
 pub use recorder::{Recorder, Shard};
 pub use resource::{

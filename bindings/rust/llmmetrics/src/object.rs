@@ -47,6 +47,7 @@ free! {
     ffi::llmm_kv_hit_tracker => ffi::llmm_kv_hit_tracker_free,
     ffi::llmm_tlb_monitor => ffi::llmm_tlb_monitor_free,
     ffi::llmm_prom_writer => ffi::llmm_prom_writer_free,
+    ffi::llmm_host_sampler => ffi::llmm_host_sampler_free,
 }
 
 /// An owned C object and the context it was made from, which it keeps alive.

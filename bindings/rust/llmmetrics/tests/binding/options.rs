@@ -7,12 +7,12 @@ use std::fmt::Debug;
 
 use llmmetrics::{
     options, BurnAlerter, BurnF64, BurnU64, CollapseDetector, CollapseF64, CollapseU64, ErrorKind,
-    ErrorTrigger, Goodput, GoodputBound, LiiMonitor, LiiThreshold, MissingPolicy, ObjectKind,
-    OptionBounds, OptionInfo, Result, SaturationSignal, Scenario, Scorecard, SpikeDetector,
-    SpikeF64, SpikeU64, StabilityGate,
+    ErrorTrigger, Goodput, GoodputBound, HostSampler, HostThreshold, LiiMonitor, LiiThreshold,
+    MissingPolicy, ObjectKind, OptionBounds, OptionInfo, Result, SaturationSignal, Scenario,
+    Scorecard, SpikeDetector, SpikeF64, SpikeU64, StabilityGate,
 };
 
-const KINDS: [ObjectKind; 9] = [
+const KINDS: [ObjectKind; 10] = [
     ObjectKind::Spike,
     ObjectKind::Collapse,
     ObjectKind::Stability,
@@ -22,6 +22,7 @@ const KINDS: [ObjectKind; 9] = [
     ObjectKind::Goodput,
     ObjectKind::Burn,
     ObjectKind::ErrorTrigger,
+    ObjectKind::HostSampler,
 ];
 
 fn entry(kind: ObjectKind, name: &str) -> OptionInfo {
@@ -180,6 +181,25 @@ fn typed_keys_agree_with_the_listing() {
             Op::Set(v) => b.set_u64(k, v).map(|_| v),
         });
     }
+    let mut h = HostSampler::new(None).unwrap();
+    for key in [
+        HostThreshold::TcpRetransAbove,
+        HostThreshold::MajorFaultsAbove,
+        HostThreshold::CtxSwitchesAbove,
+        HostThreshold::RunDelayAbove,
+        HostThreshold::NumaMigrationsAbove,
+        HostThreshold::PsiCpuAbove,
+        HostThreshold::PsiMemoryAbove,
+        HostThreshold::PsiIoAbove,
+        HostThreshold::CpuFreqDrop,
+        HostThreshold::CpuThrottleAbove,
+    ] {
+        check(ObjectKind::HostSampler, key, &mut |k, op| match op {
+            Op::Get => h.threshold(k),
+            Op::Set(v) => h.set_threshold(k, v).map(|_| v),
+        });
+    }
+    assert_eq!(options(ObjectKind::HostSampler).count(), 10);
     let mut m = LiiMonitor::new(0).unwrap();
     for key in [LiiThreshold::PrefetchAt, LiiThreshold::AdaptAt, LiiThreshold::ScaleAt] {
         check(ObjectKind::LiiMonitor, key, &mut |k, op| match op {
