@@ -31,6 +31,7 @@ static const kind_doc KINDS[] = {
     {LLMM_KIND_BURN, "llmm_burn", "llmm_burn_option", "LLMM_BURN_"},
     {LLMM_KIND_ERROR_TRIGGER, "llmm_error_trigger", "llmm_error_trigger_option",
      "LLMM_ERROR_TRIGGER_"},
+    {LLMM_KIND_HOST_SAMPLER, "llmm_host_sampler", "llmm_host_option", "LLMM_HOST_"},
 };
 
 /* Whole numbers as integers, others as the shortest decimal that reads back as v; "+Inf" and

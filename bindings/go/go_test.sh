@@ -55,6 +55,15 @@ test)
         echo "not ok 1 - gofmt: $unformatted"
         status=1
     fi
+    # go vet type-checks every package, commands without tests included (examples/gateway).
+    n=2
+    if go vet ./... >"$out" 2>&1; then
+        echo "ok 2 - go vet ./..."
+    else
+        echo "not ok 2 - go vet ./..."
+        sed 's/^/# /' "$out"
+        status=1
+    fi
     go test -count=1 -v ./... >"$out" 2>&1
     rc=$?
     to_tap "" "$rc"

@@ -2,7 +2,7 @@
 """Throughput of Sketch.add_many from Python: numpy array (read in place) vs list vs
 array('d'), against the C batch call made directly through the low-level layer.
 
-Usage: LLMMETRICS_LIBRARY=build/lib/libllmmetrics.so.1.0.0 \\
+Usage: LLMMETRICS_LIBRARY=build/lib/libllmmetrics.so.1 \\
        PYTHONPATH=bindings/python python3 bindings/python/bench_python.py [N]
 
 N values (default 10 000 000), log-normal (median 0.2, sigma 1, fixed seed). Each figure is the

@@ -322,6 +322,7 @@ typedef enum llmm_object_kind {
     LLMM_KIND_GOODPUT = 7,       /**< ::llmm_goodput, keys ::llmm_goodput_option */
     LLMM_KIND_BURN = 8,          /**< ::llmm_burn, keys ::llmm_burn_option */
     LLMM_KIND_ERROR_TRIGGER = 9, /**< ::llmm_error_trigger, keys ::llmm_error_trigger_option */
+    LLMM_KIND_HOST_SAMPLER = 10, /**< ::llmm_host_sampler, keys ::llmm_host_option (1.1.0) */
     LLMM_KIND_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_object_kind;
 

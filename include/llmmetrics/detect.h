@@ -685,10 +685,17 @@ LLMM_API llmm_status llmm_collapse_reset(llmm_collapse *c);
  * | #LLMM_EVENT_NUMA_MIGRATION | `mem.numa_migration` (#LLMM_EVENT_ATTR_NUMA_MIGRATION) | a page or task migrated between NUMA nodes (binding failure) |
  * | #LLMM_EVENT_WEIGHT_SWITCH | `model.weight_switch` (#LLMM_EVENT_ATTR_WEIGHT_SWITCH) | weights changed precision or were swapped (FP16 ↔ INT8) |
  * | #LLMM_EVENT_GC_PAUSE | `runtime.gc_pause` (#LLMM_EVENT_ATTR_GC_PAUSE) | a garbage-collection pause of the serving runtime |
+ * | #LLMM_EVENT_CPU_PRESSURE | `cpu.pressure` (#LLMM_EVENT_ATTR_CPU_PRESSURE) | tasks stalled waiting for a CPU (since 1.1.0) |
+ * | #LLMM_EVENT_MEMORY_PRESSURE | `mem.pressure` (#LLMM_EVENT_ATTR_MEMORY_PRESSURE) | tasks stalled on memory: reclaim, swap-in, thrashing (since 1.1.0) |
+ * | #LLMM_EVENT_IO_PRESSURE | `io.pressure` (#LLMM_EVENT_ATTR_IO_PRESSURE) | tasks stalled on block I/O (since 1.1.0) |
+ * | #LLMM_EVENT_CPU_FREQ_DROP | `cpu.freq_drop` (#LLMM_EVENT_ATTR_CPU_FREQ_DROP) | the CPU frequency fell (thermal or power capping) (since 1.1.0) |
+ * | #LLMM_EVENT_CTX_SWITCHES | `sched.ctx_switches` (#LLMM_EVENT_ATTR_CTX_SWITCHES) | context switches above the caller's bound (since 1.1.0) |
+ * | #LLMM_EVENT_CPU_THROTTLE | `cpu.throttle` (#LLMM_EVENT_ATTR_CPU_THROTTLE) | the cgroup's CPU quota ran out: its tasks were held back (since 1.1.0) |
  * | #LLMM_EVENT_USER … INT32_MAX | none (NULL) | the caller's own types |
  *
- * Types 7 … #LLMM_EVENT_USER − 1 are reserved for causes a later version may add (with names);
- * 0 and negative types are invalid.
+ * The host sampler (@ref host) logs types 1 … 4 and 7 … 12 from the kernel's counters.
+ * Types 13 … #LLMM_EVENT_USER − 1 are reserved for causes a later version may add (with
+ * names); 0 and negative types are invalid.
  *
  * Time. Events are added in time order: a time stamp earlier than the latest accepted is
  * #LLMM_E_INVALID (equal is fine). Queries take any time stamp and do not advance the clock.
@@ -713,6 +720,18 @@ LLMM_API llmm_status llmm_collapse_reset(llmm_collapse *c);
 #define LLMM_EVENT_ATTR_WEIGHT_SWITCH "model.weight_switch"
 /** Attribute name of #LLMM_EVENT_GC_PAUSE. @since 1.0.0 */
 #define LLMM_EVENT_ATTR_GC_PAUSE "runtime.gc_pause"
+/** Attribute name of #LLMM_EVENT_CPU_PRESSURE. @since 1.1.0 */
+#define LLMM_EVENT_ATTR_CPU_PRESSURE "cpu.pressure"
+/** Attribute name of #LLMM_EVENT_MEMORY_PRESSURE. @since 1.1.0 */
+#define LLMM_EVENT_ATTR_MEMORY_PRESSURE "mem.pressure"
+/** Attribute name of #LLMM_EVENT_IO_PRESSURE. @since 1.1.0 */
+#define LLMM_EVENT_ATTR_IO_PRESSURE "io.pressure"
+/** Attribute name of #LLMM_EVENT_CPU_FREQ_DROP. @since 1.1.0 */
+#define LLMM_EVENT_ATTR_CPU_FREQ_DROP "cpu.freq_drop"
+/** Attribute name of #LLMM_EVENT_CTX_SWITCHES. @since 1.1.0 */
+#define LLMM_EVENT_ATTR_CTX_SWITCHES "sched.ctx_switches"
+/** Attribute name of #LLMM_EVENT_CPU_THROTTLE. @since 1.1.0 */
+#define LLMM_EVENT_ATTR_CPU_THROTTLE "cpu.throttle"
 
 /**
  * @brief Known event types (values pinned). Calls take the type as `int32_t` so that the
@@ -726,6 +745,12 @@ typedef enum llmm_event_type {
     LLMM_EVENT_NUMA_MIGRATION = 4, /**< `mem.numa_migration` */
     LLMM_EVENT_WEIGHT_SWITCH = 5,  /**< `model.weight_switch` */
     LLMM_EVENT_GC_PAUSE = 6,       /**< `runtime.gc_pause` */
+    LLMM_EVENT_CPU_PRESSURE = 7,    /**< `cpu.pressure` (since 1.1.0) */
+    LLMM_EVENT_MEMORY_PRESSURE = 8, /**< `mem.pressure` (since 1.1.0) */
+    LLMM_EVENT_IO_PRESSURE = 9,     /**< `io.pressure` (since 1.1.0) */
+    LLMM_EVENT_CPU_FREQ_DROP = 10,  /**< `cpu.freq_drop` (since 1.1.0) */
+    LLMM_EVENT_CTX_SWITCHES = 11,   /**< `sched.ctx_switches` (since 1.1.0) */
+    LLMM_EVENT_CPU_THROTTLE = 12,   /**< `cpu.throttle` (since 1.1.0) */
     LLMM_EVENT_USER = 65536,       /**< first id of the caller's own types (… INT32_MAX) */
     LLMM_EVENT_TYPE_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_event_type;
@@ -787,7 +812,8 @@ LLMM_API void llmm_event_log_free(llmm_event_log *log);
  * @brief Record an event; when the ring is full the oldest event is dropped.
  * @param[in,out] log the log
  * @param[in] now_ns the event's time stamp, not earlier than the latest accepted
- * @param[in] type a known type (1 … 6) or a user id (#LLMM_EVENT_USER … INT32_MAX)
+ * @param[in] type a known type (1 … 12; 1 … 6 before 1.1.0) or a user id
+ *            (#LLMM_EVENT_USER … INT32_MAX)
  * @param[in] value any finite value (0 when there is nothing to say)
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID NULL log, type 0, negative or reserved, `value` NaN or infinite, or

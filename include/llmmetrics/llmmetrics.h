@@ -15,5 +15,6 @@
 #include "llmmetrics/slo.h"
 #include "llmmetrics/score.h"
 #include "llmmetrics/export.h"
+#include "llmmetrics/host.h"
 
 #endif /* LLMMETRICS_LLMMETRICS_H */

@@ -144,7 +144,8 @@ const llmm__option *llmm__option_find(const llmm__option_kind *k, int32_t key);
     X(LLMM_KIND_SCORECARD, llmm__scorecard_options)                                          \
     X(LLMM_KIND_GOODPUT, llmm__goodput_options)                                              \
     X(LLMM_KIND_BURN, llmm__burn_options)                                                    \
-    X(LLMM_KIND_ERROR_TRIGGER, llmm__error_trigger_options)
+    X(LLMM_KIND_ERROR_TRIGGER, llmm__error_trigger_options)                                  \
+    X(LLMM_KIND_HOST_SAMPLER, llmm__host_options)
 
 #define LLMM__OPTION_KIND_DECL_(kind, desc) extern const llmm__option_kind desc;
 LLMM__OPTION_KINDS(LLMM__OPTION_KIND_DECL_)

@@ -13,4 +13,8 @@ static inline llmm_status llmm__detect_value_check(double v)
     return v > LLMM_DETECT_VALUE_MAX ? LLMM_E_RANGE : LLMM_OK;
 }
 
+/* The latest time stamp the log accepted (0 when empty): a caller that must not fail halfway
+ * (the host sampler) checks it before it adds. */
+uint64_t llmm__event_log_last_ns(const llmm_event_log *log);
+
 #endif

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "llmmetrics/detect.h"
+#include "detect_internal.h"
 
 typedef struct event_rec {
     uint64_t t;
@@ -23,7 +23,8 @@ struct llmm_event_log {
     uint64_t dropped;
 };
 
-/* The stable names, indexed by type; doc/spec.md §6 names the first two. */
+/* The stable names, indexed by type; doc/spec.md §6 names the first two, the host sampler
+ * (lib/host) logs 7 … 12. */
 static const char *const attr_names[] = {
     NULL,
     LLMM_EVENT_ATTR_TCP_RETRANSMIT,
@@ -32,6 +33,12 @@ static const char *const attr_names[] = {
     LLMM_EVENT_ATTR_NUMA_MIGRATION,
     LLMM_EVENT_ATTR_WEIGHT_SWITCH,
     LLMM_EVENT_ATTR_GC_PAUSE,
+    LLMM_EVENT_ATTR_CPU_PRESSURE,
+    LLMM_EVENT_ATTR_MEMORY_PRESSURE,
+    LLMM_EVENT_ATTR_IO_PRESSURE,
+    LLMM_EVENT_ATTR_CPU_FREQ_DROP,
+    LLMM_EVENT_ATTR_CTX_SWITCHES,
+    LLMM_EVENT_ATTR_CPU_THROTTLE,
 };
 #define KNOWN_TYPES ((int32_t)(sizeof attr_names / sizeof attr_names[0]))
 
@@ -126,6 +133,11 @@ static uint32_t search(const llmm_event_log *log, uint64_t t, int strict)
             hi = mid;
     }
     return lo;
+}
+
+uint64_t llmm__event_log_last_ns(const llmm_event_log *log)
+{
+    return log->last_ns;
 }
 
 llmm_status llmm_event_log_lookback(const llmm_event_log *log, uint64_t at_ns,

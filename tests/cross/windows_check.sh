@@ -9,7 +9,9 @@
 #  - an outside program (tests/install/consumer.c) links the DLL through its import library
 #    (LLMM_API = dllimport) and runs; with -DLLMM_STATIC it links the static archive, needs no
 #    DLL of ours, and runs; without LLMM_STATIC the archive does not link, so the switch is
-#    what makes static use work.
+#    what makes static use work;
+#  - the host sampler (lib/host reads Linux's /proc and /sys) is made and samples, and every
+#    signal is unavailable (tests/cross/host_unavailable.c).
 #
 # usage: windows_check.sh SOURCE_ROOT MINGW_BUILD NATIVE_BUILD
 # Environment: WINE (default /usr/lib/wine/wine64), MINGW_CC (default x86_64-w64-mingw32-gcc),
@@ -44,7 +46,7 @@ export WINEPATH="Z:${bld}/lib;Z:${runtime}"
 examples=()
 for e in "$bld"/examples/*.exe; do [ -f "$e" ] && examples+=("$(basename "$e" .exe)"); done
 
-echo "1..$((4 + ${#examples[@]}))"
+echo "1..$((5 + ${#examples[@]}))"
 
 exports_match_map() {
     [ -n "$dll" ] || { echo "no libllmmetrics*.dll in $bld/lib"; return 1; }
@@ -66,14 +68,15 @@ for e in "${examples[@]}"; do
     check "examples/$e.exe under wine64 prints what the Linux build prints" same_output "$e"
 done
 
-consumer() { # consumer OUT.exe CFLAGS... -- LIBS...: compile tests/install/consumer.c
-    local out=$1 cflags=()
-    shift
+program() { # program SOURCE OUT.exe CFLAGS... -- LIBS...: compile SOURCE (under the source root)
+    local c=$1 out=$2 cflags=()
+    shift 2
     while [ "$1" != -- ]; do cflags+=("$1"); shift; done
     shift
     "$mcc" -std=c11 -Wall -Wextra -Werror "${cflags[@]}" -I"$src/include" -I"$bld/include" \
-        "$src/tests/install/consumer.c" -o "$tmp/$out" "$@"
+        "$src/$c" -o "$tmp/$out" "$@"
 }
+consumer() { program tests/install/consumer.c "$@"; }
 imports_ours() { "$objdump" -p "$tmp/$1" | grep 'DLL Name: libllmmetrics' >/dev/null; } # (not -q: pipefail)
 run_in_wine() { "$wine" "$tmp/$1" | tr -d '\r'; }
 
@@ -97,5 +100,12 @@ elif grep -q '__imp_llmm_' "$tmp/log"; then
 else
     not_ok "without LLMM_STATIC the link fails for the expected reason (__imp_llmm_*)"
 fi
+
+host_program() {
+    program tests/cross/host_unavailable.c host.exe -- -L"$bld/lib" -lllmmetrics &&
+        run_in_wine host.exe
+}
+check "the host sampler works off Linux with every signal unavailable (LLMM_E_STATE)" \
+    host_program
 
 [ "$failed" -eq 0 ]

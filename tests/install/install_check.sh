@@ -5,7 +5,8 @@
 # usage: install_check.sh [--static] SOURCE_ROOT BUILD_ROOT VERSION SANITIZE CC [CC ARGS...]
 #
 # --static: the build installed a static library only (-Ddefault_library=static); the programs
-# are linked with `pkg-config --static` and must not need any libllmmetrics.so.
+# are linked with `pkg-config --static` and must not need any libllmmetrics.so; with cargo, the
+# Rust crate's example is built with the feature `static` against the same install.
 set -euo pipefail
 
 link=shared pkgconfig=(pkg-config)
@@ -32,8 +33,6 @@ fail() {
     [ -f "$tmp/log" ] && sed 's/^/# /' "$tmp/log"
     exit 1
 }
-
-echo "1..7"
 
 meson install -C "$bld" --no-rebuild --destdir "$dest" >"$tmp/log" 2>&1 ||
     fail "meson install --destdir"
@@ -103,3 +102,24 @@ cp "$src/examples/cpp_example.cpp" "$tmp/cpp_example.cpp"
 LD_LIBRARY_PATH=$libdir "$tmp/cpp_example" >"$tmp/out" 2>"$tmp/log" || fail "run cpp_example"
 sed 's/^/# /' "$tmp/out"
 ok "examples/cpp_example.cpp: built with g++ against the installed library, runs"
+
+# The Rust example, linked statically through llmmetrics-sys's feature `static`.
+if [ "$link" = static ]; then
+    if ! command -v cargo >/dev/null 2>&1; then
+        echo "ok $((n + 1)) - Rust example linked statically # SKIP cargo not installed"
+        n=$((n + 1))
+    else
+        (LLMMETRICS_LIB_DIR='' RUSTFLAGS='-D warnings' cargo build --offline --quiet \
+            --manifest-path "$src/bindings/rust/Cargo.toml" --target-dir "$tmp/rust-target" \
+            --features llmmetrics/static --example serving_report) >"$tmp/log" 2>&1 ||
+            fail "cargo build --features llmmetrics/static --example serving_report"
+        exe=$tmp/rust-target/debug/examples/serving_report
+        if readelf -d "$exe" | grep -q 'NEEDED.*libllmmetrics'; then
+            readelf -d "$exe" >"$tmp/log"
+            fail "the Rust example contains the library"
+        fi
+        "$exe" >"$tmp/out" 2>"$tmp/log" || fail "run the statically linked Rust example"
+        ok "Rust example (feature static): needs no libllmmetrics.so, runs and checks its figures"
+    fi
+fi
+echo "1..$n"

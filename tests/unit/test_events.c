@@ -30,8 +30,21 @@ static void test_attribute_names(void **state)
     assert_string_equal(llmm_event_attr_name(4), LLMM_EVENT_ATTR_NUMA_MIGRATION);
     assert_string_equal(llmm_event_attr_name(5), LLMM_EVENT_ATTR_WEIGHT_SWITCH);
     assert_string_equal(llmm_event_attr_name(6), LLMM_EVENT_ATTR_GC_PAUSE);
+    /* the host sampler's (1.1.0) */
+    assert_string_equal(llmm_event_attr_name(LLMM_EVENT_CPU_PRESSURE), "cpu.pressure");
+    assert_string_equal(llmm_event_attr_name(LLMM_EVENT_MEMORY_PRESSURE), "mem.pressure");
+    assert_string_equal(llmm_event_attr_name(LLMM_EVENT_IO_PRESSURE), "io.pressure");
+    assert_string_equal(llmm_event_attr_name(LLMM_EVENT_CPU_FREQ_DROP), "cpu.freq_drop");
+    assert_string_equal(llmm_event_attr_name(LLMM_EVENT_CTX_SWITCHES), "sched.ctx_switches");
+    assert_string_equal(llmm_event_attr_name(LLMM_EVENT_CPU_THROTTLE), "cpu.throttle");
+    assert_string_equal(llmm_event_attr_name(7), LLMM_EVENT_ATTR_CPU_PRESSURE);
+    assert_string_equal(llmm_event_attr_name(8), LLMM_EVENT_ATTR_MEMORY_PRESSURE);
+    assert_string_equal(llmm_event_attr_name(9), LLMM_EVENT_ATTR_IO_PRESSURE);
+    assert_string_equal(llmm_event_attr_name(10), LLMM_EVENT_ATTR_CPU_FREQ_DROP);
+    assert_string_equal(llmm_event_attr_name(11), LLMM_EVENT_ATTR_CTX_SWITCHES);
+    assert_string_equal(llmm_event_attr_name(12), LLMM_EVENT_ATTR_CPU_THROTTLE);
     /* no name: invalid, reserved and user types */
-    const int32_t none[] = {0, -1, INT32_MIN, 7, 100, LLMM_EVENT_USER - 1, LLMM_EVENT_USER,
+    const int32_t none[] = {0, -1, INT32_MIN, 13, 100, LLMM_EVENT_USER - 1, LLMM_EVENT_USER,
                             INT32_MAX};
     for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
         assert_null(llmm_event_attr_name(none[i]));
@@ -107,7 +120,7 @@ static void test_lookback_nearest_first(void **state)
     assert_true(c == 2);
     assert_ok(llmm_event_log_count(log, LLMM_EVENT_SCHED_JITTER, 0, UINT64_MAX, &c));
     assert_true(c == 0);
-    assert_ok(llmm_event_log_count(log, 7, 0, UINT64_MAX, &c)); /* reserved: none held */
+    assert_ok(llmm_event_log_count(log, 13, 0, UINT64_MAX, &c)); /* reserved: none held */
     assert_true(c == 0);
     llmm_event_log_free(log);
 }
@@ -262,7 +275,7 @@ static void test_bad_input_changes_nothing(void **state)
         assert_ok(llmm_event_log_add(log, 10 * MS + (uint64_t)i, LLMM_EVENT_MAJOR_FAULT, i));
     assert_ok(llmm_event_log_lookback(log, 20 * MS, 20 * MS, ev, 8, &n));
 
-    const int32_t bad_types[] = {0, -1, INT32_MIN, 7, 1000, LLMM_EVENT_USER - 1};
+    const int32_t bad_types[] = {0, -1, INT32_MIN, 13, 1000, LLMM_EVENT_USER - 1};
     for (size_t i = 0; i < sizeof bad_types / sizeof bad_types[0]; i++)
         assert_status(llmm_event_log_add(log, 11 * MS, bad_types[i], 0), LLMM_E_INVALID);
     assert_status(llmm_event_log_add(log, 11 * MS, LLMM_EVENT_GC_PAUSE, NAN), LLMM_E_INVALID);

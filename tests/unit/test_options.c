@@ -50,6 +50,7 @@ TYPED(llmm_burn, llmm_burn_option, f64, double)
 TYPED(llmm_burn, llmm_burn_option, u64, uint64_t)
 TYPED(llmm_error_trigger, llmm_error_trigger_option, f64, double)
 TYPED(llmm_error_trigger, llmm_error_trigger_option, u64, uint64_t)
+TYPED(llmm_host_sampler, llmm_host_option, f64, double)
 FREE(llmm_spike)
 FREE(llmm_collapse)
 FREE(llmm_stability)
@@ -59,6 +60,7 @@ FREE(llmm_scorecard)
 FREE(llmm_goodput)
 FREE(llmm_burn)
 FREE(llmm_error_trigger)
+FREE(llmm_host_sampler)
 
 /* A fresh object of type T made by `call` (which writes `o`). */
 #define MAKE(name, T, call)                                                                  \
@@ -77,6 +79,7 @@ MAKE(make_scorecard, llmm_scorecard, llmm_scorecard_new(NULL, LLMM_SCENARIO_CODE
 MAKE(make_goodput, llmm_goodput, llmm_goodput_new(NULL, &o))
 MAKE(make_burn, llmm_burn, llmm_burn_new(NULL, 0.999, 0, 0, &o))
 MAKE(make_trigger, llmm_error_trigger, llmm_error_trigger_new(NULL, 0, &o))
+MAKE(make_host, llmm_host_sampler, llmm_host_sampler_new(NULL, NULL, &o))
 
 static void feed_spike(void *o)
 {
@@ -119,6 +122,8 @@ static const kind_ops KINDS[] = {
      U64_CALLS(llmm_burn), NO_CALLS},
     {LLMM_KIND_ERROR_TRIGGER, "error_trigger", make_trigger, llmm_error_trigger_free_, NULL,
      F64_CALLS(llmm_error_trigger), U64_CALLS(llmm_error_trigger), NO_CALLS},
+    {LLMM_KIND_HOST_SAMPLER, "host_sampler", make_host, llmm_host_sampler_free_, NULL,
+     F64_CALLS(llmm_host_sampler), NO_CALLS, NO_CALLS},
 };
 #define NKINDS (sizeof KINDS / sizeof KINDS[0])
 
@@ -222,7 +227,7 @@ static void test_listing_is_well_formed(void **state)
     }
     /* as many entries as the option enums of the headers have enumerators (the bindings' tests
      * match them name by name) */
-    assert_int_equal(total, 7 + 8 + 2 + 2 + 3 + 1 + 3 + 7 + 2);
+    assert_int_equal(total, 7 + 8 + 2 + 2 + 3 + 1 + 3 + 7 + 2 + 10);
 }
 
 /* A fresh object holds every listed default; the listed default lies within the bounds. */
@@ -437,7 +442,7 @@ static void test_describe_errors_change_nothing(void **state)
     before = d;
     assert_status(llmm_option_describe(LLMM_KIND_SPIKE, 0, NULL), LLMM_E_INVALID);
     assert_status(llmm_option_describe((llmm_object_kind)0, 0, &d), LLMM_E_INVALID);
-    assert_status(llmm_option_describe((llmm_object_kind)10, 0, &d), LLMM_E_INVALID);
+    assert_status(llmm_option_describe((llmm_object_kind)11, 0, &d), LLMM_E_INVALID);
     assert_status(llmm_option_describe((llmm_object_kind)-1, 0, &d), LLMM_E_INVALID);
     for (n = 0; llmm_option_describe(LLMM_KIND_BURN, n, &d) == LLMM_OK; n++)
         d = before;

@@ -89,15 +89,11 @@ type BurnAlerter struct{ handle[C.llmm_burn] }
 // NewBurnAlerter creates an alerter for an SLO target T in (0, 1) (say 0.999) on a ring of
 // slots slots of length slot (0 and 0 for 10 s slots holding 6 h).
 func NewBurnAlerter(sloTarget float64, slot time.Duration, slots int, opts ...Option) (*BurnAlerter, error) {
-	const op = "llmm_burn_new"
-	slotNs, n, err := ringArg(op, slot, slots)
-	if err != nil {
-		return nil, err
-	}
 	b := &BurnAlerter{}
-	return owned(b, b.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_burn) C.llmm_status {
-		return C.llmm_burn_new(cctx, C.double(sloTarget), slotNs, n, out)
-	}))
+	return owned(b, openSlots(&b.handle, "llmm_burn_new", slot, slots, opts,
+		func(cctx *C.llmm_ctx, slotNs C.uint64_t, n C.uint32_t, out **C.llmm_burn) C.llmm_status {
+			return C.llmm_burn_new(cctx, C.double(sloTarget), slotNs, n, out)
+		}))
 }
 
 // SetFloat64 sets the SLO target or a factor.

@@ -98,22 +98,22 @@ func NewContext() (*Context, error) {
 // LiveBytes is the number of bytes the library currently holds through this context,
 // including the context itself. It is 0 after Close.
 func (ctx *Context) LiveBytes() uint64 {
-	ctx.mu.Lock()
-	defer ctx.mu.Unlock()
-	if ctx.counter == nil {
-		return 0
-	}
-	return uint64(C.llmmgo_live_bytes(ctx.counter))
+	return ctx.count(func(c *C.llmmgo_counter) C.uint64_t { return C.llmmgo_live_bytes(c) })
 }
 
 // Allocations is the number of allocations the library has made through this context so far.
 func (ctx *Context) Allocations() uint64 {
+	return ctx.count(func(c *C.llmmgo_counter) C.uint64_t { return C.llmmgo_allocations(c) })
+}
+
+// count reads one figure of the counting allocator; 0 without one (or after Close).
+func (ctx *Context) count(read func(*C.llmmgo_counter) C.uint64_t) uint64 {
 	ctx.mu.Lock()
 	defer ctx.mu.Unlock()
 	if ctx.counter == nil {
 		return 0
 	}
-	return uint64(C.llmmgo_allocations(ctx.counter))
+	return uint64(read(ctx.counter))
 }
 
 // Close frees the context. It returns an error matching ErrState, and frees nothing, while

@@ -101,7 +101,7 @@ func TestEventLog(t *testing.T) {
 			t.Errorf("type %d: %q", typ, typ.AttrName())
 		}
 	}
-	if EventUser.AttrName() != "" || EventType(7).AttrName() != "" || EventUser.String() != "EventType(65536)" {
+	if EventUser.AttrName() != "" || EventType(13).AttrName() != "" || EventUser.String() != "EventType(65536)" {
 		t.Error("names of user and reserved types")
 	}
 
@@ -159,7 +159,7 @@ func TestEventLog(t *testing.T) {
 	if n, _ := l.Count(0, 0, 10*ms); n != 4 {
 		t.Errorf("all types %d", n)
 	}
-	for _, bad := range []EventType{0, -1, 7, EventUser - 1} {
+	for _, bad := range []EventType{0, -1, 13, EventUser - 1} {
 		wantStatus(t, l.Add(10*ms, bad, 0), ErrInvalid)
 	}
 	wantStatus(t, l.Add(8*ms, EventGCPause, 0), ErrInvalid)

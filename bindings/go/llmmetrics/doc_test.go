@@ -76,3 +76,48 @@ func exportedReceiver(d *ast.FuncDecl) bool {
 	id, ok := typ.(*ast.Ident)
 	return !ok || id.IsExported()
 }
+
+// Every type with a constructor (NewT, or NewTSomething, returning *T) has a runnable
+// example named ExampleT, so that `go doc` and pkg.go.dev show how to use each main type.
+func TestEveryConstructedTypeHasAnExample(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	constructed := map[string]bool{}
+	examples := map[string]bool{}
+	for _, f := range files {
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range file.Decls {
+			d, ok := decl.(*ast.FuncDecl)
+			if !ok || d.Recv != nil {
+				continue
+			}
+			name := d.Name.Name
+			if strings.HasPrefix(name, "Example") && strings.HasSuffix(f, "_test.go") {
+				examples[strings.SplitN(strings.TrimPrefix(name, "Example"), "_", 2)[0]] = true
+			}
+			if !strings.HasPrefix(name, "New") || strings.HasSuffix(f, "_test.go") ||
+				d.Type.Results == nil || len(d.Type.Results.List) == 0 {
+				continue
+			}
+			if star, ok := d.Type.Results.List[0].Type.(*ast.StarExpr); ok {
+				if id, ok := star.X.(*ast.Ident); ok && strings.HasPrefix(name, "New"+id.Name) {
+					constructed[id.Name] = true
+				}
+			}
+		}
+	}
+	if len(constructed) < 15 {
+		t.Fatalf("found only %d constructed types: %v", len(constructed), constructed)
+	}
+	for typ := range constructed {
+		if !examples[typ] {
+			t.Errorf("type %s has a constructor but no Example%s", typ, typ)
+		}
+	}
+}

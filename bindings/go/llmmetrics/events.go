@@ -22,13 +22,19 @@ type EventType int32
 
 // The known event types (values pinned) and the first user id.
 const (
-	EventTCPRetransmit EventType = C.LLMM_EVENT_TCP_RETRANSMIT // net.tcp.retrans: a TCP segment was retransmitted
-	EventMajorFault    EventType = C.LLMM_EVENT_MAJOR_FAULT    // mem.major_fault: a page was read from disk
-	EventSchedJitter   EventType = C.LLMM_EVENT_SCHED_JITTER   // sched.jitter: scheduler wake-up jitter above a bound
-	EventNUMAMigration EventType = C.LLMM_EVENT_NUMA_MIGRATION // mem.numa_migration: a migration between NUMA nodes
-	EventWeightSwitch  EventType = C.LLMM_EVENT_WEIGHT_SWITCH  // model.weight_switch: weights changed precision or were swapped
-	EventGCPause       EventType = C.LLMM_EVENT_GC_PAUSE       // runtime.gc_pause: a garbage-collection pause
-	EventUser          EventType = C.LLMM_EVENT_USER           // first id of the caller's own types
+	EventTCPRetransmit  EventType = C.LLMM_EVENT_TCP_RETRANSMIT  // net.tcp.retrans: a TCP segment was retransmitted
+	EventMajorFault     EventType = C.LLMM_EVENT_MAJOR_FAULT     // mem.major_fault: a page was read from disk
+	EventSchedJitter    EventType = C.LLMM_EVENT_SCHED_JITTER    // sched.jitter: scheduler wake-up jitter above a bound
+	EventNUMAMigration  EventType = C.LLMM_EVENT_NUMA_MIGRATION  // mem.numa_migration: a migration between NUMA nodes
+	EventWeightSwitch   EventType = C.LLMM_EVENT_WEIGHT_SWITCH   // model.weight_switch: weights changed precision or were swapped
+	EventGCPause        EventType = C.LLMM_EVENT_GC_PAUSE        // runtime.gc_pause: a garbage-collection pause
+	EventCPUPressure    EventType = C.LLMM_EVENT_CPU_PRESSURE    // cpu.pressure: tasks stalled waiting for a CPU (since 1.1.0)
+	EventMemoryPressure EventType = C.LLMM_EVENT_MEMORY_PRESSURE // mem.pressure: tasks stalled on memory (since 1.1.0)
+	EventIOPressure     EventType = C.LLMM_EVENT_IO_PRESSURE     // io.pressure: tasks stalled on block I/O (since 1.1.0)
+	EventCPUFreqDrop    EventType = C.LLMM_EVENT_CPU_FREQ_DROP   // cpu.freq_drop: the CPU frequency fell (since 1.1.0)
+	EventCtxSwitches    EventType = C.LLMM_EVENT_CTX_SWITCHES    // sched.ctx_switches: context switches above a bound (since 1.1.0)
+	EventCPUThrottle    EventType = C.LLMM_EVENT_CPU_THROTTLE    // cpu.throttle: the cgroup's CPU quota ran out (since 1.1.0)
+	EventUser           EventType = C.LLMM_EVENT_USER            // first id of the caller's own types
 )
 
 // AttrName is the library's stable attribute name of a known type, such as

@@ -47,12 +47,26 @@ func (cs *cStrings) add(op, s string) (*C.char, error) {
 	if s == "" {
 		return nil, nil
 	}
-	p, err := cString(op, s)
+	return cs.put(op, s)
+}
+
+// named converts a name (even empty) and another string (nil when empty), kept to free.
+func (cs *cStrings) named(op, name, other string) (*C.char, *C.char, error) {
+	n, err := cs.put(op, name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	*cs = append(*cs, p)
-	return p, nil
+	o, err := cs.add(op, other)
+	return n, o, err
+}
+
+// put converts s, even empty, and keeps the copy to free.
+func (cs *cStrings) put(op, s string) (*C.char, error) {
+	p, err := cString(op, s)
+	if err == nil {
+		*cs = append(*cs, p)
+	}
+	return p, err
 }
 
 func (cs cStrings) free() {
@@ -76,12 +90,7 @@ func (s *Sketch) PrometheusText(name, labels string, unitToSeconds float64) ([]b
 	}
 	var cs cStrings
 	defer cs.free()
-	cname, err := cString(op, name)
-	if err != nil {
-		return nil, err
-	}
-	cs = append(cs, cname)
-	clabels, err := cs.add(op, labels)
+	cname, clabels, err := cs.named(op, name, labels)
 	if err != nil {
 		return nil, err
 	}
@@ -210,12 +219,7 @@ func (w *PromWriter) Family(name, help string, typ PromType, points []float64) e
 	const op = "llmm_prom_writer_family"
 	var cs cStrings
 	defer cs.free()
-	cname, err := cString(op, name)
-	if err != nil {
-		return err
-	}
-	cs = append(cs, cname)
-	chelp, err := cs.add(op, help)
+	cname, chelp, err := cs.named(op, name, help)
 	if err != nil {
 		return err
 	}
@@ -418,11 +422,10 @@ func (s *Sketch) OTLPJSON(earlier *Sketch, name string, opts *OTLPOptions) ([]by
 	}
 	var cs cStrings
 	defer cs.free()
-	cname, err := cString(op, name)
+	cname, err := cs.put(op, name)
 	if err != nil {
 		return nil, err
 	}
-	cs = append(cs, cname)
 	co, err := opts.toC(op, &cs)
 	if err != nil {
 		return nil, err

@@ -53,6 +53,8 @@ func (h *handle[T]) what() string {
 		return "writer"
 	case *C.llmm_kv_hit_tracker:
 		return "tracker"
+	case *C.llmm_host_sampler:
+		return "host sampler"
 	}
 	return "monitor" // the LII, KV-hit and TLB monitors
 }
@@ -123,6 +125,8 @@ func freeObject(kind any, p unsafe.Pointer) {
 		C.llmm_tlb_monitor_free((*C.llmm_tlb_monitor)(p))
 	case *C.llmm_prom_writer:
 		C.llmm_prom_writer_free((*C.llmm_prom_writer)(p))
+	case *C.llmm_host_sampler:
+		C.llmm_host_sampler_free((*C.llmm_host_sampler)(p))
 	default:
 		panic("llmmetrics: no free for this object")
 	}

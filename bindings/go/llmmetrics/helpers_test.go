@@ -68,6 +68,18 @@ func mustOK(t testing.TB, err error) {
 	}
 }
 
+// wantOptions checks that get reads each option of want at its value there.
+func wantOptions[K, V comparable](t *testing.T, get func(K) (V, error), want map[K]V) {
+	t.Helper()
+	for opt, w := range want {
+		got, err := get(opt)
+		mustOK(t, err)
+		if got != w {
+			t.Errorf("option %v = %v, want %v", opt, got, w)
+		}
+	}
+}
+
 // referenceQuantiles is the "quantiles" part of tests/data/reference.json (numpy-computed).
 type referenceQuantiles struct {
 	Name   string    `json:"name"`

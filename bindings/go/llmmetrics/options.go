@@ -21,6 +21,7 @@ const (
 	KindGoodput      ObjectKind = C.LLMM_KIND_GOODPUT       // [Goodput], keys [GoodputOption]
 	KindBurn         ObjectKind = C.LLMM_KIND_BURN          // [BurnAlerter], keys [BurnOption]
 	KindErrorTrigger ObjectKind = C.LLMM_KIND_ERROR_TRIGGER // [ErrorTrigger], keys [ErrorTriggerOption]
+	KindHostSampler  ObjectKind = C.LLMM_KIND_HOST_SAMPLER  // [HostSampler], keys [HostOption] (since 1.1.0)
 )
 
 // OptionType is the type of an option (llmm_option_type): which setter takes it.

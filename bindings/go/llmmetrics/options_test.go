@@ -2,6 +2,7 @@ package llmmetrics
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -26,54 +27,68 @@ func floatObject[K ~int32](set func(K, float64) error, get func(K) (float64, err
 	}
 }
 
-// typedObject dispatches on the listed type to a float and an integer pair of methods.
-func typedObject[K ~int32](setF func(K, float64) error, getF func(K) (float64, error),
-	setU func(K, uint64) error, getU func(K) (uint64, error), c func() error) optionObject {
-	fl := floatObject(setF, getF, c)
+// typedOptions is an object with float and integer option calls keyed by K.
+type typedOptions[K ~int32] interface {
+	SetFloat64(K, float64) error
+	Float64(K) (float64, error)
+	SetUint64(K, uint64) error
+	Uint64(K) (uint64, error)
+	Close() error
+}
+
+// typedObject dispatches on the listed type to the float and integer pairs of methods of obj,
+// just made (err from making it).
+func typedObject[K ~int32](obj typedOptions[K], err error) (optionObject, error) {
+	if err != nil {
+		return optionObject{}, err
+	}
+	fl := floatObject(obj.SetFloat64, obj.Float64, obj.Close)
 	return optionObject{
 		set: func(o OptionInfo, f float64, u uint64, i int32) error {
 			if o.Type == OptionUint64 {
-				return setU(K(o.Key), u)
+				return obj.SetUint64(K(o.Key), u)
 			}
 			return fl.set(o, f, u, i)
 		},
 		get: func(o OptionInfo) (float64, uint64, int32, error) {
 			if o.Type == OptionUint64 {
-				u, err := getU(K(o.Key))
+				u, err := obj.Uint64(K(o.Key))
 				return 0, u, 0, err
 			}
 			return fl.get(o)
 		},
-		close: c,
-	}
+		close: obj.Close,
+	}, nil
 }
 
 func newOptionObject(t *testing.T, kind ObjectKind) optionObject {
 	t.Helper()
+	obj, err := makeOptionObject(kind)
+	mustOK(t, err)
+	return obj
+}
+
+func makeOptionObject(kind ObjectKind) (optionObject, error) {
 	switch kind {
 	case KindSpike:
-		d, err := NewSpikeDetector()
-		mustOK(t, err)
-		return typedObject(d.SetFloat64, d.Float64, d.SetUint64, d.Uint64, d.Close)
+		return typedObject[SpikeOption](NewSpikeDetector())
 	case KindCollapse:
-		d, err := NewCollapseDetector()
-		mustOK(t, err)
-		return typedObject(d.SetFloat64, d.Float64, d.SetUint64, d.Uint64, d.Close)
+		return typedObject[CollapseOption](NewCollapseDetector())
 	case KindStability:
-		g, err := NewStabilityGate()
-		mustOK(t, err)
-		return typedObject(g.SetFloat64, g.Float64, g.SetUint64, g.Uint64, g.Close)
+		return typedObject[StabilityOption](NewStabilityGate())
 	case KindSaturation:
-		s, err := NewSaturationSignal()
-		mustOK(t, err)
-		return typedObject(s.SetFloat64, s.Float64, s.SetUint64, s.Uint64, s.Close)
+		return typedObject[SaturationOption](NewSaturationSignal())
 	case KindLIIMonitor:
 		m, err := NewLIIMonitor(0)
-		mustOK(t, err)
-		return floatObject(m.SetThreshold, m.Threshold, m.Close)
+		if err != nil {
+			return optionObject{}, err
+		}
+		return floatObject(m.SetThreshold, m.Threshold, m.Close), nil
 	case KindScorecard:
 		sc, err := NewScorecard(ScenarioCodeAssistant)
-		mustOK(t, err)
+		if err != nil {
+			return optionObject{}, err
+		}
 		return optionObject{
 			set: func(_ OptionInfo, _ float64, _ uint64, i int32) error {
 				return sc.SetMissingPolicy(MissingPolicy(i))
@@ -83,26 +98,29 @@ func newOptionObject(t *testing.T, kind ObjectKind) optionObject {
 				return 0, 0, int32(p), err
 			},
 			close: sc.Close,
-		}
+		}, nil
 	case KindGoodput:
 		g, err := NewGoodput()
-		mustOK(t, err)
-		return floatObject(g.SetFloat64, g.Float64, g.Close)
+		if err != nil {
+			return optionObject{}, err
+		}
+		return floatObject(g.SetFloat64, g.Float64, g.Close), nil
 	case KindBurn:
-		b, err := NewBurnAlerter(0.999, 0, 0)
-		mustOK(t, err)
-		return typedObject(b.SetFloat64, b.Float64, b.SetUint64, b.Uint64, b.Close)
+		return typedObject[BurnOption](NewBurnAlerter(0.999, 0, 0))
 	case KindErrorTrigger:
-		tr, err := NewErrorTrigger(0)
-		mustOK(t, err)
-		return typedObject(tr.SetFloat64, tr.Float64, tr.SetUint64, tr.Uint64, tr.Close)
+		return typedObject[ErrorTriggerOption](NewErrorTrigger(0))
+	case KindHostSampler:
+		s, err := NewHostSampler("")
+		if err != nil {
+			return optionObject{}, err
+		}
+		return floatObject(s.SetFloat64, s.Float64, s.Close), nil
 	}
-	t.Fatalf("no object for kind %d", kind)
-	return optionObject{}
+	return optionObject{}, fmt.Errorf("no object for kind %d", kind)
 }
 
 var allKinds = []ObjectKind{KindSpike, KindCollapse, KindStability, KindSaturation,
-	KindLIIMonitor, KindScorecard, KindGoodput, KindBurn, KindErrorTrigger}
+	KindLIIMonitor, KindScorecard, KindGoodput, KindBurn, KindErrorTrigger, KindHostSampler}
 
 func TestOptionsListing(t *testing.T) {
 	for _, kind := range allKinds {

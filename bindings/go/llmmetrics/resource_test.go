@@ -46,13 +46,7 @@ func TestLIIMonitor(t *testing.T) {
 	_, err = m.Read()
 	wantStatus(t, err, ErrEmpty)
 	defaults := map[LIIOption]float64{LIIPrefetchAt: 0.2, LIIAdaptAt: 0.4, LIIScaleAt: 0.3}
-	for opt, want := range defaults {
-		got, err := m.Threshold(opt)
-		mustOK(t, err)
-		if got != want {
-			t.Errorf("threshold %d = %v, want %v", opt, got, want)
-		}
-	}
+	wantOptions(t, m.Threshold, defaults)
 	cpu := []float64{0.9, 0.9, 0.8, 0.8, 0.6, 0.5}
 	gpu := []float64{0.3, 0.5, 0.6, 0.8, 0.6, 0.5}
 	for i := range cpu {

@@ -77,19 +77,11 @@ type SLOWindow struct{ handle[C.llmm_slo_window] }
 // NewSLOWindow creates an SLO window of slots slots of length slot (0 for the defaults, 60 ×
 // 1 s) with latency sketches of the given scale.
 func NewSLOWindow(slot time.Duration, slots, scale int, opts ...Option) (*SLOWindow, error) {
-	const op = "llmm_slo_window_new"
-	slotNs, n, err := ringArg(op, slot, slots)
-	if err != nil {
-		return nil, err
-	}
-	sc, ok := int32Arg(scale)
-	if !ok {
-		return nil, errArg(op, "scale out of bounds")
-	}
 	w := &SLOWindow{}
-	return owned(w, w.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_slo_window) C.llmm_status {
-		return C.llmm_slo_window_new(cctx, slotNs, n, sc, out)
-	}))
+	return owned(w, openRing(&w.handle, "llmm_slo_window_new", slot, slots, scale, opts,
+		func(cctx *C.llmm_ctx, slotNs C.uint64_t, n C.uint32_t, sc C.int32_t, out **C.llmm_slo_window) C.llmm_status {
+			return C.llmm_slo_window_new(cctx, slotNs, n, sc, out)
+		}))
 }
 
 // Add records a successful request and its latency at time stamp now.

@@ -183,11 +183,7 @@ func TestBurnRates(t *testing.T) {
 	defer a.Close()
 	defaults := map[BurnOption]uint64{BurnFastLongNs: uint64(time.Hour), BurnFastShortNs: uint64(5 * time.Minute),
 		BurnSlowLongNs: uint64(6 * time.Hour), BurnSlowShortNs: uint64(30 * time.Minute)}
-	for opt, want := range defaults {
-		if got, _ := a.Uint64(opt); got != want {
-			t.Errorf("option %d = %d, want %d", opt, got, want)
-		}
-	}
+	wantOptions(t, a.Uint64, defaults)
 	if f, _ := a.Float64(BurnFastFactor); f != 14.4 {
 		t.Errorf("fast factor %v", f)
 	}

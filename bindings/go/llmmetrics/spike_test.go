@@ -10,21 +10,9 @@ func TestSpikeDetector(t *testing.T) {
 	mustOK(t, err)
 	defer d.Close()
 	defF := map[SpikeOption]float64{SpikeBaseQuantile: 0.99, SpikeSevereQuantile: 0.999, SpikeSevereFactor: 1.2}
-	for opt, want := range defF {
-		got, err := d.Float64(opt)
-		mustOK(t, err)
-		if got != want {
-			t.Errorf("option %d = %v, want %v", opt, got, want)
-		}
-	}
+	wantOptions(t, d.Float64, defF)
 	defU := map[SpikeOption]uint64{SpikeWarmup: 1000, SpikeSlotNs: sec, SpikeSlots: 60, SpikeScale: uint64(ScaleDefault)}
-	for opt, want := range defU {
-		got, err := d.Uint64(opt)
-		mustOK(t, err)
-		if got != want {
-			t.Errorf("option %d = %v, want %v", opt, got, want)
-		}
-	}
+	wantOptions(t, d.Uint64, defU)
 	wantStatus(t, d.SetFloat64(SpikeWarmup, 1), ErrUnknownOption)
 	wantStatus(t, d.SetUint64(SpikeSevereFactor, 1), ErrUnknownOption)
 	wantStatus(t, d.SetFloat64(SpikeBaseQuantile, 1), ErrRange)

@@ -34,6 +34,17 @@ func spanArg[T any](h *handle[T], op string, span time.Duration) (C.uint64_t, er
 	return durationArg(op, "span", span)
 }
 
+// spanCall runs f on the live object of h with the time stamp now and the converted span of
+// the query op.
+func spanCall[T any](h *handle[T], op string, now uint64, span time.Duration,
+	f func(c *T, now, span C.uint64_t) C.llmm_status) error {
+	s, err := spanArg(h, op, span)
+	if err != nil {
+		return err
+	}
+	return h.call(op, func(c *T) C.llmm_status { return f(c, C.uint64_t(now), s) })
+}
+
 // ringArg converts the slot length and the slot count of a ring; counts beyond uint32 are
 // out of bounds like any above the maximum.
 func ringArg(op string, slot time.Duration, slots int) (C.uint64_t, C.uint32_t, error) {
@@ -42,6 +53,31 @@ func ringArg(op string, slot time.Duration, slots int) (C.uint64_t, C.uint32_t, 
 		err = errArg(op, "slot count out of bounds")
 	}
 	return slotNs, C.uint32_t(slots), err
+}
+
+// openSlots makes h's object with a ring constructor: slots slots of length slot, from the
+// context of opts.
+func openSlots[T any](h *handle[T], op string, slot time.Duration, slots int, opts []Option,
+	make func(*C.llmm_ctx, C.uint64_t, C.uint32_t, **T) C.llmm_status) error {
+	slotNs, n, err := ringArg(op, slot, slots)
+	if err != nil {
+		return err
+	}
+	return h.open(op, opts, func(cctx *C.llmm_ctx, out **T) C.llmm_status {
+		return make(cctx, slotNs, n, out)
+	})
+}
+
+// openRing is [openSlots] for a ring holding sketches of scale (checked after the ring).
+func openRing[T any](h *handle[T], op string, slot time.Duration, slots, scale int, opts []Option,
+	make func(*C.llmm_ctx, C.uint64_t, C.uint32_t, C.int32_t, **T) C.llmm_status) error {
+	sc, ok := int32Arg(scale)
+	if _, _, err := ringArg(op, slot, slots); err == nil && !ok {
+		return errArg(op, "scale out of bounds")
+	}
+	return openSlots(h, op, slot, slots, opts, func(cctx *C.llmm_ctx, slotNs C.uint64_t, n C.uint32_t, out **T) C.llmm_status {
+		return make(cctx, slotNs, n, sc, out)
+	})
 }
 
 // Window is a ring of per-slot quantile sketches driven by the caller's clock: values are
@@ -58,19 +94,11 @@ type Window struct{ handle[C.llmm_window] }
 // NewWindow creates a window of slots slots of length slot (0 for [WindowSlotDefault] and
 // [WindowSlotsDefault]: 60 × 1 s) holding sketches of the given scale.
 func NewWindow(slot time.Duration, slots, scale int, opts ...Option) (*Window, error) {
-	const op = "llmm_window_new"
-	slotNs, n, err := ringArg(op, slot, slots)
-	if err != nil {
-		return nil, err
-	}
-	sc, ok := int32Arg(scale)
-	if !ok {
-		return nil, errArg(op, "scale out of bounds")
-	}
 	w := &Window{}
-	return owned(w, w.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_window) C.llmm_status {
-		return C.llmm_window_new(cctx, slotNs, n, sc, out)
-	}))
+	return owned(w, openRing(&w.handle, "llmm_window_new", slot, slots, scale, opts,
+		func(cctx *C.llmm_ctx, slotNs C.uint64_t, n C.uint32_t, sc C.int32_t, out **C.llmm_window) C.llmm_status {
+			return C.llmm_window_new(cctx, slotNs, n, sc, out)
+		}))
 }
 
 // Geometry returns the slot length and slot count, defaults resolved.
@@ -99,27 +127,21 @@ func (w *Window) AddMany(now uint64, vs []float64) error {
 
 // Count returns the number of values in the slots that span covers at time now.
 func (w *Window) Count(now uint64, span time.Duration) (uint64, error) {
-	const op = "llmm_window_count"
-	s, err := spanArg(&w.handle, op, span)
-	if err != nil {
-		return 0, err
-	}
-	return w.getU64(op, func(c *C.llmm_window, n *C.uint64_t) C.llmm_status {
-		return C.llmm_window_count(c, C.uint64_t(now), s, n)
+	var n C.uint64_t
+	err := spanCall(&w.handle, "llmm_window_count", now, span, func(c *C.llmm_window, t, s C.uint64_t) C.llmm_status {
+		return C.llmm_window_count(c, t, s, &n)
 	})
+	return uint64(n), err
 }
 
 // Quantile returns quantile q of the values in the slots that span covers at time now
 // (ErrEmpty when there are none).
 func (w *Window) Quantile(now uint64, span time.Duration, q float64) (float64, error) {
-	const op = "llmm_window_quantile"
-	s, err := spanArg(&w.handle, op, span)
-	if err != nil {
-		return 0, err
-	}
-	return w.getF64(op, func(c *C.llmm_window, out *C.double) C.llmm_status {
-		return C.llmm_window_quantile(c, C.uint64_t(now), s, C.double(q), out)
+	var v C.double
+	err := spanCall(&w.handle, "llmm_window_quantile", now, span, func(c *C.llmm_window, t, s C.uint64_t) C.llmm_status {
+		return C.llmm_window_quantile(c, t, s, C.double(q), &v)
 	})
+	return float64(v), err
 }
 
 // Quantiles answers many quantiles over a span in one merge and one pass.
@@ -189,15 +211,11 @@ type RatioWindow struct{ handle[C.llmm_ratio_window] }
 
 // NewRatioWindow creates a ratio window of slots slots of length slot (0 for the defaults).
 func NewRatioWindow(slot time.Duration, slots int, opts ...Option) (*RatioWindow, error) {
-	const op = "llmm_ratio_window_new"
-	slotNs, n, err := ringArg(op, slot, slots)
-	if err != nil {
-		return nil, err
-	}
 	rw := &RatioWindow{}
-	return owned(rw, rw.open(op, opts, func(cctx *C.llmm_ctx, out **C.llmm_ratio_window) C.llmm_status {
-		return C.llmm_ratio_window_new(cctx, slotNs, n, out)
-	}))
+	return owned(rw, openSlots(&rw.handle, "llmm_ratio_window_new", slot, slots, opts,
+		func(cctx *C.llmm_ctx, slotNs C.uint64_t, n C.uint32_t, out **C.llmm_ratio_window) C.llmm_status {
+			return C.llmm_ratio_window_new(cctx, slotNs, n, out)
+		}))
 }
 
 // Add counts events out of total (events ≤ total) at time stamp now: 1 of 1 for a failed
@@ -210,29 +228,21 @@ func (rw *RatioWindow) Add(now, events, total uint64) error {
 
 // Counts returns the sums of events and totals over the slots that span covers at time now.
 func (rw *RatioWindow) Counts(now uint64, span time.Duration) (events, total uint64, err error) {
-	const op = "llmm_ratio_window_counts"
-	s, err := spanArg(&rw.handle, op, span)
-	if err != nil {
-		return 0, 0, err
-	}
-	var e, t C.uint64_t
-	err = rw.call(op, func(c *C.llmm_ratio_window) C.llmm_status {
-		return C.llmm_ratio_window_counts(c, C.uint64_t(now), s, &e, &t)
+	var e, n C.uint64_t
+	err = spanCall(&rw.handle, "llmm_ratio_window_counts", now, span, func(c *C.llmm_ratio_window, t, s C.uint64_t) C.llmm_status {
+		return C.llmm_ratio_window_counts(c, t, s, &e, &n)
 	})
-	return uint64(e), uint64(t), err
+	return uint64(e), uint64(n), err
 }
 
 // Ratio returns events / total over the slots that span covers at time now (ErrEmpty when
 // the total is 0).
 func (rw *RatioWindow) Ratio(now uint64, span time.Duration) (float64, error) {
-	const op = "llmm_ratio_window_ratio"
-	s, err := spanArg(&rw.handle, op, span)
-	if err != nil {
-		return 0, err
-	}
-	return rw.getF64(op, func(c *C.llmm_ratio_window, r *C.double) C.llmm_status {
-		return C.llmm_ratio_window_ratio(c, C.uint64_t(now), s, r)
+	var r C.double
+	err := spanCall(&rw.handle, "llmm_ratio_window_ratio", now, span, func(c *C.llmm_ratio_window, t, s C.uint64_t) C.llmm_status {
+		return C.llmm_ratio_window_ratio(c, t, s, &r)
 	})
+	return float64(r), err
 }
 
 // Reset forgets every count and the clock.

@@ -2,7 +2,7 @@
 """A walk through the llmmetrics Python binding, in notebook cells (``# %%`` markers: open it
 in Jupyter via jupytext, or in VS Code, or just run it as a script).
 
-Run:  LLMMETRICS_LIBRARY=build/lib/libllmmetrics.so.1.0.0 PYTHONPATH=bindings/python \\
+Run:  LLMMETRICS_LIBRARY=build/lib/libllmmetrics.so.1 PYTHONPATH=bindings/python \\
       python3 bindings/python/examples/notebook_walkthrough.py [--html out.html]
 
 With ``--html`` the notebook renderings (``_repr_html_``) of a sketch and a scorecard are

@@ -13,12 +13,17 @@ Layers:
   returning raw statuses (see that module for the library loading order);
 * the classes and functions exported here: Pythonic, raising :class:`LlmmError` subclasses;
 * :data:`cffi_cdef`: the public API as a cffi ``cdef`` for cffi users.
+
+In a notebook every sketch, window and result record shows itself as HTML; :func:`describe`
+gives the percentile table of named sketches (a ``pandas.DataFrame`` when pandas imports) and
+:mod:`llmmetrics.plot` draws percentile and load-sweep charts as plain SVG.
 """
 
 from __future__ import annotations
 
-from . import _lib
+from . import _lib, plot
 from ._cdef import render_cdef
+from ._describe import describe
 from .capacity import (arithmetic_intensity, comm_share, decay_rate, littles_law_tps,
                        roofline, roofline_critical_intensity, scaling_decay,
                        scaling_decay_devices, seqlen_decay)
@@ -37,6 +42,7 @@ from .export import (BucketList, OtlpTemporality, PromFormat, PromType, PromWrit
 from .fit import (FitStats, Knee, KneeQuality, KneeReport, PolyFit, Usl, knee_collapse,
                   knee_inflection, knee_inflection_value, knee_kneedle, knee_report, poly_deriv,
                   poly_eval, poly_residuals, poly_roots, polyfit, usl_fit)
+from .host import HostOption, HostSampler, HostSignal, host_signal_event, host_signal_name
 from ._options import ObjectKind, OptionInfo, OptionType, options
 from .recorder import Recorder, Shard
 from .resource import (KvHitReading, KvHitTracker, TlbMonitor, TlbReading, KvOccupancy,
@@ -56,7 +62,7 @@ from ._structs import StructKind
 
 __all__ = [
     "__version__", "library_version", "library_version_string", "library_path", "now_ns",
-    "status_name", "strerror", "cffi_cdef",
+    "status_name", "strerror", "cffi_cdef", "describe", "plot",
     "Context", "Sketch", "Bucket", "SpecialCounts", "bucket_index", "bucket_bounds",
     "relative_error", "SCALE_DEFAULT", "SCALE_MIN", "SCALE_MAX",
     "Recorder", "Shard", "Window", "RatioWindow",
@@ -83,13 +89,16 @@ __all__ = [
     "Scorecard", "ScoreResult", "LayerScore", "Metric", "Layer", "Scenario", "Direction",
     "MissingPolicy", "ScorecardOption", "scenario_weights", "score_normalize",
     "options", "ObjectKind", "OptionType", "OptionInfo",
+    "HostSampler", "HostSignal", "HostOption", "host_signal_name", "host_signal_event",
     "Status", "LlmmError", "InvalidArgument", "OutOfMemory", "OutOfRange", "Empty", "Corrupt",
     "UnsupportedVersion", "BufferTooSmall", "UnknownOption", "InvalidState", "NotConverged",
     "AbiMismatch", "StructKind",
 ]
 
-#: version of this binding (the library version it was written for)
-__version__ = "1.1.0"
+#: version of this binding: that of the headers its declarations were generated from
+#: (``_api.py``), which is the meson project version (with ``pip install .`` also the
+#: package's version and, bundled, the library's)
+__version__: str = _lib.LLMM_VERSION_STRING
 
 #: where the shared library was loaded from (the path, soname or find_library result used)
 library_path: str = _lib.library_path

@@ -39,6 +39,12 @@ CONSTANTS = {
     'LLMM_EVENT_ATTR_NUMA_MIGRATION': 'mem.numa_migration',
     'LLMM_EVENT_ATTR_WEIGHT_SWITCH': 'model.weight_switch',
     'LLMM_EVENT_ATTR_GC_PAUSE': 'runtime.gc_pause',
+    'LLMM_EVENT_ATTR_CPU_PRESSURE': 'cpu.pressure',
+    'LLMM_EVENT_ATTR_MEMORY_PRESSURE': 'mem.pressure',
+    'LLMM_EVENT_ATTR_IO_PRESSURE': 'io.pressure',
+    'LLMM_EVENT_ATTR_CPU_FREQ_DROP': 'cpu.freq_drop',
+    'LLMM_EVENT_ATTR_CTX_SWITCHES': 'sched.ctx_switches',
+    'LLMM_EVENT_ATTR_CPU_THROTTLE': 'cpu.throttle',
     'LLMM_STABILITY_WINDOWS_DEFAULT': 5,
     'LLMM_STABILITY_WINDOWS_MAX': 64,
     'LLMM_SATURATION_WINDOW_DEFAULT': 64,
@@ -62,12 +68,12 @@ CONSTANTS = {
 ENUMS = {
     'llmm_status': (('LLMM_OK', 0), ('LLMM_E_INVALID', -1), ('LLMM_E_NOMEM', -2), ('LLMM_E_RANGE', -3), ('LLMM_E_EMPTY', -4), ('LLMM_E_CORRUPT', -5), ('LLMM_E_VERSION', -6), ('LLMM_E_BUFFER', -7), ('LLMM_E_UNKNOWN_OPTION', -8), ('LLMM_E_STATE', -9), ('LLMM_E_NOT_CONVERGED', -10), ('LLMM_E_ABI', -11)),
     'llmm_struct_kind': (('LLMM_STRUCT_ALLOCATOR', 1), ('LLMM_STRUCT_SPIKE_STATS', 2), ('LLMM_STRUCT_COLLAPSE_VERDICT', 3), ('LLMM_STRUCT_COLLAPSE_REPORT', 4), ('LLMM_STRUCT_STABILITY_READING', 5), ('LLMM_STRUCT_SATURATION_READING', 6), ('LLMM_STRUCT_OTLP_OPTIONS', 7), ('LLMM_STRUCT_FIT_STATS', 8), ('LLMM_STRUCT_KNEE', 9), ('LLMM_STRUCT_USL', 10), ('LLMM_STRUCT_KNEE_OPTIONS', 11), ('LLMM_STRUCT_LII_READING', 12), ('LLMM_STRUCT_KV_OCCUPANCY_RESULT', 13), ('LLMM_STRUCT_KV_HIT_READING', 14), ('LLMM_STRUCT_TLB_READING', 15), ('LLMM_STRUCT_SCORE_RESULT', 16), ('LLMM_STRUCT_SLO_RESULT', 17), ('LLMM_STRUCT_GOODPUT_RESULT', 18), ('LLMM_STRUCT_BURN_RESULT', 19), ('LLMM_STRUCT_ERROR_TRIGGER_READING', 20), ('LLMM_STRUCT_OPTION_INFO', 21)),
-    'llmm_object_kind': (('LLMM_KIND_SPIKE', 1), ('LLMM_KIND_COLLAPSE', 2), ('LLMM_KIND_STABILITY', 3), ('LLMM_KIND_SATURATION', 4), ('LLMM_KIND_LII_MONITOR', 5), ('LLMM_KIND_SCORECARD', 6), ('LLMM_KIND_GOODPUT', 7), ('LLMM_KIND_BURN', 8), ('LLMM_KIND_ERROR_TRIGGER', 9)),
+    'llmm_object_kind': (('LLMM_KIND_SPIKE', 1), ('LLMM_KIND_COLLAPSE', 2), ('LLMM_KIND_STABILITY', 3), ('LLMM_KIND_SATURATION', 4), ('LLMM_KIND_LII_MONITOR', 5), ('LLMM_KIND_SCORECARD', 6), ('LLMM_KIND_GOODPUT', 7), ('LLMM_KIND_BURN', 8), ('LLMM_KIND_ERROR_TRIGGER', 9), ('LLMM_KIND_HOST_SAMPLER', 10)),
     'llmm_option_type': (('LLMM_OPTION_F64', 1), ('LLMM_OPTION_U64', 2), ('LLMM_OPTION_I32', 3)),
     'llmm_spike_level': (('LLMM_SPIKE_NONE', 0), ('LLMM_SPIKE_LEVEL1', 1), ('LLMM_SPIKE_LEVEL2', 2)),
     'llmm_spike_option': (('LLMM_SPIKE_BASE_QUANTILE', 1), ('LLMM_SPIKE_SEVERE_QUANTILE', 2), ('LLMM_SPIKE_SEVERE_FACTOR', 3), ('LLMM_SPIKE_WARMUP', 4), ('LLMM_SPIKE_SLOT_NS', 5), ('LLMM_SPIKE_SLOTS', 6), ('LLMM_SPIKE_SCALE', 7)),
     'llmm_collapse_option': (('LLMM_COLLAPSE_WINDOW', 1), ('LLMM_COLLAPSE_K', 2), ('LLMM_COLLAPSE_SIGMA_FLOOR', 3), ('LLMM_COLLAPSE_SWITCH_NS', 4), ('LLMM_COLLAPSE_REQUIRE_SWITCH', 5), ('LLMM_COLLAPSE_TPS_DROP', 6), ('LLMM_COLLAPSE_MEMBW_BELOW', 7), ('LLMM_COLLAPSE_CONFIRM_NS', 8)),
-    'llmm_event_type': (('LLMM_EVENT_TCP_RETRANSMIT', 1), ('LLMM_EVENT_MAJOR_FAULT', 2), ('LLMM_EVENT_SCHED_JITTER', 3), ('LLMM_EVENT_NUMA_MIGRATION', 4), ('LLMM_EVENT_WEIGHT_SWITCH', 5), ('LLMM_EVENT_GC_PAUSE', 6), ('LLMM_EVENT_USER', 65536)),
+    'llmm_event_type': (('LLMM_EVENT_TCP_RETRANSMIT', 1), ('LLMM_EVENT_MAJOR_FAULT', 2), ('LLMM_EVENT_SCHED_JITTER', 3), ('LLMM_EVENT_NUMA_MIGRATION', 4), ('LLMM_EVENT_WEIGHT_SWITCH', 5), ('LLMM_EVENT_GC_PAUSE', 6), ('LLMM_EVENT_CPU_PRESSURE', 7), ('LLMM_EVENT_MEMORY_PRESSURE', 8), ('LLMM_EVENT_IO_PRESSURE', 9), ('LLMM_EVENT_CPU_FREQ_DROP', 10), ('LLMM_EVENT_CTX_SWITCHES', 11), ('LLMM_EVENT_CPU_THROTTLE', 12), ('LLMM_EVENT_USER', 65536)),
     'llmm_correlation_method': (('LLMM_CORRELATION_PEARSON', 1), ('LLMM_CORRELATION_SPEARMAN', 2)),
     'llmm_stability_option': (('LLMM_STABILITY_WINDOWS', 1), ('LLMM_STABILITY_EPSILON', 2)),
     'llmm_saturation_option': (('LLMM_SATURATION_WINDOW', 1), ('LLMM_SATURATION_CONFIDENCE', 2)),
@@ -88,6 +94,8 @@ ENUMS = {
     'llmm_prom_type': (('LLMM_PROM_COUNTER', 0), ('LLMM_PROM_GAUGE', 1), ('LLMM_PROM_SUMMARY', 2), ('LLMM_PROM_HISTOGRAM', 3), ('LLMM_PROM_NATIVE_HISTOGRAM', 4)),
     'llmm_bucket_list': (('LLMM_BUCKETS_VLLM_TTFT', 0), ('LLMM_BUCKETS_VLLM_INTER_TOKEN', 1), ('LLMM_BUCKETS_VLLM_REQUEST_LATENCY', 2), ('LLMM_BUCKETS_OTEL_GENAI_DURATION', 3), ('LLMM_BUCKETS_OTEL_GENAI_TTFT', 4), ('LLMM_BUCKETS_OTEL_GENAI_TPOT', 5), ('LLMM_BUCKETS_OTEL_GENAI_TOKENS', 6)),
     'llmm_otlp_temporality': (('LLMM_OTLP_DELTA', 1), ('LLMM_OTLP_CUMULATIVE', 2)),
+    'llmm_host_signal': (('LLMM_HOST_TCP_RETRANS', 1), ('LLMM_HOST_MAJOR_FAULTS', 2), ('LLMM_HOST_CTX_SWITCHES', 3), ('LLMM_HOST_RUN_DELAY', 4), ('LLMM_HOST_NUMA_MIGRATIONS', 5), ('LLMM_HOST_PSI_CPU', 6), ('LLMM_HOST_PSI_MEMORY', 7), ('LLMM_HOST_PSI_IO', 8), ('LLMM_HOST_CPU_FREQ_MHZ', 9), ('LLMM_HOST_CPU_THROTTLE', 10)),
+    'llmm_host_option': (('LLMM_HOST_TCP_RETRANS_ABOVE', 1), ('LLMM_HOST_MAJOR_FAULTS_ABOVE', 2), ('LLMM_HOST_CTX_SWITCHES_ABOVE', 3), ('LLMM_HOST_RUN_DELAY_ABOVE', 4), ('LLMM_HOST_NUMA_MIGRATIONS_ABOVE', 5), ('LLMM_HOST_PSI_CPU_ABOVE', 6), ('LLMM_HOST_PSI_MEMORY_ABOVE', 7), ('LLMM_HOST_PSI_IO_ABOVE', 8), ('LLMM_HOST_CPU_FREQ_DROP', 9), ('LLMM_HOST_CPU_THROTTLE_ABOVE', 10)),
 }
 
 #: struct -> its fields, (name, type) in order; None for an opaque handle
@@ -134,6 +142,7 @@ STRUCTS = {
     'llmm_scorecard': None,
     'llmm_prom_writer': None,
     'llmm_otlp_options': (('struct_size', 'uint32_t'), ('start_time_unix_nano', 'uint64_t'), ('time_unix_nano', 'uint64_t'), ('unit_to_seconds', 'double'), ('max_buckets', 'uint32_t'), ('temporality', 'llmm_otlp_temporality'), ('attributes', ('*', ('const', 'char'))), ('description', ('*', ('const', 'char'))), ('unit', ('*', ('const', 'char'))), ('resource_attributes', ('*', ('const', 'char')))),
+    'llmm_host_sampler': None,
 }
 
 #: other type names -> the type they stand for
@@ -392,4 +401,12 @@ FUNCTIONS = {
     'llmm_otlp_options_init': ('llmm_status', (('*', 'llmm_otlp_options'),)),
     'llmm_export_otlp_json_point': ('llmm_status', (('*', ('const', 'llmm_sketch')), ('*', ('const', 'llmm_sketch')), ('*', ('const', 'llmm_otlp_options')), ('*', 'uint8_t'), 'size_t', ('*', 'size_t'))),
     'llmm_export_otlp_json': ('llmm_status', (('*', ('const', 'llmm_sketch')), ('*', ('const', 'llmm_sketch')), ('*', ('const', 'char')), ('*', ('const', 'llmm_otlp_options')), ('*', 'uint8_t'), 'size_t', ('*', 'size_t'))),
+    'llmm_host_signal_name': (('*', ('const', 'char')), ('llmm_host_signal',)),
+    'llmm_host_signal_event': ('int32_t', ('llmm_host_signal',)),
+    'llmm_host_sampler_new': ('llmm_status', (('*', 'llmm_ctx'), ('*', ('const', 'char')), ('*', ('*', 'llmm_host_sampler')))),
+    'llmm_host_sampler_free': ('void', (('*', 'llmm_host_sampler'),)),
+    'llmm_host_sampler_set_f64': ('llmm_status', (('*', 'llmm_host_sampler'), 'llmm_host_option', 'double')),
+    'llmm_host_sampler_get_f64': ('llmm_status', (('*', ('const', 'llmm_host_sampler')), 'llmm_host_option', ('*', 'double'))),
+    'llmm_host_sample': ('llmm_status', (('*', 'llmm_host_sampler'), 'uint64_t', ('*', 'llmm_event_log'))),
+    'llmm_host_signal_rate': ('llmm_status', (('*', ('const', 'llmm_host_sampler')), 'llmm_host_signal', ('*', 'double'))),
 }

@@ -6,7 +6,9 @@ Zero-copy cases (the C library reads the caller's memory directly):
   ``array.array('d')``, ``memoryview(...).cast('d')``, ctypes ``c_double`` arrays, ``bytearray``
   views cast to 'd'), found through the buffer protocol, the cheapest way in;
 * read-only C-contiguous native-endian float64 arrays that expose ``__array_interface__``
-  (numpy arrays with ``writeable=False``), through the address it gives.
+  (numpy arrays with ``writeable=False``), through the address it gives;
+* objects numpy views through ``__array__`` without a copy: a float64 pandas Series (or a
+  DataFrame's float64 column), through the array numpy gives for it.
 
 Everything else is converted once: other numpy dtypes / layouts through numpy itself (numpy is
 never imported here; it is used only if the caller already has it loaded), other buffer formats
@@ -70,6 +72,16 @@ def _from_array_interface(obj: Any) -> Optional[Tuple[Any, int, Any]]:
     return None
 
 
+def _from_array_protocol(obj: Any) -> Optional[Tuple[Any, int, Any]]:
+    """Objects that numpy views through ``__array__`` (a pandas Series or Index, a DataFrame
+    column): a float64 one is read in place, other dtypes are converted by numpy; None when
+    numpy is not loaded or ``obj`` has no ``__array__``."""
+    np = sys.modules.get("numpy")
+    if np is None or not hasattr(obj, "__array__"):
+        return None
+    return _from_array_interface(np.asarray(obj))
+
+
 def _c_strides(shape: Tuple[int, ...], itemsize: int) -> Tuple[int, ...]:
     strides = []
     step = itemsize
@@ -128,7 +140,7 @@ def as_doubles(values: DoubleBuffer) -> Tuple[Any, int, Any]:
     try:
         mv = memoryview(values)  # type: ignore[arg-type]
     except TypeError:
-        got = _from_array_interface(values)
+        got = _from_array_interface(values) or _from_array_protocol(values)
         if got is not None:
             return got
     else:

@@ -1,4 +1,5 @@
-"""HTML for notebooks: a summary table and a small inline-SVG histogram of a sketch.
+"""HTML for notebooks (``_repr_html_``): a sketch's summary table and small inline-SVG
+histogram, and a table of the fields of any result record (a NamedTuple).
 
 The histogram has one bar per group of adjacent buckets (at most :data:`MAX_BARS` bars). The
 buckets are equally wide on a log axis, so bar heights compare counts per log-width directly.
@@ -7,10 +8,11 @@ No JavaScript, no external resources: the output renders in any notebook front e
 
 from __future__ import annotations
 
+import enum
 import html
-from typing import Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
-__all__ = ["sketch_html", "histogram_svg", "MAX_BARS"]
+__all__ = ["sketch_html", "histogram_svg", "record_html", "cell", "MAX_BARS"]
 
 #: the most bars a histogram shows; adjacent buckets are grouped to stay below it
 MAX_BARS = 64
@@ -19,6 +21,57 @@ _W, _H, _PAD = 320, 90, 14
 
 def _fmt(x: float) -> str:
     return format(x, ".4g")
+
+
+def cell(v: Any) -> str:
+    """One value as table-cell text: floats to 4 significant digits, enums by name."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, enum.Enum):
+        return html.escape(v.name.lower())
+    if isinstance(v, float):
+        return html.escape(_fmt(v))
+    return html.escape(str(v))
+
+
+def _is_record(v: Any) -> bool:
+    return isinstance(v, tuple) and hasattr(v, "_fields")
+
+
+def _rows(label: str, rows: Sequence[Tuple[str, Any]]) -> str:
+    """A table with a row per record (all of one type): its label, then its fields."""
+    fields = rows[0][1]._fields
+    head = "".join("<th>%s</th>" % html.escape(f) for f in fields)
+    body = "".join("<tr><th style='text-align:left'>%s</th>%s</tr>"
+                   % (html.escape(name), "".join("<td>%s</td>" % cell(x) for x in rec))
+                   for name, rec in rows)
+    return ("<table style='font-size:smaller'><tr><th>%s</th>%s</tr>%s</table>"
+            % (html.escape(label), head, body))
+
+
+def record_html(rec: Any, extra: str = "") -> str:
+    """A result record (NamedTuple) as HTML: its plain fields as a two-column table, fields
+    that are records as a table with a row each, tuples of records as a table of their own;
+    ``extra`` (HTML) follows."""
+    plain: List[Tuple[str, Any]] = []
+    nested: List[Tuple[str, Any]] = []
+    parts = []
+    for name in rec._fields:
+        v = getattr(rec, name)
+        if _is_record(v):
+            nested.append((name, v))
+        elif isinstance(v, tuple) and v and all(_is_record(x) for x in v):
+            parts.append(_rows(name, [(str(i), x) for i, x in enumerate(v)]))
+        else:
+            plain.append((name, v))
+    if plain:
+        parts.insert(0, "<table style='font-size:smaller'>%s</table>" % "".join(
+            "<tr><th style='text-align:left'>%s</th><td>%s</td></tr>" % (html.escape(k), cell(v))
+            for k, v in plain))
+    for kind in dict.fromkeys(type(v) for _, v in nested):
+        parts.append(_rows("", [(k, v) for k, v in nested if type(v) is kind]))
+    return ("<div class='llmmetrics-record'><b>llmmetrics.%s</b>%s%s</div>"
+            % (html.escape(type(rec).__name__), "".join(parts), extra))
 
 
 def _bars(buckets: Sequence[Tuple[int, float, float, int]]) -> Tuple[int, List[List[float]]]:
@@ -67,8 +120,8 @@ def histogram_svg(buckets: Sequence[Tuple[int, float, float, int]]) -> str:
 
 def sketch_html(scale: int, summary: Dict[str, float],
                 buckets: Sequence[Tuple[int, float, float, int]],
-                special: Tuple[int, int, int]) -> str:
-    """The HTML block shown for a Sketch in a notebook."""
+                special: Tuple[int, int, int], title: str = "llmmetrics.Sketch") -> str:
+    """The HTML block shown for a Sketch (or what a window holds) in a notebook."""
     rows = "".join("<tr><th style='text-align:left'>%s</th><td>%s</td></tr>"
                    % (html.escape(k), html.escape(str(v) if k == "count" else _fmt(v)))
                    for k, v in summary.items())
@@ -77,7 +130,7 @@ def sketch_html(scale: int, summary: Dict[str, float],
     if zero or under or over:
         extra = ("<div style='font-size:smaller'>zeros %d, below range %d, above range %d</div>"
                  % (zero, under, over))
-    return ("<div class='llmmetrics-sketch'><b>llmmetrics.Sketch</b> (scale %d)"
+    return ("<div class='llmmetrics-sketch'><b>%s</b> (scale %d)"
             "<div style='display:flex;gap:1em;align-items:flex-start'>"
             "<table style='font-size:smaller'>%s</table>%s</div>%s</div>"
-            % (scale, rows, histogram_svg(buckets), extra))
+            % (html.escape(title), scale, rows, histogram_svg(buckets), extra))

@@ -12,8 +12,11 @@ plain ``int`` status: this layer mirrors C exactly and never raises for a status
 Loading order (the first that loads wins):
 
 1. the path in ``$LLMMETRICS_LIBRARY``;
-2. the soname ``libllmmetrics.so.1`` through the dynamic loader's search path;
-3. whatever ``ctypes.util.find_library('llmmetrics')`` finds.
+2. the library bundled with an installed package (``pip install .``: the file that
+   ``_bundle.LIBRARY`` names, next to this module), by path, so that no other copy on the
+   loader's path can win;
+3. the soname ``libllmmetrics.so.1`` through the dynamic loader's search path;
+4. whatever ``ctypes.util.find_library('llmmetrics')`` finds.
 
 If none loads, one ``ImportError`` lists every attempt and why it failed.
 """
@@ -24,7 +27,7 @@ import ctypes
 import ctypes.util
 import os
 import warnings
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from . import _api
 
@@ -36,31 +39,44 @@ _ABI_MAJOR = 1
 ENV_VAR = "LLMMETRICS_LIBRARY"
 
 
+def _bundled_path() -> Optional[str]:
+    """The library installed inside this package (``_bundle.py`` is written at install), or
+    None in a source tree."""
+    try:
+        from ._bundle import LIBRARY
+    except ImportError:
+        return None
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), LIBRARY)
+
+
+def _candidates() -> Iterator[Tuple[str, Optional[str]]]:
+    """(what to report, what to load or None) in the loading order; find_library (which runs
+    other programs) only if everything before it failed."""
+    env = os.environ.get(ENV_VAR)
+    yield ("$%s=%r" % (ENV_VAR, env) if env else "$%s: not set" % ENV_VAR), env or None
+    bundled = _bundled_path()
+    yield ("bundled library %r" % bundled if bundled
+           else "bundled library: none (not an installed package)"), bundled
+    yield "soname %r" % SONAME, SONAME
+    found = ctypes.util.find_library("llmmetrics")
+    yield ("ctypes.util.find_library('llmmetrics') -> %r" % found if found
+           else "ctypes.util.find_library('llmmetrics'): found nothing"), found
+
+
 def _load() -> Tuple[ctypes.CDLL, str]:
     """Load the shared library in the documented order; ImportError listing every attempt."""
     tried: List[str] = []
-    env = os.environ.get(ENV_VAR)
-    if env:
+    for what, path in _candidates():
+        if path is None:
+            tried.append(what)
+            continue
         try:
-            return ctypes.CDLL(env), env
+            return ctypes.CDLL(path), path
         except OSError as e:
-            tried.append("$%s=%r: %s" % (ENV_VAR, env, e))
-            warnings.warn("llmmetrics: $%s=%r could not be loaded (%s); trying the soname"
-                          % (ENV_VAR, env, e), RuntimeWarning, stacklevel=3)
-    else:
-        tried.append("$%s: not set" % ENV_VAR)
-    try:
-        return ctypes.CDLL(SONAME), SONAME
-    except OSError as e:
-        tried.append("soname %r: %s" % (SONAME, e))
-    found = ctypes.util.find_library("llmmetrics")
-    if found is None:
-        tried.append("ctypes.util.find_library('llmmetrics'): found nothing")
-    else:
-        try:
-            return ctypes.CDLL(found), found
-        except OSError as e:
-            tried.append("ctypes.util.find_library('llmmetrics') -> %r: %s" % (found, e))
+            tried.append("%s: %s" % (what, e))
+            if what.startswith("$"):  # $LLMMETRICS_LIBRARY is set but names no library
+                warnings.warn("llmmetrics: %s could not be loaded (%s); trying the others"
+                              % (what, e), RuntimeWarning, stacklevel=3)
     raise ImportError("llmmetrics: cannot load the libllmmetrics shared library; tried:\n  "
                       + "\n  ".join(tried)
                       + "\nInstall libllmmetrics or set $%s to the path of %s."

@@ -38,6 +38,7 @@ class ObjectKind(enum.IntEnum):
     GOODPUT = 7        #: :class:`Goodput`
     BURN = 8           #: :class:`BurnAlerter`
     ERROR_TRIGGER = 9  #: :class:`ErrorTrigger`
+    HOST_SAMPLER = 10  #: :class:`HostSampler`
 
 
 class OptionType(enum.IntEnum):
@@ -164,11 +165,16 @@ class OptionCalls:
         return out.value
 
     def apply_kwargs(self, obj: Handle, enum_cls: Type[Any], given: Mapping[str, Any]) -> None:
-        """Set every keyword option given (not None): the options fixed once the object holds
-        data first, then the others, each group in key order."""
+        """Set every keyword option given (not None) on ``obj``, just made: the options fixed
+        once the object holds data first, then the others, each group in key order. On any
+        failure ``obj`` is closed and the error raised."""
         listing = sorted(_listing(self.kind), key=lambda o: not o.fixed_once_started)
-        apply_kwargs(lambda m, v: self.set(obj, m, v), enum_cls, given,
-                     [enum_cls(o.key) for o in listing])
+        try:
+            apply_kwargs(lambda m, v: self.set(obj, m, v), enum_cls, given,
+                         [enum_cls(o.key) for o in listing])
+        except BaseException:
+            obj.close()
+            raise
 
 
 def check_kwargs(cls_name: str, enum_cls: Type[Any], given: Mapping[str, Any]) -> None:

@@ -15,11 +15,12 @@ from typing import Any, List, NamedTuple, Optional, Union
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
+from ._html import record_html
 from ._options import ObjectKind, OptionCalls, check_kwargs, option_property
 from .context import Context, Handle
 from .errors import check, error_for
 from ._structs import new_struct
-from .window import time_arg
+from .window import read_at, time_arg
 
 __all__ = ["SpikeLevel", "SpikeOption", "SpikeStats", "SpikeDetector", "CollapseOption",
            "CollapseVerdict", "CollapseReport", "CollapseCounts", "CollapseDetector",
@@ -72,6 +73,8 @@ class SpikeStats(NamedTuple):
     total_level1: int
     total_level2: int
 
+    _repr_html_ = record_html
+
 
 class SpikeDetector(Handle):
     """P99 / P99.9 dual-threshold latency-spike detector over a sliding window
@@ -90,11 +93,7 @@ class SpikeDetector(Handle):
         check_kwargs("SpikeDetector", SpikeOption, options)
         self._init_new(context, _lib.llmm_spike, "llmm_spike_new",
                        lambda ctx, out: _lib.llmm_spike_new(ctx, out))
-        try:
-            _SPIKE.apply_kwargs(self, SpikeOption, options)
-        except BaseException:
-            self.close()
-            raise
+        _SPIKE.apply_kwargs(self, SpikeOption, options)
 
     def set(self, option: Union[SpikeOption, int], value: Union[float, int]) -> None:
         """Set an option (float options take a float, the others an integer).
@@ -161,9 +160,7 @@ class SpikeDetector(Handle):
 
     def stats(self, now_ns: Optional[int] = None) -> SpikeStats:
         """Baselines in force and counts per level at ``now_ns``."""
-        t = time_arg(now_ns, "llmm_spike_get_stats")
-        s = new_struct(_lib.llmm_spike_stats)
-        self._call(_lib.llmm_spike_get_stats, t, ctypes.byref(s), detail="now_ns=%r" % t)
+        s = read_at(self, _lib.llmm_spike_get_stats, _lib.llmm_spike_stats, now_ns)
         return SpikeStats(bool(s.ready), s.base_threshold, s.severe_threshold,
                           s.baseline_samples, s.window_samples, s.window_classified,
                           s.window_level1, s.window_level2, s.total_samples,
@@ -223,6 +220,8 @@ class CollapseVerdict(NamedTuple):
     since_switch_ns: int  #: 2^64 − 1 when no switch was marked
     samples: int
 
+    _repr_html_ = record_html
+
 
 class CollapseReport(NamedTuple):
     """The confirmation matrix of the latest switch (``llmm_collapse_report``)."""
@@ -242,6 +241,8 @@ class CollapseReport(NamedTuple):
     tps_drop: float
     membw: float
 
+    _repr_html_ = record_html
+
 
 class CollapseCounts(NamedTuple):
     """Counts of a :class:`CollapseDetector` since creation or reset."""
@@ -249,6 +250,8 @@ class CollapseCounts(NamedTuple):
     samples: int
     collapsed: int
     switches: int
+
+    _repr_html_ = record_html
 
 
 class CollapseDetector(Handle):
@@ -267,11 +270,7 @@ class CollapseDetector(Handle):
         check_kwargs("CollapseDetector", CollapseOption, options)
         self._init_new(context, _lib.llmm_collapse, "llmm_collapse_new",
                        lambda ctx, out: _lib.llmm_collapse_new(ctx, out))
-        try:
-            _COLLAPSE.apply_kwargs(self, CollapseOption, options)
-        except BaseException:
-            self.close()
-            raise
+        _COLLAPSE.apply_kwargs(self, CollapseOption, options)
 
     def set(self, option: Union[CollapseOption, int], value: Union[float, int]) -> None:
         """Set an option (a float or an integer, as ``llmmetrics.options("collapse")`` types
@@ -366,6 +365,12 @@ class EventType(enum.IntEnum):
     NUMA_MIGRATION = 4
     WEIGHT_SWITCH = 5
     GC_PAUSE = 6
+    CPU_PRESSURE = 7      #: since 1.1.0, logged by :class:`HostSampler`
+    MEMORY_PRESSURE = 8   #: since 1.1.0
+    IO_PRESSURE = 9       #: since 1.1.0
+    CPU_FREQ_DROP = 10    #: since 1.1.0
+    CTX_SWITCHES = 11     #: since 1.1.0
+    CPU_THROTTLE = 12     #: since 1.1.0
     USER = 65536
 
 
@@ -397,6 +402,8 @@ class EventLogCounts(NamedTuple):
     total: int
     dropped: int
 
+    _repr_html_ = record_html
+
 
 class EventLog(Handle):
     """A bounded, time-ordered ring of typed events for spike attribution
@@ -416,7 +423,7 @@ class EventLog(Handle):
 
     def add(self, type: Union[EventType, int], value: float = 0.0,
             now_ns: Optional[int] = None) -> None:
-        """Record an event of a known type (1 … 6) or a user type (``EventType.USER`` …)."""
+        """Record an event of a known type (1 … 12) or a user type (``EventType.USER`` …)."""
         t = time_arg(now_ns, "llmm_event_log_add")
         self._call(_lib.llmm_event_log_add, t, int32(type, "type"), real(value),
                    detail="type=%r value=%r now_ns=%r" % (type, value, t))
@@ -529,6 +536,8 @@ class StabilityReading(NamedTuple):
     ratio: float
     total: int
 
+    _repr_html_ = record_html
+
 
 class StabilityGate(Handle):
     """Are the last k window means within 1 + ε of each other? (``llmm_stability``)
@@ -543,12 +552,7 @@ class StabilityGate(Handle):
                  context: Optional[Context] = None) -> None:
         self._init_new(context, _lib.llmm_stability, "llmm_stability_new",
                        lambda ctx, out: _lib.llmm_stability_new(ctx, out))
-        try:
-            _STABILITY.apply_kwargs(self, StabilityOption,
-                                    {"windows": windows, "epsilon": epsilon})
-        except BaseException:
-            self.close()
-            raise
+        _STABILITY.apply_kwargs(self, StabilityOption, {"windows": windows, "epsilon": epsilon})
 
     def set(self, option: Union[StabilityOption, int], value: Union[float, int]) -> None:
         """Set k (int) or ε (float); applies at once to the means already added."""
@@ -616,6 +620,8 @@ class SaturationReading(NamedTuple):
     inflight_slope_se: float
     total: int
 
+    _repr_html_ = record_html
+
 
 class SaturationSignal(Handle):
     """Latency and in-flight requests rising together over the last N samples
@@ -631,12 +637,8 @@ class SaturationSignal(Handle):
                  context: Optional[Context] = None) -> None:
         self._init_new(context, _lib.llmm_saturation, "llmm_saturation_new",
                        lambda ctx, out: _lib.llmm_saturation_new(ctx, out))
-        try:
-            _SATURATION.apply_kwargs(self, SaturationOption,
-                                     {"window": window, "confidence": confidence})
-        except BaseException:
-            self.close()
-            raise
+        _SATURATION.apply_kwargs(self, SaturationOption,
+                                 {"window": window, "confidence": confidence})
 
     def set(self, option: Union[SaturationOption, int], value: Union[float, int]) -> None:
         """Set N (int, only while empty) or z (float)."""

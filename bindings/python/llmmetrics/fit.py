@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import ctypes
 import enum
-from typing import Any, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
 from . import _lib
 from ._args import real, uint32
 from ._buffers import DoubleBuffer, as_doubles
+from ._html import record_html
 from .errors import check, error_for
 from ._structs import new_struct
 
@@ -47,12 +48,16 @@ class FitStats(NamedTuple):
     centre: float
     scale: float
 
+    _repr_html_ = record_html
+
 
 class PolyFit(NamedTuple):
     """Result of :func:`polyfit`: coefficients (highest power first) and diagnostics."""
 
     coeffs: Tuple[float, ...]
     stats: FitStats
+
+    _repr_html_ = record_html
 
 
 class Knee(NamedTuple):
@@ -62,6 +67,8 @@ class Knee(NamedTuple):
     qps: float
     strength: float
     quality: KneeQuality
+
+    _repr_html_ = record_html
 
 
 class _Pair:
@@ -199,6 +206,15 @@ def knee_kneedle(conc: DoubleBuffer, qps: DoubleBuffer, sensitivity: float = 1.0
     return _knee(k)
 
 
+def _model_field(field: str, doc: str, kind: Callable[[Any], Any] = float) -> property:
+    """A read-only property: ``field`` of the model's C struct, as ``kind`` (its type)."""
+    def get(self: Any) -> Any:
+        return kind(getattr(self._m, field))
+    get.__doc__ = doc
+    get.__annotations__["return"] = kind
+    return property(get)
+
+
 class Usl:
     """A Universal Scalability Law model X(N) = λN / (1 + σ(N − 1) + κN(N − 1))
     (``llmm_usl``), from :func:`usl_fit` or built from parameters.
@@ -220,81 +236,40 @@ class Usl:
         obj._m = m
         return obj
 
-    @property
-    def lam(self) -> float:
-        """λ > 0, throughput at N = 1 before contention."""
-        return getattr(self._m, "lambda")
-
-    @property
-    def sigma(self) -> float:
-        """σ, the contention share (may be slightly negative)."""
-        return self._m.sigma
-
-    @property
-    def kappa(self) -> float:
-        """κ ≥ 0, the coherency cost."""
-        return self._m.kappa
-
-    @property
-    def n_max(self) -> float:
-        """floor(sqrt((1 − σ)/κ)) ≥ 1, the concurrency of peak throughput (+inf: no peak)."""
-        return self._m.n_max
-
-    @property
-    def x_max(self) -> float:
-        """Throughput at n_max."""
-        return self._m.x_max
-
-    @property
-    def r2(self) -> float:
-        """R² of the fit on the throughput values."""
-        return self._m.r2
-
-    @property
-    def rss(self) -> float:
-        """Residual sum of squares of the fit."""
-        return self._m.rss
-
-    @property
-    def iterations(self) -> int:
-        """Levenberg–Marquardt iterations used."""
-        return self._m.iterations
-
-    @property
-    def kappa_at_bound(self) -> bool:
-        """True when κ was held at its bound 0."""
-        return bool(self._m.kappa_at_bound)
-
-    @property
-    def quality(self) -> KneeQuality:
-        """How well the fit is supported (OK, WEAK, NONE)."""
-        return KneeQuality(self._m.quality)
+    lam = _model_field("lambda", "λ > 0, throughput at N = 1 before contention.")
+    sigma = _model_field("sigma", "σ, the contention share (may be slightly negative).")
+    kappa = _model_field("kappa", "κ ≥ 0, the coherency cost.")
+    n_max = _model_field("n_max", "floor(sqrt((1 − σ)/κ)) ≥ 1, the concurrency of peak throughput "
+                                  "(+inf: no peak).")
+    x_max = _model_field("x_max", "Throughput at n_max.")
+    r2 = _model_field("r2", "R² of the fit on the throughput values.")
+    rss = _model_field("rss", "Residual sum of squares of the fit.")
+    iterations = _model_field("iterations", "Levenberg–Marquardt iterations used.", int)
+    kappa_at_bound = _model_field("kappa_at_bound", "True when κ was held at its bound 0.", bool)
+    quality = _model_field("quality", "How well the fit is supported (OK, WEAK, NONE).",
+                           KneeQuality)
 
     def throughput(self, n: float) -> float:
         """X(n).
 
         :raises OutOfRange: the model's denominator is ≤ 0 at n
         """
-        out = ctypes.c_double()
-        check(_lib.llmm_usl_throughput(ctypes.byref(self._m), real(n, "n"), ctypes.byref(out)),
-              "llmm_usl_throughput", "n=%r" % (n,))
-        return out.value
+        return self._at(_lib.llmm_usl_throughput, "n", n)
 
     def latency(self, n: float) -> float:
         """R(n) = n / X(n) (Little's law), in the reciprocal of the throughput's time unit."""
-        out = ctypes.c_double()
-        check(_lib.llmm_usl_latency(ctypes.byref(self._m), real(n, "n"), ctypes.byref(out)),
-              "llmm_usl_latency", "n=%r" % (n,))
-        return out.value
+        return self._at(_lib.llmm_usl_latency, "n", n)
 
     def slo_concurrency(self, max_latency: float) -> float:
         """Largest integer concurrency whose latency meets ``max_latency`` (0: none, +inf:
         always)."""
+        return self._at(_lib.llmm_usl_slo_concurrency, "max_latency", max_latency)
+
+    def _at(self, fn: Any, name: str, x: float) -> float:
+        """What ``fn(model, x, &out)`` writes; ``name`` names ``x`` in errors."""
         out = ctypes.c_double()
-        check(_lib.llmm_usl_slo_concurrency(ctypes.byref(self._m),
-                                            real(max_latency, "max_latency"),
-                                            ctypes.byref(out)),
-              "llmm_usl_slo_concurrency", "max_latency=%r" % (max_latency,))
+        check(fn(ctypes.byref(self._m), real(x, name), ctypes.byref(out)), fn.__name__,
+              "%s=%r" % (name, x))
         return out.value
 
     def __repr__(self) -> str:
@@ -322,6 +297,10 @@ class KneeReport(NamedTuple):
     collapse: Knee
     kneedle: Knee
     usl: Usl
+
+    def _repr_html_(self) -> str:
+        from .plot import knee_plot  # plot reads reports; imported when one is shown
+        return record_html(self, knee_plot(report=self).text)
 
 
 def knee_report(conc: DoubleBuffer, qps: DoubleBuffer, *, trim: Optional[float] = None,

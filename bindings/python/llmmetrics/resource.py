@@ -13,11 +13,12 @@ from typing import Iterable, NamedTuple, Optional, Union
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
+from ._html import record_html
 from ._options import ObjectKind, OptionCalls, option_property
 from .context import Context, Handle
 from .errors import Empty, check, error_for
 from ._structs import new_struct
-from .window import time_arg
+from .window import add_counts, read_at
 
 __all__ = ["LiiTier", "LiiOption", "LiiReading", "LiiMonitor", "lii", "kv_fragmentation",
            "kv_evict_threshold", "kv_ttl", "KvOccupancy", "kv_occupancy", "TlbWorkload",
@@ -67,6 +68,8 @@ class LiiReading(NamedTuple):
     mean_cpu: float
     mean_gpu: float
 
+    _repr_html_ = record_html
+
 
 class KvOccupancy(NamedTuple):
     """Block- vs token-level occupancy of a paged KV cache (``llmm_kv_occupancy_result``)."""
@@ -77,12 +80,16 @@ class KvOccupancy(NamedTuple):
     internal_fragmentation: float
     wasted_slots: int
 
+    _repr_html_ = record_html
+
 
 class TlbPreset(NamedTuple):
     """Threshold and window of a TLB preset."""
 
     max_miss_rate: float
     window_ns: int
+
+    _repr_html_ = record_html
 
 
 def lii(cpu: DoubleBuffer, gpu: DoubleBuffer) -> float:
@@ -279,6 +286,8 @@ class KvHitReading(NamedTuple):
     hit_rate: float
     ttl: int
 
+    _repr_html_ = record_html
+
 
 class KvHitTracker(Handle):
     """KV-cache hits and lookups over a time window (``llmm_kv_hit_tracker``).
@@ -297,21 +306,14 @@ class KvHitTracker(Handle):
 
     def add(self, hits: int, lookups: int, now_ns: Optional[int] = None) -> None:
         """Count ``hits`` hits out of ``lookups`` lookups."""
-        call = "llmm_kv_hit_tracker_add"
-        t = time_arg(now_ns, call)
-        h, n = uint64(hits, "hits", call), uint64(lookups, "lookups", call)
-        with self._lock:
-            st = _lib.llmm_kv_hit_tracker_add(self._live(), t, h, n)
-        check(st, call, "hits=%r lookups=%r now_ns=%r" % (hits, lookups, t))
+        add_counts(self, _lib.llmm_kv_hit_tracker_add, now_ns, hits=hits, lookups=lookups)
 
     def read(self, now_ns: Optional[int] = None) -> KvHitReading:
         """The hit rate over the window and its TTL.
 
         :raises Empty: no lookup in the window
         """
-        t = time_arg(now_ns, "llmm_kv_hit_tracker_read")
-        r = new_struct(_lib.llmm_kv_hit_reading)
-        self._call(_lib.llmm_kv_hit_tracker_read, t, ctypes.byref(r), detail="now_ns=%r" % t)
+        r = read_at(self, _lib.llmm_kv_hit_tracker_read, _lib.llmm_kv_hit_reading, now_ns)
         return KvHitReading(r.hits, r.lookups, r.hit_rate, r.ttl)
 
     def reset(self) -> None:
@@ -328,6 +330,8 @@ class TlbReading(NamedTuple):
     window_ns: int
     miss_rate: float
     max_miss_rate: float
+
+    _repr_html_ = record_html
 
 
 class TlbMonitor(Handle):
@@ -362,21 +366,14 @@ class TlbMonitor(Handle):
 
     def add(self, misses: int, accesses: int, now_ns: Optional[int] = None) -> None:
         """Count ``misses`` TLB misses out of ``accesses`` accesses (counter deltas)."""
-        call = "llmm_tlb_monitor_add"
-        t = time_arg(now_ns, call)
-        m, n = uint64(misses, "misses", call), uint64(accesses, "accesses", call)
-        with self._lock:
-            st = _lib.llmm_tlb_monitor_add(self._live(), t, m, n)
-        check(st, call, "misses=%r accesses=%r now_ns=%r" % (misses, accesses, t))
+        add_counts(self, _lib.llmm_tlb_monitor_add, now_ns, misses=misses, accesses=accesses)
 
     def read(self, now_ns: Optional[int] = None) -> TlbReading:
         """The miss rate over the window and whether it exceeds the threshold.
 
         :raises Empty: no access in the window
         """
-        t = time_arg(now_ns, "llmm_tlb_monitor_read")
-        r = new_struct(_lib.llmm_tlb_reading)
-        self._call(_lib.llmm_tlb_monitor_read, t, ctypes.byref(r), detail="now_ns=%r" % t)
+        r = read_at(self, _lib.llmm_tlb_monitor_read, _lib.llmm_tlb_reading, now_ns)
         return TlbReading(bool(r.alert), r.misses, r.accesses, r.window_ns, r.miss_rate,
                           r.max_miss_rate)
 

@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 
 from . import _lib
 from ._args import int32, real, uint32
+from ._html import record_html
 from ._options import ObjectKind, OptionCalls
 from .context import Context, Handle
 from .errors import LlmmError, check, error_for
@@ -84,6 +85,8 @@ class LayerScore(NamedTuple):
     metrics: int            #: metrics defined in the layer
     observed: int           #: metrics of the layer with an observation
 
+    _repr_html_ = record_html
+
 
 class ScoreResult(NamedTuple):
     """Result of :meth:`Scorecard.evaluate`."""
@@ -93,6 +96,8 @@ class ScoreResult(NamedTuple):
     layers_missing: int
     renormalized: bool
     layers: Tuple[LayerScore, ...]
+
+    _repr_html_ = record_html
 
     def layer(self, layer: Union[Layer, int]) -> LayerScore:
         """The entry of one layer."""
@@ -338,25 +343,17 @@ class Scorecard(Handle):
         return "<llmmetrics.Scorecard weights=(%s) metrics=%d>" % (w, len(self))
 
     def _repr_html_(self) -> str:
-        """A per-layer table of the current evaluation, for Jupyter."""
+        """The current evaluation (a per-layer table), for Jupyter."""
         if self.closed:
             return "<p>llmmetrics.Scorecard (closed)</p>"
         try:
-            res = self.evaluate()
-            head = "overall %.4f" % res.overall
+            res: Optional[ScoreResult] = self.evaluate()
+            head = "overall %.4f" % res.overall  # type: ignore[union-attr]
         except LlmmError as e:
             res = getattr(e, "result", None)
             head = html.escape(str(e))
-        rows = ""
-        if res is not None:
-            rows = "".join(
-                "<tr><td>%s</td><td>%s</td><td>%.3g</td><td>%.3g</td><td>%d/%d</td></tr>"
-                % (ls.layer.name.lower(), "missing" if not ls.present else "%.4f" % ls.score,
-                   ls.weight, ls.contribution, ls.observed, ls.metrics) for ls in res.layers)
-        return ("<div class='llmmetrics-scorecard'><b>llmmetrics.Scorecard</b>: %s"
-                "<table style='font-size:smaller'><tr><th>layer</th><th>score</th>"
-                "<th>weight</th><th>contribution</th><th>observed</th></tr>%s</table></div>"
-                % (head, rows))
+        return ("<div class='llmmetrics-scorecard'><b>llmmetrics.Scorecard</b>: %s%s</div>"
+                % (head, res._repr_html_() if res is not None else ""))
 
 
 def _result(r: Any) -> ScoreResult:

@@ -14,6 +14,8 @@ from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tu
 from . import _lib
 from ._args import int32, real, uint64
 from ._buffers import DoubleBuffer, as_doubles
+from ._describe import DESCRIBE_PERCENTILES, _pandas, describe
+from ._describe import row as describe_row
 from ._html import sketch_html
 from .context import Context, Handle
 from .errors import check, error_for
@@ -358,6 +360,21 @@ class Sketch(Handle):
             out["p%s" % format(q * 100, ".10g")] = v
         out["max"] = self.max
         return out
+
+    def describe(self, percentiles: Sequence[float] = DESCRIBE_PERCENTILES, *,
+                 name: str = "value", as_frame: Optional[bool] = None) -> Any:
+        """The percentile table: count, mean, min, the percentiles (``p50``, ``p99.9``, …)
+        and max; NaN but the count when empty.
+
+        :param name: the row's name in a DataFrame
+        :param as_frame: None: a one-row ``pandas.DataFrame`` if pandas imports, else a dict;
+                         False: a dict; True: a DataFrame (ImportError without pandas)
+        :return: ``{column: value}``, or a DataFrame (see :func:`llmmetrics.describe` for
+                 several sketches in one table)
+        """
+        if _pandas(as_frame) is None:
+            return describe_row(self, percentiles)
+        return describe({name: self}, percentiles, as_frame=True)
 
     # -- combining -------------------------------------------------------------------------
 

@@ -14,12 +14,14 @@ from typing import Any, Dict, NamedTuple, Optional, Tuple, Union
 
 from . import _lib
 from ._args import int32, real, uint32, uint64
+from ._html import record_html
 from ._options import ObjectKind, OptionCalls, check_kwargs, option_property
 from .context import Context, Handle
 from .errors import check
 from ._structs import new_struct
 from .sketch import SCALE_DEFAULT, Sketch
-from .window import WINDOW_SLOT_NS_DEFAULT, WINDOW_SLOTS_DEFAULT, time_arg
+from .window import (WINDOW_SLOT_NS_DEFAULT, WINDOW_SLOTS_DEFAULT, add_counts, read_at,
+                     time_arg)
 
 __all__ = ["SloResult", "slo_check", "slo_check_quantile", "SloWindow", "GoodputOption",
            "GoodputResult", "goodput_tpot", "Goodput", "BurnWindow", "BurnOption",
@@ -48,6 +50,8 @@ class SloResult(NamedTuple):
     quantile: float
     latency: float     #: the quantile of the successful latencies; +inf without a success
     error_rate: float  #: errors / (successes + errors); 0 without a request
+
+    _repr_html_ = record_html
 
 
 def _new_slo_result() -> Any:
@@ -165,6 +169,8 @@ class GoodputResult(NamedTuple):
     fraction: float          #: good / requests
     rate_per_s: float        #: good requests per second (vLLM's request_goodput)
     throughput_per_s: float  #: completed requests per second (vLLM's request_throughput)
+
+    _repr_html_ = record_html
 
 
 def goodput_tpot(e2e: float, ttft: float, output_tokens: int) -> float:
@@ -290,6 +296,8 @@ class BurnWindowResult(NamedTuple):
     error_rate: float
     burn_rate: float
 
+    _repr_html_ = record_html
+
 
 class BurnResult(NamedTuple):
     """Burn rates of the four windows and the two alerts (``llmm_burn_result``)."""
@@ -297,6 +305,8 @@ class BurnResult(NamedTuple):
     fast_alert: bool
     slow_alert: bool
     windows: Tuple[BurnWindowResult, ...]
+
+    _repr_html_ = record_html
 
     def window(self, which: Union[BurnWindow, int]) -> BurnWindowResult:
         """The entry of one window."""
@@ -380,18 +390,11 @@ class BurnAlerter(Handle):
 
     def add(self, errors: int, requests: int, now_ns: Optional[int] = None) -> None:
         """Count ``errors`` failed requests out of ``requests``."""
-        call = "llmm_burn_add"
-        t = time_arg(now_ns, call)
-        e, n = uint64(errors, "errors", call), uint64(requests, "requests", call)
-        with self._lock:
-            st = _lib.llmm_burn_add(self._live(), t, e, n)
-        check(st, call, "errors=%r requests=%r now_ns=%r" % (errors, requests, t))
+        add_counts(self, _lib.llmm_burn_add, now_ns, errors=errors, requests=requests)
 
     def evaluate(self, now_ns: Optional[int] = None) -> BurnResult:
         """Burn rates of the four windows and the two alerts at ``now_ns``."""
-        t = time_arg(now_ns, "llmm_burn_evaluate")
-        r = new_struct(_lib.llmm_burn_result)
-        self._call(_lib.llmm_burn_evaluate, t, ctypes.byref(r), detail="now_ns=%r" % t)
+        r = read_at(self, _lib.llmm_burn_evaluate, _lib.llmm_burn_result, now_ns)
         windows = tuple(BurnWindowResult(BurnWindow(i), r.requests[i], r.errors[i],
                                          r.error_rate[i], r.burn_rate[i])
                         for i in range(BURN_WINDOWS))
@@ -425,6 +428,8 @@ class ErrorTriggerReading(NamedTuple):
     errors: int
     requests: int
     share: float
+
+    _repr_html_ = record_html
 
 
 class ErrorTrigger(Handle):
@@ -472,21 +477,14 @@ class ErrorTrigger(Handle):
 
     def add(self, errors: int, requests: int, now_ns: Optional[int] = None) -> None:
         """Count ``errors`` failed requests out of ``requests``."""
-        call = "llmm_error_trigger_add"
-        t = time_arg(now_ns, call)
-        e, n = uint64(errors, "errors", call), uint64(requests, "requests", call)
-        with self._lock:
-            st = _lib.llmm_error_trigger_add(self._live(), t, e, n)
-        check(st, call, "errors=%r requests=%r now_ns=%r" % (errors, requests, t))
+        add_counts(self, _lib.llmm_error_trigger_add, now_ns, errors=errors, requests=requests)
 
     def check(self, now_ns: Optional[int] = None) -> ErrorTriggerReading:
         """The failed share over the window and whether it fires.
 
         :raises Empty: no request in the window
         """
-        t = time_arg(now_ns, "llmm_error_trigger_check")
-        r = new_struct(_lib.llmm_error_trigger_reading)
-        self._call(_lib.llmm_error_trigger_check, t, ctypes.byref(r), detail="now_ns=%r" % t)
+        r = read_at(self, _lib.llmm_error_trigger_check, _lib.llmm_error_trigger_reading, now_ns)
         return ErrorTriggerReading(bool(r.fired), r.errors, r.requests, r.share)
 
     def reset(self) -> None:

@@ -10,13 +10,16 @@ whole ring.
 from __future__ import annotations
 
 import ctypes
-from typing import List, Optional, Tuple
+import html
+from typing import Any, List, Optional, Tuple
 
 from . import _lib
 from ._args import int32, real, uint32, uint64
 from ._buffers import DoubleBuffer, as_doubles
+from ._html import cell, sketch_html
 from .context import Context, Handle
 from .errors import check, error_for
+from ._structs import new_struct
 from .sketch import SCALE_DEFAULT, Sketch
 
 __all__ = ["Window", "RatioWindow", "WINDOW_SLOT_NS_DEFAULT", "WINDOW_SLOTS_DEFAULT",
@@ -34,11 +37,41 @@ def time_arg(now_ns: Optional[int], call: str = "") -> int:
     return uint64(now_ns, "now_ns", call)
 
 
+def add_counts(obj: Handle, fn: Any, now_ns: Optional[int], **counts: int) -> None:
+    """``fn(obj, now_ns, *counts)``: each count a uint64, named in errors as given."""
+    call = fn.__name__
+    t = time_arg(now_ns, call)
+    args = [uint64(v, k, call) for k, v in counts.items()]
+    detail = "".join("%s=%r " % kv for kv in counts.items())
+    obj._call(fn, t, *args, detail=detail + "now_ns=%r" % t)
+
+
+def read_at(obj: Handle, fn: Any, c_struct: Any, now_ns: Optional[int]) -> Any:
+    """The caller-sized ``c_struct`` that ``fn(obj, now_ns, &struct)`` fills."""
+    t = time_arg(now_ns, fn.__name__)
+    r = new_struct(c_struct)
+    obj._call(fn, t, ctypes.byref(r), detail="now_ns=%r" % t)
+    return r
+
+
 class _Ring(Handle):
     """Geometry shared by the two rings."""
 
     _slot_ns: int
     _slots: int
+    #: the latest time stamp a call succeeded with (None: none yet, or reset): what the
+    #: notebook view queries at, so that showing an object never advances its clock
+    _last_ns: Optional[int] = None
+
+    def _span_call(self, fn: Any, span_ns: Optional[int], now_ns: Optional[int],
+                   *out: Any) -> None:
+        """``fn(ring, now_ns, span, *out)`` over the slots a span covers."""
+        call = fn.__name__
+        s, t = self._span(span_ns, call), time_arg(now_ns, call)
+        with self._lock:
+            st = fn(self._live(), t, s, *out)
+            self._advanced(st, t)
+        check(st, call, "span_ns=%r now_ns=%r" % (s, t))
 
     @property
     def slot_ns(self) -> int:
@@ -57,6 +90,20 @@ class _Ring(Handle):
 
     def _span(self, span_ns: Optional[int], call: str) -> int:
         return self.span_ns if span_ns is None else uint64(span_ns, "span_ns", call)
+
+    def _forget(self, reset: Any) -> None:
+        """Run the ring's C ``reset``: no time stamp has been used since."""
+        self._call(reset)
+        self._last_ns = None
+
+    def _advanced(self, st: int, t: int) -> None:
+        """After a call at ``t`` (holding the lock): the clock is at ``t`` if it succeeded."""
+        if not st:
+            self._last_ns = t
+
+    def _title(self, kind: str) -> str:
+        return ("llmmetrics.%s: %d slots of %g s, the whole ring at t = %d ns"
+                % (kind, self._slots, self._slot_ns / 1e9, self._last_ns or 0))
 
 
 class Window(_Ring):
@@ -99,6 +146,8 @@ class Window(_Ring):
         v = value if type(value) is float else real(value)
         with self._lock:
             st = _lib.llmm_window_add(self._live(), t, v)
+            if not st:
+                self._last_ns = t
         if st:
             raise error_for(st, "llmm_window_add", "value=%r now_ns=%r" % (value, t))
 
@@ -109,18 +158,16 @@ class Window(_Ring):
         ptr, n, keep = as_doubles(values)
         with self._lock:
             st = _lib.llmm_window_add_many(self._live(), t, ptr, n)
+            if not st:
+                self._last_ns = t
         del keep
         if st:
             raise error_for(st, "llmm_window_add_many", "%d values now_ns=%r" % (n, t))
 
     def count(self, span_ns: Optional[int] = None, now_ns: Optional[int] = None) -> int:
         """Number of values in the slots a span covers."""
-        call = "llmm_window_count"
-        s, t = self._span(span_ns, call), time_arg(now_ns, call)
         out = ctypes.c_uint64()
-        with self._lock:
-            st = _lib.llmm_window_count(self._live(), t, s, ctypes.byref(out))
-        check(st, call, "span_ns=%r now_ns=%r" % (s, t))
+        self._span_call(_lib.llmm_window_count, span_ns, now_ns, ctypes.byref(out))
         return out.value
 
     def quantile(self, q: float, span_ns: Optional[int] = None,
@@ -135,6 +182,7 @@ class Window(_Ring):
         out = ctypes.c_double()
         with self._lock:
             st = _lib.llmm_window_quantile(self._live(), t, s, real(q, "q"), ctypes.byref(out))
+            self._advanced(st, t)
         check(st, call, "q=%r span_ns=%r now_ns=%r" % (q, s, t))
         return out.value
 
@@ -147,6 +195,7 @@ class Window(_Ring):
         out = (ctypes.c_double * max(n, 1))()
         with self._lock:
             st = _lib.llmm_window_quantiles(self._live(), t, s, ptr, n, out)
+            self._advanced(st, t)
         del keep
         check(st, call, "span_ns=%r now_ns=%r" % (s, t))
         return list(out[:n])
@@ -163,6 +212,7 @@ class Window(_Ring):
         try:
             with self._lock, target._lock:
                 st = _lib.llmm_window_snapshot(self._live(), t, s, target._live())
+                self._advanced(st, t)
             check(st, call, "span_ns=%r now_ns=%r" % (s, t))
         except BaseException:
             if into is None:
@@ -172,7 +222,7 @@ class Window(_Ring):
 
     def reset(self) -> None:
         """Forget every value and the clock (any ``now_ns`` is accepted next)."""
-        self._call(_lib.llmm_window_reset)
+        self._forget(_lib.llmm_window_reset)
 
     def __repr__(self) -> str:
         if self.closed:
@@ -180,6 +230,15 @@ class Window(_Ring):
         return "<llmmetrics.Window %d slots of %g s, scale %d>" % (self._slots,
                                                                    self._slot_ns / 1e9,
                                                                    self._scale)
+
+    def _repr_html_(self) -> str:
+        """What the whole ring holds at the latest time stamp used (a sketch's table and
+        histogram), for Jupyter; showing it does not advance the clock."""
+        if self.closed or self._last_ns is None:
+            return "<p>%s</p>" % html.escape(repr(self))
+        with self.snapshot(now_ns=self._last_ns) as s:
+            return sketch_html(s.scale, s.summary(), list(s.buckets()), s.special_counts,
+                               self._title("Window"))
 
 
 class RatioWindow(_Ring):
@@ -216,18 +275,15 @@ class RatioWindow(_Ring):
         t = time_arg(now_ns, call)
         with self._lock:
             st = _lib.llmm_ratio_window_add(self._live(), t, e, n)
+            self._advanced(st, t)
         check(st, call, "events=%r total=%r now_ns=%r" % (events, total, t))
 
     def counts(self, span_ns: Optional[int] = None,
                now_ns: Optional[int] = None) -> Tuple[int, int]:
         """Sums ``(events, total)`` over a span."""
-        call = "llmm_ratio_window_counts"
-        s, t = self._span(span_ns, call), time_arg(now_ns, call)
         e, n = ctypes.c_uint64(), ctypes.c_uint64()
-        with self._lock:
-            st = _lib.llmm_ratio_window_counts(self._live(), t, s, ctypes.byref(e),
-                                               ctypes.byref(n))
-        check(st, call, "span_ns=%r now_ns=%r" % (s, t))
+        self._span_call(_lib.llmm_ratio_window_counts, span_ns, now_ns, ctypes.byref(e),
+                        ctypes.byref(n))
         return e.value, n.value
 
     def ratio(self, span_ns: Optional[int] = None, now_ns: Optional[int] = None) -> float:
@@ -235,19 +291,27 @@ class RatioWindow(_Ring):
 
         :raises Empty: the total over the span is 0
         """
-        call = "llmm_ratio_window_ratio"
-        s, t = self._span(span_ns, call), time_arg(now_ns, call)
         out = ctypes.c_double()
-        with self._lock:
-            st = _lib.llmm_ratio_window_ratio(self._live(), t, s, ctypes.byref(out))
-        check(st, call, "span_ns=%r now_ns=%r" % (s, t))
+        self._span_call(_lib.llmm_ratio_window_ratio, span_ns, now_ns, ctypes.byref(out))
         return out.value
 
     def reset(self) -> None:
         """Forget every count and the clock."""
-        self._call(_lib.llmm_ratio_window_reset)
+        self._forget(_lib.llmm_ratio_window_reset)
 
     def __repr__(self) -> str:
         if self.closed:
             return "<llmmetrics.RatioWindow closed>"
         return "<llmmetrics.RatioWindow %d slots of %g s>" % (self._slots, self._slot_ns / 1e9)
+
+    def _repr_html_(self) -> str:
+        """Events, total and their ratio over the whole ring at the latest time stamp used,
+        for Jupyter; showing it does not advance the clock."""
+        if self.closed or self._last_ns is None:
+            return "<p>%s</p>" % html.escape(repr(self))
+        events, total = self.counts(now_ns=self._last_ns)
+        ratio = cell(events / total) if total else "no events"
+        return ("<div class='llmmetrics-ratio-window'><b>%s</b><table style='font-size:smaller'>"
+                "<tr><th>events</th><th>total</th><th>ratio</th></tr>"
+                "<tr><td>%d</td><td>%d</td><td>%s</td></tr></table></div>"
+                % (html.escape(self._title("RatioWindow")), events, total, ratio))

@@ -6,6 +6,9 @@ import ctypes
 import math
 import os
 import random
+import subprocess
+import sys
+import textwrap
 from typing import Dict, List, Optional, Sequence
 
 try:
@@ -20,6 +23,26 @@ REL_ERR_S6 = 0.00542
 #: repository root (bindings/python/tests/ -> ../../..)
 SOURCE_ROOT = os.environ.get("LLMM_SOURCE_ROOT") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+
+
+#: the directory holding the llmmetrics package (bindings/python)
+PKG_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+
+def run_python(code: str, env_changes: dict,
+               cwd: Optional[str] = None) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter importing this package, with the environment
+    changed as given (None removes a variable), in directory ``cwd`` (which comes first on
+    ``sys.path``)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = PKG_DIR
+    for k, v in env_changes.items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=60)
 
 
 def rel_bound(scale: int) -> float:

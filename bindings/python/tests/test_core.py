@@ -6,9 +6,9 @@ import ctypes
 import math
 import os
 import pickle
-import subprocess
+import shutil
+import tempfile
 import sys
-import textwrap
 import unittest
 
 import llmmetrics
@@ -16,22 +16,7 @@ from llmmetrics import _api, _lib, errors
 from llmmetrics import LlmmError, Status, StructKind
 from llmmetrics._structs import new_struct, struct_kind
 
-from support import SOURCE_ROOT
-
-PKG_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-
-
-def run_python(code: str, env_changes: dict) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = PKG_DIR
-    for k, v in env_changes.items():
-        if v is None:
-            env.pop(k, None)
-        else:
-            env[k] = v
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
-                          capture_output=True, text=True, timeout=60)
-
+from support import PKG_DIR, SOURCE_ROOT, run_python
 
 class Version(unittest.TestCase):
     def test_version_number_and_string_agree(self) -> None:
@@ -216,6 +201,26 @@ class Loader(unittest.TestCase):
         r = run_python(self.CODE % True, env)  # the warning, turned into an error
         self.assertIn("could not be loaded", r.stdout + r.stderr)
 
+    def test_bundled_library_comes_before_the_soname(self) -> None:
+        path = os.environ.get("LLMMETRICS_LIBRARY")
+        if not path:
+            self.skipTest("LLMMETRICS_LIBRARY not set")
+        with tempfile.TemporaryDirectory() as tmp:  # an installed package, as meson lays it out
+            pkg = shutil.copytree(os.path.join(PKG_DIR, "llmmetrics"),
+                                  os.path.join(tmp, "llmmetrics"),
+                                  ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copy(path, os.path.join(pkg, "libllmmetrics.so.9.9.9"))
+            with open(os.path.join(pkg, "_bundle.py"), "w", encoding="utf-8") as f:
+                f.write('LIBRARY = "libllmmetrics.so.9.9.9"\n')
+            env = {"PYTHONPATH": tmp, "LLMMETRICS_LIBRARY": None,
+                   "LD_LIBRARY_PATH": os.path.dirname(path)}  # the soname would load too
+            r = run_python(self.CODE % True, env, cwd=tmp)
+            self.assertIn("LOADED " + os.path.join(pkg, "libllmmetrics.so.9.9.9"), r.stdout,
+                          r.stderr)
+            os.remove(os.path.join(pkg, "libllmmetrics.so.9.9.9"))  # a broken install
+            r = run_python(self.CODE % False, env, cwd=tmp)
+            self.assertIn("LOADED " + _lib.SONAME, r.stdout, r.stderr)
+
     def test_nothing_found_lists_every_attempt(self) -> None:
         env = {"LLMMETRICS_LIBRARY": "/nonexistent/libllmmetrics.so", "LD_LIBRARY_PATH": None}
         r = run_python(self.CODE % False, env)
@@ -223,6 +228,7 @@ class Loader(unittest.TestCase):
             self.skipTest("libllmmetrics is installed system-wide: %s" % r.stdout.strip())
         self.assertIn("IMPORTERROR", r.stdout, r.stderr)
         self.assertIn("$LLMMETRICS_LIBRARY='/nonexistent/libllmmetrics.so'", r.stdout)
+        self.assertIn("bundled library: none (not an installed package)", r.stdout)
         self.assertIn("soname 'libllmmetrics.so.1'", r.stdout)
         self.assertIn("find_library('llmmetrics')", r.stdout)
 

@@ -44,6 +44,8 @@ PY_ENUMS = {
     "llmm_struct_kind": (llmmetrics.StructKind, "LLMM_STRUCT_"),
     "llmm_object_kind": (llmmetrics.ObjectKind, "LLMM_KIND_"),
     "llmm_option_type": (llmmetrics.OptionType, "LLMM_OPTION_"),
+    "llmm_host_signal": (llmmetrics.HostSignal, "LLMM_HOST_"),
+    "llmm_host_option": (llmmetrics.HostOption, "LLMM_HOST_"),
 }
 
 

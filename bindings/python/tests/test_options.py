@@ -34,6 +34,8 @@ KINDS: Dict[ObjectKind, Tuple[Any, str, Callable[[], Any], str, str]] = {
                       lambda: llmmetrics.BurnAlerter(0.999), "get", "set"),
     ObjectKind.ERROR_TRIGGER: (llmmetrics.ErrorTriggerOption, "llmm_error_trigger_option",
                                llmmetrics.ErrorTrigger, "get", "set"),
+    ObjectKind.HOST_SAMPLER: (llmmetrics.HostOption, "llmm_host_option",
+                              llmmetrics.HostSampler, "get", "set"),
 }
 
 

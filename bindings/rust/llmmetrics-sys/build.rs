@@ -7,13 +7,21 @@
 //!    prefers `llmmetrics-uninstalled.pc` and the build tree's library is used.
 //! 3. Neither: plain `-lllmmetrics` from the linker's default paths, with a warning.
 //!
+//! Static linking: with the cargo feature `static` (or `LLMMETRICS_STATIC=1`) the archive
+//! `libllmmetrics.a` is linked into the program instead (a library built with
+//! `-Ddefault_library=static` or `both`), with `pkg-config --static` (its private `-lm
+//! -pthread`), or with `-lm -lpthread` after `LLMMETRICS_LIB_DIR`; the build fails with a
+//! message when no archive is there. `LLMMETRICS_STATIC=0` asks for the shared library even
+//! with the feature on.
+//!
 //! The directory found is passed to dependent build scripts as `DEP_LLMMETRICS_LIB_DIR`
 //! (and the header directories as `DEP_LLMMETRICS_INCLUDE`, separated like `PATH`).
-//! Running the result needs the library on the loader's path (`LD_LIBRARY_PATH` for a build
-//! tree).
+//! Running a program linked with the shared library needs the library on the loader's path
+//! (`LD_LIBRARY_PATH` for a build tree or a custom prefix, or an rpath).
 
 use std::env;
 use std::ffi::OsString;
+use std::path::Path;
 use std::process::Command;
 
 /// Major version of the C library these declarations were written for.
@@ -27,19 +35,25 @@ fn main() {
         "PKG_CONFIG_PATH",
         "PKG_CONFIG_LIBDIR",
         "PKG_CONFIG_SYSROOT_DIR",
+        "LLMMETRICS_STATIC",
     ] {
         println!("cargo:rerun-if-env-changed={}", var);
     }
 
+    let link = Link::wanted();
     if let Some(dir) = env::var_os("LLMMETRICS_LIB_DIR").filter(|d| !d.is_empty()) {
         let dir = dir.to_string_lossy().into_owned();
         println!("cargo:rustc-link-search=native={}", dir);
-        println!("cargo:rustc-link-lib=dylib=llmmetrics");
+        link.library(&[dir.clone()]);
+        if link == Link::Static {
+            println!("cargo:rustc-link-lib=dylib=m");
+            println!("cargo:rustc-link-lib=dylib=pthread");
+        }
         println!("cargo:lib_dir={}", dir);
         return;
     }
 
-    match probe_pkg_config() {
+    match probe_pkg_config(link) {
         Ok(()) => {}
         Err(why) => {
             println!(
@@ -47,8 +61,49 @@ fn main() {
                  (set LLMMETRICS_LIB_DIR or PKG_CONFIG_PATH)",
                 why
             );
-            println!("cargo:rustc-link-lib=dylib=llmmetrics");
+            println!("cargo:rustc-link-lib={}=llmmetrics", link.kind());
         }
+    }
+}
+
+/// How libllmmetrics is linked.
+#[derive(Clone, Copy, PartialEq)]
+enum Link {
+    Shared,
+    Static,
+}
+
+impl Link {
+    /// Static with the feature `static` or `LLMMETRICS_STATIC=1`; `LLMMETRICS_STATIC=0` wins.
+    fn wanted() -> Link {
+        match env::var("LLMMETRICS_STATIC").as_deref() {
+            Ok("1") => Link::Static,
+            Ok("0") => Link::Shared,
+            _ if env::var_os("CARGO_FEATURE_STATIC").is_some() => Link::Static,
+            _ => Link::Shared,
+        }
+    }
+
+    fn kind(self) -> &'static str {
+        match self {
+            Link::Shared => "dylib",
+            Link::Static => "static",
+        }
+    }
+
+    /// Link the library itself; static: only if an archive is in one of `dirs`.
+    fn library(self, dirs: &[String]) {
+        if self == Link::Static
+            && !dirs.iter().any(|d| Path::new(d).join("libllmmetrics.a").is_file())
+        {
+            panic!(
+                "llmmetrics-sys: static linking asked for (feature `static` or \
+                 LLMMETRICS_STATIC=1) but there is no libllmmetrics.a in {:?}: build the \
+                 library with -Ddefault_library=static or both",
+                dirs
+            );
+        }
+        println!("cargo:rustc-link-lib={}=llmmetrics", self.kind());
     }
 }
 
@@ -75,7 +130,7 @@ fn run_pkg_config(args: &[&str]) -> Result<String, String> {
     String::from_utf8(out.stdout).map_err(|_| "pkg-config printed non-UTF-8 output".to_string())
 }
 
-fn probe_pkg_config() -> Result<(), String> {
+fn probe_pkg_config(link: Link) -> Result<(), String> {
     let version = run_pkg_config(&["--modversion", "llmmetrics"])?;
     let version = version.trim();
     if version.split('.').next() != Some(REQUIRED_MAJOR) {
@@ -85,23 +140,32 @@ fn probe_pkg_config() -> Result<(), String> {
             REQUIRED_MAJOR, version
         );
     }
-    let flags = run_pkg_config(&["--libs", "--cflags", "llmmetrics"])?;
+    let mut args = vec!["--libs", "--cflags"];
+    if link == Link::Static {
+        args.push("--static");
+    }
+    args.push("llmmetrics");
+    let flags = run_pkg_config(&args)?;
     let mut lib_dirs = Vec::new();
     let mut include_dirs = Vec::new();
-    let mut linked = false;
+    let mut others = Vec::new();
     for token in flags.split_whitespace() {
         if let Some(dir) = token.strip_prefix("-L") {
             println!("cargo:rustc-link-search=native={}", dir);
             lib_dirs.push(dir.to_string());
         } else if let Some(name) = token.strip_prefix("-l") {
-            println!("cargo:rustc-link-lib={}", name);
-            linked |= name == "llmmetrics";
+            if name != "llmmetrics" {
+                others.push(name.to_string());
+            }
+        } else if token == "-pthread" {
+            others.push("pthread".to_string());
         } else if let Some(dir) = token.strip_prefix("-I") {
             include_dirs.push(dir.to_string());
         }
     }
-    if !linked {
-        println!("cargo:rustc-link-lib=dylib=llmmetrics");
+    link.library(&lib_dirs);
+    for name in others {
+        println!("cargo:rustc-link-lib={}", name);
     }
     if let Some(dir) = lib_dirs.first() {
         println!("cargo:lib_dir={}", dir);

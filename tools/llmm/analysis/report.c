@@ -25,6 +25,7 @@ void llmm_cli_report_init(llmm_cli_report *r)
     r->duration_override = NAN;
     r->lookback = NAN;
     r->collapse_window = NAN;
+    llmm_cli_host_init(&r->host);
 }
 
 void llmm_cli_report_free(llmm_cli_report *r)
@@ -39,13 +40,13 @@ void llmm_cli_report_free(llmm_cli_report *r)
 static int read_inputs(llmm_cli_report *r, char **files, size_t nfiles, llmm_cli_error *err)
 {
     llmm_cli_sink sink;
+    int rc;
     r->inputs = calloc(nfiles, sizeof *r->inputs);
     if (!r->inputs)
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
     llmm_cli_trace_sink(&r->trace, &sink);
     for (size_t i = 0; i < nfiles; i++) {
         llmm_cli_input *in = &r->inputs[i];
-        int rc;
         in->path = files[i];
         llmm_cli_trace_input_begin(&r->trace, i);
         rc = llmm_cli_read_file(files[i], r->fmt, &sink, &in->info, &in->fmt, err);
@@ -60,6 +61,8 @@ static int read_inputs(llmm_cli_report *r, char **files, size_t nfiles, llmm_cli
         if (llmm_cli_trace_add_event(&r->trace, e->t, e->type, e->value) != LLMM_CLI_OK)
             return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
     }
+    if ((rc = llmm_cli_host_events(&r->host, &r->trace, err)) != LLMM_CLI_OK)
+        return rc;
     llmm_cli_trace_events_done(&r->trace);
     return LLMM_CLI_OK;
 }

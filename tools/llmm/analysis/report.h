@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "analysis/collapse.h"
+#include "analysis/hostsig.h"
 #include "analysis/score.h"
 #include "analysis/slo.h"
 #include "analysis/spikes.h"
@@ -44,6 +45,7 @@ typedef struct llmm_cli_report {
     double collapse_window; /* seconds after a switch; NaN = 2 s */
     llmm_cli_event cli_events[64]; /* --event, on the merged time line */
     size_t ncli_events;
+    llmm_cli_host host; /* --host-signals, --host-threshold, and what the file held */
     llmm_cli_score score;
     llmm_cli_spikes spikes;
     llmm_cli_slo slo_verdict;

@@ -29,6 +29,7 @@ int llmm_cli_trace_init(llmm_cli_trace *t, int exact, const double slo[3])
     }
     t->run_min_start = INFINITY;
     t->run_max_end = -INFINITY;
+    t->first_start = NAN;
     for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
         if (llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &t->sk[m]) != LLMM_OK)
             return LLMM_CLI_ENOMEM;
@@ -216,6 +217,8 @@ static int on_run_end(void *user, const llmm_cli_run *run)
     } else {
         t->runs_unknown++;
     }
+    if (t->runs == 1 && isfinite(t->run_min_start))
+        t->first_start = t->run_min_start;
     /* this run's points move onto the shared time line */
     offset = isfinite(t->run_min_start) ? t->timeline_end - t->run_min_start : 0;
     for (size_t i = t->run_first_pt; i < t->npts; i++)

@@ -62,6 +62,7 @@ typedef struct llmm_cli_trace {
     uint64_t input_runs;    /* runs of that input so far */
     double duration_sum;
     double timeline_end;
+    double first_start; /* the first run's earliest send time, on its clock; NaN if none */
     size_t run_first_pt;
     double run_min_start, run_max_end;
     /* time line */

@@ -29,8 +29,8 @@ typedef struct llmm_cli_command {
 
 /* Every command, in the order `llmm help` lists them. */
 #define LLMM_CLI_COMMANDS(X) \
-    X(report) X(compare) X(knee) X(merge) X(quantiles) X(capacity) X(bench) X(sim) X(demo)    \
-        X(help) X(version)
+    X(report) X(compare) X(knee) X(merge) X(quantiles) X(capacity) X(bench) X(host) X(sim)    \
+        X(demo) X(help) X(version)
 
 #define LLMM_CLI_DECLARE_COMMAND(name) extern const llmm_cli_command llmm_cli_command_##name;
 LLMM_CLI_COMMANDS(LLMM_CLI_DECLARE_COMMAND)

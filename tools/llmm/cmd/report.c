@@ -70,7 +70,9 @@ static void usage(FILE *f)
           "                         model.weight_switch@95 (vLLM files may list their own in\n"
           "                         \"llmm_events\"); names: net.tcp.retrans, mem.major_fault,\n"
           "                         sched.jitter, mem.numa_migration, model.weight_switch,\n"
-          "                         runtime.gc_pause\n"
+          "                         runtime.gc_pause, cpu.pressure, mem.pressure,\n"
+          "                         io.pressure, cpu.freq_drop, sched.ctx_switches,\n"
+          "                         cpu.throttle\n"
           "  --lookback DUR         spikes are attributed to the nearest event at most DUR\n"
           "                         before them (default 2s)\n"
           "  --collapse-window DUR  a latency is matched to a weight switch at most DUR after\n"
@@ -78,7 +80,17 @@ static void usage(FILE *f)
           "                         requests complete; the library's default, 10 ms, is meant\n"
           "                         for per-batch latencies)\n",
           f);
-    fputs("  --save-sketch DIR      write each latency series as a sketch file (the library's\n"
+    fputs("  --host-signals FILE    host signals recorded beside the trace (JSONL, one sample\n"
+          "                         per line: {\"t\": SECONDS, \"psi_cpu\": RATE, ...}, t on the\n"
+          "                         clock of the first input's start times): each rate above\n"
+          "                         its threshold becomes an event at the start of its\n"
+          "                         interval (net.tcp.retrans, cpu.pressure, ...), to which\n"
+          "                         spikes are attributed like any other event\n"
+          "  --host-threshold NAME=VALUE\n"
+          "                         a threshold other than the library's default, e.g.\n"
+          "                         ctx_switches_above=50000 or cpu_freq_drop=0.1 (the\n"
+          "                         names and defaults are listed below)\n"
+          "  --save-sketch DIR      write each latency series as a sketch file (the library's\n"
           "                         binary format): DIR/ttft.llmm, tpot.llmm, itl.llmm,\n"
           "                         e2e.llmm, for `llmm merge` and `llmm quantiles`\n"
           "  --svg DIR              write charts: DIR/latency_percentiles.svg (percentile\n"
@@ -88,6 +100,7 @@ static void usage(FILE *f)
           "\n",
           f);
     llmm_cli_score_trace_names(f);
+    llmm_cli_host_threshold_help(f);
     fputs("\nExit status: 0 report printed, 1 unreadable or malformed input, 2 usage error.\n",
           f);
 }

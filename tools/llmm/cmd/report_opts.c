@@ -84,6 +84,11 @@ int llmm_cli_report_option(llmm_cli_report *r, int opt, const char *arg, llmm_cl
     case OPT_SVG:
         *(opt == OPT_SVG ? &r->svg_dir : &r->save_sketch_dir) = arg;
         return LLMM_CLI_OK;
+    case OPT_HOST_SIGNALS:
+        r->host.path = arg;
+        return LLMM_CLI_OK;
+    case OPT_HOST_THRESHOLD:
+        return llmm_cli_host_threshold_option(&r->host, arg, err);
     case OPT_FORMAT:
         if (llmm_cli_format_parse(arg, &r->fmt) != LLMM_CLI_OK) {
             char names[256];

@@ -9,7 +9,8 @@
 /* The options of `llmm report` (command.h's spec), in the order of their ids below. */
 #define LLMM_CLI_REPORT_OPTIONS                                                                \
     "json exact format= slo= duration= scenario= metric= watch= lookback= collapse-window= "   \
-    "spike-interval= spike-warmup= slo-quantile= event= save-sketch= svg="
+    "spike-interval= spike-warmup= slo-quantile= event= save-sketch= svg= host-signals= "      \
+    "host-threshold="
 
 enum {
     OPT_JSON = LLMM_CLI_OPT,
@@ -28,6 +29,8 @@ enum {
     OPT_EVENT,
     OPT_SAVE_SKETCH,
     OPT_SVG,
+    OPT_HOST_SIGNALS,
+    OPT_HOST_THRESHOLD,
     OPT_REPORT_END /* the first id after the report's options */
 };
 

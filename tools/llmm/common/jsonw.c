@@ -14,17 +14,28 @@ static void check(llmm_cli_jw *w, yajl_gen_status st)
         w->bad = 1;
 }
 
-int llmm_cli_jw_open(llmm_cli_jw *w)
+static int open_gen(llmm_cli_jw *w, int beautify)
 {
     yajl_gen g = yajl_gen_alloc(NULL);
     w->g = g;
     w->bad = 0;
     if (!g)
         return -1;
-    yajl_gen_config(g, yajl_gen_beautify, 1);
-    yajl_gen_config(g, yajl_gen_indent_string, "  ");
+    yajl_gen_config(g, yajl_gen_beautify, beautify);
+    if (beautify)
+        yajl_gen_config(g, yajl_gen_indent_string, "  ");
     yajl_gen_config(g, yajl_gen_validate_utf8, 1);
     return 0;
+}
+
+int llmm_cli_jw_open(llmm_cli_jw *w)
+{
+    return open_gen(w, 1);
+}
+
+int llmm_cli_jw_open_line(llmm_cli_jw *w)
+{
+    return open_gen(w, 0);
 }
 
 void llmm_cli_jw_str(llmm_cli_jw *w, const char *s)

@@ -16,6 +16,8 @@ typedef struct llmm_cli_jw {
 } llmm_cli_jw;
 
 int llmm_cli_jw_open(llmm_cli_jw *w); /* 0, or -1 out of memory */
+/* The same for a document on one line, without indentation (a JSONL line). */
+int llmm_cli_jw_open_line(llmm_cli_jw *w);
 void llmm_cli_jw_key(llmm_cli_jw *w, const char *k);
 void llmm_cli_jw_str(llmm_cli_jw *w, const char *s);
 void llmm_cli_jw_num(llmm_cli_jw *w, double v);

@@ -187,11 +187,35 @@ const char *llmm_cli_nonfinite_name(double v)
     return isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
 }
 
-int llmm_cli_key_is(const char *k, size_t len, const char *s)
+size_t llmm_cli_jline_start(const char *line, size_t len, uint64_t lineno)
 {
-    if (len == 0)
-        return s[0] == '\0';
-    return k[0] == s[0] && strlen(s) == len && memcmp(k, s, len) == 0;
+    size_t i = 0;
+    if (lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    return i;
+}
+
+int llmm_cli_jline_parse(llmm_cli_json *tok, const llmm_cli_json_handler *h, void *self,
+                         const llmm_cli_cb_error *cb, const char *name, const char *line,
+                         size_t i, size_t len, uint64_t lineno, llmm_cli_error *err)
+{
+    uint64_t l, col;
+    int st;
+    llmm_cli_json_init(tok, h, self, 0);
+    st = llmm_cli_json_feed(tok, line + i, len - i);
+    if (st == LLMM_CLI_JSON_OK)
+        st = llmm_cli_json_finish(tok);
+    if (st == LLMM_CLI_JSON_OK)
+        return LLMM_CLI_OK;
+    if (st == LLMM_CLI_JSON_NOMEM)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", name);
+    llmm_cli_json_where(tok, &l, &col);
+    return llmm_cli_fail(err, st == LLMM_CLI_JSON_STOPPED ? cb->code : LLMM_CLI_EPARSE,
+                         "%s:%llu:%llu: %s", name, (unsigned long long)lineno,
+                         (unsigned long long)(col + i),
+                         st == LLMM_CLI_JSON_STOPPED ? cb->msg : tok->msg);
 }
 
 int llmm_cli_key_find(const char *k, size_t len, const char *const *names, int n)

@@ -82,11 +82,30 @@ int llmm_cli_jr_run_end(llmm_cli_jreader *r, llmm_cli_run *run);
 int llmm_cli_jr_figure(llmm_cli_jreader *r, const char *name, size_t nlen, int metric, int stat,
                        double q, double value, const char *unit, double si);
 
+/* JSON Lines (one document per line, each tokenized on its own so that an error names its line
+ * and column): where line `lineno`'s document starts, past a UTF-8 byte-order mark on line 1
+ * and leading blanks (len for a blank line); and the document at line[i .. len) through tok,
+ * initialised here with handler h and state self: LLMM_CLI_OK, or the error as
+ * "name:lineno:col: message" (a callback's from cb). */
+size_t llmm_cli_jline_start(const char *line, size_t len, uint64_t lineno);
+int llmm_cli_jline_parse(llmm_cli_json *tok, const llmm_cli_json_handler *h, void *self,
+                         const llmm_cli_cb_error *cb, const char *name, const char *line,
+                         size_t i, size_t len, uint64_t lineno, llmm_cli_error *err);
+
 /* A non-finite number's literal ("NaN", "Infinity", "-Infinity"). */
 const char *llmm_cli_nonfinite_name(double v);
 
-/* Does the key k (len bytes) equal the NUL-terminated s? */
-int llmm_cli_key_is(const char *k, size_t len, const char *s);
+/* Does the key k (len bytes, any byte, NUL included) equal the NUL-terminated s? Inline:
+ * the readers ask it of every key they meet, and most keys differ at their first byte. s is
+ * read no further than its NUL. */
+static inline int llmm_cli_key_is(const char *k, size_t len, const char *s)
+{
+    size_t i;
+    for (i = 0; i < len; i++)
+        if (s[i] != k[i] || s[i] == '\0')
+            return 0;
+    return s[i] == '\0';
+}
 /* The index of k in names[0..n), or -1. */
 int llmm_cli_key_find(const char *k, size_t len, const char *const *names, int n);
 

@@ -23,6 +23,12 @@ static const unsigned char str_stop[256] = {
 };
 
 
+/* What each one-letter escape stands for (0: not one, a \\u escape or an error). */
+static const unsigned char esc_byte[256] = {
+    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
+    ['f'] = '\f', ['n'] = '\n',  ['r'] = '\r', ['t'] = '\t',
+};
+
 static int sappend(llmm_cli_json *j, const void *s, size_t n)
 {
     if (n == 0)
@@ -156,23 +162,55 @@ static int escape_byte(llmm_cli_json *j, int c)
     return j->capture ? sappend(j, &out, 1) : LLMM_CLI_JSON_OK;
 }
 
-/* The first byte at or after p that ends a run of plain string bytes ('"', '\\' or a control
- * character), or end: eight bytes at a time where it can (the bit tricks test every byte of
- * a word at once: a byte below 0x20, or equal to '"' or '\\' after an exclusive or). */
-static int has_stop(const unsigned char *p)
+/* Where the first byte that ends a run of plain string bytes ('"', '\\' or a control
+ * character) lies among the STOP_BLOCK bytes at p: its index, or STOP_BLOCK when there is
+ * none. x86-64 (and i686 with SSE2) compares 16 bytes at once; elsewhere 8 bytes are tested
+ * at once with word arithmetic (a byte below 0x20, or equal to '"' or '\\' after an exclusive
+ * or, sets its high bit; bits above the first such byte may be set by the borrow, never
+ * below it), and the byte order says which end of the word is the first byte. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define STOP_BLOCK 16
+static inline unsigned stop_index(const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i q = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i b = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    __m128i c = _mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(0x1F)), _mm_setzero_si128());
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c));
+    return m ? (unsigned)__builtin_ctz(m) : STOP_BLOCK;
+}
+#else
+#define STOP_BLOCK 8
+static inline unsigned stop_index(const unsigned char *p)
 {
     const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-    uint64_t v, q, b;
+    uint64_t v, q, b, m;
     memcpy(&v, p, 8);
     q = v ^ (ones * '"');
     b = v ^ (ones * '\\');
-    return ((((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs) != 0;
+    m = (((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs;
+    if (!m)
+        return STOP_BLOCK;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return (unsigned)__builtin_ctzll(m) / 8;
+#else
+    unsigned k = 0;
+    while (k < STOP_BLOCK && !str_stop[p[k]])
+        k++;
+    return k;
+#endif
 }
+#endif
 
 static const unsigned char *skip_plain(const unsigned char *p, const unsigned char *end)
 {
-    while (end - p >= 8 && !has_stop(p))
-        p += 8;
+    while (end - p >= STOP_BLOCK) {
+        unsigned k = stop_index(p);
+        p += k;
+        if (k < STOP_BLOCK)
+            return p;
+    }
     while (p < end && !str_stop[*p])
         p++;
     return p;
@@ -180,7 +218,9 @@ static const unsigned char *skip_plain(const unsigned char *p, const unsigned ch
 
 /* Decode plain bytes and the one-letter escapes from p into the reserved room of sbuf, up
  * to the closing quote or anything else (a \u escape, an escape cut by the chunk's end, a
- * control character, the chunk's end), which scan_string handles. */
+ * control character, the chunk's end), which scan_string handles. A block is copied whole
+ * and the output advanced to its first stop: the room reserved for end - p raw bytes holds
+ * it, since decoded bytes never outnumber raw ones. */
 static const unsigned char *decode_run(llmm_cli_json *j, const unsigned char *p,
                                        const unsigned char *end)
 {
@@ -188,48 +228,25 @@ static const unsigned char *decode_run(llmm_cli_json *j, const unsigned char *p,
     const unsigned char *start = p;
     while (p < end) {
         unsigned c;
-        while (end - p >= 8 && !has_stop(p)) { /* eight plain bytes at once */
-            memcpy(o, p, 8);
-            o += 8;
-            p += 8;
+        if (end - p >= STOP_BLOCK) {
+            unsigned k = stop_index(p);
+            memcpy(o, p, STOP_BLOCK);
+            o += k;
+            p += k;
+            if (k == STOP_BLOCK)
+                continue;
+        } else {
+            while (p < end && !str_stop[*p])
+                *o++ = (char)*p++;
+            if (p == end)
+                break;
         }
-        if (p == end)
-            break;
         c = *p;
-        if (!str_stop[c]) {
-            *o++ = (char)c;
-            p++;
-            continue;
-        }
-        if (c != '\\' || end - p < 2)
+        if (c != '\\' || end - p < 2 || !esc_byte[p[1]])
             break;
-        switch (p[1]) {
-        case '"':
-        case '\\':
-        case '/':
-            *o++ = (char)p[1];
-            break;
-        case 'n':
-            *o++ = '\n';
-            break;
-        case 't':
-            *o++ = '\t';
-            break;
-        case 'r':
-            *o++ = '\r';
-            break;
-        case 'b':
-            *o++ = '\b';
-            break;
-        case 'f':
-            *o++ = '\f';
-            break;
-        default:
-            goto out;
-        }
+        *o++ = (char)esc_byte[p[1]];
         p += 2;
     }
-out:
     j->sraw += (uint64_t)(p - start);
     j->slen = (size_t)(o - j->sbuf);
     return p;

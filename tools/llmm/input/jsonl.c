@@ -146,29 +146,12 @@ static void jline_free(void *p)
     free(j);
 }
 
-static int line_error(llmm_cli_table *t, jline *j, int st, size_t skipped, uint64_t lineno,
-                      llmm_cli_error *err)
-{
-    uint64_t line, col;
-    llmm_cli_json_where(&j->tok, &line, &col);
-    if (st == LLMM_CLI_JSON_NOMEM)
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", t->name);
-    return llmm_cli_fail(err, st == LLMM_CLI_JSON_STOPPED ? j->cb.code : LLMM_CLI_EPARSE,
-                         "%s:%llu:%llu: %s", t->name, (unsigned long long)lineno,
-                         (unsigned long long)(col + skipped),
-                         st == LLMM_CLI_JSON_STOPPED ? j->cb.msg : j->tok.msg);
-}
-
 static int jsonl_line(void *user, char *line, size_t len, uint64_t lineno, llmm_cli_error *err)
 {
     llmm_cli_table *t = user;
     jline *j = t->line_parser;
-    size_t i = 0;
-    int st;
-    if (lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
-        i = 3;
-    while (i < len && (line[i] == ' ' || line[i] == '\t'))
-        i++;
+    size_t i = llmm_cli_jline_start(line, len, lineno);
+    int rc;
     if (i == len)
         return LLMM_CLI_OK;
     if (!j) {
@@ -178,15 +161,12 @@ static int jsonl_line(void *user, char *line, size_t len, uint64_t lineno, llmm_
         t->line_parser_free = jline_free;
         j->t = t;
     }
-    llmm_cli_json_init(&j->tok, &handler, j, 0);
     memset(j->seen, 0, sizeof j->seen);
     llmm_cli_record_unknown(&j->r);
     t->itls.n = 0;
-    st = llmm_cli_json_feed(&j->tok, line + i, len - i);
-    if (st == LLMM_CLI_JSON_OK)
-        st = llmm_cli_json_finish(&j->tok);
-    if (st != LLMM_CLI_JSON_OK)
-        return line_error(t, j, st, i, lineno, err);
+    rc = llmm_cli_jline_parse(&j->tok, &handler, j, &j->cb, t->name, line, i, len, lineno, err);
+    if (rc != LLMM_CLI_OK)
+        return rc;
     if (!j->seen[COL_TTFT] && !j->seen[COL_E2E] && !j->seen[COL_STATUS])
         return llmm_cli_fail(err, LLMM_CLI_EPARSE,
                              "%s:%llu: no ttft_s, e2e_s or status: not a request record",

@@ -131,6 +131,32 @@ static void events(llmm_cli_jw *w, const llmm_cli_report *r)
     llmm_cli_jw_arr_end(w);
 }
 
+/* --host-signals: per signal the threshold used and the events made. */
+static void host_signals(llmm_cli_jw *w, const llmm_cli_report *r)
+{
+    const llmm_cli_host *h = &r->host;
+    if (!h->path)
+        return;
+    llmm_cli_jw_key_map(w, "host_signals");
+    llmm_cli_jw_kv_str(w, "file", h->path);
+    llmm_cli_jw_kv_u64(w, "samples", h->samples);
+    llmm_cli_jw_kv_u64(w, "unknown_keys", h->unknown);
+    llmm_cli_jw_key_map(w, "signals");
+    for (int sig = 1; sig <= LLMM_CLI_HOST_MAX; sig++) {
+        const char *name = llmm_host_signal_name((llmm_host_signal)sig);
+        if (!name)
+            break;
+        llmm_cli_jw_key_map(w, name);
+        llmm_cli_jw_kv_str(w, "event", llmm_cli_event_name(llmm_host_signal_event(
+                                           (llmm_host_signal)sig)));
+        llmm_cli_jw_kv(w, "threshold", h->threshold[sig - 1]);
+        llmm_cli_jw_kv_u64(w, "events", h->events[sig - 1]);
+        llmm_cli_jw_map_end(w);
+    }
+    llmm_cli_jw_map_end(w);
+    llmm_cli_jw_map_end(w);
+}
+
 static void slo_verdict(llmm_cli_jw *w, const llmm_cli_report *r)
 {
     const llmm_cli_slo *v = &r->slo_verdict;
@@ -279,7 +305,7 @@ static void scorecard(llmm_cli_jw *w, const llmm_cli_report *r)
 
 /* The report's members after "llmm_version", in order. */
 static void (*const parts[])(llmm_cli_jw *w, const llmm_cli_report *r) = {
-    inputs, basics, metrics, goodput, slo_verdict, events, spikes, collapse, scorecard,
+    inputs, basics, metrics, goodput, slo_verdict, events, host_signals, spikes, collapse, scorecard,
 };
 
 int llmm_cli_report_json(const llmm_cli_report *r, FILE *out)

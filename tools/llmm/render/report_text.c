@@ -208,6 +208,30 @@ static void events(const llmm_cli_report *r, FILE *o)
                 (unsigned long long)t->events_dropped);
 }
 
+/* --host-signals: per signal the threshold used and the events made. */
+static void host_signals(const llmm_cli_report *r, FILE *o)
+{
+    const llmm_cli_host *h = &r->host;
+    if (!h->path)
+        return;
+    heading(o, "Host signals");
+    fprintf(o, "  %s: %llu samples; an event per rate above its threshold, at the start of its\n"
+               "  interval (the frequency: a drop by more than its share since the sample before)\n",
+            h->path, (unsigned long long)h->samples);
+    fprintf(o, "  %-16s %12s %8s  %s\n", "signal", "threshold", "events", "event type");
+    for (int sig = 1; sig <= LLMM_CLI_HOST_MAX; sig++) {
+        const char *name = llmm_host_signal_name((llmm_host_signal)sig);
+        if (!name)
+            break;
+        fprintf(o, "  %-16s %12g %8llu  %s\n", name, h->threshold[sig - 1],
+                (unsigned long long)h->events[sig - 1],
+                llmm_cli_event_name(llmm_host_signal_event((llmm_host_signal)sig)));
+    }
+    if (h->unknown)
+        fprintf(o, "  %llu keys this version does not know were skipped (the first: '%s')\n",
+                (unsigned long long)h->unknown, h->first_unknown);
+}
+
 static void slo_verdict(const llmm_cli_report *r, FILE *o)
 {
     const llmm_cli_slo *v = &r->slo_verdict;
@@ -382,7 +406,7 @@ static void scorecard(const llmm_cli_report *r, FILE *o)
 /* The report's parts, in the order they print. */
 static void (*const parts[])(const llmm_cli_report *r, FILE *o) = {
     inputs, requests, latency, llmm_cli_report_tools_text, goodput, slo_verdict, events,
-    spikes, collapse, scorecard,
+    host_signals, spikes, collapse, scorecard,
 };
 
 void llmm_cli_report_text(const llmm_cli_report *r, FILE *o)

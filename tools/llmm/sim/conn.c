@@ -83,6 +83,8 @@ static void log_request(llmm_sim_server *s, const llmm_sim_req *r, const char *o
     log_ns(f, "arrival_ns", r->arrival_ns);
     log_ns(f, "first_chunk_ns", r->first_ns);
     log_ns(f, "last_chunk_ns", r->last_ns);
+    log_ns(f, "first_chunk_due_ns", r->first_due_ns);
+    log_ns(f, "last_chunk_due_ns", r->last_due_ns);
     fputs("}\n", f);
     s->log_dirty = 1;
 }
@@ -99,6 +101,7 @@ static void reply_of(const llmm_sim_req *r, llmm_sim_reply *p)
         .prompt_tokens = r->body.prompt_tokens,
         .output_tokens = r->seq.plan.output_tokens,
         .length_limited = r->seq.plan.output_tokens == r->max_tokens,
+        .unframed = r->unframed,
     };
 }
 
@@ -159,7 +162,11 @@ static void completion(llmm_sim_conn *c, const llmm_sim_http_req *h, llmm_sim_en
         return;
     }
     r->status = 200;
-    if (r->body.stream && llmm_sim_put_stream_head(&c->out, r->keep_alive) != 0)
+    if (r->body.stream && h->http10) { /* no chunked encoding: the close ends the stream */
+        r->unframed = 1;
+        r->keep_alive = 0;
+    }
+    if (r->body.stream && llmm_sim_put_stream_head(&c->out, r->keep_alive, r->unframed) != 0)
         c->close_after = 1;
     r->conn = c;
     c->req = r;
@@ -259,7 +266,7 @@ int llmm_sim_on_token(void *ctx, llmm_sim_seq *seq, uint64_t t_ns)
     llmm_sim_reply p;
     uint32_t k = seq->emitted;
     int bad = seq->plan.fault == LLMM_SIM_FAULT_MALFORMED && k == seq->plan.fault_at, rc = 0;
-    (void)ctx, (void)t_ns;
+    (void)ctx;
     if (!c)
         return 1;
     reply_of(r, &p);
@@ -268,14 +275,17 @@ int llmm_sim_on_token(void *ctx, llmm_sim_seq *seq, uint64_t t_ns)
         if (k == p.output_tokens && r->body.include_usage)
             rc |= llmm_sim_put_usage(&c->out, &p);
         if (k == p.output_tokens)
-            rc |= llmm_sim_put_done(&c->out);
+            rc |= llmm_sim_put_done(&c->out, &p);
     } else if (k == p.output_tokens) {
         rc |= llmm_sim_put_full(&c->out, &p, r->keep_alive, bad);
     }
     if (r->body.stream || k == p.output_tokens) {
         r->last_ns = llmm_sim_now_ns();
-        if (!r->first_ns)
+        r->last_due_ns = t_ns;
+        if (!r->first_ns) {
             r->first_ns = r->last_ns;
+            r->first_due_ns = t_ns;
+        }
     }
     if (rc != 0 || flush(c) != 0) {
         drop(r);
@@ -354,6 +364,7 @@ void llmm_sim_conn_close(llmm_sim_conn *c)
         c->srv->conns = c->next;
     if (c->next)
         c->next->prev = c->prev;
+    llmm_sim_resume_accept(c->srv);
     free(c);
 }
 

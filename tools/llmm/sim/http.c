@@ -128,6 +128,7 @@ static long request_line(const char *s, size_t n, llmm_sim_http_req *r)
     memcpy(r->path, sp1 + 1, plen);
     r->path[plen] = '\0';
     r->keep_alive = sp2[8] == '1';
+    r->http10 = sp2[8] == '0';
     return 0;
 }
 

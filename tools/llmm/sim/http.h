@@ -13,6 +13,7 @@ typedef struct llmm_sim_http_req {
     char method[16];
     char path[256];   /* without the query string */
     int keep_alive;   /* 1: the connection stays open after the response */
+    int http10;       /* an HTTP/1.0 request */
     int expect_continue;
     char request_id[128]; /* the X-Request-Id header, cut to fit ("" when none) */
     size_t head_len;  /* bytes of the head, blank line included */

@@ -55,6 +55,10 @@ void llmm_sim_plan_request(const llmm_sim_params *p, llmm_cli_rng *rng, uint32_t
         plan->fault = LLMM_SIM_FAULT_DROP;
     else if (u_bad < p->malformed_rate)
         plan->fault = LLMM_SIM_FAULT_MALFORMED;
+    /* a stall or a drop needs a token after it: a one-token stream has none */
+    if ((plan->fault == LLMM_SIM_FAULT_STALL || plan->fault == LLMM_SIM_FAULT_DROP) &&
+        plan->output_tokens < 2)
+        plan->fault = LLMM_SIM_FAULT_NONE;
     if (plan->fault >= LLMM_SIM_FAULT_STALL)
         plan->fault_at = at;
 }

@@ -52,7 +52,8 @@ typedef struct llmm_sim_plan {
     uint32_t output_tokens; /* tokens it will produce (>= 1) */
     llmm_sim_fault fault;
     uint32_t fault_at;      /* stall, drop, malformed: the token (1-based) after which the
-                               stall or the drop happens, or which is garbled */
+                               stall or the drop happens (before the last), or which is
+                               garbled; a one-token stream has no stall or drop */
 } llmm_sim_plan;
 
 /* The plan of a request asking for max_tokens (0: the default) with or without ignore_eos.

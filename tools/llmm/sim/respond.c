@@ -41,31 +41,39 @@ int llmm_sim_put_error(llmm_sim_buf *b, int status, int keep_alive, const char *
     return llmm_sim_put_response(b, status, keep_alive, "application/json", body, (size_t)n);
 }
 
-int llmm_sim_put_stream_head(llmm_sim_buf *b, int keep_alive)
+int llmm_sim_put_stream_head(llmm_sim_buf *b, int keep_alive, int unframed)
 {
     return llmm_sim_buf_printf(b,
                                "HTTP/1.1 200 OK\r\nServer: llmm-sim\r\n"
                                "Content-Type: text/event-stream; charset=utf-8\r\n"
-                               "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n%s\r\n",
-                               keep_alive ? "" : "Connection: close\r\n");
+                               "Cache-Control: no-cache\r\n%s\r\n",
+                               unframed     ? "Connection: close\r\n"
+                               : keep_alive ? "Transfer-Encoding: chunked\r\n"
+                                            : "Transfer-Encoding: chunked\r\n"
+                                              "Connection: close\r\n");
 }
 
-/* One event holding json[0, n) as one HTTP chunk. */
-static int event(llmm_sim_buf *b, const char *json, size_t n)
+/* One event holding json[0, n), as one HTTP chunk unless the stream is unframed. */
+static int event(llmm_sim_buf *b, const llmm_sim_reply *r, const char *json, size_t n)
 {
-    return llmm_sim_buf_printf(b, "%zx\r\ndata: ", n + 8) != 0 ||
-                   llmm_sim_buf_put(b, json, n) != 0 || llmm_sim_buf_put(b, "\n\n\r\n", 4) != 0
-               ? -1
-               : 0;
+    int rc = r->unframed ? llmm_sim_buf_put(b, "data: ", 6)
+                         : llmm_sim_buf_printf(b, "%zx\r\ndata: ", n + 8);
+    if (rc == 0)
+        rc = llmm_sim_buf_put(b, json, n);
+    return rc == 0 ? llmm_sim_buf_put(b, "\n\n\r\n", r->unframed ? 2 : 4) : -1;
 }
 
-/* The fields every chunk starts with, into s; its length. */
-static size_t chunk_start(char *s, size_t cap, const llmm_sim_reply *r)
+/* The fields every chunk (whole: the whole response) starts with, into s; its length. */
+static size_t start(char *s, size_t cap, const llmm_sim_reply *r, int whole)
 {
     int chat = r->ep == LLMM_SIM_CHAT;
-    int n = snprintf(s, cap, "{\"id\":\"%s-%llu\",\"object\":\"%s\",\"created\":%lld,\"model\":\"%s\",",
+    int n = snprintf(s, cap,
+                     "{\"id\":\"%s-%llu\",\"object\":\"%s\",\"created\":%lld,\"model\":\"%s\",",
                      chat ? "chatcmpl" : "cmpl", (unsigned long long)r->num,
-                     chat ? "chat.completion.chunk" : "text_completion", r->created, r->model);
+                     !chat ? "text_completion"
+                     : whole ? "chat.completion"
+                             : "chat.completion.chunk",
+                     r->created, r->model);
     return n < 0 || (size_t)n >= cap ? cap : (size_t)n;
 }
 
@@ -79,7 +87,7 @@ static const char *finish(const llmm_sim_reply *r, int last)
 int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int garble)
 {
     char s[CHUNK_MAX];
-    size_t n0 = chunk_start(s, sizeof s, r), n;
+    size_t n0 = start(s, sizeof s, r, 0), n;
     int last = k == r->output_tokens;
     if (n0 >= sizeof s)
         return -1;
@@ -87,7 +95,7 @@ int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int
         n = n0 + (size_t)snprintf(s + n0, sizeof s - n0,
                                   "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
                                   "\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}");
-        if (event(b, s, n) != 0)
+        if (event(b, r, s, n) != 0)
             return -1;
     }
     if (r->ep == LLMM_SIM_CHAT)
@@ -100,7 +108,7 @@ int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int
                                   "\"choices\":[{\"index\":0,\"text\":\"%s\",\"logprobs\":null,"
                                   "\"finish_reason\":%s,\"stop_reason\":null}]}",
                                   llmm_sim_token_text(k), finish(r, last));
-    return event(b, s, garble ? n / 2 : n);
+    return event(b, r, s, garble ? n / 2 : n);
 }
 
 static size_t usage(char *s, size_t cap, const llmm_sim_reply *r)
@@ -116,18 +124,20 @@ static size_t usage(char *s, size_t cap, const llmm_sim_reply *r)
 int llmm_sim_put_usage(llmm_sim_buf *b, const llmm_sim_reply *r)
 {
     char s[CHUNK_MAX];
-    size_t n = chunk_start(s, sizeof s, r);
+    size_t n = start(s, sizeof s, r, 0);
     if (n + 16 >= sizeof s)
         return -1;
     memcpy(s + n, "\"choices\":[],", 13);
     n += 13;
     n += usage(s + n, sizeof s - n, r);
-    return n >= sizeof s ? -1 : event(b, s, n);
+    return n >= sizeof s ? -1 : event(b, r, s, n);
 }
 
-int llmm_sim_put_done(llmm_sim_buf *b)
+int llmm_sim_put_done(llmm_sim_buf *b, const llmm_sim_reply *r)
 {
     static const char done[] = "e\r\ndata: [DONE]\n\n\r\n0\r\n\r\n";
+    if (r->unframed) /* "data: [DONE]\n\n" alone */
+        return llmm_sim_buf_put(b, done + 3, 14);
     return llmm_sim_buf_put(b, done, sizeof done - 1);
 }
 
@@ -136,12 +146,7 @@ int llmm_sim_put_full(llmm_sim_buf *b, const llmm_sim_reply *r, int keep_alive, 
     llmm_sim_buf body = {0};
     char s[CHUNK_MAX];
     int chat = r->ep == LLMM_SIM_CHAT, rc = 0;
-    size_t n = chunk_start(s, sizeof s, r);
-    if (chat) /* chunk_start's object name is the chunk's; the whole one has its own */
-        n = (size_t)snprintf(s, sizeof s,
-                             "{\"id\":\"chatcmpl-%llu\",\"object\":\"chat.completion\","
-                             "\"created\":%lld,\"model\":\"%s\",",
-                             (unsigned long long)r->num, r->created, r->model);
+    size_t n = start(s, sizeof s, r, 1);
     rc |= n >= sizeof s || llmm_sim_buf_put(&body, s, n) != 0;
     rc |= llmm_sim_buf_printf(&body, chat ? "\"choices\":[{\"index\":0,\"message\":{\"role\":"
                                             "\"assistant\",\"content\":\""
@@ -150,8 +155,8 @@ int llmm_sim_put_full(llmm_sim_buf *b, const llmm_sim_reply *r, int keep_alive, 
         const char *w = llmm_sim_token_text(k);
         rc |= llmm_sim_buf_put(&body, w, strlen(w)) != 0;
     }
-    rc |= llmm_sim_buf_printf(&body, "\"%s,\"logprobs\":null,\"finish_reason\":%s}],", chat ? "}" : "",
-                              finish(r, 1)) != 0;
+    rc |= llmm_sim_buf_printf(&body, "\"%s,\"logprobs\":null,\"finish_reason\":%s}],",
+                              chat ? "}" : "", finish(r, 1)) != 0;
     n = usage(s, sizeof s, r);
     rc |= n >= sizeof s || llmm_sim_buf_put(&body, s, n) != 0;
     if (!rc)

@@ -18,6 +18,7 @@ typedef struct llmm_sim_reply {
     uint64_t prompt_tokens;
     uint32_t output_tokens;   /* tokens the completion has in all */
     int length_limited;       /* it ends at max_tokens: finish_reason "length", else "stop" */
+    int unframed;             /* an HTTP/1.0 stream: events as they are, the end by closing */
 } llmm_sim_reply;
 
 /* A whole response with a body (Content-Length). */
@@ -25,14 +26,16 @@ int llmm_sim_put_response(llmm_sim_buf *b, int status, int keep_alive, const cha
                           const char *body, size_t n);
 /* A JSON error response: {"error": {"message", "type", "code"}} (OpenAI's shape). */
 int llmm_sim_put_error(llmm_sim_buf *b, int status, int keep_alive, const char *message);
-/* The head of a stream: 200, text/event-stream, chunked. */
-int llmm_sim_put_stream_head(llmm_sim_buf *b, int keep_alive);
+/* The head of a stream: 200, text/event-stream, chunked (HTTP/1.1), or with unframed (an
+ * HTTP/1.0 client, which knows no chunked encoding) the body ending when the connection
+ * closes. */
+int llmm_sim_put_stream_head(llmm_sim_buf *b, int keep_alive, int unframed);
 /* Token k (1-based) of r as a stream event; for chat the first is preceded by the role chunk.
  * garble: a chunk whose JSON is cut short (the malformed-chunk fault). */
 int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int garble);
-/* The usage chunk (choices []), then, with done, data: [DONE] and the stream's end. */
+/* The usage chunk (choices []); data: [DONE] and the chunked stream's end. */
 int llmm_sim_put_usage(llmm_sim_buf *b, const llmm_sim_reply *r);
-int llmm_sim_put_done(llmm_sim_buf *b);
+int llmm_sim_put_done(llmm_sim_buf *b, const llmm_sim_reply *r);
 /* The whole completion as one JSON response (stream false). */
 int llmm_sim_put_full(llmm_sim_buf *b, const llmm_sim_reply *r, int keep_alive, int garble);
 

@@ -84,12 +84,25 @@ static void accept_all(llmm_sim_server *s, int lfd)
 {
     for (;;) {
         int one = 1, fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+                       errno == ENOMEM)) {
+            /* the backlog waits; watching the socket now would spin until a close */
+            epoll_ctl(s->epfd, EPOLL_CTL_DEL, lfd, NULL);
+            s->accept_paused = 1;
+            return;
+        }
         if (fd < 0)
-            return; /* EAGAIN, or out of descriptors: the backlog waits */
+            return; /* EAGAIN */
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         if (llmm_sim_conn_open(s, fd) != 0)
             close(fd);
     }
+}
+
+void llmm_sim_resume_accept(llmm_sim_server *s)
+{
+    if (s->accept_paused && watch(s->epfd, s->listen_fd, &tag_listen) == 0)
+        s->accept_paused = 0;
 }
 
 /* Point the timer at the engine's next deadline (0: disarmed). */
@@ -205,6 +218,7 @@ int llmm_sim_serve(const llmm_sim_config *cfg, FILE *out, FILE *err)
     raise_nofile();
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL); /* wake-ups to the microsecond */
     if (setup(&s, cfg, err) == 0 && (lfd = listen_on(cfg->host, cfg->port, err)) >= 0) {
+        s.listen_fd = lfd;
         tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
         sfd = signals();
         if (tfd < 0 || sfd < 0 || watch(s.epfd, lfd, &tag_listen) != 0 ||

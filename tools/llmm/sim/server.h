@@ -40,8 +40,10 @@ typedef struct llmm_sim_req {
     long long created;
     uint32_t max_tokens;  /* the request's, else the default */
     int keep_alive;
+    int unframed;         /* an HTTP/1.0 stream (respond.h) */
     int status;           /* the HTTP status sent */
     uint64_t arrival_ns, first_ns, last_ns;
+    uint64_t first_due_ns, last_due_ns; /* the model's times of those chunks (step ends) */
 } llmm_sim_req;
 
 struct llmm_sim_conn {
@@ -60,6 +62,8 @@ struct llmm_sim_server {
     llmm_sim_engine engine;
     llmm_cli_rng rng;
     int epfd;
+    int listen_fd;
+    int accept_paused;    /* out of descriptors: the listening socket rests until one closes */
     void *tls_ctx;
     FILE *log;
     int log_dirty;
@@ -73,6 +77,8 @@ uint64_t llmm_sim_now_ns(void);
 int llmm_sim_conn_open(llmm_sim_server *s, int fd);
 /* The readiness event of connection c: read, answer, write; it may close and free c. */
 void llmm_sim_conn_event(llmm_sim_conn *c, uint32_t events);
+/* Watch the listening socket again after accepting was paused (a descriptor was freed). */
+void llmm_sim_resume_accept(llmm_sim_server *s);
 /* Close and free c (its request, if any, is cancelled). */
 void llmm_sim_conn_close(llmm_sim_conn *c);
 /* The engine's callbacks. */

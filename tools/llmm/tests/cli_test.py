@@ -440,6 +440,95 @@ class GenericFormats(Base):
         self.assertGreaterEqual(rows[0]["end_s"], 31.0)
         self.assertEqual(sum(r["samples"] for r in sp["intervals"]), 6000)
 
+    def test_host_signals_attribution(self):
+        # the spiky trace of test_spikes_counted_exactly, sent from t = 1000 s on its own
+        # clock, and a host-signal file sampled every 50 ms on that clock: retransmits only in
+        # the interval (1030.20, 1030.25], pressure always below its threshold, context
+        # switches far above any rate but without a threshold by default, the frequency
+        # falling by 25 % at 1040.05. The retransmits become one net.tcp.retrans event at the
+        # start of their interval, 30.2 s on the report's time line: the spikes near it are
+        # attributed exactly as to --event sched.jitter@30.2.
+        base = 0.125000001
+        lines = ["start_s,ttft_s,e2e_s,output_tokens,status"]
+        for i in range(6000):
+            s = 1000 + i / 100.0
+            ttft = 1.0 if 1029.5 <= s < 1030.0 else base
+            lines.append("%r,%r,%r,10,ok" % (s, ttft, ttft + 0.5))
+        trace = self.write("spiky.csv", "\n".join(lines) + "\n")
+        samples = []
+        for k in range(1201):
+            t = round(1000 + k * 0.05, 2)
+            d = {"t": t, "tcp_retrans": 40.0 if t == 1030.25 else 0.0, "psi_cpu": 0.05,
+                 "ctx_switches": 1e9, "cpu_freq_mhz": 2250.0 if t >= 1040.05 else 3000.0,
+                 "future_signal": [1, {"x": None}]}
+            if k == 0:
+                d = {"t": t, "cpu_freq_mhz": 3000.0, "tcp_retrans": None}
+            samples.append(json.dumps(d))
+        host = self.write("host.jsonl", "\n".join(samples) + "\n")
+        rep = self.report_json("--host-signals", host, "--lookback", "0.425s", trace)
+        ref = self.report_json("--event", "sched.jitter@30.2", "--lookback", "0.425s", trace)
+        at, ref_at = rep["spikes"]["attribution"], ref["spikes"]["attribution"]
+        self.assertGreater(ref_at["with_event"], 0)
+        self.assertEqual(at["with_event"], ref_at["with_event"])
+        self.assertEqual(at["without_event"], ref_at["without_event"])
+        self.assertEqual(at["by_type"], {"net.tcp.retrans": ref_at["with_event"]})
+        evs = [(round(e["t_s"], 9), e["type"], e["value"]) for e in rep["events"]]
+        self.assertEqual(evs, [(30.2, "net.tcp.retrans", 40.0), (40.0, "cpu.freq_drop", 2250.0)])
+        hs = rep["host_signals"]
+        self.assertEqual(hs["samples"], 1201)
+        self.assertEqual(hs["unknown_keys"], 1200)
+        self.assertEqual(hs["signals"]["tcp_retrans"],
+                         {"event": "net.tcp.retrans", "threshold": 0, "events": 1})
+        self.assertEqual(hs["signals"]["psi_cpu"]["threshold"], 0.2)
+        self.assertIsNone(hs["signals"]["ctx_switches"]["threshold"])  # +Inf: no event
+        self.assertEqual(hs["signals"]["cpu_freq_mhz"]["events"], 1)
+        # thresholds from the command line: pressure above 0.04 makes an event per interval;
+        # a 30 % drop is not a 25 % one
+        rep = self.report_json("--host-signals", host, "--host-threshold", "psi_cpu_above=0.04",
+                               "--host-threshold", "cpu_freq_drop=0.3", trace)
+        sig = rep["host_signals"]["signals"]
+        self.assertEqual((sig["psi_cpu"]["events"], sig["cpu_freq_mhz"]["events"]), (1200, 0))
+        text = run("report", "--host-signals", host, trace).stdout
+        self.assertIn("Host signals", text)
+        self.assertIn("net.tcp.retrans", text)
+        # a trace without start times cannot place the samples
+        notime = self.write("notime.csv", "ttft_s,e2e_s,output_tokens\n0.1,0.5,5\n")
+        p = run("report", "--host-signals", host, notime)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("no start times", p.stderr)
+
+    def test_host_signals_errors(self):
+        trace = self.write("t.csv", "start_s,ttft_s,e2e_s,output_tokens,status\n"
+                                    "0,0.1,0.5,5,ok\n1,0.1,0.5,5,ok\n")
+        cases = [
+            ('{"t": 1}\n{"t": 1}\n', "h.jsonl:2: t = 1 is not later"),
+            ('{"t": 1}\n\n{"psi_cpu": 0.1}\n', "h.jsonl:3: no \"t\""),
+            ('{"t": 1, "psi_cpu": -0.5}\n', "h.jsonl:1:"),
+            ('{"t": 1, "psi_cpu": "high"}\n', "psi_cpu must be a number >= 0 or null"),
+            ('{"t": 1, "t": 2}\n', "key 't' appears twice"),
+            ('{"t": "now"}\n', "t is a string, expected a finite number"),
+            ('{"t": NaN}\n', "t is NaN, expected a finite number"),
+            ('[1, 2]\n', "each line must hold one JSON object"),
+            ('{"t": 1, "psi_io": [0]}\n', "unexpected list"),
+            ('{"t": 1,\n', "h.jsonl:1:"),
+        ]
+        for text, msg in cases:
+            h = self.write("h.jsonl", text)
+            p = run("report", "--host-signals", h, trace)
+            self.assertEqual(p.returncode, 1, text)
+            self.assertIn(msg, p.stderr, text)
+        self.assertEqual(run("report", "--host-signals", self.write("e.jsonl", ""), trace)
+                         .returncode, 0)
+        p = run("report", "--host-signals", os.path.join(self.dir, "absent.jsonl"), trace)
+        self.assertEqual(p.returncode, 1)
+        for arg, msg in (("psi_cpu", "expected NAME=VALUE"), ("psi=1", "unknown threshold"),
+                         ("psi_cpu_above=-1", "not a number in [0, inf]"),
+                         ("cpu_freq_drop=2", "not a number in [0, 1]"),
+                         ("psi_cpu_above=x", "not a number")):
+            p = run("report", "--host-threshold", arg, trace)
+            self.assertEqual(p.returncode, 2, arg)
+            self.assertIn(msg, p.stderr, arg)
+        self.assertIn("cpu_throttle_above", run("report", "--help").stdout)
 
     def test_collapse_after_a_switch(self):
         # TTFT alternating 100 / 102 ms (baseline mean 101 ms, sigma floored at 1.01 ms, so the

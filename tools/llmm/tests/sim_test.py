@@ -10,6 +10,7 @@ import http.client
 import json
 import math
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -24,15 +25,23 @@ import cli_common as C
 MS = 1_000_000  # ns
 
 
+def limit_fds(n):
+    """A preexec_fn capping the child's descriptors at n (None: no cap)."""
+    if n is None:
+        return None
+    return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+
+
 class Sim:
     """A running `llmm sim --port 0 --log FILE ARGS`; stop() returns its log's lines."""
 
-    def __init__(self, test, *args, tls=None):
+    def __init__(self, test, *args, tls=None, max_fds=None):
         self.log = os.path.join(test.dir, "sim-%d.jsonl" % id(self))
         extra = ["--tls-cert", tls[0], "--tls-key", tls[1]] if tls else []
         self.proc = subprocess.Popen([C.LLMM, "sim", "--port", "0", "--log", self.log,
                                       *extra, *args], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True,
+                                     preexec_fn=limit_fds(max_fds))
         line = self.proc.stdout.readline()
         if not line:
             raise AssertionError("llmm sim did not start: " + self.proc.stderr.read())
@@ -232,18 +241,18 @@ class Timing(SimBase):
         log = sim.stop()[0]
         first = (base + per_seq + prefill * prompt) * MS  # the step with the prefill
         step = (base + per_seq) * MS
-        # a chunk is written at or after its step's end, and the steps follow one another on
-        # the engine's clock from the arrival: lower bounds from the arrival, not between
-        # two writes (a late first write would shorten the span between them)
-        ttft = log["first_chunk_ns"] - log["arrival_ns"]
-        e2e = log["last_chunk_ns"] - log["arrival_ns"]
-        self.assertGreaterEqual(ttft, first)
-        self.assertLessEqual(ttft, 3 * first + 100 * MS)
-        self.assertGreaterEqual(e2e, first + (n - 1) * step)
-        self.assertLessEqual(e2e, 3 * (first + (n - 1) * step) + 100 * MS)
+        # the model's times (the engine's step ends, in the log) exactly: the first step from
+        # the arrival, with the prefill, then n - 1 steps of one sequence
+        self.assertEqual(log["first_chunk_due_ns"] - log["arrival_ns"], first)
+        self.assertEqual(log["last_chunk_due_ns"] - log["first_chunk_due_ns"], (n - 1) * step)
+        # each write at or after its model time, and not late by more than a generous factor
+        model = first + (n - 1) * step
+        self.assertGreaterEqual(log["first_chunk_ns"], log["first_chunk_due_ns"])
+        self.assertGreaterEqual(log["last_chunk_ns"], log["last_chunk_due_ns"])
+        self.assertLessEqual(log["last_chunk_ns"] - log["arrival_ns"], 5 * model + 250 * MS)
         # the client cannot see the last token before the model writes it
         token_times = [t for t, e in r.events[:n]]
-        self.assertGreaterEqual(token_times[-1] - r.sent_ns, first + (n - 1) * step)
+        self.assertGreaterEqual(token_times[-1] - r.sent_ns, model)
         # the log's clock is this process's CLOCK_MONOTONIC
         self.assertLessEqual(r.sent_ns, log["arrival_ns"])
         self.assertLessEqual(log["last_chunk_ns"], token_times[-1])
@@ -254,16 +263,19 @@ class Timing(SimBase):
                          "--prefill-ms-per-token", "0", *flags)
         res = self.concurrent(sim, bodies)
         self.assertTrue(all(len(decode(r)) == n + 1 for r in res))
-        log = sorted(sim.stop(), key=lambda x: x["first_chunk_ns"])
+        log = sorted(sim.stop(), key=lambda x: x["first_chunk_due_ns"])
         step = base * MS
         running, waiting = log[:2], log[2:]
         earliest = min(x["arrival_ns"] for x in running)
+        for x in running:  # a free slot: admitted at the next step start, a token one step on
+            self.assertLessEqual(x["first_chunk_due_ns"] - x["arrival_ns"], 2 * step)
         for w in waiting:
-            # admitted when a running request ends (>= its arrival + n steps), then one step
-            self.assertGreaterEqual(w["first_chunk_ns"], earliest + (n + 1) * step)
-            self.assertLessEqual(w["first_chunk_ns"] - w["arrival_ns"], 3 * (2 * n + 2) * step)
-        for x in running:
-            self.assertLess(x["first_chunk_ns"] - x["arrival_ns"], (n + 1) * step)
+            # admitted only when a running request has ended (>= its arrival + n steps)
+            self.assertGreaterEqual(w["first_chunk_due_ns"], earliest + (n + 1) * step)
+        for x in log:
+            self.assertEqual(x["last_chunk_due_ns"] - x["first_chunk_due_ns"], (n - 1) * step)
+            self.assertGreaterEqual(x["first_chunk_ns"], x["first_chunk_due_ns"])
+            self.assertLessEqual(x["last_chunk_ns"] - x["arrival_ns"], 5 * (2 * n + 2) * step)
 
     def test_queue_when_the_batch_is_full(self):
         self.queued(["--max-batch", "2"], 5, 40.0, [completion(5) for _ in range(4)])
@@ -319,11 +331,12 @@ class Faults(SimBase):
         self.assertEqual(len(decode(r)), n + 1)
         log = sim.stop()[0]
         self.assertEqual(log["fault"], "stall")
+        # the model: one pause of stall_ms between two steps, exactly
+        self.assertEqual(log["last_chunk_due_ns"] - log["first_chunk_due_ns"],
+                         ((n - 1) * base + stall) * MS)
         e2e = log["last_chunk_ns"] - log["arrival_ns"]
         self.assertGreaterEqual(e2e, (n * base + stall) * MS)
-        self.assertLessEqual(e2e, 3 * (n * base + stall) * MS)
-        gaps = [b[0] - a[0] for a, b in zip(r.events, r.events[1:n])]
-        self.assertEqual(sum(g >= stall * MS / 2 for g in gaps), 1)  # one pause, not several
+        self.assertLessEqual(e2e, 5 * (n * base + stall) * MS)
 
     def test_drop(self):
         sim = self.start("--step-base-ms", "1", "--drop-rate", "1")
@@ -423,6 +436,17 @@ class Protocol(SimBase):
                             b"Connection: close\r\nContent-Length: %d\r\n\r\n%s"
                        % (len(body), body))
         self.assertTrue(out.startswith(b"HTTP/1.1 200 OK"))
+        # HTTP/1.0 knows no chunked encoding: the events as they are, the close ends them
+        body = json.dumps(completion(3)).encode()
+        out = self.raw(sim, b"POST /v1/completions HTTP/1.0\r\nContent-Length: %d\r\n\r\n%s"
+                       % (len(body), body))
+        head, _, events = out.partition(b"\r\n\r\n")
+        self.assertNotIn(b"chunked", head)
+        self.assertIn(b"Connection: close", head)
+        events = events.split(b"\n\n")
+        self.assertEqual(events[-1], b"")
+        self.assertEqual([e[:6] for e in events[:-1]], [b"data: "] * 5)  # 3, usage, [DONE]
+        self.assertEqual(events[-2], b"data: [DONE]")
         out = self.raw(sim, b"GARBAGE\r\n\r\n")
         self.assertTrue(out.startswith(b"HTTP/1.1 400 "))
         sim.stop()
@@ -438,11 +462,60 @@ class Protocol(SimBase):
         self.assertEqual(log[0]["outcome"], "shutdown")
         conn.close()
 
+    def test_client_going_away_frees_its_slot(self):
+        sim = self.start("--step-base-ms", "20", "--max-batch", "1")
+        conn = sim.connect()
+        conn.request("POST", "/v1/completions", json.dumps(completion(1000)))
+        resp = conn.getresponse()
+        resp.readline()  # the first token's event
+        conn.sock.shutdown(socket.SHUT_RDWR)
+        conn.close()
+        # the one slot is free again: a second request completes
+        r = self.one(sim, "/v1/completions", completion(2))
+        self.assertEqual(len(decode(r)), 3)
+        log = sim.stop()
+        self.assertEqual([x["outcome"] for x in log], ["client_closed", "ok"])
+        self.assertLess(log[0]["output_tokens"], 1000)
+
+    def test_out_of_descriptors(self):
+        # 8 descriptors of its own (std streams, log, epoll, listener, timer, signals) and 4
+        # connections: the other clients wait in the backlog until a connection closes
+        sim = self.start("--step-base-ms", "5", max_fds=12)
+        res = self.concurrent(sim, [completion(3) for _ in range(10)])
+        self.assertEqual([len(decode(r)) for r in res], [4] * 10)
+        self.assertEqual(len(sim.stop()), 10)
+
     def test_usage_errors(self):
         for args in (["--tls-cert", "x"], ["--max-batch", "0"], ["--error-rate", "2"],
                      ["--port", "70000"], ["operand"]):
             r = C.run("sim", *args)
             self.assertEqual(r.returncode, 2, args)
+
+
+DEBIAN_PYTHON = "/usr/bin/python3"
+PY_CLIENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench",
+                         "py_stream_client.py")
+
+
+class PythonClient(SimBase):
+    def test_vllm_style_client(self):
+        probe = subprocess.run([DEBIAN_PYTHON, "-c", "import aiohttp"], capture_output=True) \
+            if os.path.exists(DEBIAN_PYTHON) else None
+        if not probe or probe.returncode != 0:
+            self.skipTest("no aiohttp for /usr/bin/python3 (Debian python3-aiohttp)")
+        sim = self.start("--step-base-ms", "5")
+        r = subprocess.run([DEBIAN_PYTHON, PY_CLIENT, "--url", "http://127.0.0.1:%d" % sim.port,
+                            "--concurrency", "20", "--num-requests", "60", "--output-len", "4",
+                            "--sim-log", sim.log, "--json"],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = json.loads(r.stdout)
+        self.assertEqual((out["completed"], out["failed"], out["chunks"]), (60, 0, 240))
+        err = out["ttft_error_ms"]
+        self.assertEqual(err["matched"], 60)
+        # causality on one clock: no chunk is seen before the server wrote it
+        self.assertGreaterEqual(min(err["p50"], err["p99"]), 0.0)
+        self.assertEqual(len(sim.stop()), 60)
 
 
 class Tls(SimBase):

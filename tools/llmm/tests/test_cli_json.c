@@ -168,6 +168,54 @@ static void strings(void **state)
     }
 }
 
+/* The string scan looks at 16 (or 8) bytes at once: a stop byte (an escape, the closing
+ * quote, a control character) at every offset of a block, in a decoded and in a skipped
+ * string, against the decoding written out here byte by byte. */
+static void string_stops(void **state)
+{
+    static const struct {
+        const char *raw, *decoded;
+    } stops[] = {{"\\\"", "\""}, {"\\n", "\n"}, {"\\\\", "\\"}, {"\\u00e9", "\xc3\xa9"},
+                 {"", ""}};
+    (void)state;
+    for (size_t k = 0; k < sizeof stops / sizeof stops[0]; k++) {
+        for (size_t at = 0; at <= 40; at++) {
+            char text[512], want[128], raw[128];
+            size_t n = 0, w = 0;
+            for (size_t i = 0; i < at; i++)
+                raw[n++] = (char)('a' + i % 26);
+            memcpy(want, raw, n);
+            w = n;
+            n += (size_t)snprintf(raw + n, sizeof raw - n, "%s", stops[k].raw);
+            w += (size_t)snprintf(want + w, sizeof want - w, "%s", stops[k].decoded);
+            n += (size_t)snprintf(raw + n, sizeof raw - n, "xyz");
+            w += (size_t)snprintf(want + w, sizeof want - w, "xyz");
+            snprintf(text, sizeof text, "{\"text\": \"%s\", \"t\": \"%s\"}", raw, raw);
+            {
+                char expect[512];
+                snprintf(expect, sizeof expect, "{K(text)S(%s)K(t)S#%zu}", want, n);
+                assert_string_equal(events(text, 0, 0, 0), expect);
+            }
+        }
+    }
+    /* a control character at every offset is an error, decoded or not */
+    for (size_t at = 0; at <= 40; at++) {
+        for (int decoded = 0; decoded <= 1; decoded++) {
+            char text[128];
+            rec r;
+            size_t n = (size_t)snprintf(text, sizeof text, "{\"%s\": \"", decoded ? "text" : "t");
+            for (size_t i = 0; i < at; i++)
+                text[n++] = 'q';
+            snprintf(text + n, sizeof text - n, "\x01rest of it\"}");
+            memset(&r, 0, sizeof r);
+            assert_int_equal(tokenize(text, strlen(text), 0, 0, &r, &tok),
+                             LLMM_CLI_JSON_SYNTAX);
+            assert_non_null(strstr(tok.msg, "control character"));
+            llmm_cli_json_free(&tok);
+        }
+    }
+}
+
 static void skipping(void **state)
 {
     (void)state;
@@ -325,7 +373,8 @@ static void detection(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(values),   cmocka_unit_test(strings), cmocka_unit_test(skipping),
+        cmocka_unit_test(values),   cmocka_unit_test(strings), cmocka_unit_test(string_stops),
+        cmocka_unit_test(skipping),
         cmocka_unit_test(multi),    cmocka_unit_test(errors),  cmocka_unit_test(limits),
         cmocka_unit_test(detection),
     };

@@ -154,14 +154,32 @@ static void body_prompts(void **state)
                 LLMM_SIM_CHAT);
     assert_int_equal(b.prompt_tokens, 5);
     assert_int_equal(b.max_tokens, 9);
-    assert_true(body_bad("{\"prompt\": [\"a\", \"b\"]}", LLMM_SIM_COMPLETIONS));
-    assert_true(body_bad("{\"prompt\": [1, \"b\"]}", LLMM_SIM_COMPLETIONS));
-    assert_true(body_bad("{\"prompt\": 3}", LLMM_SIM_COMPLETIONS));
-    assert_true(body_bad("{}", LLMM_SIM_COMPLETIONS));
-    assert_true(body_bad("{\"messages\": []}", LLMM_SIM_CHAT));
-    assert_true(body_bad("{\"messages\": [{\"content\": 5}]}", LLMM_SIM_CHAT));
-    assert_true(body_bad("[1]", LLMM_SIM_COMPLETIONS));
-    assert_true(body_bad("{\"prompt\": \"a\"", LLMM_SIM_COMPLETIONS));
+}
+
+/* Bodies refused with a message. */
+static void body_errors(void **state)
+{
+    static const struct {
+        const char *json;
+        llmm_sim_endpoint ep;
+    } bad[] = {
+        {"{\"prompt\": [\"a\", \"b\"]}", LLMM_SIM_COMPLETIONS},
+        {"{\"prompt\": [1, \"b\"]}", LLMM_SIM_COMPLETIONS},
+        {"{\"prompt\": 3}", LLMM_SIM_COMPLETIONS},
+        {"{}", LLMM_SIM_COMPLETIONS},
+        {"{\"messages\": []}", LLMM_SIM_CHAT},
+        {"{\"messages\": [{\"content\": 5}]}", LLMM_SIM_CHAT},
+        {"[1]", LLMM_SIM_COMPLETIONS},
+        {"{\"prompt\": \"a\"", LLMM_SIM_COMPLETIONS},
+        {"{\"prompt\": \"a\", \"max_tokens\": 0}", LLMM_SIM_COMPLETIONS},
+        {"{\"prompt\": \"a\", \"max_tokens\": 2.5}", LLMM_SIM_COMPLETIONS},
+        {"{\"prompt\": \"a\", \"stream\": 1}", LLMM_SIM_COMPLETIONS},
+        {"{\"prompt\": \"a\", \"model\": 1}", LLMM_SIM_COMPLETIONS},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (!body_bad(bad[i].json, bad[i].ep))
+            fail_msg("accepted: %s", bad[i].json);
 }
 
 static void body_options(void **state)
@@ -179,10 +197,6 @@ static void body_options(void **state)
                 LLMM_SIM_COMPLETIONS);
     assert_int_equal(b.max_tokens, 0);
     assert_int_equal(b.stream, 0);
-    assert_true(body_bad("{\"prompt\": \"a\", \"max_tokens\": 0}", LLMM_SIM_COMPLETIONS));
-    assert_true(body_bad("{\"prompt\": \"a\", \"max_tokens\": 2.5}", LLMM_SIM_COMPLETIONS));
-    assert_true(body_bad("{\"prompt\": \"a\", \"stream\": 1}", LLMM_SIM_COMPLETIONS));
-    assert_true(body_bad("{\"prompt\": \"a\", \"model\": 1}", LLMM_SIM_COMPLETIONS));
 }
 
 /* ---- the stream's framing ------------------------------------------------------------------- */
@@ -217,6 +231,14 @@ static int events(const llmm_sim_buf *b, int *bad)
     return n;
 }
 
+/* b's bytes as a C string (a NUL after them, not counted). */
+static const char *text(llmm_sim_buf *b)
+{
+    assert_int_equal(llmm_sim_buf_put(b, "", 1), 0);
+    b->len--;
+    return b->data;
+}
+
 static void stream_events(void **state)
 {
     llmm_sim_reply r = {.ep = LLMM_SIM_CHAT, .num = 7, .created = 1, .model = "m",
@@ -227,10 +249,10 @@ static void stream_events(void **state)
     assert_int_equal(llmm_sim_put_token(&b, &r, 1, 0), 0); /* role chunk + token */
     assert_int_equal(llmm_sim_put_token(&b, &r, 2, 1), 0); /* garbled */
     assert_int_equal(llmm_sim_put_usage(&b, &r), 0);
-    assert_int_equal(llmm_sim_put_done(&b), 0);
+    assert_int_equal(llmm_sim_put_done(&b, &r), 0);
     assert_int_equal(events(&b, &bad), 5);
     assert_int_equal(bad, 1);
-    assert_non_null(strstr(b.data, "\"usage\":{\"prompt_tokens\":3,\"total_tokens\":5,"
+    assert_non_null(strstr(text(&b), "\"usage\":{\"prompt_tokens\":3,\"total_tokens\":5,"
                                    "\"completion_tokens\":2}"));
     assert_memory_equal(b.data + b.len - 5, "0\r\n\r\n", 5);
     llmm_sim_buf_free(&b);
@@ -238,7 +260,15 @@ static void stream_events(void **state)
     assert_int_equal(llmm_sim_put_token(&b, &r, 2, 0), 0);
     assert_int_equal(events(&b, &bad), 1);
     assert_int_equal(bad, 0);
-    assert_non_null(strstr(b.data, "\"finish_reason\":\"length\""));
+    assert_non_null(strstr(text(&b), "\"finish_reason\":\"length\""));
+    llmm_sim_buf_free(&b);
+    /* HTTP/1.0: the events alone, no chunk framing, no terminating chunk */
+    r.unframed = 1;
+    assert_int_equal(llmm_sim_put_token(&b, &r, 2, 0), 0);
+    assert_int_equal(llmm_sim_put_done(&b, &r), 0);
+    assert_memory_equal(b.data, "data: {", 7);
+    assert_null(strstr(text(&b), "\r\n"));
+    assert_memory_equal(b.data + b.len - 17, "}\n\ndata: [DONE]\n\n", 17);
     llmm_sim_buf_free(&b);
 }
 
@@ -297,14 +327,17 @@ static void model_draws(void **state)
         count[plan.fault]++;
         sum += plan.output_tokens;
         assert_true(plan.output_tokens >= 1);
-        if (plan.fault >= LLMM_SIM_FAULT_STALL)
-            assert_true(plan.fault_at >= 1 && (plan.fault_at < plan.output_tokens ||
-                                               plan.output_tokens == 1));
+        if (plan.fault == LLMM_SIM_FAULT_STALL || plan.fault == LLMM_SIM_FAULT_DROP)
+            assert_true(plan.fault_at >= 1 && plan.fault_at < plan.output_tokens);
+        if (plan.fault == LLMM_SIM_FAULT_MALFORMED)
+            assert_true(plan.fault_at >= 1 && plan.fault_at <= plan.output_tokens);
     }
     /* each share within 5 standard deviations of its probability (the first fault wins) */
     {
-        double expect[6] = {0.8 * 0.9 * 0.95 * 0.98, 0.1, 0.1, 0.8 * 0.1,
-                            0.8 * 0.9 * 0.05, 0.8 * 0.9 * 0.95 * 0.02};
+        /* a one-token output (probability 1 - e^(-1/64)) turns a stall or a drop into none */
+        double one = 1.0 - exp(-1.0 / 64), stall = 0.8 * 0.1, drop = 0.8 * 0.9 * 0.05;
+        double expect[6] = {0.8 * 0.9 * 0.95 * 0.98 + one * (stall + drop), 0.1, 0.1,
+                            (1 - one) * stall, (1 - one) * drop, 0.8 * 0.9 * 0.95 * 0.02};
         for (int f = 0; f < 6; f++) {
             double sd = sqrt(N * expect[f] * (1 - expect[f]));
             assert_true(fabs(count[f] - N * expect[f]) < 5 * sd);
@@ -422,10 +455,10 @@ int main(void)
         cmocka_unit_test(http_complete),   cmocka_unit_test(http_incremental),
         cmocka_unit_test(http_connection), cmocka_unit_test(http_errors),
         cmocka_unit_test(buffer),          cmocka_unit_test(body_prompts),
-        cmocka_unit_test(body_options),    cmocka_unit_test(stream_events),
-        cmocka_unit_test(model_step),      cmocka_unit_test(model_closed_loop),
-        cmocka_unit_test(model_draws),     cmocka_unit_test(engine_queue),
-        cmocka_unit_test(engine_prefill_stall_cancel),
+        cmocka_unit_test(body_options),    cmocka_unit_test(body_errors),
+        cmocka_unit_test(stream_events),   cmocka_unit_test(model_step),
+        cmocka_unit_test(model_closed_loop), cmocka_unit_test(model_draws),
+        cmocka_unit_test(engine_queue),    cmocka_unit_test(engine_prefill_stall_cancel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

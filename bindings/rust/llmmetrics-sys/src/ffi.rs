@@ -86,6 +86,7 @@ pub const LLMM_KIND_SCORECARD: llmm_object_kind = 6;
 pub const LLMM_KIND_GOODPUT: llmm_object_kind = 7;
 pub const LLMM_KIND_BURN: llmm_object_kind = 8;
 pub const LLMM_KIND_ERROR_TRIGGER: llmm_object_kind = 9;
+pub const LLMM_KIND_HOST_SAMPLER: llmm_object_kind = 10;
 
 /// The type of an option, which names its setter and getter (`_set_f64`, `_set_u64`, `_set_i32`) and the fields of llmm_option_info that hold its bounds and default.
 pub type llmm_option_type = c_int;
@@ -453,6 +454,12 @@ pub const LLMM_EVENT_ATTR_SCHED_JITTER: &[u8] = b"sched.jitter\0";
 pub const LLMM_EVENT_ATTR_NUMA_MIGRATION: &[u8] = b"mem.numa_migration\0";
 pub const LLMM_EVENT_ATTR_WEIGHT_SWITCH: &[u8] = b"model.weight_switch\0";
 pub const LLMM_EVENT_ATTR_GC_PAUSE: &[u8] = b"runtime.gc_pause\0";
+pub const LLMM_EVENT_ATTR_CPU_PRESSURE: &[u8] = b"cpu.pressure\0";
+pub const LLMM_EVENT_ATTR_MEMORY_PRESSURE: &[u8] = b"mem.pressure\0";
+pub const LLMM_EVENT_ATTR_IO_PRESSURE: &[u8] = b"io.pressure\0";
+pub const LLMM_EVENT_ATTR_CPU_FREQ_DROP: &[u8] = b"cpu.freq_drop\0";
+pub const LLMM_EVENT_ATTR_CTX_SWITCHES: &[u8] = b"sched.ctx_switches\0";
+pub const LLMM_EVENT_ATTR_CPU_THROTTLE: &[u8] = b"cpu.throttle\0";
 
 /// Known event types (values pinned). Calls take the type as `int32_t` so that the caller's own ids (LLMM_EVENT_USER and above) pass unchanged.
 pub type llmm_event_type = c_int;
@@ -462,6 +469,12 @@ pub const LLMM_EVENT_SCHED_JITTER: llmm_event_type = 3;
 pub const LLMM_EVENT_NUMA_MIGRATION: llmm_event_type = 4;
 pub const LLMM_EVENT_WEIGHT_SWITCH: llmm_event_type = 5;
 pub const LLMM_EVENT_GC_PAUSE: llmm_event_type = 6;
+pub const LLMM_EVENT_CPU_PRESSURE: llmm_event_type = 7;
+pub const LLMM_EVENT_MEMORY_PRESSURE: llmm_event_type = 8;
+pub const LLMM_EVENT_IO_PRESSURE: llmm_event_type = 9;
+pub const LLMM_EVENT_CPU_FREQ_DROP: llmm_event_type = 10;
+pub const LLMM_EVENT_CTX_SWITCHES: llmm_event_type = 11;
+pub const LLMM_EVENT_CPU_THROTTLE: llmm_event_type = 12;
 pub const LLMM_EVENT_USER: llmm_event_type = 65536;
 
 /// One event as returned by llmm_event_log_lookback().
@@ -1442,6 +1455,60 @@ extern "C" {
     pub fn llmm_export_otlp_json_point(s: *const llmm_sketch, earlier: *const llmm_sketch, o: *const llmm_otlp_options, buf: *mut u8, cap: usize, len: *mut usize) -> llmm_status;
     /// Write a complete OTLP/JSON `ExportMetricsServiceRequest` (the body of a POST to `/v1/metrics` with `Content-Type: application/json`) holding one metric with one exponential-histogram point.
     pub fn llmm_export_otlp_json(s: *const llmm_sketch, earlier: *const llmm_sketch, name: *const c_char, o: *const llmm_otlp_options, buf: *mut u8, cap: usize, len: *mut usize) -> llmm_status;
+}
+
+// ------------------------------------------------------------------------------------------------
+// host.h
+// ------------------------------------------------------------------------------------------------
+
+/// The host signals (values pinned). Each is also the key of its event threshold (llmm_host_option).
+pub type llmm_host_signal = c_int;
+pub const LLMM_HOST_TCP_RETRANS: llmm_host_signal = 1;
+pub const LLMM_HOST_MAJOR_FAULTS: llmm_host_signal = 2;
+pub const LLMM_HOST_CTX_SWITCHES: llmm_host_signal = 3;
+pub const LLMM_HOST_RUN_DELAY: llmm_host_signal = 4;
+pub const LLMM_HOST_NUMA_MIGRATIONS: llmm_host_signal = 5;
+pub const LLMM_HOST_PSI_CPU: llmm_host_signal = 6;
+pub const LLMM_HOST_PSI_MEMORY: llmm_host_signal = 7;
+pub const LLMM_HOST_PSI_IO: llmm_host_signal = 8;
+pub const LLMM_HOST_CPU_FREQ_MHZ: llmm_host_signal = 9;
+pub const LLMM_HOST_CPU_THROTTLE: llmm_host_signal = 10;
+
+/// Option keys of the sampler: the event threshold of each signal, keyed by the signal's own value; all f64. Types, bounds and defaults: options_reference (llmm_option_describe() with LLMM_KIND_HOST_SAMPLER). A threshold may change at any time and applies from the next sample; +Inf turns a signal's events off.
+pub type llmm_host_option = c_int;
+pub const LLMM_HOST_TCP_RETRANS_ABOVE: llmm_host_option = 1;
+pub const LLMM_HOST_MAJOR_FAULTS_ABOVE: llmm_host_option = 2;
+pub const LLMM_HOST_CTX_SWITCHES_ABOVE: llmm_host_option = 3;
+pub const LLMM_HOST_RUN_DELAY_ABOVE: llmm_host_option = 4;
+pub const LLMM_HOST_NUMA_MIGRATIONS_ABOVE: llmm_host_option = 5;
+pub const LLMM_HOST_PSI_CPU_ABOVE: llmm_host_option = 6;
+pub const LLMM_HOST_PSI_MEMORY_ABOVE: llmm_host_option = 7;
+pub const LLMM_HOST_PSI_IO_ABOVE: llmm_host_option = 8;
+pub const LLMM_HOST_CPU_FREQ_DROP: llmm_host_option = 9;
+pub const LLMM_HOST_CPU_THROTTLE_ABOVE: llmm_host_option = 10;
+
+opaque! {
+    /// A sampler of host signals (opaque).
+    llmm_host_sampler;
+}
+
+extern "C" {
+    /// The stable name of a signal, for files, labels and reports: `tcp_retrans`, `major_faults`, `ctx_switches`, `run_delay`, `numa_migrations`, `psi_cpu`, `psi_memory`, `psi_io`, `cpu_freq_mhz`, `cpu_throttle`.
+    pub fn llmm_host_signal_name(sig: llmm_host_signal) -> *const c_char;
+    /// The event type a signal's threshold crossings are logged as (the table above).
+    pub fn llmm_host_signal_event(sig: llmm_host_signal) -> i32;
+    /// Create a sampler: open the files of every signal the host exposes under `root`.
+    pub fn llmm_host_sampler_new(ctx: *mut llmm_ctx, root: *const c_char, out: *mut *mut llmm_host_sampler) -> llmm_status;
+    /// Free a sampler and close its files. NULL is a no-op.
+    pub fn llmm_host_sampler_free(s: *mut llmm_host_sampler);
+    /// Set an event threshold (bounds: options_reference).
+    pub fn llmm_host_sampler_set_f64(s: *mut llmm_host_sampler, key: llmm_host_option, value: f64) -> llmm_status;
+    /// Read an event threshold.
+    pub fn llmm_host_sampler_get_f64(s: *const llmm_host_sampler, key: llmm_host_option, value: *mut f64) -> llmm_status;
+    /// Take one sample: re-read every available signal, compute the rates over the interval since the previous sample and, when `log` is given, log one event per signal above its threshold at `now_ns`.
+    pub fn llmm_host_sample(s: *mut llmm_host_sampler, now_ns: u64, log: *mut llmm_event_log) -> llmm_status;
+    /// A signal's rate over the last interval (the interval between the two latest samples), per second; for LLMM_HOST_CPU_FREQ_MHZ the level at the latest sample, in MHz.
+    pub fn llmm_host_signal_rate(s: *const llmm_host_sampler, sig: llmm_host_signal, per_second: *mut f64) -> llmm_status;
 }
 
 // Every caller-sized struct and its kind.

@@ -50,59 +50,35 @@ fn library_version_is_compatible() {
 #[test]
 fn struct_sizes_match_the_init_calls() {
     unsafe {
-        let mut a = MaybeUninit::<llmm_allocator>::zeroed();
-        assert_eq!(llmm_allocator_init(a.as_mut_ptr()), LLMM_OK);
-        let a = a.assume_init();
-        assert_eq!(a.struct_size as usize, size_of::<llmm_allocator>());
+        // The struct `$init` sets up, its `struct_size` checked against the crate's size.
+        macro_rules! init_checked {
+            ($t:ident => $init:ident) => {{
+                let mut r = MaybeUninit::<$t>::zeroed();
+                assert_eq!($init(r.as_mut_ptr()), LLMM_OK);
+                let r = r.assume_init();
+                assert_eq!(r.struct_size as usize, size_of::<$t>(), stringify!($t));
+                r
+            }};
+        }
+
+        let a = init_checked!(llmm_allocator => llmm_allocator_init);
         assert!(a.alloc.is_some() && a.realloc.is_some() && a.free.is_some());
 
-        let mut r = MaybeUninit::<llmm_score_result>::zeroed();
-        assert_eq!(llmm_score_result_init(r.as_mut_ptr()), LLMM_OK);
-        assert_eq!(r.assume_init().struct_size as usize, size_of::<llmm_score_result>());
-
-        let mut r = MaybeUninit::<llmm_lii_reading>::zeroed();
-        assert_eq!(llmm_lii_reading_init(r.as_mut_ptr()), LLMM_OK);
-        assert_eq!(r.assume_init().struct_size as usize, size_of::<llmm_lii_reading>());
-
-        let mut r = MaybeUninit::<llmm_kv_occupancy_result>::zeroed();
-        assert_eq!(llmm_kv_occupancy_result_init(r.as_mut_ptr()), LLMM_OK);
-        assert_eq!(r.assume_init().struct_size as usize, size_of::<llmm_kv_occupancy_result>());
-
-        let mut r = MaybeUninit::<llmm_spike_stats>::zeroed();
-        assert_eq!(llmm_spike_stats_init(r.as_mut_ptr()), LLMM_OK);
-        assert_eq!(r.assume_init().struct_size as usize, size_of::<llmm_spike_stats>());
-
-        let mut r = MaybeUninit::<llmm_fit_stats>::zeroed();
-        assert_eq!(llmm_fit_stats_init(r.as_mut_ptr()), LLMM_OK);
-        assert_eq!(r.assume_init().struct_size as usize, size_of::<llmm_fit_stats>());
-
-        let mut r = MaybeUninit::<llmm_knee>::zeroed();
-        assert_eq!(llmm_knee_init(r.as_mut_ptr()), LLMM_OK);
-        let k = r.assume_init();
-        assert_eq!(k.struct_size as usize, size_of::<llmm_knee>());
+        let k = init_checked!(llmm_knee => llmm_knee_init);
         assert_eq!(k.quality, LLMM_KNEE_NONE);
         assert!(k.knee.is_nan() && k.qps.is_nan());
 
-        let mut r = MaybeUninit::<llmm_usl>::zeroed();
-        assert_eq!(llmm_usl_init(r.as_mut_ptr()), LLMM_OK);
-        let u = r.assume_init();
-        assert_eq!(u.struct_size as usize, size_of::<llmm_usl>());
+        let u = init_checked!(llmm_usl => llmm_usl_init);
         assert!(u.lambda.is_nan() && u.kappa.is_nan());
 
-        let mut r = MaybeUninit::<llmm_knee_options>::zeroed();
-        assert_eq!(llmm_knee_options_init(r.as_mut_ptr()), LLMM_OK);
-        let o = r.assume_init();
-        assert_eq!(o.struct_size as usize, size_of::<llmm_knee_options>());
+        let o = init_checked!(llmm_knee_options => llmm_knee_options_init);
         // The documented defaults land in the fields of the same names.
         assert_eq!(
             (o.smooth, o.trim, o.collapse_fraction, o.kneedle_sensitivity),
             (0, 0.1, 0.5, 1.0)
         );
 
-        let mut r = MaybeUninit::<llmm_otlp_options>::zeroed();
-        assert_eq!(llmm_otlp_options_init(r.as_mut_ptr()), LLMM_OK);
-        let o = r.assume_init();
-        assert_eq!(o.struct_size as usize, size_of::<llmm_otlp_options>());
+        let o = init_checked!(llmm_otlp_options => llmm_otlp_options_init);
         assert_eq!(
             (o.unit_to_seconds, o.max_buckets, o.temporality),
             (1.0, 0, LLMM_OTLP_CUMULATIVE)
@@ -110,13 +86,14 @@ fn struct_sizes_match_the_init_calls() {
         assert!(o.attributes.is_null() && o.unit.is_null() && o.resource_attributes.is_null());
 
         macro_rules! size_checked {
-            ($($t:ident => $init:ident),*) => {$({
-                let mut r = MaybeUninit::<$t>::zeroed();
-                assert_eq!($init(r.as_mut_ptr()), LLMM_OK);
-                assert_eq!(r.assume_init().struct_size as usize, size_of::<$t>(), stringify!($t));
-            })*};
+            ($($t:ident => $init:ident),*) => {$(init_checked!($t => $init);)*};
         }
         size_checked!(
+            llmm_score_result => llmm_score_result_init,
+            llmm_lii_reading => llmm_lii_reading_init,
+            llmm_kv_occupancy_result => llmm_kv_occupancy_result_init,
+            llmm_spike_stats => llmm_spike_stats_init,
+            llmm_fit_stats => llmm_fit_stats_init,
             llmm_kv_hit_reading => llmm_kv_hit_reading_init,
             llmm_tlb_reading => llmm_tlb_reading_init,
             llmm_slo_result => llmm_slo_result_init,

@@ -1,14 +1,12 @@
 //! Multi-window error-budget burn-rate alerts and the error-share self-healing trigger.
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
 use crate::error::{check, Result};
-use crate::object::{get, Owned};
-use crate::sized;
+use crate::object::Owned;
 
+value_fns! {
 /// Burn rate `error_rate / (1 − slo_target)`.
 ///
 /// ```
@@ -16,16 +14,12 @@ use crate::sized;
 /// assert!((b - 14.4).abs() < 1e-9);
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
-pub fn burn_rate(error_rate: f64, slo_target: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    get(|b| unsafe { ffi::llmm_burn_rate(error_rate, slo_target, b) })
-}
+fn burn_rate(error_rate: f64, slo_target: f64) -> f64 = ffi::llmm_burn_rate;
 
 /// Share of a period's error budget that a window burning at `burn_rate` spends:
 /// `burn_rate · window / period`.
-pub fn burn_budget_spent(burn_rate: f64, window_ns: u64, period_ns: u64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    get(|s| unsafe { ffi::llmm_burn_budget_spent(burn_rate, window_ns, period_ns, s) })
+fn burn_budget_spent(burn_rate: f64, window_ns: u64, period_ns: u64) -> f64 =
+    ffi::llmm_burn_budget_spent;
 }
 
 /// Slot length of a [`BurnAlerter`] when 0 is given: ten seconds.
@@ -70,44 +64,43 @@ pub enum BurnU64 {
     SlowShortNs = 7,
 }
 
+readings! {
 /// Burn rates and alerts at a time stamp; arrays indexed by [`BurnWindow`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BurnResult {
+pub struct BurnResult <- ffi::llmm_burn_result {
     /// Both fast windows burn faster than the fast factor.
-    pub fast_alert: bool,
+    fast_alert: bool,
     /// Both slow windows burn faster than the slow factor.
-    pub slow_alert: bool,
+    slow_alert: bool,
     /// Requests counted in each window.
-    pub requests: [u64; 4],
+    requests: [u64; 4],
     /// Failed requests in each window.
-    pub errors: [u64; 4],
+    errors: [u64; 4],
     /// `errors / requests` (0 for an idle window).
-    pub error_rate: [f64; 4],
+    error_rate: [f64; 4],
     /// `error_rate / (1 − T)`.
-    pub burn_rate: [f64; 4],
+    burn_rate: [f64; 4],
+}
 }
 
-/// Multi-window, multi-burn-rate error-budget alerts as in the Google SRE workbook
-/// (`llmm_burn`): fast (1 h and 5 min above 14.4) and slow (6 h and 30 min above 6).
-///
-/// ```
-/// use llmmetrics::{BurnAlerter, BurnWindow};
-///
-/// const MIN: u64 = 60_000_000_000;
-/// let mut b = BurnAlerter::new(0.999, 0, 0)?;
-/// for m in 0..60 {
-///     b.add(m * MIN, 2, 100)?;           // 2 % errors: burn rate 20
-/// }
-/// let r = b.evaluate(60 * MIN)?;
-/// assert!(r.fast_alert && r.slow_alert);
-/// assert!((r.burn_rate[BurnWindow::FastShort as usize] - 20.0).abs() < 1e-9);
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct BurnAlerter {
-    raw: Owned<ffi::llmm_burn>,
-}
-
-constructors!(BurnAlerter = ffi::llmm_burn_new;
+constructors!(
+    /// Multi-window, multi-burn-rate error-budget alerts as in the Google SRE workbook
+    /// (`llmm_burn`): fast (1 h and 5 min above 14.4) and slow (6 h and 30 min above 6).
+    ///
+    /// ```
+    /// use llmmetrics::{BurnAlerter, BurnWindow};
+    ///
+    /// const MIN: u64 = 60_000_000_000;
+    /// let mut b = BurnAlerter::new(0.999, 0, 0)?;
+    /// for m in 0..60 {
+    ///     b.add(m * MIN, 2, 100)?;           // 2 % errors: burn rate 20
+    /// }
+    /// let r = b.evaluate(60 * MIN)?;
+    /// assert!(r.fast_alert && r.slow_alert);
+    /// assert!((r.burn_rate[BurnWindow::FastShort as usize] - 20.0).abs() < 1e-9);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct BurnAlerter(ffi::llmm_burn) = ffi::llmm_burn_new;
     /// An alerter for `slo_target` (e.g. 0.999) on `slots` slots of `slot_ns` (0, 0: 10 s
     /// slots, just enough for the 6 h window).
     ///
@@ -126,78 +119,52 @@ option_calls!(BurnAlerter;
     fn get_u64(key: BurnU64 as ffi::llmm_burn_option) -> u64 = ffi::llmm_burn_get_u64;
 );
 
-impl BurnAlerter {
+calls!(BurnAlerter;
     /// Count `errors` failed requests of `requests` at `now_ns`.
-    pub fn add(&mut self, now_ns: u64, errors: u64, requests: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_burn_add(self.raw.ptr(), now_ns, errors, requests) })
-    }
-
+    fn add(&mut self, now_ns: u64, errors: u64, requests: u64) = ffi::llmm_burn_add;
     /// Burn rates of the four windows at `now_ns` and the two alerts.
-    pub fn evaluate(&mut self, now_ns: u64) -> Result<BurnResult> {
-        // SAFETY: live handle; sized::read sets the struct up.
-        let r = sized::read(|r| unsafe { ffi::llmm_burn_evaluate(self.raw.ptr(), now_ns, r) })?;
-        Ok(BurnResult {
-            fast_alert: r.fast_alert != 0,
-            slow_alert: r.slow_alert != 0,
-            requests: r.requests,
-            errors: r.errors,
-            error_rate: r.error_rate,
-            burn_rate: r.burn_rate,
-        })
-    }
-
+    fn evaluate(&mut self, now_ns: u64) -> BurnResult = read ffi::llmm_burn_evaluate;
     /// Forget every count and the clock; the options stay.
-    pub fn reset(&mut self) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_burn_reset(self.raw.ptr()) })
-    }
-}
+    fn reset(&mut self) = ffi::llmm_burn_reset;
+);
 
-impl fmt::Debug for BurnAlerter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("BurnAlerter")
-            .field("slo_target", &self.get_f64(BurnF64::SloTarget).ok())
-            .finish()
-    }
-}
+debug_fields!(BurnAlerter, "slo_target" = { get_f64(BurnF64::SloTarget).ok() });
 
 /// Window of an [`ErrorTrigger`] when 0 is given: five minutes.
 pub const ERROR_TRIGGER_WINDOW_NS_DEFAULT: u64 = ffi::LLMM_ERROR_TRIGGER_WINDOW_NS_DEFAULT;
 /// Default failed-share threshold of an [`ErrorTrigger`]: 5 %.
 pub const ERROR_TRIGGER_MAX_SHARE_DEFAULT: f64 = ffi::LLMM_ERROR_TRIGGER_MAX_SHARE_DEFAULT;
 
+readings! {
 /// What an [`ErrorTrigger`] reads.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ErrorTriggerReading {
+pub struct ErrorTriggerReading <- ffi::llmm_error_trigger_reading {
     /// `share` > the threshold and `requests` ≥ the minimum.
-    pub fired: bool,
+    fired: bool,
     /// Failed requests in the window.
-    pub errors: u64,
+    errors: u64,
     /// All requests in the window.
-    pub requests: u64,
+    requests: u64,
     /// `errors / requests`.
-    pub share: f64,
+    share: f64,
+}
 }
 
-/// "5xx share over the last 5 min > 5 %": an error-share trigger over a time window
-/// (`llmm_error_trigger`).
-///
-/// ```
-/// use llmmetrics::ErrorTrigger;
-///
-/// let mut t = ErrorTrigger::new(0)?;          // 5 min, 5 %, at least 1 request
-/// t.add(1_000_000_000, 5, 100)?;
-/// assert!(!t.check(2_000_000_000)?.fired);   // exactly 5 % does not fire
-/// t.add(2_000_000_000, 1, 1)?;
-/// assert!(t.check(3_000_000_000)?.fired);
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct ErrorTrigger {
-    raw: Owned<ffi::llmm_error_trigger>,
-}
-
-constructors!(ErrorTrigger = ffi::llmm_error_trigger_new;
+constructors!(
+    /// "5xx share over the last 5 min > 5 %": an error-share trigger over a time window
+    /// (`llmm_error_trigger`).
+    ///
+    /// ```
+    /// use llmmetrics::ErrorTrigger;
+    ///
+    /// let mut t = ErrorTrigger::new(0)?;          // 5 min, 5 %, at least 1 request
+    /// t.add(1_000_000_000, 5, 100)?;
+    /// assert!(!t.check(2_000_000_000)?.fired);   // exactly 5 % does not fire
+    /// t.add(2_000_000_000, 1, 1)?;
+    /// assert!(t.check(3_000_000_000)?.fired);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct ErrorTrigger(ffi::llmm_error_trigger) = ffi::llmm_error_trigger_new;
     /// A trigger over `window_ns` (0 for five minutes) with threshold 5 % and minimum 1.
     (window_ns: u64));
 
@@ -212,41 +179,20 @@ option_calls!(ErrorTrigger;
     fn min_requests() -> u64 = ffi::llmm_error_trigger_get_u64[ffi::LLMM_ERROR_TRIGGER_MIN_REQUESTS];
 );
 
-impl ErrorTrigger {
+calls!(ErrorTrigger;
     /// Count `errors` failed requests of `requests` at `now_ns`.
-    pub fn add(&mut self, now_ns: u64, errors: u64, requests: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_error_trigger_add(self.raw.ptr(), now_ns, errors, requests) })
-    }
-
+    fn add(&mut self, now_ns: u64, errors: u64, requests: u64) = ffi::llmm_error_trigger_add;
     /// The failed share over the window ending at `now_ns` and whether it fires.
     ///
     /// # Errors
     /// `Empty` when the window holds no request.
-    pub fn check(&mut self, now_ns: u64) -> Result<ErrorTriggerReading> {
-        // SAFETY: live handle; sized::read sets the struct up.
-        let r =
-            sized::read(|r| unsafe { ffi::llmm_error_trigger_check(self.raw.ptr(), now_ns, r) })?;
-        Ok(ErrorTriggerReading {
-            fired: r.fired != 0,
-            errors: r.errors,
-            requests: r.requests,
-            share: r.share,
-        })
-    }
-
+    fn check(&mut self, now_ns: u64) -> ErrorTriggerReading = read ffi::llmm_error_trigger_check;
     /// Forget every count and the clock; the options stay.
-    pub fn reset(&mut self) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_error_trigger_reset(self.raw.ptr()) })
-    }
-}
+    fn reset(&mut self) = ffi::llmm_error_trigger_reset;
+);
 
-impl fmt::Debug for ErrorTrigger {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ErrorTrigger")
-            .field("max_share", &self.max_share().ok())
-            .field("min_requests", &self.min_requests().ok())
-            .finish()
-    }
-}
+debug_fields!(
+    ErrorTrigger,
+    "max_share" = { max_share().ok() },
+    "min_requests" = { min_requests().ok() }
+);

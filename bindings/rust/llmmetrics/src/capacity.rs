@@ -3,25 +3,17 @@
 
 use llmmetrics_sys as ffi;
 
-use crate::error::{check, Result};
+use crate::error::Result;
 
 /// Safety factor [`littles_law_tps`] uses when given 0.
 pub const LITTLES_LAW_SAFETY_DEFAULT: f64 = ffi::LLMM_LITTLES_LAW_SAFETY_DEFAULT;
 
-fn out1(f: impl FnOnce(&mut f64) -> ffi::llmm_status) -> Result<f64> {
-    let mut v = 0.0;
-    check(f(&mut v))?;
-    Ok(v)
-}
-
+value_fns! {
 /// Throughput decay rate `η = 1 − actual / peak` (negative when actual exceeds the peak).
 ///
 /// # Errors
 /// `Invalid` for NaN or infinite values, `actual < 0` or `peak ≤ 0`.
-pub fn decay_rate(actual: f64, peak: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    out1(|o| unsafe { ffi::llmm_decay_rate(actual, peak, o) })
-}
+fn decay_rate(actual: f64, peak: f64) -> f64 = ffi::llmm_decay_rate;
 
 /// Roofline bound `min(peak_flops, bandwidth_bytes · intensity)`.
 ///
@@ -31,46 +23,27 @@ pub fn decay_rate(actual: f64, peak: f64) -> Result<f64> {
 /// assert!((t - 32.624e12).abs() < 1e3);
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
-pub fn roofline(peak_flops: f64, bandwidth_bytes: f64, intensity: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    out1(|o| unsafe { ffi::llmm_roofline(peak_flops, bandwidth_bytes, intensity, o) })
-}
+fn roofline(peak_flops: f64, bandwidth_bytes: f64, intensity: f64) -> f64 = ffi::llmm_roofline;
 
 /// Ridge-point intensity `peak_flops / bandwidth_bytes` (FLOPs per byte).
-pub fn roofline_critical_intensity(peak_flops: f64, bandwidth_bytes: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    out1(|o| unsafe { ffi::llmm_roofline_critical_intensity(peak_flops, bandwidth_bytes, o) })
-}
+fn roofline_critical_intensity(peak_flops: f64, bandwidth_bytes: f64) -> f64 =
+    ffi::llmm_roofline_critical_intensity;
 
 /// Arithmetic intensity `flops / bytes`.
-pub fn arithmetic_intensity(flops: f64, bytes: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    out1(|o| unsafe { ffi::llmm_arithmetic_intensity(flops, bytes, o) })
-}
+fn arithmetic_intensity(flops: f64, bytes: f64) -> f64 = ffi::llmm_arithmetic_intensity;
 
 /// Multi-GPU scaling decay `1 − measured / ideal`.
-pub fn scaling_decay(ideal: f64, measured: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    out1(|o| unsafe { ffi::llmm_scaling_decay(ideal, measured, o) })
-}
+fn scaling_decay(ideal: f64, measured: f64) -> f64 = ffi::llmm_scaling_decay;
 
 /// Scaling decay from one device's throughput: `1 − measured / (single · devices)`.
-pub fn scaling_decay_devices(single: f64, devices: u32, measured: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    out1(|o| unsafe { ffi::llmm_scaling_decay_devices(single, devices, measured, o) })
-}
+fn scaling_decay_devices(single: f64, devices: u32, measured: f64) -> f64 =
+    ffi::llmm_scaling_decay_devices;
 
 /// Communication share of a step, `comm_time / step_time`.
-pub fn comm_share(comm_time: f64, step_time: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    out1(|o| unsafe { ffi::llmm_comm_share(comm_time, step_time, o) })
-}
+fn comm_share(comm_time: f64, step_time: f64) -> f64 = ffi::llmm_comm_share;
 
 /// Sequence-length decay `1 − tps_long / tps_short`.
-pub fn seqlen_decay(tps_short: f64, tps_long: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    out1(|o| unsafe { ffi::llmm_seqlen_decay(tps_short, tps_long, o) })
-}
+fn seqlen_decay(tps_short: f64, tps_long: f64) -> f64 = ffi::llmm_seqlen_decay;
 
 /// SLO-driven capacity from Little's law: `max(1, concurrency / (p999_ms / 1000) · safety)`
 /// requests per second; `safety` in (0, 1], or 0 for [`LITTLES_LAW_SAFETY_DEFAULT`].
@@ -83,7 +56,5 @@ pub fn seqlen_decay(tps_short: f64, tps_long: f64) -> Result<f64> {
 ///
 /// # Errors
 /// `Invalid` for bad latency or concurrency; `Range` for a safety factor outside [0, 1].
-pub fn littles_law_tps(p999_ms: f64, concurrency: f64, safety: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    out1(|o| unsafe { ffi::llmm_littles_law_tps(p999_ms, concurrency, safety, o) })
+fn littles_law_tps(p999_ms: f64, concurrency: f64, safety: f64) -> f64 = ffi::llmm_littles_law_tps;
 }

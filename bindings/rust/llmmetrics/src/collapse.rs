@@ -1,13 +1,10 @@
 //! Throughput collapse right after a precision switch (doc/spec.md §7).
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
 use crate::error::{check, Result};
 use crate::object::Owned;
-use crate::sized;
 
 /// Largest latency, TPS reading, mean or in-flight count the detectors accept.
 pub const DETECT_VALUE_MAX: f64 = ffi::LLMM_DETECT_VALUE_MAX;
@@ -40,62 +37,66 @@ pub enum CollapseU64 {
     ConfirmNs = 8,
 }
 
+readings! {
 /// The verdict on one latency, see [`CollapseDetector::observe_ex`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CollapseVerdict {
+pub struct CollapseVerdict <- ffi::llmm_collapse_verdict {
     /// Outlier and (if required) matched to a switch.
-    pub collapsed: bool,
+    collapsed: bool,
     /// A baseline of W earlier latencies existed.
-    pub ready: bool,
+    ready: bool,
     /// Above the threshold, whatever the switch.
-    pub outlier: bool,
+    outlier: bool,
     /// Within the switch interval of the latest switch.
-    pub after_switch: bool,
+    after_switch: bool,
     /// σ was raised to its floor.
-    pub floored: bool,
+    floored: bool,
     /// Baseline mean (0 when not ready).
-    pub mean: f64,
+    mean: f64,
     /// Baseline σ after the floor.
-    pub sigma: f64,
+    sigma: f64,
     /// `mean + k·σ`.
-    pub threshold: f64,
+    threshold: f64,
     /// `now − latest switch`; `None` when no switch was marked.
-    pub since_switch_ns: Option<u64>,
+    since_switch_ns: Option<u64>,
     /// Latencies observed, this one included.
-    pub samples: u64,
+    samples: u64,
+}
 }
 
+readings! {
 /// The confirmation matrix of the latest switch, see [`CollapseDetector::switch_report`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CollapseReport {
+pub struct CollapseReport <- ffi::llmm_collapse_report {
     /// Confirmed signals among latency, TPS and memory bandwidth (0 ..= 3).
-    pub signals: i32,
+    signals: i32,
     /// A latency matched to the switch was collapsed.
-    pub latency_confirmed: bool,
+    latency_confirmed: bool,
     /// TPS readings exist before and after the switch.
-    pub tps_known: bool,
+    tps_known: bool,
     /// The TPS drop exceeds its option.
-    pub tps_confirmed: bool,
+    tps_confirmed: bool,
     /// A bandwidth reading exists after the switch.
-    pub membw_known: bool,
+    membw_known: bool,
     /// The utilisation is below its option.
-    pub membw_confirmed: bool,
+    membw_confirmed: bool,
     /// The report may still change (the clock is inside the matching intervals).
-    pub open: bool,
+    open: bool,
     /// Time stamp of the switch.
-    pub switch_ns: u64,
+    switch_ns: u64,
     /// Latencies matched to the switch.
-    pub latencies: u64,
+    latencies: u64,
     /// Of those, collapsed.
-    pub flagged: u64,
+    flagged: u64,
     /// Last TPS reading before the switch.
-    pub tps_before: f64,
+    tps_before: f64,
     /// Lowest TPS reading matched to the switch.
-    pub tps_after: f64,
+    tps_after: f64,
     /// `1 − after / before` (when known).
-    pub tps_drop: f64,
+    tps_drop: f64,
     /// Lowest utilisation matched to the switch.
-    pub membw: f64,
+    membw: f64,
+}
 }
 
 /// Counts of a [`CollapseDetector`] since creation or reset.
@@ -109,29 +110,26 @@ pub struct CollapseCounts {
     pub switches: u64,
 }
 
-/// Throughput collapse right after a precision switch (doc/spec.md §7, `llmm_collapse`): a batch
-/// latency is an outlier above `mean + k·σ` of the W before it, and collapsed when it comes
-/// within 10 ms of the latest switch.
-///
-/// ```
-/// use llmmetrics::CollapseDetector;
-///
-/// const MS: u64 = 1_000_000;
-/// let mut c = CollapseDetector::new()?;
-/// for i in 0..8 {
-///     c.observe(i * MS, 0.050 + (i % 2) as f64 * 0.001)?;   // a calm baseline
-/// }
-/// c.mark_switch(8 * MS)?;                                    // FP16 → INT8
-/// assert!(c.observe(10 * MS, 0.200)?);                       // 2 ms later: collapsed
-/// assert!(!c.observe(30 * MS, 0.200)?);                      // 22 ms later: too late
-/// assert_eq!(c.counts().collapsed, 1);
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct CollapseDetector {
-    raw: Owned<ffi::llmm_collapse>,
-}
-
-constructors!(CollapseDetector = ffi::llmm_collapse_new;
+constructors!(
+    /// Throughput collapse right after a precision switch (doc/spec.md §7, `llmm_collapse`): a batch
+    /// latency is an outlier above `mean + k·σ` of the W before it, and collapsed when it comes
+    /// within 10 ms of the latest switch.
+    ///
+    /// ```
+    /// use llmmetrics::CollapseDetector;
+    ///
+    /// const MS: u64 = 1_000_000;
+    /// let mut c = CollapseDetector::new()?;
+    /// for i in 0..8 {
+    ///     c.observe(i * MS, 0.050 + (i % 2) as f64 * 0.001)?;   // a calm baseline
+    /// }
+    /// c.mark_switch(8 * MS)?;                                    // FP16 → INT8
+    /// assert!(c.observe(10 * MS, 0.200)?);                       // 2 ms later: collapsed
+    /// assert!(!c.observe(30 * MS, 0.200)?);                      // 22 ms later: too late
+    /// assert_eq!(c.counts().collapsed, 1);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct CollapseDetector(ffi::llmm_collapse) = ffi::llmm_collapse_new;
     /// A detector with the default options.
     ());
 
@@ -146,88 +144,32 @@ option_calls!(CollapseDetector;
     fn get_u64(key: CollapseU64 as ffi::llmm_collapse_option) -> u64 = ffi::llmm_collapse_get_u64;
 );
 
-impl CollapseDetector {
+calls!(CollapseDetector;
     /// Mark a weight (precision) switch at `now_ns`; it replaces any earlier one.
-    pub fn mark_switch(&mut self, now_ns: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_collapse_mark_switch(self.raw.ptr(), now_ns) })
-    }
-
+    fn mark_switch(&mut self, now_ns: u64) = ffi::llmm_collapse_mark_switch;
     /// Judge one batch latency against the W before it; returns whether it collapsed.
     ///
     /// # Errors
     /// `Invalid` for a bad latency or time going backwards; `Range` above
     /// [`DETECT_VALUE_MAX`].
-    pub fn observe(&mut self, now_ns: u64, latency: f64) -> Result<bool> {
-        let mut collapsed = 0;
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe {
-            ffi::llmm_collapse_observe(self.raw.ptr(), now_ns, latency, &mut collapsed)
-        })?;
-        Ok(collapsed != 0)
-    }
-
+    fn observe(&mut self, now_ns: u64, latency: f64) -> bool = flag ffi::llmm_collapse_observe;
     /// [`observe`](CollapseDetector::observe) with the whole verdict.
-    pub fn observe_ex(&mut self, now_ns: u64, latency: f64) -> Result<CollapseVerdict> {
-        // SAFETY: live handle; sized::read sets the struct up.
-        let v = sized::read(|v| unsafe {
-            ffi::llmm_collapse_observe_ex(self.raw.ptr(), now_ns, latency, v)
-        })?;
-        Ok(CollapseVerdict {
-            collapsed: v.collapsed != 0,
-            ready: v.ready != 0,
-            outlier: v.outlier != 0,
-            after_switch: v.after_switch != 0,
-            floored: v.floored != 0,
-            mean: v.mean,
-            sigma: v.sigma,
-            threshold: v.threshold,
-            since_switch_ns: if v.since_switch_ns == u64::MAX {
-                None
-            } else {
-                Some(v.since_switch_ns)
-            },
-            samples: v.samples,
-        })
-    }
-
+    fn observe_ex(&mut self, now_ns: u64, latency: f64) -> CollapseVerdict =
+        read ffi::llmm_collapse_observe_ex;
     /// A throughput reading (a drop after a switch is the TPS signal).
-    pub fn observe_tps(&mut self, now_ns: u64, tps: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_collapse_observe_tps(self.raw.ptr(), now_ns, tps) })
-    }
-
+    fn observe_tps(&mut self, now_ns: u64, tps: f64) = ffi::llmm_collapse_observe_tps;
     /// A memory-bandwidth utilisation reading in [0, 1].
-    pub fn observe_membw(&mut self, now_ns: u64, utilisation: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_collapse_observe_membw(self.raw.ptr(), now_ns, utilisation) })
-    }
-
+    fn observe_membw(&mut self, now_ns: u64, utilisation: f64) = ffi::llmm_collapse_observe_membw;
     /// The confirmation matrix of the latest switch.
     ///
     /// # Errors
     /// `Empty` when no switch was marked.
-    pub fn switch_report(&self) -> Result<CollapseReport> {
-        // SAFETY: live handle; sized::read sets the struct up.
-        let r = sized::read(|r| unsafe { ffi::llmm_collapse_switch_report(self.raw.ptr(), r) })?;
-        Ok(CollapseReport {
-            signals: r.signals,
-            latency_confirmed: r.latency_confirmed != 0,
-            tps_known: r.tps_known != 0,
-            tps_confirmed: r.tps_confirmed != 0,
-            membw_known: r.membw_known != 0,
-            membw_confirmed: r.membw_confirmed != 0,
-            open: r.open != 0,
-            switch_ns: r.switch_ns,
-            latencies: r.latencies,
-            flagged: r.flagged,
-            tps_before: r.tps_before,
-            tps_after: r.tps_after,
-            tps_drop: r.tps_drop,
-            membw: r.membw,
-        })
-    }
+    fn switch_report(&self) -> CollapseReport = read ffi::llmm_collapse_switch_report;
+    /// Forget every latency, reading, switch, count and the clock; options stay.
+    fn reset(&mut self) = ffi::llmm_collapse_reset;
+);
 
+impl CollapseDetector {
     /// Counts since creation or reset.
     pub fn counts(&self) -> CollapseCounts {
         let mut c = CollapseCounts::default();
@@ -243,16 +185,6 @@ impl CollapseDetector {
         debug_assert_eq!(st, ffi::LLMM_OK);
         c
     }
-
-    /// Forget every latency, reading, switch, count and the clock; options stay.
-    pub fn reset(&mut self) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_collapse_reset(self.raw.ptr()) })
-    }
 }
 
-impl fmt::Debug for CollapseDetector {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CollapseDetector").field("counts", &self.counts()).finish()
-    }
-}
+debug_fields!(CollapseDetector, "counts" = { counts() });

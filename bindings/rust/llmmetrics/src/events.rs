@@ -1,7 +1,6 @@
 //! The event log for spike attribution, and correlation of paired series.
 
 use std::ffi::CStr;
-use std::fmt;
 
 use llmmetrics_sys as ffi;
 
@@ -26,6 +25,18 @@ impl EventType {
     pub const WEIGHT_SWITCH: EventType = EventType(ffi::LLMM_EVENT_WEIGHT_SWITCH);
     /// A garbage-collection pause (`runtime.gc_pause`).
     pub const GC_PAUSE: EventType = EventType(ffi::LLMM_EVENT_GC_PAUSE);
+    /// Tasks stalled waiting for a CPU (`cpu.pressure`; since 1.1.0).
+    pub const CPU_PRESSURE: EventType = EventType(ffi::LLMM_EVENT_CPU_PRESSURE);
+    /// Tasks stalled on memory (`mem.pressure`; since 1.1.0).
+    pub const MEMORY_PRESSURE: EventType = EventType(ffi::LLMM_EVENT_MEMORY_PRESSURE);
+    /// Tasks stalled on block I/O (`io.pressure`; since 1.1.0).
+    pub const IO_PRESSURE: EventType = EventType(ffi::LLMM_EVENT_IO_PRESSURE);
+    /// The CPU frequency fell (`cpu.freq_drop`; since 1.1.0).
+    pub const CPU_FREQ_DROP: EventType = EventType(ffi::LLMM_EVENT_CPU_FREQ_DROP);
+    /// Context switches above a bound (`sched.ctx_switches`; since 1.1.0).
+    pub const CTX_SWITCHES: EventType = EventType(ffi::LLMM_EVENT_CTX_SWITCHES);
+    /// The cgroup's CPU quota ran out (`cpu.throttle`; since 1.1.0).
+    pub const CPU_THROTTLE: EventType = EventType(ffi::LLMM_EVENT_CPU_THROTTLE);
     /// The first id of the caller's own types.
     pub const USER: EventType = EventType(ffi::LLMM_EVENT_USER);
 
@@ -69,28 +80,25 @@ pub struct EventLogCounts {
 /// Default capacity of an [`EventLog`].
 pub const EVENT_LOG_CAPACITY_DEFAULT: u32 = ffi::LLMM_EVENT_LOG_CAPACITY_DEFAULT;
 
-/// A bounded, time-ordered ring of typed events (`llmm_event_log`): the candidate causes of
-/// a spike are the events shortly before it.
-///
-/// ```
-/// use llmmetrics::{EventLog, EventType};
-///
-/// const MS: u64 = 1_000_000;
-/// let mut log = EventLog::new(0)?;
-/// log.add(100 * MS, EventType::GC_PAUSE, 12.0)?;
-/// log.add(180 * MS, EventType::TCP_RETRANSMIT, 1.0)?;
-/// let causes = log.lookback(200 * MS, 50 * MS)?;   // what happened in the 50 ms before
-/// assert_eq!(causes.len(), 1);
-/// assert_eq!(causes[0].kind, EventType::TCP_RETRANSMIT);
-/// assert_eq!(causes[0].before_ns, 20 * MS);
-/// assert_eq!(EventType::GC_PAUSE.attr_name(), Some("runtime.gc_pause"));
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct EventLog {
-    raw: Owned<ffi::llmm_event_log>,
-}
-
-constructors!(EventLog = ffi::llmm_event_log_new;
+constructors!(
+    /// A bounded, time-ordered ring of typed events (`llmm_event_log`): the candidate causes of
+    /// a spike are the events shortly before it.
+    ///
+    /// ```
+    /// use llmmetrics::{EventLog, EventType};
+    ///
+    /// const MS: u64 = 1_000_000;
+    /// let mut log = EventLog::new(0)?;
+    /// log.add(100 * MS, EventType::GC_PAUSE, 12.0)?;
+    /// log.add(180 * MS, EventType::TCP_RETRANSMIT, 1.0)?;
+    /// let causes = log.lookback(200 * MS, 50 * MS)?;   // what happened in the 50 ms before
+    /// assert_eq!(causes.len(), 1);
+    /// assert_eq!(causes[0].kind, EventType::TCP_RETRANSMIT);
+    /// assert_eq!(causes[0].before_ns, 20 * MS);
+    /// assert_eq!(EventType::GC_PAUSE.attr_name(), Some("runtime.gc_pause"));
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct EventLog(ffi::llmm_event_log) = ffi::llmm_event_log_new;
     /// A log keeping the last `capacity` events (0 for 1024).
     ///
     /// # Errors
@@ -98,6 +106,11 @@ constructors!(EventLog = ffi::llmm_event_log_new;
     (capacity: u32));
 
 impl EventLog {
+    /// The raw handle, for calls that write into the log (the host sampler).
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut ffi::llmm_event_log {
+        self.raw.ptr()
+    }
+
     /// Record an event (time stamps never go backwards; the oldest event leaves a full ring).
     ///
     /// # Errors
@@ -169,11 +182,7 @@ impl EventLog {
     }
 }
 
-impl fmt::Debug for EventLog {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("EventLog").field("counts", &self.counts()).finish()
-    }
-}
+debug_fields!(EventLog, "counts" = { counts() });
 
 /// Correlation coefficient of [`correlation`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

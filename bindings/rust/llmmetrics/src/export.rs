@@ -7,7 +7,6 @@
 //! ([`prom_label_escape`] escapes one value).
 
 use std::ffi::{CStr, CString};
-use std::fmt;
 use std::ptr::{self};
 
 use llmmetrics_sys as ffi;
@@ -226,32 +225,29 @@ pub fn prom_buckets(which: BucketList) -> Result<Vec<f64>> {
     }
 }
 
-/// A Prometheus exposition under construction: many families, many labelled series per
-/// family (`llmm_prom_writer`). Keeps its memory between scrapes.
-///
-/// ```
-/// use llmmetrics::{PromFormat, PromType, PromWriter, Sketch};
-///
-/// let mut lat = Sketch::new()?;
-/// lat.add_many(&[0.12, 0.25, 0.31])?;
-/// let mut w = PromWriter::new(PromFormat::Text)?;
-/// w.family("requests_total", Some("Requests served."), PromType::Counter, &[])?;
-/// w.value(Some("code=\"200\""), 3.0)?;
-/// w.family("latency_seconds", None, PromType::Summary, &[0.5, 0.99])?;
-/// w.sketch(None, &lat, 1.0)?;
-/// let text = String::from_utf8(w.finish()?).unwrap();
-/// assert!(text.contains("requests_total{code=\"200\"} 3"));
-/// assert!(text.contains("latency_seconds_count 3"));
-/// assert_eq!(w.data()?, text.as_bytes());   // the same bytes, without a copy
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-///
-/// `PromWriter` is `Send + Sync`: every call takes `&mut self`.
-pub struct PromWriter {
-    raw: Owned<ffi::llmm_prom_writer>,
-}
-
-constructors!(PromWriter = ffi::llmm_prom_writer_new;
+constructors!(
+    /// A Prometheus exposition under construction: many families, many labelled series per
+    /// family (`llmm_prom_writer`). Keeps its memory between scrapes.
+    ///
+    /// ```
+    /// use llmmetrics::{PromFormat, PromType, PromWriter, Sketch};
+    ///
+    /// let mut lat = Sketch::new()?;
+    /// lat.add_many(&[0.12, 0.25, 0.31])?;
+    /// let mut w = PromWriter::new(PromFormat::Text)?;
+    /// w.family("requests_total", Some("Requests served."), PromType::Counter, &[])?;
+    /// w.value(Some("code=\"200\""), 3.0)?;
+    /// w.family("latency_seconds", None, PromType::Summary, &[0.5, 0.99])?;
+    /// w.sketch(None, &lat, 1.0)?;
+    /// let text = String::from_utf8(w.finish()?).unwrap();
+    /// assert!(text.contains("requests_total{code=\"200\"} 3"));
+    /// assert!(text.contains("latency_seconds_count 3"));
+    /// assert_eq!(w.data()?, text.as_bytes());   // the same bytes, without a copy
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    ///
+    /// `PromWriter` is `Send + Sync`: every call takes `&mut self`.
+    pub struct PromWriter(ffi::llmm_prom_writer) = ffi::llmm_prom_writer_new;
     /// An empty writer.
     (format: PromFormat as ffi::llmm_prom_format));
 
@@ -363,11 +359,7 @@ impl PromWriter {
     }
 }
 
-impl fmt::Debug for PromWriter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PromWriter").field("ptr", &self.raw.ptr()).finish()
-    }
-}
+debug_fields!(PromWriter, "ptr" = { raw.ptr() });
 
 /// OTLP aggregation temporality.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

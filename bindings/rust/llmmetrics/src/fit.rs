@@ -6,49 +6,35 @@
 use llmmetrics_sys as ffi;
 
 use crate::error::{check, Error, Result};
-use crate::object::get;
+use crate::object::{get, FromC};
 use crate::sized;
 
 /// Highest degree [`polyfit`], [`polyfit_weighted`] and [`poly_roots`] accept.
 pub const POLY_MAX_DEGREE: u32 = ffi::LLMM_POLY_MAX_DEGREE;
 
+readings! {
 /// Diagnostics of a least-squares polynomial fit.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FitStats {
+pub struct FitStats <- ffi::llmm_fit_stats {
     /// Numerical rank of the scaled Vandermonde matrix (degree + 1 for a successful fit).
-    pub rank: u32,
+    rank: u32,
     /// Points that entered the fit (weight > 0).
-    pub n: u64,
+    n: u64,
     /// Coefficient of determination `1 − rss/tss` (1 when tss = 0).
-    pub r2: f64,
+    r2: f64,
     /// Residual sum of squares (weighted for weighted fits).
-    pub rss: f64,
+    rss: f64,
     /// Total sum of squares about the (weighted) mean.
-    pub tss: f64,
+    tss: f64,
     /// `sqrt(rss / (n − degree − 1))`; 0 when n = degree + 1.
-    pub residual_std: f64,
+    residual_std: f64,
     /// 1-norm condition number of the triangular factor (≥ 1).
-    pub condition: f64,
+    condition: f64,
     /// Centre `c` of the abscissa map `t = (x − c)/h`.
-    pub centre: f64,
+    centre: f64,
     /// Scale `h` of the abscissa map (a power of two).
-    pub scale: f64,
+    scale: f64,
 }
-
-impl FitStats {
-    fn from_raw(s: &ffi::llmm_fit_stats) -> FitStats {
-        FitStats {
-            rank: s.rank,
-            n: s.n,
-            r2: s.r2,
-            rss: s.rss,
-            tss: s.tss,
-            residual_std: s.residual_std,
-            condition: s.condition,
-            centre: s.centre,
-            scale: s.scale,
-        }
-    }
 }
 
 fn same_len(a: &[f64], b: &[f64]) -> Result<()> {
@@ -92,7 +78,7 @@ pub fn polyfit(x: &[f64], y: &[f64], degree: u32) -> Result<(Vec<f64>, FitStats)
     let st = sized::read(|st| unsafe {
         ffi::llmm_polyfit(x.as_ptr(), y.as_ptr(), x.len(), degree, coeffs.as_mut_ptr(), st)
     })?;
-    Ok((coeffs, FitStats::from_raw(&st)))
+    Ok((coeffs, FitStats::from_c(st)))
 }
 
 /// Weighted least squares, minimising `Σ wᵢ (yᵢ − p(xᵢ))²` (a weight acts as a repeat count).
@@ -113,7 +99,7 @@ pub fn polyfit_weighted(
         let (c, n) = (coeffs.as_mut_ptr(), x.len());
         ffi::llmm_polyfit_weighted(x.as_ptr(), y.as_ptr(), w.as_ptr(), n, degree, c, st)
     })?;
-    Ok((coeffs, FitStats::from_raw(&st)))
+    Ok((coeffs, FitStats::from_c(st)))
 }
 
 /// `p(x)` by Horner's rule (as `numpy.polyval`).

@@ -34,14 +34,18 @@
 //! | [`SloWindow`], [`BurnAlerter`], [`ErrorTrigger`], [`KvHitTracker`], [`TlbMonitor`] | yes | yes | reads advance the clock, so they take `&mut self`; option reads are pure |
 //! | [`Goodput`] | yes | yes | writers take `&mut self`; `bound` and `read` only read |
 //! | [`CollapseDetector`], [`EventLog`], [`StabilityGate`], [`SaturationSignal`] | yes | yes | writers take `&mut self`; reports, counts, look-backs and readings only read |
+//! | [`HostSampler`] | yes | yes | `sample` and the threshold setter take `&mut self`; rates and thresholds only read |
 //! | [`Recorder`] | yes | yes | shard handout and snapshots are thread-safe in C |
 //! | [`Shard`] | yes | no | one writer at a time; borrows its recorder, so it cannot outlive it |
 //!
 //! # Linking
 //!
+//! `llmmetrics-sys` finds the C library through `LLMMETRICS_LIB_DIR` or `pkg-config`.
 //! Running a program (or `cargo test`) needs the shared library on the loader path, e.g.
 //! `LD_LIBRARY_PATH=build/lib` for a meson build tree together with
-//! `PKG_CONFIG_PATH=build/meson-uninstalled` at build time.
+//! `PKG_CONFIG_PATH=build/meson-uninstalled` at build time. With the feature `static` the
+//! archive `libllmmetrics.a` is linked into the program instead (a C library built with
+//! `-Ddefault_library=static` or `both`). `examples/serving_report.rs` is a complete program.
 #![deny(missing_docs)]
 
 #[macro_use]
@@ -56,6 +60,7 @@ mod events;
 mod export;
 mod fit;
 mod gates;
+mod host;
 mod options;
 mod recorder;
 mod resource;
@@ -98,6 +103,7 @@ pub use fit::{
     KneeOptions, KneeQuality, KneeReport, Usl, POLY_MAX_DEGREE,
 };
 pub use gates::{SaturationReading, SaturationSignal, StabilityGate, StabilityReading};
+pub use host::{HostSampler, HostSignal, HostThreshold};
 pub use options::{options, ObjectKind, OptionBounds, OptionInfo, Options};
 pub use recorder::{Recorder, Shard};
 pub use resource::{

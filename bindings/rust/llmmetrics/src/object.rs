@@ -47,6 +47,7 @@ free! {
     ffi::llmm_kv_hit_tracker => ffi::llmm_kv_hit_tracker_free,
     ffi::llmm_tlb_monitor => ffi::llmm_tlb_monitor_free,
     ffi::llmm_prom_writer => ffi::llmm_prom_writer_free,
+    ffi::llmm_host_sampler => ffi::llmm_host_sampler_free,
 }
 
 /// An owned C object and the context it was made from, which it keeps alive.
@@ -106,7 +107,17 @@ pub(crate) fn get<V: Default>(call: impl FnOnce(&mut V) -> ffi::llmm_status) -> 
 /// `new(args)` and `with_context(ctx, args)` of a type (a struct with one field, `raw`) whose
 /// C constructor takes the context, the arguments (each converted `as` a C type if given) and
 /// the out-pointer.
+///
+/// Given as `$(#[doc])* pub struct T(c_type) = c_new; ...`, it also declares the type.
 macro_rules! constructors {
+    ($(#[$tdoc:meta])* pub struct $t:ident($c:ty) = $new:path; $($rest:tt)*) => {
+        $(#[$tdoc])*
+        pub struct $t {
+            raw: Owned<$c>,
+        }
+
+        constructors!($t = $new; $($rest)*);
+    };
     ($t:ident = $new:path; $(#[$doc:meta])* ($($arg:ident: $ty:ty $(as $cty:ty)?),*)) => {
         impl $t {
             $(#[$doc])*
@@ -174,5 +185,126 @@ macro_rules! option_calls {
             crate::object::get(|v| unsafe { $c(self.raw.ptr(), $key, v) })
         }
         option_calls!(@item $($rest)*);
+    };
+}
+
+/// A field of a binding struct made from the field of the same name of the C struct: the same
+/// type as it is, a C flag (nonzero: true) as `bool`, a time span whose "none" is `u64::MAX`
+/// as `Option<u64>`; and a binding struct made from its C struct ([`readings!`]).
+pub(crate) trait FromC<C> {
+    /// The binding's value of `c`.
+    fn from_c(c: C) -> Self;
+}
+
+impl<T> FromC<T> for T {
+    fn from_c(c: T) -> T {
+        c
+    }
+}
+
+impl FromC<i32> for bool {
+    fn from_c(c: i32) -> bool {
+        c != 0
+    }
+}
+
+impl FromC<u64> for Option<u64> {
+    fn from_c(c: u64) -> Option<u64> {
+        (c != u64::MAX).then_some(c)
+    }
+}
+
+/// A public struct of the binding (each field `pub`) and its [`FromC`] conversion from the C
+/// struct with the same field names, field by field.
+macro_rules! readings {
+    ($(#[$m:meta])* pub struct $t:ident <- $c:ty {
+        $($(#[$fm:meta])* $f:ident: $fty:ty,)*
+    }) => {
+        $(#[$m])*
+        pub struct $t {
+            $($(#[$fm])* pub $f: $fty,)*
+        }
+
+        impl crate::object::FromC<$c> for $t {
+            fn from_c(c: $c) -> $t {
+                $t { $($f: crate::object::FromC::from_c(c.$f),)* }
+            }
+        }
+    };
+}
+
+/// Calls of a type (a struct whose field `raw` holds the object) that pass the object and the
+/// arguments on as they are, each item one method:
+///
+/// - `fn x(&mut self, args) = c_call;` returns the status;
+/// - `fn x(&mut self or &self, args) -> V = get c_call;` the value the call writes last;
+/// - `... -> bool = flag c_call;` the C flag the call writes last;
+/// - `... -> S = read c_call;` the caller-sized struct the call fills, as [`FromC`] makes `S`.
+macro_rules! calls {
+    ($t:ident; $($items:tt)*) => {
+        impl $t {
+            calls!(@item $($items)*);
+        }
+    };
+    (@item) => {};
+    (@item $(#[$d:meta])* fn $name:ident(&mut self $(, $a:ident: $aty:ty)*) = $c:path;
+     $($rest:tt)*) => {
+        $(#[$d])*
+        pub fn $name(&mut self $(, $a: $aty)*) -> Result<()> {
+            // SAFETY: live handle, exclusive borrow.
+            check(unsafe { $c(self.raw.ptr() $(, $a)*) })
+        }
+        calls!(@item $($rest)*);
+    };
+    (@item $(#[$d:meta])* fn $name:ident(&mut self $(, $a:ident: $aty:ty)*) -> $r:ty =
+     $k:ident $c:path; $($rest:tt)*) => {
+        $(#[$d])*
+        pub fn $name(&mut self $(, $a: $aty)*) -> Result<$r> {
+            calls!(@$k $c, self.raw.ptr() $(, $a)*)
+        }
+        calls!(@item $($rest)*);
+    };
+    (@item $(#[$d:meta])* fn $name:ident(&self $(, $a:ident: $aty:ty)*) -> $r:ty =
+     $k:ident $c:path; $($rest:tt)*) => {
+        $(#[$d])*
+        pub fn $name(&self $(, $a: $aty)*) -> Result<$r> {
+            calls!(@$k $c, self.raw.ptr() $(, $a)*)
+        }
+        calls!(@item $($rest)*);
+    };
+    // SAFETY (the three below): live handle (`&mut self` where the call writes); valid
+    // out-pointer, or a struct sized::read sets up.
+    (@get $c:path, $($a:expr),*) => {
+        crate::object::get(|v| unsafe { $c($($a,)* v) })
+    };
+    (@flag $c:path, $($a:expr),*) => {
+        crate::object::get(|v| unsafe { $c($($a,)* v) }).map(|f: i32| f != 0)
+    };
+    (@read $c:path, $($a:expr),*) => {
+        crate::sized::read(|r| unsafe { $c($($a,)* r) }).map(crate::object::FromC::from_c)
+    };
+}
+
+/// Free functions that pass their arguments (plain values) on as they are and return the
+/// value the C call writes last: `fn x(args) -> V = c_call;`.
+macro_rules! value_fns {
+    ($($(#[$d:meta])* fn $name:ident($($a:ident: $aty:ty),*) -> $r:ty = $c:path;)*) => {$(
+        $(#[$d])*
+        pub fn $name($($a: $aty),*) -> Result<$r> {
+            // SAFETY: plain values; valid out-pointer.
+            crate::object::get(|v| unsafe { $c($($a,)* v) })
+        }
+    )*};
+}
+
+/// `Debug` of a type of the crate: its name and fields, each `"name" = { reads }` showing
+/// `self.reads` (`{ read().ok() }`, `{ raw.ptr() }` …).
+macro_rules! debug_fields {
+    ($t:ident $(, $f:literal = { $($e:tt)* })*) => {
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($t))$(.field($f, &self.$($e)*))*.finish()
+            }
+        }
     };
 }

@@ -28,6 +28,8 @@ pub enum ObjectKind {
     Burn = 8,
     /// [`ErrorTrigger`](crate::ErrorTrigger)
     ErrorTrigger = 9,
+    /// [`HostSampler`](crate::HostSampler) (since 1.1.0)
+    HostSampler = 10,
 }
 
 /// The type of an option with its bounds and default; `default` is `None` when a constructor

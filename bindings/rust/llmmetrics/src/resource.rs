@@ -1,12 +1,10 @@
 //! CPU-GPU load imbalance, KV-cache formulas and occupancy, TLB / page-walk signals.
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
 use crate::error::{check, Error, Result};
-use crate::object::{get, Owned};
+use crate::object::{get, FromC, Owned};
 use crate::sized;
 
 /// Default window of a [`LiiMonitor`], in samples.
@@ -74,26 +72,23 @@ pub struct LiiReading {
     pub mean_gpu: f64,
 }
 
-/// A streaming load imbalance index over the last W (CPU, GPU) samples (`llmm_lii_monitor`).
-///
-/// ```
-/// use llmmetrics::{LiiMonitor, LiiTier};
-///
-/// let mut m = LiiMonitor::new(4)?;
-/// for _ in 0..4 {
-///     m.add(0.5, 1.0)?;
-/// }
-/// let r = m.read()?;
-/// assert_eq!((r.lii, r.tier, r.scale), (0.5, LiiTier::Adapt, true));
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-///
-/// `LiiMonitor` is `Send + Sync`: writers take `&mut self`; reading only reads.
-pub struct LiiMonitor {
-    raw: Owned<ffi::llmm_lii_monitor>,
-}
-
-constructors!(LiiMonitor = ffi::llmm_lii_monitor_new;
+constructors!(
+    /// A streaming load imbalance index over the last W (CPU, GPU) samples (`llmm_lii_monitor`).
+    ///
+    /// ```
+    /// use llmmetrics::{LiiMonitor, LiiTier};
+    ///
+    /// let mut m = LiiMonitor::new(4)?;
+    /// for _ in 0..4 {
+    ///     m.add(0.5, 1.0)?;
+    /// }
+    /// let r = m.read()?;
+    /// assert_eq!((r.lii, r.tier, r.scale), (0.5, LiiTier::Adapt, true));
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    ///
+    /// `LiiMonitor` is `Send + Sync`: writers take `&mut self`; reading only reads.
+    pub struct LiiMonitor(ffi::llmm_lii_monitor) = ffi::llmm_lii_monitor_new;
     /// A monitor over the last `window` samples (0 for [`LII_WINDOW_DEFAULT`]).
     ///
     /// # Errors
@@ -111,16 +106,17 @@ option_calls!(LiiMonitor;
     fn threshold(which: LiiThreshold as ffi::llmm_lii_option) -> f64 = ffi::llmm_lii_monitor_get_f64;
 );
 
-impl LiiMonitor {
+calls!(LiiMonitor;
     /// Add one (CPU, GPU) utilisation sample, each in [0, 1].
     ///
     /// # Errors
     /// `Invalid` for NaN or a value outside [0, 1]; nothing changes.
-    pub fn add(&mut self, cpu: f64, gpu: f64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_lii_monitor_add(self.raw.ptr(), cpu, gpu) })
-    }
+    fn add(&mut self, cpu: f64, gpu: f64) = ffi::llmm_lii_monitor_add;
+    /// Drop every sample; the thresholds stay.
+    fn reset(&mut self) = ffi::llmm_lii_monitor_reset;
+);
 
+impl LiiMonitor {
     /// The LII over the window, its tier and the scaling trigger.
     ///
     /// # Errors
@@ -143,19 +139,9 @@ impl LiiMonitor {
             mean_gpu: r.mean_gpu,
         })
     }
-
-    /// Drop every sample; the thresholds stay.
-    pub fn reset(&mut self) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_lii_monitor_reset(self.raw.ptr()) })
-    }
 }
 
-impl fmt::Debug for LiiMonitor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("LiiMonitor").field("reading", &self.read().ok()).finish()
-    }
-}
+debug_fields!(LiiMonitor, "reading" = { read().ok() });
 
 /// External fragmentation of a KV-cache free pool: `1 − largest / total` free extent (0 for
 /// an empty pool or a single extent).
@@ -164,11 +150,9 @@ pub fn kv_fragmentation(free_extents: &[u64]) -> Result<f64> {
     get(|f| unsafe { ffi::llmm_kv_fragmentation(free_extents.as_ptr(), free_extents.len(), f) })
 }
 
+value_fns! {
 /// KV-cache eviction threshold `max(0.65, 0.85 − 0.2·f)` for a fragmentation `f` in [0, 1].
-pub fn kv_evict_threshold(fragmentation: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    get(|t| unsafe { ffi::llmm_kv_evict_threshold(fragmentation, t) })
-}
+fn kv_evict_threshold(fragmentation: f64) -> f64 = ffi::llmm_kv_evict_threshold;
 
 /// KV-cache TTL `int(128 · (1 + 0.5·(h − 0.75)))` for an average hit rate `h` in [0, 1].
 ///
@@ -178,24 +162,24 @@ pub fn kv_evict_threshold(fragmentation: f64) -> Result<f64> {
 /// assert_eq!(llmmetrics::kv_ttl(0.0)?, 80);
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
-pub fn kv_ttl(avg_hit_rate: f64) -> Result<i64> {
-    // SAFETY: valid out-pointer.
-    get(|t| unsafe { ffi::llmm_kv_ttl(avg_hit_rate, t) })
+fn kv_ttl(avg_hit_rate: f64) -> i64 = ffi::llmm_kv_ttl;
 }
 
+readings! {
 /// Block- and token-level occupancy of a paged KV cache, see [`kv_occupancy`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct KvOccupancy {
+pub struct KvOccupancy <- ffi::llmm_kv_occupancy_result {
     /// `U·B − K`: token slots reserved in used blocks but empty.
-    pub wasted_slots: u64,
+    wasted_slots: u64,
     /// `U / T`.
-    pub block_occupancy: f64,
+    block_occupancy: f64,
     /// `K / (T·B)`.
-    pub token_occupancy: f64,
+    token_occupancy: f64,
     /// `block_occupancy − token_occupancy`, the internal fragmentation as a share of the pool.
-    pub gap: f64,
+    gap: f64,
     /// `1 − K / (U·B)`, the internal fragmentation as a share of the reserved slots.
-    pub internal_fragmentation: f64,
+    internal_fragmentation: f64,
+}
 }
 
 /// Occupancy of a paged KV cache with `blocks_total` blocks of `block_size` tokens,
@@ -211,16 +195,10 @@ pub fn kv_occupancy(
     tokens_stored: u64,
 ) -> Result<KvOccupancy> {
     // SAFETY: plain values; sized::read sets the struct up.
-    let r = sized::read(|r| unsafe {
+    sized::read(|r| unsafe {
         ffi::llmm_kv_occupancy(block_size, blocks_total, blocks_used, tokens_stored, r)
-    })?;
-    Ok(KvOccupancy {
-        wasted_slots: r.wasted_slots,
-        block_occupancy: r.block_occupancy,
-        token_occupancy: r.token_occupancy,
-        gap: r.gap,
-        internal_fragmentation: r.internal_fragmentation,
     })
+    .map(FromC::from_c)
 }
 
 /// TLB miss-rate alert presets.
@@ -248,97 +226,80 @@ pub fn tlb_preset(workload: TlbWorkload) -> Result<(f64, u64)> {
     Ok((rate, window))
 }
 
+value_fns! {
 /// Page-table-walk latency in ns from cycles: `cycles / cpu_hz · 1e9`.
-pub fn page_walk_ns(cycles: f64, cpu_hz: f64) -> Result<f64> {
-    // SAFETY: valid out-pointer.
-    get(|ns| unsafe { ffi::llmm_page_walk_ns(cycles, cpu_hz, ns) })
+fn page_walk_ns(cycles: f64, cpu_hz: f64) -> f64 = ffi::llmm_page_walk_ns;
 }
 
 /// Window of a [`KvHitTracker`] when 0 is given: one minute.
 pub const KV_HIT_WINDOW_NS_DEFAULT: u64 = ffi::LLMM_KV_HIT_WINDOW_NS_DEFAULT;
 
+readings! {
 /// The KV-cache hit rate over a window, see [`KvHitTracker::read`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct KvHitReading {
+pub struct KvHitReading <- ffi::llmm_kv_hit_reading {
     /// Hits in the window.
-    pub hits: u64,
+    hits: u64,
     /// Lookups in the window (> 0).
-    pub lookups: u64,
+    lookups: u64,
     /// `hits / lookups`.
-    pub hit_rate: f64,
+    hit_rate: f64,
     /// The cache TTL for that hit rate, as [`kv_ttl`] gives it.
-    pub ttl: i64,
+    ttl: i64,
+}
 }
 
-/// KV-cache hits and lookups over a time window (`llmm_kv_hit_tracker`); reads give the hit
-/// rate and the TTL it implies. Time stamps follow the rules of [`Window`](crate::Window).
-///
-/// ```
-/// use llmmetrics::KvHitTracker;
-///
-/// let mut t = KvHitTracker::new(0)?;               // one minute
-/// t.add(1_000_000_000, 3, 4)?;
-/// let r = t.read(2_000_000_000)?;
-/// assert_eq!((r.hits, r.lookups, r.hit_rate, r.ttl), (3, 4, 0.75, 128));
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct KvHitTracker {
-    raw: Owned<ffi::llmm_kv_hit_tracker>,
-}
-
-constructors!(KvHitTracker = ffi::llmm_kv_hit_tracker_new;
+constructors!(
+    /// KV-cache hits and lookups over a time window (`llmm_kv_hit_tracker`); reads give the hit
+    /// rate and the TTL it implies. Time stamps follow the rules of [`Window`](crate::Window).
+    ///
+    /// ```
+    /// use llmmetrics::KvHitTracker;
+    ///
+    /// let mut t = KvHitTracker::new(0)?;               // one minute
+    /// t.add(1_000_000_000, 3, 4)?;
+    /// let r = t.read(2_000_000_000)?;
+    /// assert_eq!((r.hits, r.lookups, r.hit_rate, r.ttl), (3, 4, 0.75, 128));
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct KvHitTracker(ffi::llmm_kv_hit_tracker) = ffi::llmm_kv_hit_tracker_new;
     /// A tracker over `window_ns` (0 for [`KV_HIT_WINDOW_NS_DEFAULT`]).
     (window_ns: u64));
 
-impl KvHitTracker {
+calls!(KvHitTracker;
     /// Count `hits` of `lookups` at `now_ns`.
     ///
     /// # Errors
     /// `Invalid` for `hits > lookups` or time going backwards; `Range` on overflow.
-    pub fn add(&mut self, now_ns: u64, hits: u64, lookups: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_kv_hit_tracker_add(self.raw.ptr(), now_ns, hits, lookups) })
-    }
-
+    fn add(&mut self, now_ns: u64, hits: u64, lookups: u64) = ffi::llmm_kv_hit_tracker_add;
     /// The hit rate over the window ending at `now_ns`.
     ///
     /// # Errors
     /// `Empty` when the window holds no lookup.
-    pub fn read(&mut self, now_ns: u64) -> Result<KvHitReading> {
-        // SAFETY: live handle; sized::read sets the struct up.
-        let r =
-            sized::read(|r| unsafe { ffi::llmm_kv_hit_tracker_read(self.raw.ptr(), now_ns, r) })?;
-        Ok(KvHitReading { hits: r.hits, lookups: r.lookups, hit_rate: r.hit_rate, ttl: r.ttl })
-    }
-
+    fn read(&mut self, now_ns: u64) -> KvHitReading = read ffi::llmm_kv_hit_tracker_read;
     /// Forget every count and the clock.
-    pub fn reset(&mut self) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_kv_hit_tracker_reset(self.raw.ptr()) })
-    }
-}
+    fn reset(&mut self) = ffi::llmm_kv_hit_tracker_reset;
+);
 
-impl fmt::Debug for KvHitTracker {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("KvHitTracker").field("ptr", &self.raw.ptr()).finish()
-    }
-}
+debug_fields!(KvHitTracker, "ptr" = { raw.ptr() });
 
+readings! {
 /// What a [`TlbMonitor`] reads.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TlbReading {
+pub struct TlbReading <- ffi::llmm_tlb_reading {
     /// Whether `miss_rate` exceeds `max_miss_rate` (strictly).
-    pub alert: bool,
+    alert: bool,
     /// TLB misses in the window.
-    pub misses: u64,
+    misses: u64,
     /// TLB accesses in the window (> 0).
-    pub accesses: u64,
+    accesses: u64,
     /// The monitor's window.
-    pub window_ns: u64,
+    window_ns: u64,
     /// `misses / accesses`.
-    pub miss_rate: f64,
+    miss_rate: f64,
     /// The monitor's threshold.
-    pub max_miss_rate: f64,
+    max_miss_rate: f64,
+}
 }
 
 /// TLB misses and accesses over a time window against a miss-rate threshold
@@ -392,39 +353,18 @@ impl TlbMonitor {
         })?;
         Ok(TlbMonitor { raw })
     }
+}
 
+calls!(TlbMonitor;
     /// Count `misses` of `accesses` at `now_ns` (e.g. hardware counter deltas).
-    pub fn add(&mut self, now_ns: u64, misses: u64, accesses: u64) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_tlb_monitor_add(self.raw.ptr(), now_ns, misses, accesses) })
-    }
-
+    fn add(&mut self, now_ns: u64, misses: u64, accesses: u64) = ffi::llmm_tlb_monitor_add;
     /// The miss rate over the window ending at `now_ns` and the alert.
     ///
     /// # Errors
     /// `Empty` when the window holds no access.
-    pub fn read(&mut self, now_ns: u64) -> Result<TlbReading> {
-        // SAFETY: live handle; sized::read sets the struct up.
-        let r = sized::read(|r| unsafe { ffi::llmm_tlb_monitor_read(self.raw.ptr(), now_ns, r) })?;
-        Ok(TlbReading {
-            alert: r.alert != 0,
-            misses: r.misses,
-            accesses: r.accesses,
-            window_ns: r.window_ns,
-            miss_rate: r.miss_rate,
-            max_miss_rate: r.max_miss_rate,
-        })
-    }
-
+    fn read(&mut self, now_ns: u64) -> TlbReading = read ffi::llmm_tlb_monitor_read;
     /// Forget every count and the clock.
-    pub fn reset(&mut self) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_tlb_monitor_reset(self.raw.ptr()) })
-    }
-}
+    fn reset(&mut self) = ffi::llmm_tlb_monitor_reset;
+);
 
-impl fmt::Debug for TlbMonitor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TlbMonitor").field("ptr", &self.raw.ptr()).finish()
-    }
-}
+debug_fields!(TlbMonitor, "ptr" = { raw.ptr() });

@@ -1,7 +1,6 @@
 //! The four-layer weighted scorecard with scenario presets.
 
 use std::ffi::CString;
-use std::fmt;
 use std::mem::MaybeUninit;
 
 use llmmetrics_sys as ffi;
@@ -367,8 +366,4 @@ impl Scorecard {
     }
 }
 
-impl fmt::Debug for Scorecard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Scorecard").field("weights", &self.weights().ok()).finish()
-    }
-}
+debug_fields!(Scorecard, "weights" = { weights().ok() });

@@ -1,13 +1,10 @@
 //! Latency-spike detection: P99 / P99.9 dual threshold over a sliding window.
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
 use crate::error::{check, Error, Result};
-use crate::object::{get, Owned};
-use crate::sized;
+use crate::object::Owned;
 
 /// Classification of one latency.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -47,61 +44,60 @@ pub enum SpikeU64 {
     Scale = 7,
 }
 
+readings! {
 /// Baselines in force and counts per level, see [`SpikeDetector::stats`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SpikeStats {
+pub struct SpikeStats <- ffi::llmm_spike_stats {
     /// Whether samples are being classified (warm-up done).
-    pub ready: bool,
+    ready: bool,
     /// Base quantile (P99) in force; 0 when no baseline.
-    pub base_threshold: f64,
+    base_threshold: f64,
     /// Severe quantile (P99.9) in force; 0 when no baseline.
-    pub severe_threshold: f64,
+    severe_threshold: f64,
     /// Latencies the baselines in force were computed from.
-    pub baseline_samples: u64,
+    baseline_samples: u64,
     /// Samples observed in the window.
-    pub window_samples: u64,
+    window_samples: u64,
     /// Of those, classified.
-    pub window_classified: u64,
+    window_classified: u64,
     /// Of those, level 1.
-    pub window_level1: u64,
+    window_level1: u64,
     /// Of those, level 2.
-    pub window_level2: u64,
+    window_level2: u64,
     /// Samples observed since creation or reset.
-    pub total_samples: u64,
+    total_samples: u64,
     /// Of those, classified.
-    pub total_classified: u64,
+    total_classified: u64,
     /// Of those, level 1.
-    pub total_level1: u64,
+    total_level1: u64,
     /// Of those, level 2.
-    pub total_level2: u64,
+    total_level2: u64,
+}
 }
 
-/// A latency-spike detector (`llmm_spike`): each latency is classified against the P99 and
-/// P99.9 of the closed slots of its window (default 60 × 1 s) once `warm-up` samples
-/// (default 1000) back the baselines.
-///
-/// ```
-/// use llmmetrics::{SpikeDetector, SpikeLevel, SpikeU64};
-///
-/// const S: u64 = 1_000_000_000;
-/// let mut d = SpikeDetector::new()?;
-/// d.set_u64(SpikeU64::Warmup, 100)?;
-/// for i in 0..1000u64 {
-///     d.observe(i * S / 100, 0.100 + (i % 10) as f64 * 0.001)?;   // 10 s of 100..109 ms
-/// }
-/// assert_eq!(d.observe(10 * S, 0.105)?, SpikeLevel::None);
-/// assert_eq!(d.observe(10 * S, 0.500)?, SpikeLevel::Level2);      // > 1.2 × P99.9
-/// assert_eq!(d.stats(10 * S)?.total_level2, 1);
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-///
-/// Every call that takes a time stamp advances the detector's clock, so it takes `&mut self`;
-/// reading an option takes `&self`. `SpikeDetector` is `Send + Sync`.
-pub struct SpikeDetector {
-    raw: Owned<ffi::llmm_spike>,
-}
-
-constructors!(SpikeDetector = ffi::llmm_spike_new;
+constructors!(
+    /// A latency-spike detector (`llmm_spike`): each latency is classified against the P99 and
+    /// P99.9 of the closed slots of its window (default 60 × 1 s) once `warm-up` samples
+    /// (default 1000) back the baselines.
+    ///
+    /// ```
+    /// use llmmetrics::{SpikeDetector, SpikeLevel, SpikeU64};
+    ///
+    /// const S: u64 = 1_000_000_000;
+    /// let mut d = SpikeDetector::new()?;
+    /// d.set_u64(SpikeU64::Warmup, 100)?;
+    /// for i in 0..1000u64 {
+    ///     d.observe(i * S / 100, 0.100 + (i % 10) as f64 * 0.001)?;   // 10 s of 100..109 ms
+    /// }
+    /// assert_eq!(d.observe(10 * S, 0.105)?, SpikeLevel::None);
+    /// assert_eq!(d.observe(10 * S, 0.500)?, SpikeLevel::Level2);      // > 1.2 × P99.9
+    /// assert_eq!(d.stats(10 * S)?.total_level2, 1);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    ///
+    /// Every call that takes a time stamp advances the detector's clock, so it takes `&mut self`;
+    /// reading an option takes `&self`. `SpikeDetector` is `Send + Sync`.
+    pub struct SpikeDetector(ffi::llmm_spike) = ffi::llmm_spike_new;
     /// A detector with the default options.
     ());
 
@@ -139,51 +135,25 @@ impl SpikeDetector {
             _ => Err(Error::abi()),
         }
     }
+}
 
+calls!(SpikeDetector;
     /// Spike rate over the window: classified samples above the base threshold on arrival
     /// divided by the classified samples in the window.
     ///
     /// # Errors
     /// `Empty` when no classified sample is in the window.
-    pub fn rate(&mut self, now_ns: u64) -> Result<f64> {
-        // SAFETY: live handle, exclusive borrow.
-        get(|r| unsafe { ffi::llmm_spike_rate(self.raw.ptr(), now_ns, r) })
-    }
-
+    fn rate(&mut self, now_ns: u64) -> f64 = get ffi::llmm_spike_rate;
     /// Baselines in force and counts per level at `now_ns`.
-    pub fn stats(&mut self, now_ns: u64) -> Result<SpikeStats> {
-        // SAFETY: live handle; sized::read sets the struct up.
-        let s = sized::read(|s| unsafe { ffi::llmm_spike_get_stats(self.raw.ptr(), now_ns, s) })?;
-        Ok(SpikeStats {
-            ready: s.ready != 0,
-            base_threshold: s.base_threshold,
-            severe_threshold: s.severe_threshold,
-            baseline_samples: s.baseline_samples,
-            window_samples: s.window_samples,
-            window_classified: s.window_classified,
-            window_level1: s.window_level1,
-            window_level2: s.window_level2,
-            total_samples: s.total_samples,
-            total_classified: s.total_classified,
-            total_level1: s.total_level1,
-            total_level2: s.total_level2,
-        })
-    }
-
+    fn stats(&mut self, now_ns: u64) -> SpikeStats = read ffi::llmm_spike_get_stats;
     /// Forget every sample, count, baseline and the clock; options stay.
-    pub fn reset(&mut self) -> Result<()> {
-        // SAFETY: live handle, exclusive borrow.
-        check(unsafe { ffi::llmm_spike_reset(self.raw.ptr()) })
-    }
-}
+    fn reset(&mut self) = ffi::llmm_spike_reset;
+);
 
-impl fmt::Debug for SpikeDetector {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SpikeDetector")
-            .field("base_quantile", &self.get_f64(SpikeF64::BaseQuantile).ok())
-            .field("severe_quantile", &self.get_f64(SpikeF64::SevereQuantile).ok())
-            .field("severe_factor", &self.get_f64(SpikeF64::SevereFactor).ok())
-            .field("warmup", &self.get_u64(SpikeU64::Warmup).ok())
-            .finish()
-    }
-}
+debug_fields!(
+    SpikeDetector,
+    "base_quantile" = { get_f64(SpikeF64::BaseQuantile).ok() },
+    "severe_quantile" = { get_f64(SpikeF64::SevereQuantile).ok() },
+    "severe_factor" = { get_f64(SpikeF64::SevereFactor).ok() },
+    "warmup" = { get_u64(SpikeU64::Warmup).ok() }
+);

@@ -1,7 +1,5 @@
 //! Time rings of sketches and of ratio counters, driven by the caller's clock.
 
-use std::fmt;
-
 use llmmetrics_sys as ffi;
 
 use crate::context::Context;
@@ -168,31 +166,24 @@ impl Window {
     }
 }
 
-impl fmt::Debug for Window {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Window").field("geometry", &self.geometry()).finish()
-    }
-}
+debug_fields!(Window, "geometry" = { geometry() });
 
-/// A time ring of (events, total) counters: errors / requests, misses / accesses, hits /
-/// lookups (`llmm_ratio_window`). Same slot, span and clock rules as [`Window`].
-///
-/// ```
-/// use llmmetrics::RatioWindow;
-///
-/// const S: u64 = 1_000_000_000;
-/// let mut errors = RatioWindow::new(S, 60)?;
-/// errors.add(5 * S, 1, 1)?;      // a failed request
-/// errors.add(5 * S, 0, 3)?;      // three good ones
-/// assert_eq!(errors.counts(6 * S, 60 * S)?, (1, 4));
-/// assert_eq!(errors.ratio(6 * S, 60 * S)?, 0.25);
-/// # Ok::<(), llmmetrics::Error>(())
-/// ```
-pub struct RatioWindow {
-    raw: Owned<ffi::llmm_ratio_window>,
-}
-
-constructors!(RatioWindow = ffi::llmm_ratio_window_new;
+constructors!(
+    /// A time ring of (events, total) counters: errors / requests, misses / accesses, hits /
+    /// lookups (`llmm_ratio_window`). Same slot, span and clock rules as [`Window`].
+    ///
+    /// ```
+    /// use llmmetrics::RatioWindow;
+    ///
+    /// const S: u64 = 1_000_000_000;
+    /// let mut errors = RatioWindow::new(S, 60)?;
+    /// errors.add(5 * S, 1, 1)?;      // a failed request
+    /// errors.add(5 * S, 0, 3)?;      // three good ones
+    /// assert_eq!(errors.counts(6 * S, 60 * S)?, (1, 4));
+    /// assert_eq!(errors.ratio(6 * S, 60 * S)?, 0.25);
+    /// # Ok::<(), llmmetrics::Error>(())
+    /// ```
+    pub struct RatioWindow(ffi::llmm_ratio_window) = ffi::llmm_ratio_window_new;
     /// A ratio window of `slots` slots of `slot_ns` nanoseconds (0 for the defaults).
     (slot_ns: u64, slots: u32));
 
@@ -232,8 +223,4 @@ impl RatioWindow {
     }
 }
 
-impl fmt::Debug for RatioWindow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RatioWindow").field("ptr", &self.raw.ptr()).finish()
-    }
-}
+debug_fields!(RatioWindow, "ptr" = { raw.ptr() });

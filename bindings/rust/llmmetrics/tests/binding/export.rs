@@ -10,32 +10,22 @@ use crate::support::*;
 
 fn raw_text(s: &Sketch, name: &str, labels: &str, unit: f64) -> Vec<u8> {
     let (name, labels) = (CString::new(name).unwrap(), CString::new(labels).unwrap());
-    let mut len = 0usize;
-    let st = unsafe {
+    // Asked first without a buffer for the length, then at that length.
+    let text = |buf: *mut u8, cap: usize, len: &mut usize| unsafe {
         sys::llmm_export_prometheus_text(
             s.as_ptr(),
             name.as_ptr(),
             labels.as_ptr(),
             unit,
-            ptr::null_mut(),
-            0,
-            &mut len,
-        )
-    };
-    assert_eq!(st, sys::LLMM_E_BUFFER);
-    let mut buf = vec![0u8; len];
-    let st = unsafe {
-        sys::llmm_export_prometheus_text(
-            s.as_ptr(),
-            name.as_ptr(),
-            labels.as_ptr(),
-            unit,
-            buf.as_mut_ptr(),
+            buf,
+            cap,
             len,
-            &mut len,
         )
     };
-    assert_eq!(st, 0);
+    let mut len = 0usize;
+    assert_eq!(text(ptr::null_mut(), 0, &mut len), sys::LLMM_E_BUFFER);
+    let mut buf = vec![0u8; len];
+    assert_eq!(text(buf.as_mut_ptr(), len, &mut len), 0);
     buf.truncate(len);
     buf
 }

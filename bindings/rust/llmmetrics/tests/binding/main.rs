@@ -11,6 +11,7 @@ mod core;
 mod detect;
 mod export;
 mod fit;
+mod host;
 mod options;
 mod recorder;
 mod resource;

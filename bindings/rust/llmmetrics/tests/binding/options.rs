@@ -7,12 +7,12 @@ use std::fmt::Debug;
 
 use llmmetrics::{
     options, BurnAlerter, BurnF64, BurnU64, CollapseDetector, CollapseF64, CollapseU64, ErrorKind,
-    ErrorTrigger, Goodput, GoodputBound, LiiMonitor, LiiThreshold, MissingPolicy, ObjectKind,
-    OptionBounds, OptionInfo, Result, SaturationSignal, Scenario, Scorecard, SpikeDetector,
-    SpikeF64, SpikeU64, StabilityGate,
+    ErrorTrigger, Goodput, GoodputBound, HostSampler, HostThreshold, LiiMonitor, LiiThreshold,
+    MissingPolicy, ObjectKind, OptionBounds, OptionInfo, Result, SaturationSignal, Scenario,
+    Scorecard, SpikeDetector, SpikeF64, SpikeU64, StabilityGate,
 };
 
-const KINDS: [ObjectKind; 9] = [
+const KINDS: [ObjectKind; 10] = [
     ObjectKind::Spike,
     ObjectKind::Collapse,
     ObjectKind::Stability,
@@ -22,6 +22,7 @@ const KINDS: [ObjectKind; 9] = [
     ObjectKind::Goodput,
     ObjectKind::Burn,
     ObjectKind::ErrorTrigger,
+    ObjectKind::HostSampler,
 ];
 
 fn entry(kind: ObjectKind, name: &str) -> OptionInfo {
@@ -56,41 +57,39 @@ trait Listed: Copy + PartialEq + Debug {
     fn outside(o: &OptionInfo) -> Vec<Self>;
 }
 
-impl Listed for f64 {
-    fn default_of(o: &OptionInfo) -> Option<f64> {
-        match o.bounds {
-            OptionBounds::F64 { default, .. } => default,
-            _ => panic!("{} is not an f64 option", o.name),
+/// `Listed` for the type of the `OptionBounds` variant, given the values just outside the
+/// bounds `min`, `max` of an option `o`.
+macro_rules! listed {
+    ($t:ty, $variant:ident, |$o:ident, $min:ident, $max:ident| $outside:block) => {
+        impl Listed for $t {
+            fn default_of(o: &OptionInfo) -> Option<$t> {
+                match o.bounds {
+                    OptionBounds::$variant { default, .. } => default,
+                    _ => panic!("{} is not a {} option", o.name, stringify!($t)),
+                }
+            }
+            fn outside($o: &OptionInfo) -> Vec<$t> {
+                let ($min, $max) = match $o.bounds {
+                    OptionBounds::$variant { min, max, .. } => (min, max),
+                    _ => panic!("{} is not a {} option", $o.name, stringify!($t)),
+                };
+                $outside
+            }
         }
-    }
-    fn outside(o: &OptionInfo) -> Vec<f64> {
-        let (min, max) = match o.bounds {
-            OptionBounds::F64 { min, max, .. } => (min, max),
-            _ => panic!("{} is not an f64 option", o.name),
-        };
-        let below = if o.min_exclusive { min } else { step(min, false) };
-        let above = if o.max_exclusive || !max.is_finite() { max } else { step(max, true) };
-        [below, above].into_iter().filter(|v| v.is_finite()).collect()
-    }
+    };
 }
 
-impl Listed for u64 {
-    fn default_of(o: &OptionInfo) -> Option<u64> {
-        match o.bounds {
-            OptionBounds::U64 { default, .. } => default,
-            _ => panic!("{} is not a u64 option", o.name),
-        }
-    }
-    fn outside(o: &OptionInfo) -> Vec<u64> {
-        let (min, max) = match o.bounds {
-            OptionBounds::U64 { min, max, .. } => (min, max),
-            _ => panic!("{} is not a u64 option", o.name),
-        };
-        let below = if o.min_exclusive { Some(min) } else { min.checked_sub(1) };
-        let above = if o.max_exclusive { Some(max) } else { max.checked_add(1) };
-        below.into_iter().chain(above).collect()
-    }
-}
+listed!(f64, F64, |o, min, max| {
+    let below = if o.min_exclusive { min } else { step(min, false) };
+    let above = if o.max_exclusive || !max.is_finite() { max } else { step(max, true) };
+    [below, above].into_iter().filter(|v| v.is_finite()).collect()
+});
+
+listed!(u64, U64, |o, min, max| {
+    let below = if o.min_exclusive { Some(min) } else { min.checked_sub(1) };
+    let above = if o.max_exclusive { Some(max) } else { max.checked_add(1) };
+    below.into_iter().chain(above).collect()
+});
 
 enum Op<T> {
     Get,
@@ -182,6 +181,25 @@ fn typed_keys_agree_with_the_listing() {
             Op::Set(v) => b.set_u64(k, v).map(|_| v),
         });
     }
+    let mut h = HostSampler::new(None).unwrap();
+    for key in [
+        HostThreshold::TcpRetransAbove,
+        HostThreshold::MajorFaultsAbove,
+        HostThreshold::CtxSwitchesAbove,
+        HostThreshold::RunDelayAbove,
+        HostThreshold::NumaMigrationsAbove,
+        HostThreshold::PsiCpuAbove,
+        HostThreshold::PsiMemoryAbove,
+        HostThreshold::PsiIoAbove,
+        HostThreshold::CpuFreqDrop,
+        HostThreshold::CpuThrottleAbove,
+    ] {
+        check(ObjectKind::HostSampler, key, &mut |k, op| match op {
+            Op::Get => h.threshold(k),
+            Op::Set(v) => h.set_threshold(k, v).map(|_| v),
+        });
+    }
+    assert_eq!(options(ObjectKind::HostSampler).count(), 10);
     let mut m = LiiMonitor::new(0).unwrap();
     for key in [LiiThreshold::PrefetchAt, LiiThreshold::AdaptAt, LiiThreshold::ScaleAt] {
         check(ObjectKind::LiiMonitor, key, &mut |k, op| match op {
@@ -205,26 +223,25 @@ enum Named {
     MinRequests,
 }
 
+/// `check` of the option `Named::$name` of `ObjectKind::$kind` through the fixed-key getter
+/// and setter of `$obj`.
+macro_rules! check_named {
+    ($kind:ident, $name:ident, $obj:ident.$get:ident / $set:ident) => {
+        check(ObjectKind::$kind, Named::$name, &mut |_, op| match op {
+            Op::Get => $obj.$get(),
+            Op::Set(v) => $obj.$set(v).map(|_| v),
+        })
+    };
+}
+
 #[test]
 fn option_methods_agree_with_the_listing() {
     let mut g = StabilityGate::new().unwrap();
-    check(ObjectKind::Stability, Named::Windows, &mut |_, op| match op {
-        Op::Get => g.windows(),
-        Op::Set(v) => g.set_windows(v).map(|_| v),
-    });
-    check(ObjectKind::Stability, Named::Epsilon, &mut |_, op| match op {
-        Op::Get => g.epsilon(),
-        Op::Set(v) => g.set_epsilon(v).map(|_| v),
-    });
+    check_named!(Stability, Windows, g.windows / set_windows);
+    check_named!(Stability, Epsilon, g.epsilon / set_epsilon);
     let mut s = SaturationSignal::new().unwrap();
-    check(ObjectKind::Saturation, Named::Window, &mut |_, op| match op {
-        Op::Get => s.window(),
-        Op::Set(v) => s.set_window(v).map(|_| v),
-    });
-    check(ObjectKind::Saturation, Named::Confidence, &mut |_, op| match op {
-        Op::Get => s.confidence(),
-        Op::Set(v) => s.set_confidence(v).map(|_| v),
-    });
+    check_named!(Saturation, Window, s.window / set_window);
+    check_named!(Saturation, Confidence, s.confidence / set_confidence);
     let mut gp = Goodput::new().unwrap();
     for (name, bound) in [
         (Named::TtftMax, GoodputBound::TtftMax),
@@ -237,14 +254,8 @@ fn option_methods_agree_with_the_listing() {
         });
     }
     let mut t = ErrorTrigger::new(0).unwrap();
-    check(ObjectKind::ErrorTrigger, Named::MaxShare, &mut |_, op| match op {
-        Op::Get => t.max_share(),
-        Op::Set(v) => t.set_max_share(v).map(|_| v),
-    });
-    check(ObjectKind::ErrorTrigger, Named::MinRequests, &mut |_, op| match op {
-        Op::Get => t.min_requests(),
-        Op::Set(v) => t.set_min_requests(v).map(|_| v),
-    });
+    check_named!(ErrorTrigger, MaxShare, t.max_share / set_max_share);
+    check_named!(ErrorTrigger, MinRequests, t.min_requests / set_min_requests);
     // the scorecard's policy is an enum in Rust: only its default can be compared
     let sc = Scorecard::new(Scenario::CodeAssistant).unwrap();
     let missing = entry(ObjectKind::Scorecard, "missing");
