@@ -1,8 +1,7 @@
-"""llmm bench against a minimal Python asyncio/aiohttp streaming client written the way vLLM's
-benchmark client works (one aiohttp session, a semaphore, the body read with iter_any, events
-split on blank lines, a perf_counter() timestamp per event with choices), side by side in one
-run against the same `llmm sim` at a fixed chunk rate, the server pinned to one core and each
-client to the other:
+"""llmm bench against bench/py_stream_client.py, a minimal Python asyncio/aiohttp streaming
+client written the way vLLM's benchmark client works, one after the other in one run against
+the same `llmm sim` at a fixed chunk rate, the server pinned to one core and each client to
+the other:
 
   - client CPU time (user + system, from wait4) per streamed chunk;
   - client-side TTFT error against the simulator's own first-chunk write time (its --log,
@@ -22,50 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-# The Python client, run as its own process so that its CPU time is its own.
-PY_CLIENT = r'''
-import asyncio, json, sys, time
-import aiohttp
-
-async def one(session, sem, url, i, body, out):
-    async with sem:
-        st = time.perf_counter()
-        first = None
-        chunks = 0
-        async with session.post(url, json=body, headers={"X-Request-Id": "py-%d" % i}) as r:
-            buf = ""
-            async for data in r.content.iter_any():
-                buf += data.decode("utf-8")
-                while "\n\n" in buf:
-                    msg, buf = buf.split("\n\n", 1)
-                    msg = msg.strip()
-                    if not msg or msg.startswith(":") or not msg.startswith("data: "):
-                        continue
-                    payload = msg[len("data: "):]
-                    if payload == "[DONE]":
-                        continue
-                    t = time.perf_counter()
-                    ev = json.loads(payload)
-                    if ev.get("choices"):
-                        chunks += 1
-                        if first is None:
-                            first = t
-        out[i] = (st, first, chunks)
-
-async def main(url, n, tokens):
-    conn = aiohttp.TCPConnector(limit=n, limit_per_host=n, keepalive_timeout=60)
-    sem = asyncio.Semaphore(n)
-    out = {}
-    timeout = aiohttp.ClientTimeout(total=6 * 3600)
-    async with aiohttp.ClientSession(connector=conn, timeout=timeout) as s:
-        body = {"model": "m", "prompt": list(range(1000, 1016)), "max_tokens": tokens,
-                "ignore_eos": True, "stream": True,
-                "stream_options": {"include_usage": True}}
-        await asyncio.gather(*(one(s, sem, url, i, body, out) for i in range(n)))
-    json.dump(out, sys.stdout)
-
-asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
-'''
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def start_sim(llmm, log):
@@ -100,7 +56,7 @@ def side(name, llmm, tmp, streams, tokens, client):
     sim, url = start_sim(llmm, log)
     try:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        rc, out, err, after = run_timed(client(url))
+        rc, out, err, after = run_timed(client(url, log))
         if rc != 0:
             raise SystemExit("%s client failed: %s" % (name, err.decode()[-2000:]))
     finally:
@@ -121,7 +77,7 @@ def main():
     n, t = a.streams, a.tokens
     with tempfile.TemporaryDirectory() as tmp:
         outdir = os.path.join(tmp, "llmm")
-        cpu_l, _, srv_l = side("llmm", a.llmm, tmp, n, t, lambda url: [
+        cpu_l, _, srv_l = side("llmm", a.llmm, tmp, n, t, lambda url, log: [
             "taskset", "-c", "0", a.llmm, "bench", "--url", url, "--concurrency", str(n),
             "--num-requests", str(n), "--ignore-eos", "--input-len", "16", "--output-len",
             str(t), "--warmup", "0", "-q", "--no-report", "-o", outdir])
@@ -132,22 +88,20 @@ def main():
             s = srv_l["bench-%d" % i]
             err_l.append((res["start_times"][i] + res["ttfts"][i]) * 1e9 - s["first_chunk_ns"])
             chunks_l += len(res["itls"][i]) + 1
-        cpu_p, out, srv_p = side("python", a.llmm, tmp, n, t, lambda url: [
-            "taskset", "-c", "0", "/usr/bin/python3", "-c", PY_CLIENT, url + "/v1/completions",
-            str(n), str(t)])
-        got = json.loads(out)
-        err_p, chunks_p = [], 0
-        for i in range(n):
-            st, first, chunks = got[str(i)]
-            err_p.append(first * 1e9 - srv_p["py-%d" % i]["first_chunk_ns"])
-            chunks_p += chunks
+        cpu_p, out, _ = side("python", a.llmm, tmp, n, t, lambda url, log: [
+            "taskset", "-c", "0", "/usr/bin/python3", os.path.join(HERE, "py_stream_client.py"),
+            "--url", url, "--concurrency", str(n), "--num-requests", str(n), "--input-len",
+            "16", "--output-len", str(t), "--sim-log", log, "--json"])
+        py = json.loads(out)
+        chunks_p = py["chunks"]
+        err_p = [py["ttft_error_ms"]["p50"] * 1e6, py["ttft_error_ms"]["p99"] * 1e6]
     print("llmm bench vs a Python asyncio/aiohttp client (vLLM's way), %d streams x %d tokens, "
           "llmm sim at one chunk per 10 ms per stream" % (n, t))
     print("  %-28s %14s %14s %10s" % ("", "llmm bench", "python", "ratio"))
     cl, cp = cpu_l / chunks_l * 1e6, cpu_p / chunks_p * 1e6
     print("  %-28s %14.2f %14.2f %10.3f" % ("CPU us per chunk", cl, cp, cl / cp))
-    for q in (0.5, 0.99):
-        el, ep = quantile(err_l, q) / 1e6, quantile(err_p, q) / 1e6
+    for i, q in enumerate((0.5, 0.99)):  # nearest rank, as py_stream_client.py reports
+        el, ep = quantile(err_l, q) / 1e6, err_p[i] / 1e6
         print("  %-28s %14.3f %14.3f %10.3f" % ("TTFT error P%g (ms)" % (q * 100), el, ep,
                                                  el / ep if ep else float("nan")))
     print("  %-28s %14d %14d" % ("chunks read", chunks_l, chunks_p))
