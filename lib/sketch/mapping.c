@@ -25,41 +25,23 @@ int64_t llmm__map_index(int32_t scale, double v)
            llmm__bias(scale);
 }
 
-/* 2^oct for -1022 <= oct <= 1023, from its bits. */
-static inline double pow2_normal(int64_t oct)
-{
-    uint64_t b = (uint64_t)(oct + 1023) << 52;
-    double p;
-    memcpy(&p, &b, sizeof p);
-    return p;
-}
-
 double llmm__bucket_lower(int32_t scale, int64_t index)
 {
-    /* whole octaves (floor division by 2^scale: an arithmetic shift, as merge.c relies on)
-     * and a fraction from a table of correctly rounded 2^(k/1024), so every bound is the
-     * double nearest the exact base^index */
     int64_t oct = index >> scale;
     uint64_t k = (uint64_t)index & ((UINT64_C(1) << scale) - 1);
-    double frac = llmm__pow2_frac[k << (LLMM__MAX_SCALE - scale)];
-    if ((uint64_t)(oct + 1022) <= 2045) /* frac in [1, 2) times a normal power of two: exact */
-        return frac * pow2_normal(oct);
+    double v;
+    if (llmm__bucket_lower_normal(scale, index, &v))
+        return v;
     if (oct > 2000)
         return HUGE_VAL;
     if (oct < -2000)
         return 0.0;
-    return ldexp(frac, (int)oct);
+    return ldexp(llmm__pow2_frac[k << (LLMM__MAX_SCALE - scale)], (int)oct);
 }
 
 double llmm__bucket_rep(int32_t scale, int64_t index)
 {
     return llmm__bucket_lower(scale, index + 1) * llmm__rep_factor[scale];
-}
-
-void llmm__bucket_reps(int32_t scale, int64_t base, const size_t *slot, double *out, size_t m)
-{
-    for (size_t j = 0; j < m; j++)
-        out[j] = llmm__bucket_rep(scale, base + (int64_t)slot[j]);
 }
 
 llmm_status llmm_sketch_index(int32_t scale, double v, int32_t *index)

@@ -5,22 +5,6 @@
 
 #include "sketch_internal.h"
 
-/* Rank r = max(1, ceil(q·n)); q·n within 1e-9 of an integer counts as that integer. With
- * f = floor(q·n) that is f when q·n - f <= 1e-9, else f + 1 (also when q·n is within 1e-9
- * below f + 1); done with one conversion instead of calls to nearbyint and ceil. */
-static uint64_t rank_of(double q, uint64_t n)
-{
-    double qn = q * (double)n;
-    uint64_t f, rank;
-    if (!(qn < (double)n)) /* also keeps the conversion below in range near 2^64 */
-        return n;
-    f = (uint64_t)qn; /* q·n >= 0: truncation is floor, and exact where f passes 2^53 */
-    rank = f + (qn - (double)f > 1e-9);
-    if (rank < 1)
-        return 1;
-    return rank > n ? n : rank;
-}
-
 static double clamp(const llmm_sketch *s, double v)
 {
     if (v < s->min)
@@ -176,9 +160,7 @@ static void walk_ranks(const llmm_sketch *s, const uint64_t *ranks, const size_t
 /* Chunks of this many quantiles are answered together, their ranks kept on the stack. */
 #define QCHUNK 64
 
-/* The value of a rank that is not in a bucket, as walk_ranks gives it: rank 1 the min, rank
- * count the max, then the zeros, the underflow, the overflow. */
-static double special_value(const llmm_sketch *s, uint64_t r)
+double llmm__special_value(const llmm_sketch *s, uint64_t r)
 {
     if (r == 1)
         return s->min;
@@ -191,80 +173,23 @@ static double special_value(const llmm_sketch *s, uint64_t r)
     return clamp(s, s->range_hi);
 }
 
-/* out[i] = quantile q[i], from the view; 0 when the view cannot be used (out then undefined).
- * The sketch's fields are read once into locals: stores to out could alias them. */
-static int view_quantiles(const llmm_sketch *s, const double *q, size_t n, double *out)
-{
-    const uint64_t count = s->count, below = s->zero + s->under;
-    const uint64_t stored = count - below - s->over;
-    const double mn = s->min, mx = s->max, lo = s->range_lo, hi = s->range_hi;
-    uint64_t seq;
-    if (!llmm__view_open(s, &seq))
-        return 0;
-    for (size_t start = 0; start < n; start += QCHUNK) {
-        uint64_t r[QCHUNK], t[QCHUNK];
-        size_t at[QCHUNK], m = n - start < QCHUNK ? n - start : QCHUNK, j;
-        double rep[QCHUNK];
-        for (j = 0; j < m; j++) {
-            r[j] = rank_of(q[start + j], count);
-            /* the rank among the store's values (any rank in range when it is not there) */
-            t[j] = r[j] - below - 1 < stored ? r[j] - below : 1;
-        }
-        llmm__view_slots(s, t, at, m);
-        llmm__bucket_reps(s->scale, s->base, at, rep, m);
-        for (j = 0; j < m; j++) {
-            double v = rep[j];
-            if (r[j] - below - 1 < stored && r[j] != 1 && r[j] != count) {
-                /* as slot_value */
-                v = v < lo ? lo : v > hi ? hi : v;
-                out[start + j] = v < mn ? mn : v > mx ? mx : v;
-            } else {
-                out[start + j] = special_value(s, r[j]);
-            }
-        }
-    }
-    return llmm__view_intact(s, seq);
-}
-
 static int valid_q(double q)
 {
     return q >= 0.0 && q <= 1.0;
 }
 
-llmm_status llmm_sketch_quantile(const llmm_sketch *s, double q, double *out)
+/* The scan: ranks sorted in chunks, walked over the buckets. Out of line, so that the view's
+ * path does not carry its stack frame. */
+static LLMM__NOINLINE void scan_quantiles(const llmm_sketch *s, const double *q, size_t n,
+                                          double *out)
 {
-    uint64_t r;
-    size_t zero = 0;
-    if (!s || !out || !valid_q(q))
-        return LLMM_E_INVALID;
-    if (!s->count)
-        return LLMM_E_EMPTY;
-    if (view_quantiles(s, &q, 1, out))
-        return LLMM_OK;
-    r = rank_of(q, s->count);
-    walk_ranks(s, &r, &zero, 1, out);
-    return LLMM_OK;
-}
-
-llmm_status llmm_sketch_quantiles(const llmm_sketch *s, const double *q, size_t n, double *out)
-{
-    size_t i, start;
-    if (!s || (!q && n) || (!out && n))
-        return LLMM_E_INVALID;
-    for (i = 0; i < n; i++)
-        if (!valid_q(q[i]))
-            return LLMM_E_INVALID;
-    if (!s->count)
-        return LLMM_E_EMPTY;
-    if (view_quantiles(s, q, n, out))
-        return LLMM_OK;
-    for (start = 0; start < n; start += QCHUNK) {
+    for (size_t start = 0; start < n; start += QCHUNK) {
         uint64_t ranks[QCHUNK];
         size_t order[QCHUNK];
         double tmp[QCHUNK];
         size_t m = n - start < QCHUNK ? n - start : QCHUNK, a, b;
         for (a = 0; a < m; a++) {
-            uint64_t r = rank_of(q[start + a], s->count);
+            uint64_t r = llmm__rank_of(q[start + a], (double)s->count, s->count);
             /* insertion sort by rank, carrying the original position */
             for (b = a; b > 0 && ranks[b - 1] > r; b--) {
                 ranks[b] = ranks[b - 1];
@@ -276,6 +201,30 @@ llmm_status llmm_sketch_quantiles(const llmm_sketch *s, const double *q, size_t 
         walk_ranks(s, ranks, order, m, tmp);
         memcpy(out + start, tmp, m * sizeof *tmp);
     }
+}
+
+llmm_status llmm_sketch_quantile(const llmm_sketch *s, double q, double *out)
+{
+    if (!s || !out || !valid_q(q))
+        return LLMM_E_INVALID;
+    if (!s->count)
+        return LLMM_E_EMPTY;
+    if (!llmm__view_quantiles(s, &q, 1, out))
+        scan_quantiles(s, &q, 1, out);
+    return LLMM_OK;
+}
+
+llmm_status llmm_sketch_quantiles(const llmm_sketch *s, const double *q, size_t n, double *out)
+{
+    if (!s || (!q && n) || (!out && n))
+        return LLMM_E_INVALID;
+    for (size_t i = 0; i < n; i++)
+        if (!valid_q(q[i]))
+            return LLMM_E_INVALID;
+    if (!s->count)
+        return LLMM_E_EMPTY;
+    if (!llmm__view_quantiles(s, q, n, out))
+        scan_quantiles(s, q, n, out);
     return LLMM_OK;
 }
 
@@ -283,17 +232,13 @@ llmm_status llmm_sketch_quantiles(const llmm_sketch *s, const double *q, size_t 
 static uint64_t stored_through(const llmm_sketch *s, int64_t vi)
 {
     int64_t lo, hi, i;
-    uint64_t le = 0, seq;
+    uint64_t le = 0;
     if (!s->cap || vi < s->base)
         return 0;
     if (vi >= s->base + (int64_t)s->cap)
         return s->count - s->zero - s->under - s->over;
-    if (llmm__view_open(s, &seq)) {
-        le = llmm__view_through(s, (size_t)(vi - s->base));
-        if (llmm__view_intact(s, seq))
-            return le;
-        le = 0;
-    }
+    if (llmm__view_open(s))
+        return llmm__view_through(s, (size_t)(vi - s->base));
     if (llmm__store_span(s, &lo, &hi)) {
         if (vi > hi)
             vi = hi;

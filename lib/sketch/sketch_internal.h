@@ -67,8 +67,52 @@ int64_t llmm__map_index(int32_t scale, double v);
 double llmm__bucket_rep(int32_t scale, int64_t index);
 /* base^index as a double (may be 0 or +Inf far outside the double range). */
 double llmm__bucket_lower(int32_t scale, int64_t index);
-/* out[j] = llmm__bucket_rep(scale, base + slot[j]) for j < m: one call for a query's slots. */
-void llmm__bucket_reps(int32_t scale, int64_t base, const size_t *slot, double *out, size_t m);
+
+/* base^index when it is a normal double (1, and *out set), from whole octaves (floor division
+ * by 2^scale: an arithmetic shift, as merge.c relies on) and a fraction from a table of
+ * correctly rounded 2^(k/1024): frac in [1, 2) times a normal power of two is exact, so every
+ * bound is the double nearest the exact base^index. 0 far outside (llmm__bucket_lower then
+ * handles it). Inline: a cached query computes five of these per call. */
+static inline int llmm__bucket_lower_normal(int32_t scale, int64_t index, double *out)
+{
+    int64_t oct = index >> scale;
+    uint64_t k = (uint64_t)index & ((UINT64_C(1) << scale) - 1), b;
+    double p;
+    if ((uint64_t)(oct + 1022) > 2045)
+        return 0;
+    b = (uint64_t)(oct + 1023) << 52; /* 2^oct from its bits */
+    memcpy(&p, &b, sizeof p);
+    *out = llmm__pow2_frac[k << (LLMM__MAX_SCALE - scale)] * p;
+    return 1;
+}
+
+/* The nearest rank of q in n values (doc/spec.md §5): r = max(1, ceil(q·n)), where q·n within
+ * 1e-9 of an integer counts as that integer. With f = floor(q·n) that is f when q·n - f <= 1e-9,
+ * else f + 1 (also when q·n is within 1e-9 below f + 1). q is in [0, 1], nd = (double)n.
+ * This one is for n < 2^53, where nd is exact and q·n <= n: signed conversions (one
+ * instruction each; unsigned ones branch) and no test of q·n against n. */
+static inline uint64_t llmm__rank_small(double q, double nd, uint64_t n)
+{
+    double qn = q * nd;
+    int64_t f = (int64_t)qn; /* q·n >= 0: truncation is floor */
+    uint64_t rank = (uint64_t)f + (qn - (double)f > 1e-9);
+    rank = rank < 1 ? 1 : rank;
+    return rank > n ? n : rank;
+}
+
+/* The same rule for any n (exact where f passes 2^53). */
+static inline uint64_t llmm__rank_of(double q, double nd, uint64_t n)
+{
+    double qn = q * nd;
+    uint64_t f, rank;
+    if (n < (UINT64_C(1) << 53))
+        return llmm__rank_small(q, nd, n);
+    if (!(qn < nd)) /* also keeps the conversion below in range near 2^64 */
+        return n;
+    f = (uint64_t)qn;
+    rank = f + (qn - (double)f > 1e-9);
+    return rank > n ? n : rank;
+}
 
 struct llmm_sketch {
     /* ---- hot: read by every llmm_sketch_add ---- */
@@ -105,21 +149,50 @@ struct llmm_sketch {
     struct llmm__view *view; /* in the store's allocation; NULL when there is no store */
 };
 
-/* The cumulative view: one running total per block of LLMM__VIEW_BLOCK slots, filled by a
- * query and reused by the next ones while the sketch is unchanged (view.c explains when it is
- * valid and how concurrent readers share it). It lives at the end of the store's allocation;
- * every field is written only with atomic stores. */
-#define LLMM__VIEW_BLOCK 8
+/* The cumulative view: one 32-bit running total per block of LLMM__VIEW_BLOCK slots, filled by
+ * a query and reused by the next ones while the sketch is unchanged and holds fewer than 2^32
+ * values in a 32-bit store (view.c explains when it is valid and how concurrent readers share
+ * it). It lives at the end of the store's allocation. */
+#define LLMM__VIEW_BLOCK 4
+/* What a query needs of the state besides the totals, worked out once by the fill. */
+typedef struct llmm__view_state {
+    size_t nb, top, up;    /* blocks; the largest power of two <= nb; nb - top */
+    uint64_t count, below; /* values (< 2^32); those below the store's (zeros, underflow) */
+    uint64_t first, width; /* ranks first .. first + width - 1 are bucket values, not min or max */
+    double nd;             /* (double)count */
+    double lo, hi;         /* every bucket's value is clamped to [lo, hi] */
+    double factor;         /* llmm__rep_factor[scale] */
+    /* Slot i's representative is base^(index + 1)·factor with index + 1 = base + i + 1; with
+     * X = xbase + (i << fshift) that is frac[X & 1023]·2^((X >> 10) - 1023) (view.c). */
+    uint64_t xbase;
+    int32_t fshift;
+    int32_t normal; /* every slot's 2^((X >> 10) - 1023) is a normal double */
+    /* The search (view.c): targets t in [1, stored]; the guide names a block at or below the
+     * target's, at most span - 1 below it; without a guide, span = top. */
+    uint64_t stored, half;
+    size_t span, maxstart;  /* a power of two; nb - span */
+    const uint16_t *guide;  /* NULL, or 2 x LLMM__VIEW_GUIDE_CELLS after the sums */
+} llmm__view_state;
 typedef struct llmm__view {
     _Atomic uint64_t seq;                  /* even: stable; odd: a reader is filling it */
     _Atomic uint64_t gen, count;           /* the sketch state the sums hold; gen 0: none */
     _Atomic uint64_t seen_gen, seen_count; /* the state a query last answered by a scan */
-    _Atomic uint64_t sums[];               /* [k]: the count of blocks 0 .. k-1 (k <= blocks) */
+    llmm__view_state st;                   /* set with the sums */
+    uint32_t sums[]; /* [k]: the count of blocks 0 .. k-1 (k <= blocks), once gen is set */
 } llmm__view;
 
 static inline size_t llmm__view_blocks(size_t cap)
 {
     return (cap + LLMM__VIEW_BLOCK - 1) / LLMM__VIEW_BLOCK;
+}
+
+/* The guide: per quarter octave of a target's distance from the nearer end of the store's
+ * values (below 2^32), the first block it can lie in (view.c). Stores of 64 blocks and more
+ * have one, up to 65535 blocks (uint16 block numbers). */
+#define LLMM__VIEW_GUIDE_CELLS 128
+static inline size_t llmm__view_guide_bytes(size_t nb)
+{
+    return nb >= 64 && nb <= 65535 ? 2 * LLMM__VIEW_GUIDE_CELLS * sizeof(uint16_t) : 0;
 }
 
 /* A store being built, or detached from its sketch: counters over bucket indices
@@ -183,14 +256,18 @@ void llmm__sketch_release_store(llmm_sketch *s);
 /* ---- view.c: the cumulative view, read by query.c ---- */
 
 /* 1 when the view holds s's current state (filled now if this state was queried before and
- * no other reader is filling it); *seq is then what llmm__view_intact needs. 0: scan. */
-int llmm__view_open(const llmm_sketch *s, uint64_t *seq);
-/* 1 when no reader started to refill the view since llmm__view_open: what was read stands. */
-int llmm__view_intact(const llmm_sketch *s, uint64_t seq);
-/* at[j] = slot of the store's t[j]-th smallest counted value, for 1 <= t[j] <= the store's
- * total (any other t[j] gives some slot of the store). */
-void llmm__view_slots(const llmm_sketch *s, const uint64_t *t, size_t *at, size_t m);
-/* Values counted in slots 0 .. slot (< cap). */
+ * no other reader is filling it). 0: scan. */
+int llmm__view_open(const llmm_sketch *s);
+/* out[i] = quantile q[i] (each valid) of a sketch with count > 0, from the view: 1 when so
+ * answered, 0 when the view cannot answer (out is then undefined; scan). */
+int llmm__view_quantiles(const llmm_sketch *s, const double *q, size_t n, double *out);
+/* Values counted in slots 0 .. slot (< cap), after llmm__view_open said 1. */
 uint64_t llmm__view_through(const llmm_sketch *s, size_t slot);
+
+/* ---- query.c ---- */
+
+/* The value of a rank that is in none of the store's buckets, or is 1 or count (rank 1 the
+ * min, rank count the max, then the zeros, the underflow, the overflow). */
+double llmm__special_value(const llmm_sketch *s, uint64_t r);
 
 #endif

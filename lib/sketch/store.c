@@ -103,8 +103,10 @@ static int store_size(size_t cap, int wide, size_t *total)
     if (cap > SIZE_MAX / 16 ||
         !llmm__mul_size(padded(cap), wide ? sizeof(uint64_t) : sizeof(uint32_t), &counters))
         return 0;
-    /* the view: 8 bytes per block of LLMM__VIEW_BLOCK >= 2 counters, no overflow either */
-    *total = counters + sizeof(llmm__view) + (llmm__view_blocks(cap) + 1) * sizeof(uint64_t);
+    /* the view: 4 bytes per block of LLMM__VIEW_BLOCK counters and the guide, no overflow
+     * either */
+    *total = counters + sizeof(llmm__view) + (llmm__view_blocks(cap) + 1) * sizeof(uint32_t) +
+             llmm__view_guide_bytes(llmm__view_blocks(cap));
     return 1;
 }
 

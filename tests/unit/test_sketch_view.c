@@ -268,6 +268,41 @@ static void test_every_scale_and_store_shape(void **state)
     }
 }
 
+/* Many quantile levels on stores of many blocks (where queries start from the view's guide),
+ * for narrow, wide and lopsided distributions: every answer from the view equals the scan's
+ * and the recomputed one. */
+static void test_every_level_many_blocks(void **state)
+{
+    enum { NL = 2001 + 12 };
+    static const double sigmas[] = {0.05, 0.5, 1.0, 2.0, 3.0};
+    double q[NL], scan[NL], got[NL];
+    (void)state;
+    for (int i = 0; i <= 2000; i++)
+        q[i] = i / 2000.0;
+    for (int k = 1; k <= 12; k++) /* the far tails, 1e-k from either end */
+        q[2000 + k] = k % 2 ? pow(10.0, -(k + 1) / 2) : 1.0 - pow(10.0, -k / 2);
+    for (size_t j = 0; j < sizeof sigmas / sizeof sigmas[0]; j++) {
+        for (int scale = 4; scale <= 8; scale += 2) {
+            llmm_sketch *s = mk(scale), *fresh = NULL;
+            uint64_t seed = 100 + j;
+            for (int i = 0; i < 20000; i++) /* one value in 50 in a far bucket of its own */
+                assert_ok(llmm_sketch_add(s, i % 50 ? lognormal(&seed, 0.2, sigmas[j])
+                                                    : 1e3 + i));
+            assert_ok(llmm_sketch_clone(s, &fresh));
+            assert_ok(llmm_sketch_quantiles(fresh, q, NL, scan));
+            for (int round = 0; round < 3; round++) { /* scan, fill, read */
+                assert_ok(llmm_sketch_quantiles(s, q, NL, got));
+                for (int i = 0; i < NL; i++)
+                    assert_true(got[i] == scan[i]);
+            }
+            for (int i = 0; i < NL; i += 7)
+                assert_close(scan[i], ref_quantile(s, q[i]), 1e-13, 0.0);
+            llmm_sketch_free(fresh);
+            llmm_sketch_free(s);
+        }
+    }
+}
+
 /* ---- concurrent readers on one sketch (suite tsan) -------------------------------------- */
 
 typedef struct {
@@ -357,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_same_count_other_contents),
         cmocka_unit_test(test_merge_range_decode_widen),
         cmocka_unit_test(test_every_scale_and_store_shape),
+        cmocka_unit_test(test_every_level_many_blocks),
         cmocka_unit_test(test_concurrent_readers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
