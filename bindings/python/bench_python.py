@@ -17,7 +17,7 @@ import math
 import random
 import sys
 import time
-from typing import Callable, Dict, List
+from typing import Any, Callable, Dict, List
 
 import llmmetrics
 from llmmetrics import _lib
@@ -76,6 +76,33 @@ def main() -> None:
     print("%-50s %12s %10s %8s" % ("path", "total ms", "ns/value", "x C"))
     for name, secs in rows.items():
         print("%-50s %12.1f %10.2f %8.2f" % (name, secs * 1e3, secs / n * 1e9, secs / base))
+    slices_vs_one(as_array, "array('d')")
+    if np is not None:
+        slices_vs_one(data, "numpy float64")
+
+
+def slices_vs_one(values: Any, what: str, size: int = 4096, rounds: int = 40) -> None:
+    """The same 2^20 values (or fewer) as one add_many call and as slices of ``size``, in
+    alternating rounds into one sketch, so that machine load hits both alike; the best round
+    of each. The ratio is the per-call overhead a small batch pays (issue target: <= 1.3)."""
+    m = min(len(values), 1 << 20)
+    whole = values[:m]
+    parts = [values[i:i + size] for i in range(0, m, size)]
+    one = sliced = math.inf
+    with llmmetrics.Sketch() as s:
+        s.add_many(whole)  # the buckets exist before the first timed round
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            s.add_many(whole)
+            t1 = time.perf_counter()
+            for part in parts:
+                s.add_many(part)
+            t2 = time.perf_counter()
+            one = min(one, t1 - t0)
+            sliced = min(sliced, t2 - t1)
+    print("%-50s %10.2f ns/value, one call %.2f ns/value: %.2fx (target <= 1.3)"
+          % ("add_many(%s) in slices of %d" % (what, size), sliced / m * 1e9, one / m * 1e9,
+             sliced / one))
 
 
 if __name__ == "__main__":

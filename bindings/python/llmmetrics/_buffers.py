@@ -20,10 +20,10 @@ from __future__ import annotations
 import array
 import ctypes
 import sys
-from typing import Any, Iterable, Optional, Tuple, Union
+from typing import Any, Iterable, List, Optional, Tuple, Union
 
 
-__all__ = ["DoubleBuffer", "as_doubles"]
+__all__ = ["DoubleBuffer", "as_doubles", "as_address", "batch_prototype"]
 
 _NATIVE_F8 = ("<f8" if sys.byteorder == "little" else ">f8", "=f8")
 _DOUBLE_FORMATS = ("d", "@d", "=d", "<d" if sys.byteorder == "little" else ">d")
@@ -150,3 +150,55 @@ def as_doubles(values: DoubleBuffer) -> Tuple[Any, int, Any]:
     except TypeError as e:
         raise TypeError("llmmetrics: expected a buffer or an iterable of real numbers: %s"
                         % e) from None
+
+
+# -- the batch calls' short path ----------------------------------------------------------------
+#
+# A ctypes call with ``argtypes`` runs each argument's ``from_param``, and ``as_doubles`` builds a
+# memoryview and two ctypes objects: together several times the cost of the call itself, which
+# is what a batch of a few thousand values pays on top of the C work. ``batch_prototype`` types
+# ``(handle, const double *, size_t)`` as ``(void *, void *, size_t)`` so that the values can be
+# passed as a plain address, and ``as_address`` gets that address without building anything for
+# ``array('d')`` and native float64 numpy arrays. The C call checks the values; nothing is
+# checked twice.
+
+_ARRAY = array.array
+
+
+def batch_prototype(fn: Any) -> Any:
+    """``fn`` (a library function taking a handle, ``const double *`` and ``size_t``) as a
+    foreign function taking ``(void *, void *, size_t)``: the pointer may then be an int."""
+    proto = ctypes.CFUNCTYPE(fn.restype, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+    return proto(ctypes.cast(fn, ctypes.c_void_p).value)
+
+
+def as_address(values: DoubleBuffer) -> Tuple[Any, int, Any]:
+    """As :func:`as_doubles`, for a :func:`batch_prototype` call: the pointer is an int address
+    for ``array('d')`` (its ``buffer_info``) and for writable C-contiguous native float64 numpy
+    arrays (their buffer, exported for as long as ``keepalive`` lives); anything else goes
+    through :func:`as_doubles`."""
+    if type(values) is _ARRAY and values.typecode == "d":
+        addr, n = values.buffer_info()
+        if n:
+            return addr, n, values
+    np = sys.modules.get("numpy")
+    if np is not None and type(values) is np.ndarray and values.dtype is _f8(np):
+        n = values.size
+        if n:
+            try:
+                view = ctypes.c_double.from_buffer(values)  # writable and C-contiguous only
+            except (TypeError, ValueError, BufferError):
+                pass
+            else:
+                return ctypes.addressof(view), n, view
+    return as_doubles(values)
+
+
+_F8: List[Any] = []
+
+
+def _f8(np: Any) -> Any:
+    """numpy's native float64 dtype (arrays of it share this object)."""
+    if not _F8:
+        _F8.append(np.dtype(np.float64))
+    return _F8[0]

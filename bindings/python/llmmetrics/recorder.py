@@ -14,10 +14,12 @@ from typing import Any, Optional, Tuple
 
 from . import _lib
 from ._args import int32, real
-from ._buffers import DoubleBuffer, as_doubles
+from ._buffers import DoubleBuffer, as_address, batch_prototype
 from .context import Closing, Context
 from .errors import check, error_for
 from .sketch import SCALE_DEFAULT, Sketch
+
+_c_shard_add_many = batch_prototype(_lib.llmm_shard_add_many)
 
 __all__ = ["Recorder", "Shard"]
 
@@ -89,8 +91,8 @@ class Shard(Closing):
 
     def add_many(self, values: DoubleBuffer) -> None:
         """Record a batch, all or nothing (inputs as :meth:`Sketch.add_many`)."""
-        ptr, n, keep = as_doubles(values)
-        st = self._call(_lib.llmm_shard_add_many, ptr, n)
+        ptr, n, keep = as_address(values)
+        st = self._call(_c_shard_add_many, ptr, n)
         del keep
         if st:
             raise error_for(st, "llmm_shard_add_many", "%d values" % n)

@@ -13,7 +13,7 @@ from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tu
 
 from . import _lib
 from ._args import int32, real, uint64
-from ._buffers import DoubleBuffer, as_doubles
+from ._buffers import DoubleBuffer, as_address, as_doubles, batch_prototype
 from ._describe import DESCRIBE_PERCENTILES, _pandas, describe
 from ._describe import row as describe_row
 from ._html import sketch_html
@@ -24,6 +24,7 @@ __all__ = ["Sketch", "Bucket", "SpecialCounts", "bucket_index", "bucket_bounds",
            "relative_error", "SCALE_DEFAULT", "SCALE_MIN", "SCALE_MAX"]
 
 _c_add = _lib.llmm_sketch_add
+_c_add_many = batch_prototype(_lib.llmm_sketch_add_many)
 
 SCALE_DEFAULT: int = _lib.LLMM_SCALE_DEFAULT
 SCALE_MIN: int = _lib.LLMM_SCALE_MIN
@@ -176,9 +177,9 @@ class Sketch(Handle):
         :raises InvalidArgument: a value is NaN, infinite or negative
         :raises TypeError: ``values`` is not numbers
         """
-        ptr, n, keep = as_doubles(values)
+        ptr, n, keep = as_address(values)
         with self._lock:
-            st = _lib.llmm_sketch_add_many(self._live(), ptr, n)
+            st = _c_add_many(self._live(), ptr, n)
         del keep
         if st:
             raise error_for(st, "llmm_sketch_add_many", "%d values" % n)

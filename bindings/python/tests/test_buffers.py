@@ -8,7 +8,7 @@ import ctypes
 import unittest
 
 from llmmetrics import InvalidArgument, Sketch
-from llmmetrics._buffers import as_doubles
+from llmmetrics._buffers import as_address, as_doubles
 
 from support import HAVE_NUMPY, exact_quantile, lognormal
 
@@ -17,7 +17,10 @@ if HAVE_NUMPY:
 
 
 def address_of(arg) -> int:
-    """Address a ``const double *`` argument points to (a pointer, an array or a byref)."""
+    """Address a ``const double *`` argument points to (an int, a pointer, an array or a
+    byref)."""
+    if isinstance(arg, int):  # as_address's short path
+        return arg
     if hasattr(arg, "_obj"):  # ctypes.byref(x, offset)
         return ctypes.addressof(arg._obj) + getattr(arg, "_offset", 0)
     return ctypes.cast(arg, ctypes.c_void_p).value or 0
@@ -31,6 +34,15 @@ class PurePython(unittest.TestCase):
         for v in self.DATA:
             s.add(v)
         return s
+
+    def test_short_path_address_of_array(self) -> None:
+        """as_address passes an array('d') by its own address; the others as as_doubles."""
+        a = array.array("d", self.DATA)
+        self.assertEqual(as_address(a)[:2], a.buffer_info())
+        for v in (array.array("d"), self.DATA, array.array("f", self.DATA)):
+            ptr, n, keep = as_address(v)
+            self.assertNotIsInstance(ptr, int)
+            self.assertEqual(n, len(v))
 
     def test_every_input_kind_gives_the_same_sketch(self) -> None:
         d = self.DATA
@@ -110,6 +122,21 @@ class Numpy(unittest.TestCase):
         self.assertEqual(address_of(ptr), x.ctypes.data)
         y = x.reshape(10, 100)
         ptr, n, keep = as_doubles(y)
+        self.assertEqual((address_of(ptr), n), (x.ctypes.data, 1000))
+
+    def test_short_path_address(self) -> None:
+        """as_address gives the data's own address for native float64 C-contiguous arrays
+        and slices of them, and the converted copy of as_doubles for the rest."""
+        x = np.asarray(lognormal(1000, seed=33))
+        for v in (x, x[100:612]):
+            ptr, n, keep = as_address(v)
+            self.assertEqual((ptr, n), (v.ctypes.data, v.size))
+        for v in (x[::2], x.astype(">f8"), x.astype(np.float32), x[:0]):
+            ptr, n, keep = as_address(v)
+            self.assertNotIsInstance(ptr, int)
+            self.assertEqual(n, v.size)
+        x.setflags(write=False)  # read-only: as_doubles reads it in place
+        ptr, n, keep = as_address(x)
         self.assertEqual((address_of(ptr), n), (x.ctypes.data, 1000))
 
     def test_results_match_numpy_reference(self) -> None:
