@@ -89,6 +89,33 @@ func ExampleRecorder() {
 }
 
 // A Shard records batches without locks; its counts stay in the Recorder after Release.
+func ExampleBuffer() {
+	s, err := llmmetrics.NewSketch(llmmetrics.ScaleDefault)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	b, err := llmmetrics.NewBuffer(s, 256) // one cgo call per 256 values
+	if err != nil {
+		log.Fatal(err)
+	}
+	for i := 1; i <= 1000; i++ {
+		_ = b.Add(0.001 * float64(i))
+	}
+	fmt.Println(s.Count(), b.Len()) // three full batches recorded, 232 values gathered
+	err = b.Add(math.NaN())         // refused alone: the gathered values stay
+	fmt.Println(errors.Is(err, llmmetrics.ErrInvalid), b.Len())
+	if err := b.Close(); err != nil { // records the rest
+		log.Fatal(err)
+	}
+	p99, _ := s.Quantile(0.99)
+	fmt.Println(s.Count(), p99 > 0.98 && p99 < 1.0)
+	// Output:
+	// 768 232
+	// true 232
+	// 1000 true
+}
+
 func ExampleShard() {
 	r, _ := llmmetrics.NewRecorder(llmmetrics.ScaleDefault)
 	defer r.Close()
