@@ -17,10 +17,7 @@
 
 #include "analysis/report.h"
 
-static const struct {
-    const char *name;
-    llmm_scenario s;
-} scenarios[] = {
+static const struct { const char *name; llmm_scenario s; } scenarios[] = {
     {"customer-service", LLMM_SCENARIO_CUSTOMER_SERVICE},
     {"code-assistant", LLMM_SCENARIO_CODE_ASSISTANT},
     {"content-generation", LLMM_SCENARIO_CONTENT_GENERATION},

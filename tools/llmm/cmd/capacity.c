@@ -172,7 +172,5 @@ static int run(int argc, char **argv)
     return llmm_cli_capacity_write(&a.o, a.json);
 }
 
-const llmm_cli_command llmm_cli_command_capacity = {
-    "capacity", {NULL, NULL},
-    "  capacity         Little's-law, roofline, decay and scaling figures\n",
-    run, usage};
+LLMM_CLI_DEFINE_COMMAND(capacity,
+    "  capacity         Little's-law, roofline, decay and scaling figures\n");

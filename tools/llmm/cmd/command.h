@@ -27,6 +27,11 @@ typedef struct llmm_cli_command {
     void (*usage)(FILE *f);            /* its --help */
 } llmm_cli_command;
 
+/* Defines command `name` from the file's own `run` and `usage`, with no other spelling;
+ * overview: its lines in `llmm help`. */
+#define LLMM_CLI_DEFINE_COMMAND(name, overview)                                                    \
+    const llmm_cli_command llmm_cli_command_##name = {#name, {NULL, NULL}, overview, run, usage}
+
 /* Every command, in the order `llmm help` lists them. */
 #define LLMM_CLI_COMMANDS(X) \
     X(report) X(compare) X(knee) X(merge) X(quantiles) X(capacity) X(bench) X(host) X(sim)    \

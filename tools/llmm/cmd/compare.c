@@ -109,8 +109,6 @@ static int run(int argc, char **argv)
     return status;
 }
 
-const llmm_cli_command llmm_cli_command_compare = {
-    "compare", {NULL, NULL},
+LLMM_CLI_DEFINE_COMMAND(compare,
     "  compare FILE...  one table over several runs: throughput, latency percentiles,\n"
-    "                   goodput, error rate, sequence-length decay\n",
-    run, usage};
+    "                   goodput, error rate, sequence-length decay\n");

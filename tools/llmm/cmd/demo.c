@@ -211,8 +211,6 @@ static int run(int argc, char **argv)
     return status < 0 ? demo(&a) : status;
 }
 
-const llmm_cli_command llmm_cli_command_demo = {
-    "demo", {NULL, NULL},
+LLMM_CLI_DEFINE_COMMAND(demo,
     "  demo             write a synthetic vLLM trace and load sweep, print their\n"
-    "                   reports and write their SVG charts\n",
-    run, usage};
+    "                   reports and write their SVG charts\n");

@@ -180,8 +180,6 @@ static int run(int argc, char **argv)
     return status;
 }
 
-const llmm_cli_command llmm_cli_command_host = {
-    "host", {NULL, NULL},
+LLMM_CLI_DEFINE_COMMAND(host,
     "  host             sample the host's signals (Linux /proc, /sys) into a host-signal\n"
-    "                   file for report --host-signals\n",
-    run, usage};
+    "                   file for report --host-signals\n");

@@ -230,8 +230,6 @@ static int run(int argc, char **argv)
     return knee(&a, argv + optind, (size_t)(argc - optind));
 }
 
-const llmm_cli_command llmm_cli_command_knee = {
-    "knee", {NULL, NULL},
+LLMM_CLI_DEFINE_COMMAND(knee,
     "  knee SWEEP|FILE...  knee estimators, USL fit and SLO capacity of a load sweep (a\n"
-    "                   table, the result files of a sweep, or one run's in-run series)\n",
-    run, usage};
+    "                   table, the result files of a sweep, or one run's in-run series)\n");

@@ -126,7 +126,5 @@ static int run(int argc, char **argv)
     return merge(argv + optind, (size_t)(argc - optind), a.outpath, a.quiet);
 }
 
-const llmm_cli_command llmm_cli_command_merge = {
-    "merge", {NULL, NULL},
-    "  merge A.llmm ... -o OUT.llmm   merge binary sketch files exactly\n",
-    run, usage};
+LLMM_CLI_DEFINE_COMMAND(merge,
+    "  merge A.llmm ... -o OUT.llmm   merge binary sketch files exactly\n");

@@ -96,7 +96,5 @@ static int run(int argc, char **argv)
     return quantiles(&qs, v, a.json);
 }
 
-const llmm_cli_command llmm_cli_command_quantiles = {
-    "quantiles", {NULL, NULL},
-    "  quantiles X.llmm [Q...]        quantiles and counts of a sketch file\n",
-    run, usage};
+LLMM_CLI_DEFINE_COMMAND(quantiles,
+    "  quantiles X.llmm [Q...]        quantiles and counts of a sketch file\n");

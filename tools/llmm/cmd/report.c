@@ -166,8 +166,6 @@ static int run(int argc, char **argv)
     return status;
 }
 
-const llmm_cli_command llmm_cli_command_report = {
-    "report", {NULL, NULL},
+LLMM_CLI_DEFINE_COMMAND(report,
     "  report FILE...   latency, throughput, goodput and score report of benchmark results\n"
-    "                   (vLLM, SGLang, genai-perf, GuideLLM, LLMPerf, CSV, JSONL)\n",
-    run, usage};
+    "                   (vLLM, SGLang, genai-perf, GuideLLM, LLMPerf, CSV, JSONL)\n");

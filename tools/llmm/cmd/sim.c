@@ -155,8 +155,6 @@ static int run(int argc, char **argv)
 #endif
 }
 
-const llmm_cli_command llmm_cli_command_sim = {
-    "sim", {NULL, NULL},
+LLMM_CLI_DEFINE_COMMAND(sim,
     "  sim              an OpenAI-compatible streaming server simulating a continuous-\n"
-    "                   batching engine, with fault injection (for tests and demos)\n",
-    run, usage};
+    "                   batching engine, with fault injection (for tests and demos)\n");

@@ -21,10 +21,7 @@
 enum { S_ROOT = 1, S_METRIC, S_CONFIG, S_PA, S_STIMULUS };
 
 /* genai-perf's metric names and ours. */
-static const struct {
-    const char *name;
-    int metric;
-} metrics[] = {
+static const struct { const char *name; int metric; } metrics[] = {
     {"request_throughput", LLMM_CLI_FM_REQ_RATE},
     {"request_latency", LLMM_CLI_FM_E2E},
     {"request_count", LLMM_CLI_FM_COMPLETED},

@@ -10,18 +10,11 @@
 #include "input/json.h"
 #include "input/json_impl.h"
 
-/* bytes that end the fast scan of a string: '"', '\\' and control characters */
-static const unsigned char str_stop[256] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-};
-
+/* A byte that ends the fast scan of a string: '"', '\\' or a control character. */
+static inline int str_stop(unsigned c)
+{
+    return c < 0x20 || c == '"' || c == '\\';
+}
 
 /* What each one-letter escape stands for (0: not one, a \\u escape or an error). */
 static const unsigned char esc_byte[256] = {
@@ -196,7 +189,7 @@ static inline unsigned stop_index(const unsigned char *p)
     return (unsigned)__builtin_ctzll(m) / 8;
 #else
     unsigned k = 0;
-    while (k < STOP_BLOCK && !str_stop[p[k]])
+    while (k < STOP_BLOCK && !str_stop(p[k]))
         k++;
     return k;
 #endif
@@ -211,7 +204,7 @@ static const unsigned char *skip_plain(const unsigned char *p, const unsigned ch
         if (k < STOP_BLOCK)
             return p;
     }
-    while (p < end && !str_stop[*p])
+    while (p < end && !str_stop(*p))
         p++;
     return p;
 }
@@ -236,7 +229,7 @@ static const unsigned char *decode_run(llmm_cli_json *j, const unsigned char *p,
             if (k == STOP_BLOCK)
                 continue;
         } else {
-            while (p < end && !str_stop[*p])
+            while (p < end && !str_stop(*p))
                 *o++ = (char)*p++;
             if (p == end)
                 break;

@@ -322,10 +322,7 @@ static int detect(const char *head, llmm_cli_error *err)
 
 static void detection(void **state)
 {
-    static const struct {
-        const char *head;
-        int fmt;
-    } cases[] = {
+    static const struct { const char *head; int fmt; } cases[] = {
         {"{\"date\": \"x\", \"completed\": 1, \"duration\": 2, \"ttfts\": []}", LLMM_CLI_FORMAT_VLLM},
         {"{\"backend\": \"vllm\", \"dataset_name\": \"random\", \"request_rate\": Infinity, "
          "\"completed\": 3}\n",

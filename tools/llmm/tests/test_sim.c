@@ -159,10 +159,7 @@ static void body_prompts(void **state)
 /* Bodies refused with a message. */
 static void body_errors(void **state)
 {
-    static const struct {
-        const char *json;
-        llmm_sim_endpoint ep;
-    } bad[] = {
+    static const struct { const char *json; llmm_sim_endpoint ep; } bad[] = {
         {"{\"prompt\": [\"a\", \"b\"]}", LLMM_SIM_COMPLETIONS},
         {"{\"prompt\": [1, \"b\"]}", LLMM_SIM_COMPLETIONS},
         {"{\"prompt\": 3}", LLMM_SIM_COMPLETIONS},
