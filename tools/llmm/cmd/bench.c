@@ -273,8 +273,6 @@ static int run(int argc, char **argv)
 #endif
 }
 
-const llmm_cli_command llmm_cli_command_bench = {
-    "bench", {NULL, NULL},
+LLMM_CLI_DEFINE_COMMAND(bench,
     "  bench --url URL  load a live OpenAI-compatible server and measure it (closed\n"
-    "                   loop, a concurrency sweep or open loop; needs libcurl)\n",
-    run, usage};
+    "                   loop, a concurrency sweep or open loop; needs libcurl)\n");

@@ -386,7 +386,6 @@ static int gp_detect(const llmm_cli_sniff *s)
                : 0;
 }
 
-const llmm_cli_reader llmm_cli_reader_genai_perf = {
-    LLMM_CLI_FORMAT_GENAI_PERF, "genai-perf",
+LLMM_CLI_JFORMAT_READER(genai_perf, LLMM_CLI_FORMAT_GENAI_PERF, "genai-perf",
     "an 'experiments' list whose items hold 'requests'",
-    gp_detect, &gp_format, LLMM_CLI_JFORMAT_CALLS};
+    gp_detect, &gp_format);

@@ -233,7 +233,6 @@ static int gps_detect(const llmm_cli_sniff *s)
     return 0;
 }
 
-const llmm_cli_reader llmm_cli_reader_genai_perf_summary = {
-    LLMM_CLI_FORMAT_GENAI_PERF_SUMMARY, "genai-perf-summary",
+LLMM_CLI_JFORMAT_READER(genai_perf_summary, LLMM_CLI_FORMAT_GENAI_PERF_SUMMARY, "genai-perf-summary",
     "objects such as 'time_to_first_token' with 'unit' and 'avg'",
-    gps_detect, &gps_format, LLMM_CLI_JFORMAT_CALLS};
+    gps_detect, &gps_format);

@@ -419,7 +419,6 @@ static int gl_detect(const llmm_cli_sniff *s)
     return llmm_cli_sniff_has(s, "/benchmarks") ? 2 : 0;
 }
 
-const llmm_cli_reader llmm_cli_reader_guidellm = {
-    LLMM_CLI_FORMAT_GUIDELLM, "guidellm",
+LLMM_CLI_JFORMAT_READER(guidellm, LLMM_CLI_FORMAT_GUIDELLM, "guidellm",
     "a 'benchmarks' list of generative_benchmark objects",
-    gl_detect, &gl_format, LLMM_CLI_JFORMAT_CALLS};
+    gl_detect, &gl_format);

@@ -107,9 +107,9 @@ static int one_line(void *user, char *line, size_t len, uint64_t lineno, llmm_cl
 {
     hline *j = user;
     llmm_cli_hostsig *h = j->h;
-    size_t i = llmm_cli_jline_start(line, len, lineno);
+    size_t i;
     int rc;
-    if (i == len)
+    if (llmm_cli_jline_blank(line, len, lineno, &i))
         return LLMM_CLI_OK;
     memset(&j->s, 0, sizeof j->s);
     memset(j->seen, 0, sizeof j->seen);

@@ -187,14 +187,15 @@ const char *llmm_cli_nonfinite_name(double v)
     return isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
 }
 
-size_t llmm_cli_jline_start(const char *line, size_t len, uint64_t lineno)
+int llmm_cli_jline_blank(const char *line, size_t len, uint64_t lineno, size_t *at)
 {
     size_t i = 0;
     if (lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
         i = 3;
     while (i < len && (line[i] == ' ' || line[i] == '\t'))
         i++;
-    return i;
+    *at = i;
+    return i == len;
 }
 
 int llmm_cli_jline_parse(llmm_cli_json *tok, const llmm_cli_json_handler *h, void *self,

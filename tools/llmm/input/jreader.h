@@ -53,6 +53,11 @@ void llmm_cli_jformat_destroy(void *p);
 #define LLMM_CLI_JFORMAT_CALLS                                                                 \
     llmm_cli_jformat_create, llmm_cli_jformat_feed, llmm_cli_jformat_finish, NULL,             \
         llmm_cli_jformat_destroy
+/* Defines the reader llmm_cli_reader_<id> of such a format: its llmm_cli_format `fmt`, name,
+ * what its content looks like, detect function and llmm_cli_jformat. */
+#define LLMM_CLI_JFORMAT_READER(id, fmt, name, looks_for, detect, format)                      \
+    const llmm_cli_reader llmm_cli_reader_##id = {fmt, name, looks_for, detect, format,           \
+                                                  LLMM_CLI_JFORMAT_CALLS}
 
 /* Set up r (calloc'ed by the caller) for the input `name`; multi: several top-level values
  * may follow each other. */
@@ -84,10 +89,10 @@ int llmm_cli_jr_figure(llmm_cli_jreader *r, const char *name, size_t nlen, int m
 
 /* JSON Lines (one document per line, each tokenized on its own so that an error names its line
  * and column): where line `lineno`'s document starts, past a UTF-8 byte-order mark on line 1
- * and leading blanks (len for a blank line); and the document at line[i .. len) through tok,
- * initialised here with handler h and state self: LLMM_CLI_OK, or the error as
- * "name:lineno:col: message" (a callback's from cb). */
-size_t llmm_cli_jline_start(const char *line, size_t len, uint64_t lineno);
+ * and leading blanks, into *at, and whether the line is blank (1: nothing to parse); and the
+ * document at line[i .. len) through tok, initialised here with handler h and state self:
+ * LLMM_CLI_OK, or the error as "name:lineno:col: message" (a callback's from cb). */
+int llmm_cli_jline_blank(const char *line, size_t len, uint64_t lineno, size_t *at);
 int llmm_cli_jline_parse(llmm_cli_json *tok, const llmm_cli_json_handler *h, void *self,
                          const llmm_cli_cb_error *cb, const char *name, const char *line,
                          size_t i, size_t len, uint64_t lineno, llmm_cli_error *err);

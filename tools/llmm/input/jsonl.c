@@ -150,9 +150,9 @@ static int jsonl_line(void *user, char *line, size_t len, uint64_t lineno, llmm_
 {
     llmm_cli_table *t = user;
     jline *j = t->line_parser;
-    size_t i = llmm_cli_jline_start(line, len, lineno);
+    size_t i;
     int rc;
-    if (i == len)
+    if (llmm_cli_jline_blank(line, len, lineno, &i))
         return LLMM_CLI_OK;
     if (!j) {
         if (!(j = calloc(1, sizeof *j)))

@@ -183,7 +183,6 @@ static int lp_detect(const llmm_cli_sniff *s)
                : 0;
 }
 
-const llmm_cli_reader llmm_cli_reader_llmperf = {
-    LLMM_CLI_FORMAT_LLMPERF, "llmperf",
+LLMM_CLI_JFORMAT_READER(llmperf, LLMM_CLI_FORMAT_LLMPERF, "llmperf",
     "a list of objects with 'ttft_s' and 'end_to_end_latency_s'",
-    lp_detect, &lp_format, LLMM_CLI_JFORMAT_CALLS};
+    lp_detect, &lp_format);

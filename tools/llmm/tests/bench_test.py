@@ -10,7 +10,6 @@ usage: bench_test.py PATH/TO/llmm
 import collections
 import json
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -485,16 +484,7 @@ class Merge(BenchBase):
 
 class Tls(BenchBase):
     def test_https_with_cacert(self):
-        if not shutil.which("openssl"):
-            self.skipTest("no openssl command to make a certificate")
-        cert, key = os.path.join(self.dir, "cert.pem"), os.path.join(self.dir, "key.pem")
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
-                        "2", "-subj", "/CN=localhost", "-addext",
-                        "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
-                       check=True, capture_output=True)
-        probe = C.run("sim", "--port", "0", "--tls-cert", cert, "--tls-key", cert + "x")
-        if "without TLS" in probe.stderr:
-            self.skipTest("llmm sim built without TLS")
+        cert, key, _ = self.tls_cert()
         s = self.sim(tls=(cert, key))
         r, d = self.run_bench(s, "--cacert", cert, "--concurrency", "2", "--num-requests",
                               "8", "--output-len", "4", "--ignore-eos", scheme="https")

@@ -4,6 +4,7 @@ temporary directory, the sketches' error bound and the entry point.
 usage of a script: SCRIPT.py PATH/TO/llmm
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,6 +35,22 @@ class Base(unittest.TestCase):
         with open(path, "w" if isinstance(text, str) else "wb") as f:
             f.write(text)
         return path
+
+    def tls_cert(self):
+        """A self-signed certificate for 127.0.0.1 and its key, made by the openssl command,
+        and the answer of `llmm sim` to a key it cannot read: (cert, key, probe). Skips the
+        test where there is no openssl command or the tool was built without TLS."""
+        if not shutil.which("openssl"):
+            self.skipTest("no openssl command to make a certificate")
+        cert, key = os.path.join(self.dir, "cert.pem"), os.path.join(self.dir, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
+                        "2", "-subj", "/CN=localhost", "-addext",
+                        "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
+                       check=True, capture_output=True)
+        probe = run("sim", "--port", "0", "--tls-cert", cert, "--tls-key", cert + "x")
+        if "without TLS" in probe.stderr:
+            self.skipTest("llmm built without TLS")
+        return cert, key, probe
 
 
 def main():

@@ -11,7 +11,6 @@ import json
 import math
 import os
 import resource
-import shutil
 import signal
 import socket
 import ssl
@@ -520,16 +519,7 @@ class PythonClient(SimBase):
 
 class Tls(SimBase):
     def test_https(self):
-        if not shutil.which("openssl"):
-            self.skipTest("no openssl command to make a certificate")
-        cert, key = os.path.join(self.dir, "cert.pem"), os.path.join(self.dir, "key.pem")
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
-                        "2", "-subj", "/CN=localhost", "-addext",
-                        "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
-                       check=True, capture_output=True)
-        probe = C.run("sim", "--port", "0", "--tls-cert", cert, "--tls-key", cert + "x")
-        if "without TLS" in probe.stderr:
-            self.skipTest("llmm built without TLS")
+        cert, key, probe = self.tls_cert()
         self.assertEqual(probe.returncode, 1)
         sim = self.start("--step-base-ms", "1", tls=(cert, key))
         conn = sim.connect()

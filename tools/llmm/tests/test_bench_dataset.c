@@ -37,6 +37,16 @@ static const char sharegpt[] =
     "{\"id\": \"f\", \"conversations\": [{\"from\": \"gpt\", \"value\": \"Hello how can I help\"},"
     "{\"from\": \"human\", \"value\": \"Explain a KV cache briefly please\"}], \"extra\": [1, {}]}]";
 
+/* Prompt i of p: its JSON string, input and output length. */
+static void expect_prompt(const llmm_bench_prompts *p, size_t i, const char *json, int in_len,
+                          int out_len)
+{
+    assert_true(i < p->n);
+    assert_string_equal(p->v[i].json, json);
+    assert_int_equal(p->v[i].in_len, in_len);
+    assert_int_equal(p->v[i].out_len, out_len);
+}
+
 static void sharegpt_entries(void **state)
 {
     llmm_bench_prompts p;
@@ -44,12 +54,8 @@ static void sharegpt_entries(void **state)
     (void)state;
     assert_int_equal(parse(sharegpt, 0, &p, &err), LLMM_CLI_OK);
     assert_int_equal(p.n, 2);
-    assert_string_equal(p.v[0].json, "\"Tell me a story about a cat\"");
-    assert_int_equal(p.v[0].in_len, 7);
-    assert_int_equal(p.v[0].out_len, 8);
-    assert_string_equal(p.v[1].json, "\"Hello how can I help\"");
-    assert_int_equal(p.v[1].in_len, 5);
-    assert_int_equal(p.v[1].out_len, 6);
+    expect_prompt(&p, 0, "\"Tell me a story about a cat\"", 7, 8);
+    expect_prompt(&p, 1, "\"Hello how can I help\"", 5, 6);
     llmm_bench_prompts_free(&p);
     /* a fixed output length keeps entry e, its prompt escaped */
     assert_int_equal(parse(sharegpt, 20, &p, &err), LLMM_CLI_OK);
@@ -73,11 +79,9 @@ static void jsonl_prompts(void **state)
                            0, &p, &err),
                      LLMM_CLI_OK);
     assert_int_equal(p.n, 3);
-    assert_int_equal(p.v[0].out_len, 5);
-    assert_int_equal(p.v[0].in_len, 2);
-    assert_string_equal(p.v[1].json, "\"c\\\\d\"");
-    assert_int_equal(p.v[1].out_len, 9);
-    assert_int_equal(p.v[2].out_len, 64);
+    expect_prompt(&p, 0, "\"a b\"", 2, 5);
+    expect_prompt(&p, 1, "\"c\\\\d\"", 1, 9);
+    expect_prompt(&p, 2, "\"e f g\"", 3, 64);
     llmm_bench_prompts_free(&p);
 }
 
