@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include <llmmetrics/llmmetrics.h>
@@ -124,6 +125,12 @@ typedef struct llmm_bench_progress {
     const char *label;
     int quiet;                           /* no lines */
     struct llmm_bench_metrics *metrics;  /* --metrics-port, or NULL */
+    /* --host-signals: sampled with every 50 ms sample of the series, one line of host_file
+     * each (t: CLOCK_MONOTONIC seconds, the clock of the result files' start_times); a
+     * write error sets *host_failed */
+    llmm_host_sampler *host;
+    FILE *host_file;
+    int *host_failed;
 } llmm_bench_progress;
 
 /* Set by the SIGINT handler (cmd/bench.c): stop sending, wait `grace` seconds. */

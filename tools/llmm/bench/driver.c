@@ -2,6 +2,7 @@
 #include "bench/driver.h"
 
 #include <curl/curl.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -117,16 +118,55 @@ static int write_level(const llmm_bench_args *a, const llmm_bench_result *r, siz
     return rc;
 }
 
+/* --host-signals: the sampler and its file, for the whole run. */
+typedef struct host_rec {
+    llmm_host_sampler *s;
+    FILE *f;
+    int failed;
+} host_rec;
+
+static int host_open(const char *path, host_rec *h, llmm_cli_error *err)
+{
+    llmm_status st;
+    memset(h, 0, sizeof *h);
+    if (!path)
+        return LLMM_CLI_OK;
+    st = llmm_host_sampler_new(NULL, NULL, &h->s);
+    if (st != LLMM_OK)
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "--host-signals: cannot make a sampler: %s",
+                             llmm_strerror(st));
+    h->f = fopen(path, "w");
+    if (!h->f) {
+        llmm_host_sampler_free(h->s);
+        h->s = NULL;
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: %s", path, strerror(errno));
+    }
+    return LLMM_CLI_OK;
+}
+
+/* Close the host-signal file: LLMM_CLI_OK, or EIO when a line or the close failed. */
+static int host_close(const char *path, host_rec *h, int rc, llmm_cli_error *err)
+{
+    if (!h->f)
+        return rc;
+    if ((fclose(h->f) != 0 || h->failed) && rc == LLMM_CLI_OK)
+        rc = llmm_cli_fail(err, LLMM_CLI_EIO, "%s: cannot write the host signals", path);
+    llmm_host_sampler_free(h->s);
+    memset(h, 0, sizeof *h);
+    return rc;
+}
+
 /* Run the levels; files[i] receives level i's result file. */
 static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_metrics *m,
-                  char (*files)[4096], size_t *nfiles, llmm_cli_error *err)
+                  host_rec *h, char (*files)[4096], size_t *nfiles, llmm_cli_error *err)
 {
     size_t n = a->lv.open ? 1 : a->nconc;
     int rc = LLMM_CLI_OK;
     for (size_t i = 0; i < n && rc == LLMM_CLI_OK && !llmm_bench_interrupted; i++) {
         llmm_bench_level lv = a->lv;
         llmm_bench_result r;
-        llmm_bench_progress pr = {isatty(2), a->progress_every, NULL, a->quiet, m};
+        llmm_bench_progress pr = {isatty(2), a->progress_every, NULL, a->quiet, m,
+                                  h->s, h->f, &h->failed};
         char name[64];
         if (!lv.open)
             lv.concurrency = a->conc[i];
@@ -147,11 +187,15 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
 /* The closing `llmm report` of the result files, and `llmm knee` of a sweep. */
 static void final_report(const llmm_bench_args *a, char (*files)[4096], size_t nfiles)
 {
-    char *argv[LLMM_BENCH_LEVELS_MAX + 2];
+    char *argv[LLMM_BENCH_LEVELS_MAX + 4];
     char sweep[4096];
     llmm_cli_error err;
     int argc = 0;
     argv[argc++] = (char *)"report";
+    if (a->host_signals) { /* spikes attributed to the host's signals, as `llmm report` does */
+        argv[argc++] = (char *)"--host-signals";
+        argv[argc++] = (char *)a->host_signals;
+    }
     for (size_t i = 0; i < nfiles; i++)
         argv[argc++] = files[i];
     argv[argc] = NULL;
@@ -179,6 +223,7 @@ int llmm_bench_main(llmm_bench_args *a)
     size_t nfiles = 0;
     struct sigaction sa, old;
     llmm_bench_metrics metrics, *m = NULL;
+    host_rec host = {NULL, NULL, 0};
     int rc;
     if (build_url(a, url, sizeof url) != 0)
         return llmm_cli_say(SELF, 2, "--url too long");
@@ -202,14 +247,17 @@ int llmm_bench_main(llmm_bench_args *a)
             fprintf(stderr, "llmm bench: metrics on http://0.0.0.0:%d/metrics\n", m->port);
         }
     }
+    if (rc == LLMM_CLI_OK)
+        rc = host_open(a->host_signals, &host, &err);
     if (rc == LLMM_CLI_OK) {
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_sigint;
         sigaction(SIGINT, &sa, &old);
         llmm_bench_interrupted = 0;
-        rc = levels(a, &p, m, files, &nfiles, &err);
+        rc = levels(a, &p, m, &host, files, &nfiles, &err);
         sigaction(SIGINT, &old, NULL);
     }
+    rc = host_close(a->host_signals, &host, rc, &err);
     if (rc != LLMM_CLI_OK)
         llmm_cli_say(SELF, 1, "%s", err.msg);
     if (nfiles > 0 && !a->no_report)

@@ -12,6 +12,7 @@
 
 #include "bench/metrics.h"
 #include "bench/request.h"
+#include "common/hostsig.h"
 #include "synth/rng.h"
 
 volatile sig_atomic_t llmm_bench_interrupted;
@@ -269,6 +270,16 @@ static int schedule(loop *L, double now)
 
 /* ---- samples and progress ------------------------------------------------------------------- */
 
+/* --host-signals: one sample of the host, one line of its file. */
+static void sample_host(const llmm_bench_progress *pr, double now)
+{
+    if (!pr || !pr->host || *pr->host_failed)
+        return;
+    if (llmm_host_sample(pr->host, (uint64_t)(now * 1e9), NULL) != LLMM_OK ||
+        llmm_cli_hostsig_write(pr->host_file, now, pr->host) != LLMM_CLI_OK)
+        *pr->host_failed = 1;
+}
+
 static void sample(loop *L, double now)
 {
     llmm_bench_result *r = L->r;
@@ -280,6 +291,7 @@ static void sample(loop *L, double now)
     r->series[r->nseries * 3 + 1] = (double)(L->nslot - L->nfree);
     r->series[r->nseries * 3 + 2] = (double)(L->done - L->failed);
     r->nseries++;
+    sample_host(L->pr, now);
 }
 
 static void progress(loop *L, double now, int last)

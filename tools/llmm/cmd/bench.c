@@ -13,12 +13,13 @@
 #define OPTIONS                                                                                \
     "url= chat model= api-key= header= cacert= insecure concurrency= rate= arrivals= "         \
     "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos " \
-    "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset= metrics-port="
+    "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset= "  \
+    "metrics-port= host-signals="
 enum {
     OPT_URL = LLMM_CLI_OPT, OPT_CHAT, OPT_MODEL, OPT_KEY, OPT_HEADER, OPT_CACERT, OPT_INSECURE,
     OPT_CONC, OPT_RATE, OPT_ARRIVALS, OPT_MAXCONC, OPT_NUM, OPT_DURATION, OPT_IN, OPT_OUT,
     OPT_RANGE, OPT_EOS, OPT_SEED, OPT_WARMUP, OPT_TIMEOUT, OPT_GRACE, OPT_DIR, OPT_LABEL,
-    OPT_NOREPORT, OPT_QUIET, OPT_EVERY, OPT_DATASET, OPT_METRICS
+    OPT_NOREPORT, OPT_QUIET, OPT_EVERY, OPT_DATASET, OPT_METRICS, OPT_HOST
 };
 
 static void usage(FILE *f)
@@ -82,6 +83,10 @@ static void usage(FILE *f)
           "                       E2E summaries), request counts by outcome and requests in\n"
           "                       flight at http://0.0.0.0:P/metrics for a Prometheus (0: any\n"
           "                       free port, printed on stderr)\n"
+          "  --host-signals FILE  sample the host's signals (Linux /proc, /sys: as `llmm host`)\n"
+          "                       with every 50 ms sample into FILE, on the clock of the\n"
+          "                       result files' start_times; the closing report attributes\n"
+          "                       latency spikes to them\n"
           "  --no-report          no closing `llmm report` / `llmm knee`\n"
           "  -q, --quiet          no progress lines; --progress-every DUR: when stderr is not\n"
           "                       a terminal, a line every DUR (default 10s)\n"
@@ -217,6 +222,7 @@ static int option(void *ctx, int id, const char *name, const char *arg)
     case 'o': a->out_dir = arg; return -1;
     case OPT_LABEL: a->label = arg; return -1;
     case OPT_DATASET: a->dataset = arg; return -1;
+    case OPT_HOST: a->host_signals = arg; return -1;
     case OPT_NOREPORT: a->no_report = 1; return -1;
     case 'q': a->quiet = 1; return -1;
     default:

@@ -465,6 +465,50 @@ class Sweep(BenchBase):
         self.assertEqual(C.run("knee", *files).returncode, 0)
 
 
+class HostSignals(BenchBase):
+    def test_host_signals_beside_the_run(self):
+        # one host sample with each 50 ms sample of the series, on the start times' clock
+        s = self.sim()
+        host = os.path.join(self.dir, "host.jsonl")
+        r, d = self.run_bench(s, "--concurrency", "2,4", "--num-requests", "24",
+                              "--output-len", "8", "--ignore-eos", "--host-signals", host)
+        with open(host) as f:
+            lines = [json.loads(x) for x in f]
+        rows = 0
+        for c in ("c2", "c4"):
+            with open(os.path.join(d, "series-%s.csv" % c)) as f:
+                rows += len(f.read().splitlines()) - 1  # less the header
+        self.assertEqual(len(lines), rows)
+        t = [x["t"] for x in lines]
+        self.assertEqual(t, sorted(t))
+        starts = [x for c in ("c2", "c4") for x in self.result(d, c)["start_times"]]
+        # sampled from the first send (within one 50 ms period) to the last
+        self.assertLessEqual(t[0], min(starts) + 0.05)
+        self.assertGreaterEqual(t[-1], max(starts) - 0.05)
+        # Linux exposes the context switches: a rate from the second line on
+        self.assertTrue(all(x.get("ctx_switches", -1) >= 0 for x in lines[1:]))
+        # the report reads them beside the result file: every line, an event per interval
+        # with a threshold of 0
+        p = C.run("report", "--json", "--host-signals", host, "--host-threshold",
+                  "ctx_switches_above=0", os.path.join(d, "result-c2.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        hs = json.loads(p.stdout)["host_signals"]
+        self.assertEqual(hs["samples"], len(lines))
+        self.assertEqual(hs["signals"]["ctx_switches"]["events"],
+                         sum(1 for x in lines[1:] if x["ctx_switches"] > 0))
+        # and the closing report of a run names the file
+        r = bench("--url", self.url(s), "-o", os.path.join(self.dir, "o2"), "-q",
+                  "--num-requests", "4", "--host-signals", host)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Host signals", r.stdout)
+        self.assertIn(host, r.stdout)
+        # a file that cannot be written is an error before the run
+        r = bench("--url", self.url(s), "-o", os.path.join(self.dir, "o3"), "-q",
+                  "--no-report", "--host-signals", os.path.join(self.dir, "no", "such.jsonl"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("such.jsonl", r.stderr)
+
+
 class Merge(BenchBase):
     def test_two_processes_merge_exactly(self):
         s = self.sim("--step-base-ms", "2")
