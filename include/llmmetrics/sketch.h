@@ -124,6 +124,7 @@ LLMM_API llmm_status llmm_sketch_range(const llmm_sketch *s, double *lo, double 
  * @param[in] v a finite value ≥ 0
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID `v` is NaN, infinite or negative (nothing recorded)
+ * @retval LLMM_E_RANGE the sketch already counts 2^64 − 1 values (nothing recorded)
  * @retval LLMM_E_NOMEM growing the bucket store failed (nothing recorded)
  * @since 1.0.0
  * @note Not thread-safe: single writer.
@@ -153,6 +154,7 @@ LLMM_API llmm_status llmm_sketch_add_n(llmm_sketch *s, double v, uint64_t n);
  * @param[in] n number of values
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID NULL sketch or values, or any value NaN, infinite or negative
+ * @retval LLMM_E_RANGE the total count would pass 2^64 − 1 (nothing recorded)
  * @retval LLMM_E_NOMEM nothing recorded
  * @since 1.0.0
  * @note Not thread-safe: single writer.

@@ -3,6 +3,7 @@
 #include <llmmetrics/llmmetrics.h>
 
 #include "cmd/command.h"
+#include "common/output.h"
 
 int main(int argc, char **argv)
 {
@@ -17,5 +18,8 @@ int main(int argc, char **argv)
         return 2;
     }
     c = llmm_cli_command_find(argv[1], 1);
-    return c ? c->run(argc - 1, argv + 1) : llmm_cli_unknown_command(argv[1]);
+    /* every command's output ends here: a standard output that could not be written fails
+     * the command (common/output.h) */
+    return llmm_cli_stdout_close(c ? c->run(argc - 1, argv + 1)
+                                   : llmm_cli_unknown_command(argv[1]));
 }

@@ -9,6 +9,7 @@
 #include "cmd/command.h"
 #include "cmd/report_opts.h"
 #include "common/file.h"
+#include "common/output.h"
 #include "render/knee.h"
 #include "synth/synth.h"
 
@@ -122,16 +123,16 @@ static int demo_trace(const char *dir, const llmm_cli_gen_opts *go, int json, ch
 {
     llmm_cli_gen_facts facts;
     llmm_cli_error err;
-    FILE *f;
-    int bad;
-    if (llmm_cli_path_in(dir, TRACE_NAME, path, cap, &err) != LLMM_CLI_OK)
+    llmm_cli_out o;
+    if (llmm_cli_path_in(dir, TRACE_NAME, path, cap, &err) != LLMM_CLI_OK ||
+        llmm_cli_out_open(&o, path, &err) != LLMM_CLI_OK)
         return llmm_cli_say(SELF, 1, "%s", err.msg);
-    f = fopen(path, "w");
-    if (!f)
-        return llmm_cli_say(SELF, 1, "%s: %s", path, strerror(errno));
-    bad = llmm_cli_gen_vllm(f, go, &facts) != LLMM_CLI_OK;
-    if (fclose(f) != 0 || bad)
+    if (llmm_cli_gen_vllm(o.f, go, &facts) != LLMM_CLI_OK) {
+        llmm_cli_out_discard(&o);
         return llmm_cli_say(SELF, 1, "cannot write %s", path);
+    }
+    if (llmm_cli_out_close(&o, &err) != LLMM_CLI_OK)
+        return llmm_cli_say(SELF, 1, "%s", err.msg);
     if (!json)
         printf("llmm demo: a SYNTHETIC vLLM benchmark trace (seed %llu, %u requests over "
                "%.1f s; FP16 -> INT8 weight switch at %.1f s, TTFT storms at %.1f s and %.1f s)\n"
@@ -149,12 +150,17 @@ static int demo_sweep(const char *dir, uint64_t seed, FILE *out, int json)
     llmm_cli_sweep s;
     llmm_cli_knee_eval k;
     llmm_cli_error err;
-    FILE *f = NULL;
+    llmm_cli_out o;
     int rc;
-    if (llmm_cli_path_in(dir, SWEEP_NAME, path, sizeof path, &err) == LLMM_CLI_OK)
-        f = fopen(path, "w");
-    if (!f || llmm_cli_sweep_generate(f, seed) != LLMM_CLI_OK || fclose(f) != 0)
+    if (llmm_cli_path_in(dir, SWEEP_NAME, path, sizeof path, &err) != LLMM_CLI_OK ||
+        llmm_cli_out_open(&o, path, &err) != LLMM_CLI_OK)
+        return llmm_cli_say(SELF, 1, "%s", err.msg);
+    if (llmm_cli_sweep_generate(o.f, seed) != LLMM_CLI_OK) {
+        llmm_cli_out_discard(&o);
         return llmm_cli_say(SELF, 1, "cannot write %s", path);
+    }
+    if (llmm_cli_out_close(&o, &err) != LLMM_CLI_OK)
+        return llmm_cli_say(SELF, 1, "%s", err.msg);
     rc = llmm_cli_sweep_read(path, &s, &err);
     if (rc == LLMM_CLI_OK) {
         rc = llmm_cli_knee_run(&s, NULL, SWEEP_SLO_MS, &k, &err);

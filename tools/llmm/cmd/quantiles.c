@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd/command.h"
+#include "common/bounds.h"
 #include "input/sketch.h"
 #include "render/sketch.h"
 
@@ -30,6 +31,18 @@ static void usage(FILE *f)
           f);
 }
 
+/* Quantiles only a bound of the sketch's range answers: a warning on stderr. */
+static void warn_bounds(const llmm_cli_quantiles *qs)
+{
+    char text[QMAX][24];
+    const char *label[QMAX];
+    for (size_t i = 0; i < qs->nq; i++) {
+        snprintf(text[i], sizeof text[i], "%g", qs->q[i]);
+        label[i] = text[i];
+    }
+    llmm_cli_warn_bounds("llmm quantiles", qs->path, "", qs->s, qs->q, label, qs->nq);
+}
+
 /* The quantiles of the file at qs->path, written as text or JSON. */
 static int quantiles(llmm_cli_quantiles *qs, double *v, int json)
 {
@@ -46,14 +59,15 @@ static int quantiles(llmm_cli_quantiles *qs, double *v, int json)
     }
     qs->s = s;
     qs->v = v;
+    warn_bounds(qs);
     if (json)
         rc = llmm_cli_quantiles_json(qs, stdout);
     else
         llmm_cli_quantiles_text(qs, stdout);
     llmm_sketch_free(s);
-    if (rc != LLMM_CLI_OK || fflush(stdout) != 0 || ferror(stdout))
-        return llmm_cli_say(SELF, 1, "cannot write the output");
-    return 0;
+    if (rc == LLMM_CLI_ENOMEM)
+        return llmm_cli_say(SELF, 1, "out of memory");
+    return rc == LLMM_CLI_OK ? 0 : 1; /* a failed standard output: main() says so */
 }
 
 enum { OPT_JSON = LLMM_CLI_OPT, OPT_BUCKETS };

@@ -4,6 +4,8 @@
 
 #include "cmd/command.h"
 #include "cmd/report_opts.h"
+#include "common/bounds.h"
+#include "common/output.h"
 #include "render/report.h"
 
 #define SELF (&llmm_cli_command_report)
@@ -122,12 +124,21 @@ static int write_files(const llmm_cli_report *r, llmm_cli_error *err)
     return rc;
 }
 
+/* A percentile in the table that only a range bound answers is no measurement: say so. */
+static void warn_bounds(const llmm_cli_report *r)
+{
+    for (int m = 0; m < LLMM_CLI_M_COUNT; m++)
+        llmm_cli_warn_bounds("llmm", llmm_cli_metric_label[m], " s", r->trace.sk[m], llmm_cli_q,
+                             llmm_cli_q_label, LLMM_CLI_NQ);
+}
+
 int llmm_cli_report_run(llmm_cli_report *r, char **files, size_t nfiles, FILE *out)
 {
     llmm_cli_error err;
     err.msg[0] = '\0';
     if (llmm_cli_report_build(r, files, nfiles, &err) != LLMM_CLI_OK)
         return failed(&err);
+    warn_bounds(r);
     if (r->json) {
         if (llmm_cli_report_json(r, out) != LLMM_CLI_OK) {
             fprintf(stderr, "llmm: cannot write the JSON report\n");
@@ -136,10 +147,8 @@ int llmm_cli_report_run(llmm_cli_report *r, char **files, size_t nfiles, FILE *o
     } else {
         llmm_cli_report_text(r, out);
     }
-    if (fflush(out) != 0 || ferror(out)) {
-        fprintf(stderr, "llmm: cannot write the report\n");
-        return 1;
-    }
+    if (out == stdout ? llmm_cli_stdout_flush() != LLMM_CLI_OK : fflush(out) != 0 || ferror(out))
+        return 1; /* no files after a report that was lost */
     return write_files(r, &err) == LLMM_CLI_OK ? 0 : failed(&err);
 }
 

@@ -161,6 +161,24 @@ int llmm_cli_decimal(uint64_t m, long e10, int neg, double *out)
 #endif
 }
 
+/* strtod on s: 1 for a finite number, 2 for one whose digits are not all 0 that rounds to 0
+ * (1e-400), else 0. */
+static int slow_number(const char *s, size_t len, double *out)
+{
+    char buf[1024]; /* a JSON token (input/json.h) is at most 512 bytes */
+    char *end;
+    if (len == 0 || len >= sizeof buf)
+        return 0;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    *out = strtod(buf, &end);
+    if (end != buf + len || !isfinite(*out))
+        return 0;
+    if (*out != 0.0)
+        return 1;
+    return strcspn(buf, "123456789") < strcspn(buf, "eE") ? 2 : 1;
+}
+
 /* At most 19 significant digits go to llmm_cli_decimal(); everything else, and what it
  * declines, to strtod(). */
 int llmm_cli_number(const char *s, size_t len, double *out)
@@ -212,16 +230,14 @@ int llmm_cli_number(const char *s, size_t len, double *out)
     if (i != len || !llmm_cli_decimal(m, exp10, neg, out))
         goto slow;
     return LLMM_CLI_OK;
-slow: {
-    char buf[1024]; /* a JSON token (input/json.h) is at most 512 bytes */
-    char *end;
-    if (len == 0 || len >= sizeof buf)
-        return LLMM_CLI_EPARSE;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    *out = strtod(buf, &end);
-    return end == buf + len && isfinite(*out) ? LLMM_CLI_OK : LLMM_CLI_EPARSE;
+slow:
+    return slow_number(s, len, out) == 1 ? LLMM_CLI_OK : LLMM_CLI_EPARSE;
 }
+
+int llmm_cli_number_underflows(const char *s, size_t len)
+{
+    double v;
+    return slow_number(s, len, &v) == 2;
 }
 
 double llmm_cli_rel_error(int32_t scale)

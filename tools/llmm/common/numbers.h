@@ -6,8 +6,11 @@
 #include <stdint.h>
 
 /* A JSON-grammar decimal (s, len, no NUL needed) to the correctly rounded double, as strtod;
- * LLMM_CLI_EPARSE if it is not one number or not finite. */
+ * LLMM_CLI_EPARSE if it is not one number, not finite, or a number other than 0 too small to
+ * be anything but 0 (1e-400: refused rather than read as 0; subnormals are kept). */
 int llmm_cli_number(const char *s, size_t len, double *out);
+/* 1 when llmm_cli_number refused s because it rounds to 0 (for the readers' messages). */
+int llmm_cli_number_underflows(const char *s, size_t len);
 /* m * 10^e10 (negated when neg), correctly rounded, when a fast exact method applies (m at
  * most 19 digits; Clinger's path, then a 128-bit product): 1 and *out; 0 otherwise (ask
  * strtod). */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/numbers.h"
 #include "input/table.h"
 
 /* Split `line` in place into fields; each field is NUL-terminated and trimmed. */
@@ -114,8 +115,11 @@ static int field_value(llmm_cli_table *t, int col, const char *s, size_t len,
     if (len == 0)
         return LLMM_CLI_OK; /* unknown */
     if (llmm_cli_parse_number(s, len, &v) != LLMM_CLI_OK)
-        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: %s is not a number: '%.40s'",
-                             t->name, (unsigned long long)lineno, llmm_cli_table_col_name[col],
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: %s is %s: '%.40s'", t->name,
+                             (unsigned long long)lineno, llmm_cli_table_col_name[col],
+                             llmm_cli_number_underflows(s, len)
+                                 ? "too small (it would round to 0)"
+                                 : "not a number",
                              s);
     if (col != COL_START && v < 0)
         return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: %s is negative (%.9g)", t->name,

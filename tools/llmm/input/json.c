@@ -168,7 +168,8 @@ static int bare(llmm_cli_json *j, const char *s, size_t n)
                  n > 40 ? 40 : (int)n, s);
         return LLMM_CLI_JSON_SYNTAX;
     } else if (delivered(j) && llmm_cli_number(s, n, &v.num) != 0) {
-        snprintf(j->msg, sizeof j->msg, "number %.*s is out of range", n > 40 ? 40 : (int)n, s);
+        snprintf(j->msg, sizeof j->msg, "number %.*s is out of range%s", n > 40 ? 40 : (int)n, s,
+                 llmm_cli_number_underflows(s, n) ? " (too small: it would round to 0)" : "");
         return LLMM_CLI_JSON_SYNTAX;
     }
     return scalar(j, &v);

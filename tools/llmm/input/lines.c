@@ -31,13 +31,14 @@ int llmm_cli_lines_new(const char *name, llmm_cli_line_fn fn, void *user,
 
 static int lines_append(llmm_cli_lines *l, const char *s, size_t len, llmm_cli_error *err)
 {
-    if (l->n + len + 1 > l->cap) {
-        if (l->n + len > LLMM_CLI_LINE_MAX)
-            return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: line longer than %zu bytes",
-                                 l->name, (unsigned long long)l->lineno, LLMM_CLI_LINE_MAX);
-        if (llmm_cli_grow(&l->buf, &l->cap, l->n + len + 1, 1, 4096) != LLMM_CLI_OK)
-            return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", l->name);
-    }
+    /* checked on every piece, not only when the buffer grows: the doubling buffer may already
+     * hold more than the limit (the limit was 128 MiB for a line that began a file) */
+    if (len > LLMM_CLI_LINE_MAX - l->n)
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: line longer than %zu bytes",
+                             l->name, (unsigned long long)l->lineno, LLMM_CLI_LINE_MAX);
+    if (l->n + len + 1 > l->cap &&
+        llmm_cli_grow(&l->buf, &l->cap, l->n + len + 1, 1, 4096) != LLMM_CLI_OK)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", l->name);
     memcpy(l->buf + l->n, s, len);
     l->n += len;
     l->buf[l->n] = '\0';

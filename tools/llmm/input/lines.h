@@ -23,7 +23,7 @@ void llmm_cli_lines_free(llmm_cli_lines *l);
  * blanks and trailing blanks and '\r': its start and *n bytes, or NULL. */
 const char *llmm_cli_first_line(const char *text, size_t len, size_t *n);
 
-/* Longest accepted line (bytes). */
+/* Longest accepted line (bytes), the one limit of every line-oriented format (CSV, JSONL). */
 #define LLMM_CLI_LINE_MAX ((size_t)64 << 20)
 
 #endif /* LLMM_CLI_LINES_H */

@@ -108,6 +108,11 @@ static int success_record(llmm_cli_vllm *p, size_t i, llmm_cli_record *r)
     } else if (p->seen_field[VF_ITLS] && p->seen_field[VF_TTFTS]) {
         r->e2e_s = q->ttft + q->itl_sum;
         p->jr.info.e2e_from_itls++;
+        if (!isfinite(r->e2e_s))
+            return FAIL(p,
+                        "request %zu: the end-to-end latency rebuilt from its TTFT (ttfts[%zu] = "
+                        "%.9g s) and its %u ITLs (itls[%zu], sum %g s) overflows to infinity",
+                        i, i, q->ttft, (unsigned)q->itl_n, i, q->itl_sum);
     } else {
         return FAIL(p, "latencies[%zu] is null and there are no 'itls' to rebuild it", i);
     }

@@ -66,7 +66,7 @@ int llmm_cli_knee_svg(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, cons
     p.legend_pos = 2;
     if (llmm_cli_plot_open(&p, path, "Throughput vs concurrency: fits and knees", sub, &ax,
                            &ay) != 0)
-        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: cannot create", path);
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s", p.err.msg);
     if (k->has_cubic)
         llmm_cli_plot_line(&p, cx, cy, CURVE_POINTS, llmm_cli_palette[4], 1,
                            "cubic fit (trimmed points)", "fit-cubic");
@@ -105,6 +105,6 @@ int llmm_cli_knee_svg(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, cons
         }
     }
     if (llmm_cli_plot_close(&p) != 0)
-        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: write error", path);
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s", p.err.msg);
     return LLMM_CLI_OK;
 }

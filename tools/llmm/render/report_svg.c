@@ -65,7 +65,7 @@ static int percentiles(const llmm_cli_report *r, const char *path, llmm_cli_erro
     if (llmm_cli_plot_open(&p, path, "Latency percentiles",
                            "successful requests; dashed lines are the --slo bounds", &ax,
                            &ay) != 0)
-        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: cannot create", path);
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s", p.err.msg);
     for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
         double mx[5], my[5];
         if (!have[m])
@@ -91,7 +91,7 @@ static int percentiles(const llmm_cli_report *r, const char *path, llmm_cli_erro
                             "slo-line");
     }
     if (llmm_cli_plot_close(&p) != 0)
-        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: write error", path);
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s", p.err.msg);
     return LLMM_CLI_OK;
 }
 
@@ -184,7 +184,7 @@ static int over_time(const llmm_cli_report *r, const char *path, llmm_cli_error 
         free(by);
         free(sx);
         free(sy);
-        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: cannot create", path);
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s", p.err.msg);
     }
     for (size_t i = 0; i < t->nev; i++) {
         const char *name = llmm_cli_event_name(t->ev[i].type);
@@ -221,7 +221,7 @@ static int over_time(const llmm_cli_report *r, const char *path, llmm_cli_error 
     free(sy);
     (void)ns;
     if (llmm_cli_plot_close(&p) != 0)
-        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: write error", path);
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s", p.err.msg);
     return LLMM_CLI_OK;
 }
 

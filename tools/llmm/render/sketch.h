@@ -9,7 +9,8 @@
 
 #include "common/error.h"
 
-/* Written to PATH.tmp, then renamed over PATH. */
+/* Written through common/output.h: a temporary file beside PATH renamed over it (a device
+ * or FIFO written in place, a directory refused). */
 int llmm_cli_sketch_save(const char *path, const llmm_sketch *s, llmm_cli_error *err);
 
 /* A sketch's quantiles q[0..nq) (values v, NaN when empty), with every non-empty bucket when

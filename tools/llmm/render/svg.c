@@ -176,10 +176,9 @@ int llmm_cli_plot_open(llmm_cli_plot *p, const char *path, const char *title,
     p->py1 = p->height - 70;
     p->x = *x;
     p->y = *y;
-    f = fopen(path, "w");
-    if (!f)
+    if (llmm_cli_out_open(&p->out, path, &p->err) != LLMM_CLI_OK)
         return -1;
-    p->f = f;
+    p->f = f = p->out.f;
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
@@ -384,7 +383,6 @@ void llmm_cli_plot_note(llmm_cli_plot *p, double x, double y, const char *text,
 int llmm_cli_plot_close(llmm_cli_plot *p)
 {
     FILE *f = p->f;
-    int bad;
     fputs("</g>\n", f);
     if (p->nlegend) {
         double w = 0, x0, y0 = p->py0 + 10, lh = 20;
@@ -422,9 +420,6 @@ int llmm_cli_plot_close(llmm_cli_plot *p)
         fputs("</g>\n", f);
     }
     fputs("</svg>\n", f);
-    bad = ferror(f);
-    if (fclose(f) != 0)
-        bad = 1;
     p->f = NULL;
-    return bad ? -1 : 0;
+    return llmm_cli_out_close(&p->out, &p->err) == LLMM_CLI_OK ? 0 : -1;
 }

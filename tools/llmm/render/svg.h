@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/output.h"
+
 #define LLMM_CLI_SVG_TICKS_MAX 24
 #define LLMM_CLI_SVG_LEGEND_MAX 16
 
@@ -49,6 +51,8 @@ typedef struct llmm_cli_legend_item {
 
 typedef struct llmm_cli_plot {
     FILE *f;
+    llmm_cli_out out;                      /* the file (common/output.h) */
+    llmm_cli_error err;                    /* why open or close failed */
     double width, height;                  /* pixels */
     double px0, px1, py0, py1;             /* plot area: left, right, top, bottom */
     llmm_cli_axis x, y;
@@ -63,8 +67,8 @@ typedef struct llmm_cli_plot {
 /* Colours of the series, in order. */
 extern const char *const llmm_cli_palette[8];
 
-/* Open path and write the header (p->legend_pos is kept, everything else reset), title, grid,
- * axes, ticks and labels. Returns 0, or -1 with errno set when the file cannot be created. */
+/* Open path (common/output.h) and write the header (p->legend_pos is kept, everything else
+ * reset), title, grid, axes, ticks and labels. Returns 0, or -1 with the reason in p->err. */
 int llmm_cli_plot_open(llmm_cli_plot *p, const char *path, const char *title,
                        const char *subtitle, const llmm_cli_axis *x, const llmm_cli_axis *y);
 /* A polyline through the finite points (a gap at NaN), with a legend entry when label is not
@@ -87,7 +91,8 @@ void llmm_cli_plot_vline(llmm_cli_plot *p, double x, const char *color, const ch
 /* A short text next to a data point (clamped into the plot area). */
 void llmm_cli_plot_note(llmm_cli_plot *p, double x, double y, const char *text,
                         const char *color);
-/* Write the legend and the closing tag, close the file. Returns 0, or -1 on a write error. */
+/* Write the legend and the closing tag, close the file. Returns 0, or -1 on a write error
+ * (the reason in p->err, the file as it was before). */
 int llmm_cli_plot_close(llmm_cli_plot *p);
 
 #endif /* LLMM_CLI_SVG_H */
