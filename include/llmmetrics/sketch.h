@@ -364,9 +364,11 @@ LLMM_API llmm_status llmm_sketch_merge(llmm_sketch *dst, const llmm_sketch *src)
  *
  * `earlier` must be contained in `dst` (same scale and range, every count ≤ `dst`'s), as
  * when both are snapshots of one recorder. Count, buckets and special counts are exact, the
- * sum is the difference of the sums. Min / max are exact when the extreme of `dst` came from
- * the interval (it is beyond the extreme of `earlier`); otherwise they become the
- * representative value of the extreme non-empty bucket, within the sketch's relative error.
+ * sum is the difference of the sums (0 where rounding would make it negative). Min / max are
+ * exact when the extreme of `dst` came from the interval (it is beyond the extreme of
+ * `earlier`); otherwise they become the representative value of the extreme non-empty bucket,
+ * within the sketch's relative error. Whatever the operands, the result's extremes enclose
+ * what it counts (doc/format.md, section 3.4), so it encodes to a message that decodes.
  * @param[in,out] dst the later snapshot; becomes the interval
  * @param[in] earlier the earlier snapshot
  * @retval LLMM_OK
@@ -595,8 +597,11 @@ LLMM_API llmm_status llmm_sketch_serialize(const llmm_sketch *s, uint8_t *buf, s
  * The whole input is validated before anything is allocated: checksum, every field, every
  * bucket index (inside the encoded range), count consistency (count = zeros + underflow +
  * overflow + all bucket counts, without overflow), 0 ≤ min ≤ max (max > 0 unless every value
- * is 0). Truncated, extended or damaged input of any kind is rejected; a damaged version byte
- * is reported as corruption.
+ * is 0), extremes that enclose what is counted (min 0 when a zero is; max in or above the
+ * highest non-empty bucket, min in or below the lowest) and a sum that is not negative (±0
+ * when empty): every rule of doc/format.md, section 3.4. Truncated, extended or damaged
+ * input of any kind, and fields that contradict each other, are rejected; a damaged version
+ * byte is reported as corruption.
  * The new sketch's bucket store is sized by the span of the encoded buckets, which the
  * validation has already confined to the encoded range (as for any sketch, at most a few MiB
  * at scale 10 over the widest range).

@@ -11,7 +11,9 @@
  *
  * Decoding trusts nothing. The envelope comes first (magic, CRC, then version), so a damaged
  * version byte reads as corruption and only an intact message of another version is
- * LLMM_E_VERSION. One pass then validates every field and every bucket without allocating;
+ * LLMM_E_VERSION. One pass then validates every field and every bucket, and that they agree
+ * (counts add up, min and max enclose the zeros and the buckets, the sum of values that are
+ * never negative is not negative: doc/format.md 3.4), without allocating;
  * only then is the sketch allocated (its store spans bucket indices already proven to lie in
  * the validated range, exactly what the original sketch needed) and a second pass over the
  * same bytes fills it. */
@@ -360,6 +362,26 @@ static llmm_status check_stats(const header *h)
     return LLMM_OK;
 }
 
+/* The extremes enclose what is counted and the sum is that of values >= 0 (doc/format.md 3.4).
+ * check_stats has passed: with a count, 0 <= min <= max <= DBL_MAX. */
+static llmm_status check_values(const header *h)
+{
+    if (h->count == 0)
+        return h->sum == 0.0 ? LLMM_OK : LLMM_E_CORRUPT; /* +0.0 or -0.0, not NaN */
+    if (h->sum < 0.0)
+        return LLMM_E_CORRUPT; /* NaN passes: +Inf - +Inf after a subtraction */
+    if (h->zero && h->min != 0.0)
+        return LLMM_E_CORRUPT;
+    if (h->nruns == 0)
+        return LLMM_OK;
+    /* a bucket holds a value: the max is positive (check_stats) and lies in it or above */
+    if (llmm__map_index(h->scale, h->max) < h->last)
+        return LLMM_E_CORRUPT;
+    if (h->min > 0.0 && llmm__map_index(h->scale, h->min) > h->first)
+        return LLMM_E_CORRUPT;
+    return LLMM_OK;
+}
+
 llmm_status llmm_sketch_deserialize(llmm_ctx *ctx, const uint8_t *buf, size_t len,
                                     llmm_sketch **out)
 {
@@ -379,6 +401,8 @@ llmm_status llmm_sketch_deserialize(llmm_ctx *ctx, const uint8_t *buf, size_t le
         st = walk_runs(buf, &h, NULL);
     if (st == LLMM_OK)
         st = check_stats(&h);
+    if (st == LLMM_OK)
+        st = check_values(&h);
     if (st != LLMM_OK)
         return st;
 

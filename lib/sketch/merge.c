@@ -180,6 +180,26 @@ static double extreme_rep(const llmm_sketch *s, int dir)
     return 0.0;
 }
 
+/* Whatever the operands were (an `earlier` that is no snapshot of dst, extremes a recorder
+ * published ahead of its counts), the result's extremes enclose what it counts, as every
+ * sketch's must (doc/format.md 3.4, which the decoder checks): a zero makes the min 0, the
+ * lowest non-empty bucket bounds the min from above and the highest bounds the max from
+ * below. A snapshot subtracted from a later one never needs this. */
+static void enclose_counts(llmm_sketch *s)
+{
+    int64_t lo, hi;
+    if (s->zero)
+        s->min = 0.0;
+    if (llmm__store_span(s, &lo, &hi)) {
+        if (s->min > 0.0 && llmm__map_index(s->scale, s->min) > lo)
+            s->min = llmm__bucket_rep(s->scale, lo);
+        if (!(s->max > 0.0) || llmm__map_index(s->scale, s->max) < hi)
+            s->max = llmm__bucket_rep(s->scale, hi);
+    }
+    if (s->count > s->zero && !(s->max > 0.0))
+        s->max = extreme_rep(s, -1);
+}
+
 llmm_status llmm_sketch_subtract(llmm_sketch *dst, const llmm_sketch *earlier)
 {
     int64_t a, b, i;
@@ -210,6 +230,8 @@ llmm_status llmm_sketch_subtract(llmm_sketch *dst, const llmm_sketch *earlier)
     dst->under -= earlier->under;
     dst->over -= earlier->over;
     dst->sum -= earlier->sum;
+    if (dst->sum < 0.0)
+        dst->sum = 0.0; /* rounding (a sum of values >= 0 is never negative) */
     old_min = dst->min;
     old_max = dst->max;
     if (!dst->count) {
@@ -232,6 +254,7 @@ llmm_status llmm_sketch_subtract(llmm_sketch *dst, const llmm_sketch *earlier)
             else
                 dst->max = dst->min;
         }
+        enclose_counts(dst);
     }
     llmm__sketch_refresh_fast(dst);
     return LLMM_OK;

@@ -5,6 +5,8 @@
  *   codec_sample --list              names of the samples, one per line
  *   codec_sample NAME FILE           write sample NAME to FILE, its description to stdout
  *   codec_sample --golden DIR        write every golden sample to DIR/NAME.llmms + DIR/NAME.txt
+ *   codec_sample --check FILE...     decode each file, print one verdict per line: ok, corrupt,
+ *                                    version or error (what the Python reader must agree with)
  *
  * Description ("sidecar") format, one item per line, doubles as C99 hex floats (exact):
  *   name N | format V | scale S | range LO HI | count N | zero N | under N | over N
@@ -328,8 +330,31 @@ static void write_sample(size_t k, const char *file, FILE *desc)
     llmm_sketch_free(sm.s);
 }
 
+/* --check: the C library's verdict on each file. */
+static int check_files(int n, char **paths)
+{
+    for (int i = 0; i < n; i++) {
+        FILE *f = fopen(paths[i], "rb");
+        uint8_t buf[1 << 16];
+        size_t len;
+        llmm_sketch *s = NULL;
+        llmm_status st;
+        if (!f)
+            die("cannot read a file to check");
+        len = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        st = llmm_sketch_deserialize(NULL, buf, len, &s);
+        llmm_sketch_free(s);
+        puts(st == LLMM_OK ? "ok" : st == LLMM_E_CORRUPT ? "corrupt"
+                                  : st == LLMM_E_VERSION ? "version" : "error");
+    }
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "--check"))
+        return check_files(argc - 2, argv + 2);
     if (argc == 2 && !strcmp(argv[1], "--list")) {
         for (size_t k = 0; k < NSAMPLES; k++)
             printf("%s\n", samples[k].name);
@@ -361,6 +386,6 @@ int main(int argc, char **argv)
         }
         die("unknown sample name");
     }
-    fprintf(stderr, "usage: codec_sample --list | NAME FILE | --golden DIR\n");
+    fprintf(stderr, "usage: codec_sample --list | NAME FILE | --golden DIR | --check FILE...\n");
     return 2;
 }

@@ -124,8 +124,51 @@ static inline void fz_check_view(const llmm_sketch *s)
     llmm_sketch_free(fresh);
 }
 
+static inline uint8_t *fz_encode(const llmm_sketch *s, size_t *len);
+
+/* What doc/format.md 3.4 asks of every sketch, so that any sketch the library makes encodes
+ * to a message its decoder accepts: the extremes enclose the zeros and the buckets (a zero
+ * makes the min 0; the max lies in or above the highest non-empty bucket, the min in or below
+ * the lowest), the sum is not negative (and is 0 when empty). */
+static inline void fz_check_fields(const llmm_sketch *s)
+{
+    uint64_t z, u, o, n = llmm_sketch_count(s);
+    double mn, mx, sum;
+    int32_t first, last, i;
+    CHECK(llmm_sketch_sum(s, &sum) == LLMM_OK);
+    if (!n) {
+        CHECK(sum == 0.0);
+        return;
+    }
+    CHECK(!(sum < 0.0));
+    CHECK(llmm_sketch_special_counts(s, &z, &u, &o) == LLMM_OK);
+    CHECK(llmm_sketch_min(s, &mn) == LLMM_OK && llmm_sketch_max(s, &mx) == LLMM_OK);
+    if (z)
+        CHECK(mn == 0.0);
+    if (llmm_sketch_bucket_span(s, &first, &last) != LLMM_OK)
+        return;
+    CHECK(llmm_sketch_index(llmm_sketch_scale(s), mx, &i) == LLMM_OK && i >= last);
+    if (mn > 0.0)
+        CHECK(llmm_sketch_index(llmm_sketch_scale(s), mn, &i) == LLMM_OK && i <= first);
+}
+
+/* Encode, decode (which must accept it), encode again: the same bytes. */
+static inline void fz_check_round_trip(const llmm_sketch *s)
+{
+    size_t n1, n2;
+    uint8_t *b1 = fz_encode(s, &n1), *b2;
+    llmm_sketch *back = NULL;
+    CHECK(llmm_sketch_deserialize(NULL, b1, n1, &back) == LLMM_OK);
+    b2 = fz_encode(back, &n2);
+    CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0);
+    free(b1);
+    free(b2);
+    llmm_sketch_free(back);
+}
+
 /* The invariants of any sketch: count = zero + under + over + buckets; quantiles monotone in
- * q; min = P0 <= every quantile <= P100 = max; mean between min and max; no stale answers. */
+ * q; min = P0 <= every quantile <= P100 = max; mean between min and max; the fields agree
+ * (fz_check_fields) and survive an encode / decode round trip; no stale answers. */
 static inline void fz_check_sketch_ex(const llmm_sketch *s, int check_mean)
 {
     static const double qs[9] = {0.0, 0.001, 0.01, 0.25, 0.5, 0.75, 0.9, 0.999, 1.0};
@@ -133,6 +176,8 @@ static inline void fz_check_sketch_ex(const llmm_sketch *s, int check_mean)
     double out[9], mn, mx, mean;
     CHECK(llmm_sketch_special_counts(s, &z, &u, &o) == LLMM_OK);
     CHECK(n == z + u + o + fz_bucket_total(s));
+    fz_check_fields(s);
+    fz_check_round_trip(s);
     if (!n) {
         CHECK(llmm_sketch_quantiles(s, qs, 9, out) == LLMM_E_EMPTY);
         return;

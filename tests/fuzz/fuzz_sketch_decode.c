@@ -5,10 +5,14 @@
  * that mutations reach the validation of every field and bucket run. Checked:
  *   a rejected input gives LLMM_E_CORRUPT (or LLMM_E_VERSION for another version byte) and
  *   no sketch; an accepted one is consistent (count = zero + underflow + overflow + sum of
- *   buckets, 0 <= min <= max), re-encodes to a message that decodes to the same encoding,
- *   answers quantiles monotone in q within [min, max] (fz_check_sketch), and re-encodes the
- *   input byte for byte up to the bucket runs (fixed fields and count varints have one
- *   encoding; only the split of the runs is the writer's choice, doc/format.md 3.2). */
+ *   buckets, 0 <= min <= max), satisfies every rule of doc/format.md 3.4 (fz_check_fields:
+ *   a counted zero makes the min 0, the max lies in or above the highest bucket and the min
+ *   in or below the lowest, the sum is not negative), answers every quantile within
+ *   [min, max] (every rank of a small sketch, 65 quantiles of a large one) and with no bucket
+ *   answer beyond its extremes, re-encodes to a message that decodes to the same encoding,
+ *   and re-encodes the input byte for byte up to the bucket runs (fixed fields and count
+ *   varints have one encoding; only the split of the runs is the writer's choice,
+ *   doc/format.md 3.2). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,11 +59,21 @@ static void check_accepted(const llmm_sketch *s, const uint8_t *msg, size_t n)
             total += llmm_sketch_bucket_count(s, i);
     CHECK(total + z + u + o == llmm_sketch_count(s));
     if (llmm_sketch_count(s)) {
+        uint64_t cnt = llmm_sketch_count(s), steps = cnt <= 64 ? cnt : 64;
         CHECK(llmm_sketch_min(s, &mn) == LLMM_OK && llmm_sketch_max(s, &mx) == LLMM_OK);
         CHECK(mn >= 0.0 && mn <= mx && isfinite(mx));
-        for (double q = 0.0; q <= 1.0; q += 0.125) {
-            CHECK(llmm_sketch_quantile(s, q, &v) == LLMM_OK);
+        /* q(x) for every rank x of a small sketch (q = x / n), 65 points of a large one */
+        for (uint64_t k = 0; k <= steps; k++) {
+            CHECK(llmm_sketch_quantile(s, (double)k / (double)steps, &v) == LLMM_OK);
             CHECK(v >= mn && v <= mx);
+        }
+        /* every bucket's own answer (its representative, unclamped) can lie within the
+         * extremes: its upper bound is not below the min, its lower bound not above the max */
+        if (llmm_sketch_bucket_span(s, &first, &last) == LLMM_OK) {
+            double lo, hi;
+            int32_t scale = llmm_sketch_scale(s);
+            CHECK(llmm_sketch_bucket_bounds(scale, first, &lo, &hi) == LLMM_OK && hi >= mn);
+            CHECK(llmm_sketch_bucket_bounds(scale, last, &lo, &hi) == LLMM_OK && lo <= mx);
         }
     }
     fz_check_sketch_ex(s, 0);

@@ -5,7 +5,9 @@
  *   a failed call changes nothing (count unchanged; add_many: nothing at all);
  *   add_many equals the same values added one by one (the sum bit for bit);
  *   merge / subtract / copy agree with the counts they should produce;
- *   no query answers from a stale cumulative view (fz_check_view). */
+ *   no query answers from a stale cumulative view (fz_check_view);
+ *   every sketch satisfies the rules of doc/format.md 3.4 and survives an encode / decode
+ *   round trip (fz_check_sketch_ex), also after subtracting a sketch that is no snapshot. */
 #include "fuzz_common.h"
 
 /* a and b hold the same values and, bit for bit, the same sum */
@@ -152,6 +154,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             st = llmm_sketch_rank(a, q, &r);
             if (st == LLMM_OK)
                 CHECK(r >= 0.0 && r <= 1.0);
+            break;
+        }
+        case 12: { /* subtract b whatever it holds: no snapshot of a, yet a valid sketch */
+            uint64_t other = llmm_sketch_count(b);
+            st = llmm_sketch_subtract(a, b);
+            CHECK(llmm_sketch_count(a) == before - (st == LLMM_OK ? other : 0));
             break;
         }
         default: { /* snapshot the recorder: consistent, equal to what was added */

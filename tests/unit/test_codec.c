@@ -447,20 +447,34 @@ static void test_round_trip_every_field(void **state)
 }
 
 /* fuzz_sketch_decode: re-encoding a decoded message changed its sum field. The format allows
- * any double there (when the sum was kept in two lanes, adding the empty lane turned -0.0
- * into +0.0 and quieted a signalling NaN). Every sum must read back, and encode again, bit
- * for bit. */
+ * any sum that is not negative (when the sum was kept in two lanes, adding the empty lane
+ * turned -0.0 into +0.0 and quieted a signalling NaN). Every such sum must read back, and
+ * encode again, bit for bit; a negative one is corrupt (issue 24: the values never are). */
 static void test_any_sum_round_trips(void **state)
 {
     static const uint64_t sums[] = {
         UINT64_C(0x8000000000000000), /* -0.0 */
         UINT64_C(0x7ff0000000000001), /* signalling NaN */
         UINT64_C(0x7ff8000000000abc), /* quiet NaN with a payload */
-        UINT64_C(0xfff0000000000000), /* -Inf */
-        UINT64_C(0xc08f400000000000), /* -1000 */
+        UINT64_C(0xfff8000000000000), /* a NaN with the sign bit */
+        UINT64_C(0x7ff0000000000000), /* +Inf */
         UINT64_C(0x0000000000000001), /* the smallest subnormal */
     };
+    static const uint64_t negative[] = {
+        UINT64_C(0xfff0000000000000), /* -Inf */
+        UINT64_C(0xc08f400000000000), /* -1000 */
+        UINT64_C(0x8000000000000001), /* minus the smallest subnormal */
+    };
     (void)state;
+    for (size_t k = 0; k < sizeof negative / sizeof *negative; k++) {
+        msg m;
+        fields f = ref_fields();
+        memcpy(&f.sum, &negative[k], sizeof f.sum);
+        m_head(&m, &f, 2);
+        m_ref_runs(&m);
+        m_crc(&m);
+        assert_status(decode_msg(&m), LLMM_E_CORRUPT);
+    }
     for (size_t k = 0; k < sizeof sums / sizeof *sums; k++) {
         msg m;
         fields f = ref_fields();
@@ -712,10 +726,22 @@ static void test_hand_built_rejects(void **state)
     m_crc(&m);
     assert_ok(decode_msg(&m));
 
-    /* empty sketches: min and max are +0.0; the sum is carried as written */
+    /* empty sketches: min and max are +0.0, the sum +0.0 or -0.0 */
     f = ref_fields();
     f.count = f.zero = f.under = f.over = 0;
     f.min = f.max = 0.0;
+    m_head(&m, &f, 0);
+    m_crc(&m);
+    assert_status(decode_msg(&m), LLMM_E_CORRUPT); /* the sum of nothing is 1234.5 */
+    f.sum = NAN;
+    m_head(&m, &f, 0);
+    m_crc(&m);
+    assert_status(decode_msg(&m), LLMM_E_CORRUPT);
+    f.sum = -0.0;
+    m_head(&m, &f, 0);
+    m_crc(&m);
+    assert_ok(decode_msg(&m));
+    f.sum = 0.0;
     m_head(&m, &f, 0);
     m_crc(&m);
     assert_ok(decode_msg(&m));
@@ -737,6 +763,106 @@ static void test_hand_built_rejects(void **state)
     m.b[0] = 'l';
     m_crc(&m);
     assert_status(decode_msg(&m), LLMM_E_CORRUPT);
+}
+
+/* Issue 24: a message whose fields contradict each other behind a valid CRC. The reference
+ * message counts a zero and buckets 0, 2 and 13 at scale 6 (bucket i holds (2^(i/64),
+ * 2^((i+1)/64)]: bucket 0 is (1, 1.0109], bucket 13 (1.1510, 1.1635]). */
+static void test_fields_agree(void **state)
+{
+    static const struct {
+        double min, max;
+        uint64_t zero, under, over;
+        llmm_status want;
+    } cases[] = {
+        {0.0, 5000.0, 1, 2, 3, LLMM_OK},       /* the reference */
+        {1e-6, 5000.0, 1, 2, 3, LLMM_E_CORRUPT}, /* a zero counted, the min above it */
+        {0.0, 1.16, 1, 2, 3, LLMM_OK},         /* the max in the top bucket */
+        {0.0, 1.15, 1, 2, 3, LLMM_E_CORRUPT},  /* the max below the top bucket */
+        {0.0, 0.5, 1, 2, 3, LLMM_E_CORRUPT},
+        {0.0, 1.005, 1, 2, 3, LLMM_E_CORRUPT},
+        {1.005, 5000.0, 0, 3, 3, LLMM_OK},     /* no zero: the min in the lowest bucket */
+        {1e-4, 5000.0, 0, 3, 3, LLMM_OK},      /* or below it */
+        {1.02, 5000.0, 0, 3, 3, LLMM_E_CORRUPT}, /* above the lowest bucket */
+        {1.2, 5000.0, 0, 3, 3, LLMM_E_CORRUPT},
+        {1.16, 1.16, 0, 3, 3, LLMM_E_CORRUPT},
+    };
+    (void)state;
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        msg m;
+        fields f = ref_fields();
+        f.min = cases[k].min;
+        f.max = cases[k].max;
+        f.zero = cases[k].zero;
+        f.under = cases[k].under;
+        f.over = cases[k].over;
+        m_head(&m, &f, 2);
+        m_ref_runs(&m);
+        m_crc(&m);
+        if (decode_msg(&m) != cases[k].want)
+            fail_msg("case %zu: min %g max %g zero %llu: status %d, want %d", k, f.min, f.max,
+                     (unsigned long long)f.zero, (int)decode_msg(&m), (int)cases[k].want);
+    }
+}
+
+/* A sketch the library makes decodes: subtractions that are no snapshot difference keep
+ * extremes that enclose the counts, and a sum that rounding would make negative is 0. */
+static void assert_round_trips(const llmm_sketch *s)
+{
+    size_t len;
+    uint8_t *b = encode(s, &len);
+    llmm_sketch *back = NULL;
+    assert_ok(llmm_sketch_deserialize(NULL, b, len, &back));
+    assert_identical(s, back);
+    llmm_sketch_free(back);
+    free(b);
+}
+
+static llmm_sketch *with_values(const double *v, size_t n)
+{
+    llmm_sketch *s = mk(NULL, 6);
+    assert_ok(llmm_sketch_add_many(s, v, n));
+    return s;
+}
+
+static void test_subtraction_results_decode(void **state)
+{
+    static const double a1[] = {1.5, 100.0}, e1[] = {1.501}; /* 1.501 shares 1.5's bucket */
+    static const double a2[] = {0.0, 0.0, 5.0}, e2[] = {0.0, 4.99};
+    static const double a3[] = {0.0, 1e16}, e3[] = {1e17};    /* both above the range */
+    const double *a[] = {a1, a2, a3}, *e[] = {e1, e2, e3};
+    const size_t na[] = {2, 3, 2}, ne[] = {1, 2, 1};
+    double x, y;
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        llmm_sketch *s = with_values(a[k], na[k]), *t = with_values(e[k], ne[k]);
+        assert_ok(llmm_sketch_subtract(s, t));
+        assert_true(llmm_sketch_count(s) == 1);
+        assert_round_trips(s);
+        llmm_sketch_free(s);
+        llmm_sketch_free(t);
+    }
+    /* a running merge that subtracts what left it, as a window does: 1 + 2^-53 rounds to 1,
+     * so taking 1 and then 2^-53 back would leave -2^-53 */
+    {
+        static const double v[] = {1.0, 0x1p-53, 0x1p-60};
+        llmm_sketch *acc = mk(NULL, 6), *one[3];
+        for (int k = 0; k < 3; k++) {
+            one[k] = with_values(&v[k], 1);
+            assert_ok(llmm_sketch_merge(acc, one[k]));
+        }
+        assert_ok(llmm_sketch_subtract(acc, one[0]));
+        assert_ok(llmm_sketch_subtract(acc, one[1]));
+        assert_ok(llmm_sketch_sum(acc, &x));
+        assert_true(x == 0.0);
+        assert_ok(llmm_sketch_min(acc, &x));
+        assert_ok(llmm_sketch_max(acc, &y));
+        assert_true(x <= y);
+        assert_round_trips(acc);
+        for (int k = 0; k < 3; k++)
+            llmm_sketch_free(one[k]);
+        llmm_sketch_free(acc);
+    }
 }
 
 /* Encodings used by the damage tests (cases of make_case). */
@@ -1031,6 +1157,8 @@ int main(void)
         cmocka_unit_test(test_hand_built_message),
         cmocka_unit_test(test_any_sum_round_trips),
         cmocka_unit_test(test_hand_built_rejects),
+        cmocka_unit_test(test_fields_agree),
+        cmocka_unit_test(test_subtraction_results_decode),
         cmocka_unit_test(test_every_byte_damage_rejected),
         cmocka_unit_test(test_damage_behind_a_valid_checksum),
         cmocka_unit_test(test_every_truncation_rejected),

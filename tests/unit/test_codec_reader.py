@@ -161,10 +161,22 @@ def decode(data):
     if sk.count == 0:
         if bmin or bmax:
             raise CorruptError("min / max of an empty sketch")
-    elif not bmin <= bmax <= DBL_MAX_BITS:
+        if sk.sum != 0.0:  # +0.0 or -0.0 (NaN is not 0)
+            raise CorruptError("sum of an empty sketch")
+        return sk
+    if not bmin <= bmax <= DBL_MAX_BITS:
         raise CorruptError("min / max")
-    elif sk.count > sk.zero and bmax == 0:
+    if sk.count > sk.zero and bmax == 0:
         raise CorruptError("max of a sketch with non-zero values")
+    if sk.sum < 0:  # NaN compares false: allowed
+        raise CorruptError("negative sum")
+    if sk.zero and sk.min != 0.0:
+        raise CorruptError("a zero counted, min above it")
+    if sk.buckets:
+        if bucket_index(sk.scale, sk.max) < max(sk.buckets):
+            raise CorruptError("max below the highest bucket")
+        if sk.min > 0 and bucket_index(sk.scale, sk.min) > min(sk.buckets):
+            raise CorruptError("min above the lowest bucket")
     return sk
 
 
@@ -316,6 +328,55 @@ class ReaderAgreesWithC(unittest.TestCase):
             with open(os.path.join(gold, name + ".txt"), encoding="ascii") as f:
                 d = parse_description(f.read())
             self.check(decode(data), d, name)
+
+    def test_fields_that_disagree(self):
+        """min, max and sum set to values around every limit of doc/format.md 3.4 in every
+        sample: this reader and the C library give the same verdict on each message."""
+        names = subprocess.run([HELPER, "--list"], check=True, capture_output=True,
+                               text=True).stdout.split()
+        with tempfile.TemporaryDirectory() as tmp:
+            msgs, want = [], []
+            for name in names:
+                path = os.path.join(tmp, name)
+                subprocess.run([HELPER, name, path], check=True, capture_output=True)
+                with open(path, "rb") as f:
+                    data = f.read()
+                sk = decode(data)
+                for off, value in self.field_values(sk):
+                    bad = bytearray(data[:-4])
+                    struct.pack_into("<d", bad, off, value)
+                    bad += struct.pack("<I", crc32c(bad))
+                    msgs.append(bytes(bad))
+            for k, m in enumerate(msgs):
+                with open(os.path.join(tmp, "m%d" % k), "wb") as f:
+                    f.write(m)
+                try:
+                    decode(m)
+                    want.append("ok")
+                except CorruptError:
+                    want.append("corrupt")
+            got = subprocess.run([HELPER, "--check"] +
+                                 [os.path.join(tmp, "m%d" % k) for k in range(len(msgs))],
+                                 check=True, capture_output=True, text=True).stdout.split()
+        self.assertEqual(len(got), len(want))
+        for k, (g, w) in enumerate(zip(got, want)):
+            self.assertEqual(g, w, "message %d" % k)
+        self.assertGreater(want.count("ok"), 20)
+        self.assertGreater(want.count("corrupt"), 100)
+
+    @staticmethod
+    def field_values(sk):
+        """(offset, value) pairs: min at 22, max at 30, sum at 38, each set to a value near a
+        limit: 0, -0, NaN, the extremes, the edges of the lowest and highest buckets."""
+        edges = [0.0, -0.0, math.nan, -1.0, 1e-300, sk.range_lo, sk.range_hi, 1.7976931348623157e308,
+                 math.inf, sk.min, sk.max]
+        for i in (min(sk.buckets), max(sk.buckets)) if sk.buckets else ():
+            lo = 2.0 ** (i / 2 ** sk.scale)
+            hi = 2.0 ** ((i + 1) / 2 ** sk.scale)
+            edges += [lo * (1 - 1e-9), lo * (1 + 1e-9), hi * (1 - 1e-9), hi * (1 + 1e-9)]
+        for off in (22, 30, 38):
+            for v in edges:
+                yield off, v
 
     def test_damage_is_rejected(self):
         with tempfile.TemporaryDirectory() as tmp:
