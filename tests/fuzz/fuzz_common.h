@@ -168,7 +168,9 @@ static inline void fz_check_round_trip(const llmm_sketch *s)
 
 /* The invariants of any sketch: count = zero + under + over + buckets; quantiles monotone in
  * q; min = P0 <= every quantile <= P100 = max; mean between min and max; the fields agree
- * (fz_check_fields) and survive an encode / decode round trip; no stale answers. */
+ * (fz_check_fields, so that the sketch would encode to a message the decoder accepts; the
+ * targets make the round trip itself, fz_check_round_trip, where it is not too slow to run
+ * after every step); no stale answers (fz_check_view). */
 static inline void fz_check_sketch_ex(const llmm_sketch *s, int check_mean)
 {
     static const double qs[9] = {0.0, 0.001, 0.01, 0.25, 0.5, 0.75, 0.9, 0.999, 1.0};
@@ -177,7 +179,6 @@ static inline void fz_check_sketch_ex(const llmm_sketch *s, int check_mean)
     CHECK(llmm_sketch_special_counts(s, &z, &u, &o) == LLMM_OK);
     CHECK(n == z + u + o + fz_bucket_total(s));
     fz_check_fields(s);
-    fz_check_round_trip(s);
     if (!n) {
         CHECK(llmm_sketch_quantiles(s, qs, 9, out) == LLMM_E_EMPTY);
         return;

@@ -6,8 +6,9 @@
  *   add_many equals the same values added one by one (the sum bit for bit);
  *   merge / subtract / copy agree with the counts they should produce;
  *   no query answers from a stale cumulative view (fz_check_view);
- *   every sketch satisfies the rules of doc/format.md 3.4 and survives an encode / decode
- *   round trip (fz_check_sketch_ex), also after subtracting a sketch that is no snapshot. */
+ *   every sketch satisfies the rules of doc/format.md 3.4 (fz_check_sketch_ex), also after
+ *   subtracting a sketch that is no snapshot; subtraction results, recorder snapshots and the
+ *   final sketches survive an encode / decode round trip. */
 #include "fuzz_common.h"
 
 /* a and b hold the same values and, bit for bit, the same sum */
@@ -114,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         CHECK(st == LLMM_OK);
                         CHECK(llmm_sketch_count(c) == llmm_sketch_count(b));
                         fz_check_sketch_ex(c, 0);
+                        fz_check_round_trip(c);
                     }
                 }
             }
@@ -160,6 +162,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint64_t other = llmm_sketch_count(b);
             st = llmm_sketch_subtract(a, b);
             CHECK(llmm_sketch_count(a) == before - (st == LLMM_OK ? other : 0));
+            if (st == LLMM_OK)
+                fz_check_round_trip(a);
             break;
         }
         default: { /* snapshot the recorder: consistent, equal to what was added */
@@ -168,6 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
             CHECK(llmm_recorder_snapshot(rec, snap) == LLMM_OK);
             fz_check_sketch_ex(snap, 0);
+            fz_check_round_trip(snap);
             llmm_sketch_free(snap);
             break;
         }
@@ -180,6 +185,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     fz_check_sketch_ex(s[0], 0);
     fz_check_sketch_ex(s[1], 0);
+    fz_check_round_trip(s[0]);
+    fz_check_round_trip(s[1]);
     llmm_shard_release(sh);
     llmm_recorder_free(rec);
     llmm_sketch_free(s[0]);

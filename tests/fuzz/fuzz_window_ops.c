@@ -143,6 +143,7 @@ static void check_query(llmm_window *w, model *m, fz_input *in)
             llmm_sketch *r = reference(m, now, n);
             CHECK(fz_same_sketch(into, r));
             fz_check_sketch(into);
+            fz_check_round_trip(into); /* a running merge minus what left it decodes */
             llmm_sketch_free(r);
         } else {
             CHECK(fz_same_sketch(into, before)); /* untouched */

@@ -29,43 +29,67 @@ static void switch_done(llmm_cli_collapse *c, const llmm_collapse *d)
     s->flagged = rep.flagged;
 }
 
-static int replay(llmm_cli_collapse *c, llmm_collapse *d, const llmm_cli_trace *t,
-                  const llmm_cli_obs *o, size_t n, llmm_cli_error *err)
+/* A weight switch (other events are not the detector's). */
+static int mark(llmm_cli_collapse *c, llmm_collapse *d, const llmm_cli_event *ev,
+                llmm_cli_error *err)
 {
-    size_t e = 0, i = 0;
-    while (i < n || e < t->nev) {
-        llmm_status st;
-        /* a switch comes before a latency of the same instant */
-        if (e < t->nev && (i == n || t->ev[e].t <= o[i].t)) {
-            if (t->ev[e].type == LLMM_EVENT_WEIGHT_SWITCH) {
-                switch_done(c, d);
-                st = llmm_collapse_mark_switch(d, llmm_cli_ns(t->ev[e].t));
-                if (st != LLMM_OK)
-                    return llmm_cli_fail(err, LLMM_CLI_EPARSE, "collapse detector: %s",
-                                         llmm_strerror(st));
-                c->sw[c->nsw].t = t->ev[e].t;
-                c->nsw++;
-            }
-            e++;
+    llmm_status st;
+    if (ev->type != LLMM_EVENT_WEIGHT_SWITCH)
+        return LLMM_CLI_OK;
+    switch_done(c, d);
+    st = llmm_collapse_mark_switch(d, llmm_cli_ns(ev->t));
+    if (st != LLMM_OK)
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "collapse detector: %s", llmm_strerror(st));
+    c->sw[c->nsw].t = ev->t;
+    c->nsw++;
+    return LLMM_CLI_OK;
+}
+
+/* A latency. */
+static int observe(llmm_cli_collapse *c, llmm_collapse *d, const llmm_cli_obs *o,
+                   llmm_cli_error *err)
+{
+    llmm_collapse_verdict v;
+    llmm_status st;
+    llmm_collapse_verdict_init(&v);
+    st = llmm_collapse_observe_ex(d, llmm_cli_ns(o->t), o->v, &v);
+    if (st != LLMM_OK)
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "collapse detector: %s", llmm_strerror(st));
+    if (v.collapsed && c->nflags < LLMM_CLI_COLLAPSE_LIST) {
+        llmm_cli_collapse_flag *f = &c->flags[c->nflags++];
+        f->t = o->t;
+        f->v = o->v;
+        f->threshold = v.threshold;
+        f->mean = v.mean;
+    }
+    return LLMM_CLI_OK;
+}
+
+/* The latencies and the events together in time order (a switch comes before a latency of
+ * the same instant). */
+static int replay(llmm_cli_collapse *c, llmm_collapse *d, const llmm_cli_trace *t,
+                  llmm_cli_error *err)
+{
+    llmm_cli_tl_iter it;
+    llmm_cli_obs o;
+    size_t e = 0;
+    int rc = llmm_cli_timeline_begin(&t->tl, &it, err), got = 0;
+    if (rc == LLMM_CLI_OK)
+        got = llmm_cli_timeline_next(&it, &o, err);
+    while (rc == LLMM_CLI_OK && got >= 0 && (got || e < t->nev)) {
+        if (e < t->nev && (!got || t->ev[e].t <= o.t)) {
+            rc = mark(c, d, &t->ev[e++], err);
         } else {
-            llmm_collapse_verdict v;
-            llmm_collapse_verdict_init(&v);
-            st = llmm_collapse_observe_ex(d, llmm_cli_ns(o[i].t), o[i].v, &v);
-            if (st != LLMM_OK)
-                return llmm_cli_fail(err, LLMM_CLI_EPARSE, "collapse detector: %s",
-                                     llmm_strerror(st));
-            if (v.collapsed && c->nflags < LLMM_CLI_COLLAPSE_LIST) {
-                llmm_cli_collapse_flag *f = &c->flags[c->nflags++];
-                f->t = o[i].t;
-                f->v = o[i].v;
-                f->threshold = v.threshold;
-                f->mean = v.mean;
-            }
-            i++;
+            rc = observe(c, d, &o, err);
+            got = llmm_cli_timeline_next(&it, &o, err);
         }
     }
-    switch_done(c, d);
-    return LLMM_CLI_OK;
+    llmm_cli_timeline_end(&it);
+    if (rc == LLMM_CLI_OK && got < 0)
+        rc = LLMM_CLI_EIO;
+    if (rc == LLMM_CLI_OK)
+        switch_done(c, d);
+    return rc;
 }
 
 void llmm_cli_collapse_free(llmm_cli_collapse *c)
@@ -80,9 +104,8 @@ int llmm_cli_collapse_eval(llmm_cli_report *rep, llmm_cli_error *err)
     llmm_cli_collapse *c = &rep->collapse;
     const llmm_cli_trace *t = &rep->trace;
     llmm_collapse *d = NULL;
-    llmm_cli_obs *o = NULL;
-    size_t n = 0, nswitch = 0;
-    int rc;
+    size_t nswitch = 0;
+    int rc = LLMM_CLI_OK;
     c->metric = rep->watch;
     c->window = isnan(rep->collapse_window) ? 2.0 : rep->collapse_window;
     for (size_t i = 0; i < t->nev; i++)
@@ -92,18 +115,15 @@ int llmm_cli_collapse_eval(llmm_cli_report *rep, llmm_cli_error *err)
                      "--event model.weight_switch@SECONDS)";
         return LLMM_CLI_OK;
     }
-    rc = llmm_cli_timeline(t, rep->watch, &o, &n, &c->why_not, err);
-    if (rc != LLMM_CLI_OK || n == 0)
-        return rc;
+    if ((c->why_not = llmm_cli_trace_why_no_timeline(t)) != NULL)
+        return LLMM_CLI_OK;
     c->sw = calloc(nswitch, sizeof *c->sw);
-    if (!c->sw || llmm_collapse_new(NULL, &d) != LLMM_OK) {
-        free(o);
+    if (!c->sw || llmm_collapse_new(NULL, &d) != LLMM_OK)
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
-    }
     if (llmm_collapse_set_u64(d, LLMM_COLLAPSE_SWITCH_NS, llmm_cli_ns(c->window)) != LLMM_OK)
         rc = llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--collapse-window: out of range");
     if (rc == LLMM_CLI_OK)
-        rc = replay(c, d, t, o, n, err);
+        rc = replay(c, d, t, err);
     if (rc == LLMM_CLI_OK) {
         c->available = 1;
         llmm_collapse_counts(d, &c->samples, &c->collapsed, &c->switches);
@@ -112,6 +132,5 @@ int llmm_cli_collapse_eval(llmm_cli_report *rep, llmm_cli_error *err)
         llmm_collapse_get_f64(d, LLMM_COLLAPSE_SIGMA_FLOOR, &c->floor);
     }
     llmm_collapse_free(d);
-    free(o);
     return rc;
 }

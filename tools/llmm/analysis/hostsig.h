@@ -34,7 +34,7 @@ int llmm_cli_host_threshold_option(llmm_cli_host *h, const char *arg, llmm_cli_e
 void llmm_cli_host_threshold_help(FILE *f);
 
 /* Read h->path (when set) and add its events to the trace: after every input, before
- * llmm_cli_trace_events_done(). Times move by the first input's earliest start time (the
+ * llmm_cli_trace_done(). Times move by the first input's earliest start time (the
  * trace's clock → the report's time line); the file needs that input to have start times. */
 int llmm_cli_host_events(llmm_cli_host *h, llmm_cli_trace *t, llmm_cli_error *err);
 

@@ -28,6 +28,15 @@ static void pr_note(void *user, const char *msg)
     p->inner.note(p->inner.user, msg);
 }
 
+/* A run's own trace: its time line watches E2E, and it keeps every request's send time and
+ * E2E (llmm knee's in-run series reads them). */
+static int run_trace_init(llmm_cli_trace *t, const double slo[3])
+{
+    int rc = llmm_cli_trace_init(t, 0, slo, LLMM_CLI_M_E2E);
+    t->keep_points = 1;
+    return rc;
+}
+
 /* The run ended: summarise it, hand it on, start a fresh trace for the next one. */
 static int pr_run_end(void *user, const llmm_cli_run *run)
 {
@@ -40,7 +49,7 @@ static int pr_run_end(void *user, const llmm_cli_run *run)
         rc = p->fn(p->user, &p->src, run, &p->t, &s, &p->err);
     p->src.index++;
     llmm_cli_trace_free(&p->t);
-    if (rc == LLMM_CLI_OK && llmm_cli_trace_init(&p->t, 0, p->slo) != LLMM_CLI_OK)
+    if (rc == LLMM_CLI_OK && run_trace_init(&p->t, p->slo) != LLMM_CLI_OK)
         rc = llmm_cli_fail(&p->err, LLMM_CLI_ENOMEM, "out of memory");
     if (rc != LLMM_CLI_OK)
         p->failed = 1;
@@ -59,7 +68,7 @@ int llmm_cli_per_run(char **files, size_t nfiles, llmm_cli_format fmt, const dou
     p.slo = slo;
     p.fn = fn;
     p.user = user;
-    if (llmm_cli_trace_init(&p.t, 0, slo) != LLMM_CLI_OK) {
+    if (run_trace_init(&p.t, slo) != LLMM_CLI_OK) {
         llmm_cli_trace_free(&p.t);
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
     }

@@ -52,6 +52,8 @@ static int read_inputs(llmm_cli_report *r, char **files, size_t nfiles, llmm_cli
         rc = llmm_cli_read_file(files[i], r->fmt, &sink, &in->info, &in->fmt, err);
         if (rc == LLMM_CLI_OK)
             rc = llmm_cli_trace_input_end(&r->trace);
+        if (rc != LLMM_CLI_OK && r->trace.err.msg[0]) /* the trace knows better than "memory" */
+            return llmm_cli_fail(err, rc, "%s: %s", files[i], r->trace.err.msg);
         if (rc != LLMM_CLI_OK)
             return rc;
         r->ninputs++;
@@ -63,14 +65,13 @@ static int read_inputs(llmm_cli_report *r, char **files, size_t nfiles, llmm_cli
     }
     if ((rc = llmm_cli_host_events(&r->host, &r->trace, err)) != LLMM_CLI_OK)
         return rc;
-    llmm_cli_trace_events_done(&r->trace);
-    return LLMM_CLI_OK;
+    return llmm_cli_trace_done(&r->trace, err);
 }
 
 int llmm_cli_report_build(llmm_cli_report *r, char **files, size_t nfiles, llmm_cli_error *err)
 {
     int rc;
-    if (llmm_cli_trace_init(&r->trace, r->exact, r->slo) != LLMM_CLI_OK)
+    if (llmm_cli_trace_init(&r->trace, r->exact, r->slo, r->watch) != LLMM_CLI_OK)
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
     rc = read_inputs(r, files, nfiles, err);
     if (rc == LLMM_CLI_OK)

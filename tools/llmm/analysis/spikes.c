@@ -99,38 +99,50 @@ static int keep_point(llmm_cli_spikes *sp, const llmm_cli_obs *o, llmm_spike_lev
     return LLMM_CLI_OK;
 }
 
-static int observe_all(llmm_cli_spikes *sp, llmm_spike *d, const llmm_event_log *log,
-                       const llmm_cli_obs *o, size_t n, llmm_cli_error *err)
+/* One observation into the detector and its row. */
+static int observe(llmm_cli_spikes *sp, llmm_spike *d, const llmm_event_log *log,
+                   const llmm_cli_obs *o, size_t *row, llmm_cli_error *err)
 {
-    size_t row = 0;
-    for (size_t i = 0; i < n; i++) {
-        llmm_spike_level level;
-        llmm_cli_spike_row *r;
-        llmm_spike_stats now;
-        llmm_status st = llmm_spike_observe(d, llmm_cli_ns(o[i].t), o[i].v, &level);
-        if (st != LLMM_OK)
-            return llmm_cli_fail(err, LLMM_CLI_EPARSE, "spike detector: %s", llmm_strerror(st));
-        while (row + 1 < sp->nrows && o[i].t >= sp->rows[row].t1)
-            row++;
-        r = &sp->rows[row];
-        r->samples++;
-        if (o[i].v > r->max || isnan(r->max))
-            r->max = o[i].v;
-        llmm_spike_stats_init(&now);
-        if (llmm_spike_get_stats(d, llmm_cli_ns(o[i].t), &now) == LLMM_OK && now.ready) {
-            r->classified++;
-            r->base_threshold = now.base_threshold;
-        }
-        if (level == LLMM_SPIKE_LEVEL1)
-            r->level1++;
-        else if (level == LLMM_SPIKE_LEVEL2)
-            r->level2++;
-        if (level != LLMM_SPIKE_NONE && keep_point(sp, &o[i], level) != LLMM_CLI_OK)
-            return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
-        if (level != LLMM_SPIKE_NONE && attribute(sp, log, o[i].t) != LLMM_CLI_OK)
-            return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "spike attribution: out of memory");
+    llmm_spike_level level;
+    llmm_cli_spike_row *r;
+    llmm_spike_stats now;
+    llmm_status st = llmm_spike_observe(d, llmm_cli_ns(o->t), o->v, &level);
+    if (st != LLMM_OK)
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "spike detector: %s", llmm_strerror(st));
+    while (*row + 1 < sp->nrows && o->t >= sp->rows[*row].t1)
+        (*row)++;
+    r = &sp->rows[*row];
+    r->samples++;
+    if (o->v > r->max || isnan(r->max))
+        r->max = o->v;
+    llmm_spike_stats_init(&now);
+    if (llmm_spike_get_stats(d, llmm_cli_ns(o->t), &now) == LLMM_OK && now.ready) {
+        r->classified++;
+        r->base_threshold = now.base_threshold;
     }
+    if (level == LLMM_SPIKE_LEVEL1)
+        r->level1++;
+    else if (level == LLMM_SPIKE_LEVEL2)
+        r->level2++;
+    if (level != LLMM_SPIKE_NONE && keep_point(sp, o, level) != LLMM_CLI_OK)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
+    if (level != LLMM_SPIKE_NONE && attribute(sp, log, o->t) != LLMM_CLI_OK)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "spike attribution: out of memory");
     return LLMM_CLI_OK;
+}
+
+/* The whole time line, in order. */
+static int observe_all(llmm_cli_spikes *sp, llmm_spike *d, const llmm_event_log *log,
+                       const llmm_cli_timeline *tl, llmm_cli_error *err)
+{
+    llmm_cli_tl_iter it;
+    llmm_cli_obs o;
+    size_t row = 0;
+    int rc = llmm_cli_timeline_begin(tl, &it, err), got;
+    while (rc == LLMM_CLI_OK && (got = llmm_cli_timeline_next(&it, &o, err)) != 0)
+        rc = got < 0 ? LLMM_CLI_EIO : observe(sp, d, log, &o, &row, err);
+    llmm_cli_timeline_end(&it);
+    return rc;
 }
 
 static void read_settings(llmm_cli_spikes *sp, llmm_spike *d)
@@ -169,14 +181,13 @@ int llmm_cli_spikes_eval(llmm_cli_report *rep, llmm_cli_error *err)
     llmm_spike *d = NULL;
     llmm_event_log *log = NULL;
     llmm_spike_stats st;
-    llmm_cli_obs *o;
-    size_t n;
-    int rc = llmm_cli_timeline(&rep->trace, rep->watch, &o, &n, &sp->why_not, err);
+    const llmm_cli_timeline *tl = &rep->trace.tl;
+    int rc;
     sp->metric = rep->watch;
     sp->lookback = isnan(rep->lookback) ? 2.0 : rep->lookback;
-    if (rc != LLMM_CLI_OK || n == 0)
-        return rc;
-    rc = make_rows(sp, o[n - 1].t, err);
+    if ((sp->why_not = llmm_cli_trace_why_no_timeline(&rep->trace)) != NULL)
+        return LLMM_CLI_OK;
+    rc = make_rows(sp, tl->last_t, err);
     if (rc == LLMM_CLI_OK && llmm_spike_new(NULL, &d) != LLMM_OK)
         rc = llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
     if (rc == LLMM_CLI_OK && sp->warmup > 0 &&
@@ -185,9 +196,9 @@ int llmm_cli_spikes_eval(llmm_cli_report *rep, llmm_cli_error *err)
     if (rc == LLMM_CLI_OK && (rc = make_log(&rep->trace, &log)) != LLMM_CLI_OK)
         rc = llmm_cli_fail(err, rc, "event log: cannot hold the events");
     if (rc == LLMM_CLI_OK)
-        rc = observe_all(sp, d, log, o, n, err);
+        rc = observe_all(sp, d, log, tl, err);
     llmm_spike_stats_init(&st);
-    if (rc == LLMM_CLI_OK && llmm_spike_get_stats(d, llmm_cli_ns(o[n - 1].t), &st) != LLMM_OK)
+    if (rc == LLMM_CLI_OK && llmm_spike_get_stats(d, llmm_cli_ns(tl->last_t), &st) != LLMM_OK)
         rc = llmm_cli_fail(err, LLMM_CLI_EPARSE, "spike detector: no statistics");
     if (rc == LLMM_CLI_OK) {
         sp->available = 1;
@@ -203,7 +214,6 @@ int llmm_cli_spikes_eval(llmm_cli_report *rep, llmm_cli_error *err)
     }
     llmm_event_log_free(log);
     llmm_spike_free(d);
-    free(o);
     return rc;
 }
 

@@ -18,10 +18,12 @@ static int from_status(llmm_status st)
     return st == LLMM_OK ? LLMM_CLI_OK : st == LLMM_E_NOMEM ? LLMM_CLI_ENOMEM : LLMM_CLI_EPARSE;
 }
 
-int llmm_cli_trace_init(llmm_cli_trace *t, int exact, const double slo[3])
+int llmm_cli_trace_init(llmm_cli_trace *t, int exact, const double slo[3], int watch)
 {
     memset(t, 0, sizeof *t);
     t->exact = exact;
+    t->watch = watch;
+    llmm_cli_timeline_init(&t->tl, 0);
     for (int i = 0; i < 3; i++) {
         t->slo[i] = slo ? slo[i] : NAN;
         if (!isnan(t->slo[i]))
@@ -58,6 +60,7 @@ void llmm_cli_trace_free(llmm_cli_trace *t)
     llmm_sketch_free(t->itl_input);
     llmm_goodput_free(t->goodput);
     llmm_cli_runs_free(&t->run_list);
+    llmm_cli_timeline_free(&t->tl);
     free(t->pts);
     free(t->ev);
     memset(t, 0, sizeof *t);
@@ -71,12 +74,22 @@ static int add(llmm_cli_trace *t, int m, double v)
     return rc;
 }
 
-static int push_point(llmm_cli_trace *t, const llmm_cli_point *p)
+/* The watched metric of a request sent at start: known TTFT after it (TTFT), E2E after it
+ * (TPOT, E2E). Nothing when the request has no value of it. */
+static int push_point(llmm_cli_trace *t, double start, double ttft, double tpot, double e2e)
 {
-    if (llmm_cli_grow(&t->pts, &t->cappts, t->npts + 1, sizeof *p, 1024) != LLMM_CLI_OK)
-        return LLMM_CLI_ENOMEM;
-    t->pts[t->npts++] = *p;
-    return LLMM_CLI_OK;
+    double v = t->watch == LLMM_CLI_M_TTFT ? ttft : t->watch == LLMM_CLI_M_TPOT ? tpot : e2e;
+    t->with_start++;
+    if (t->keep_points) {
+        if (llmm_cli_grow(&t->pts, &t->cappts, t->npts + 1, sizeof *t->pts, 1024) != LLMM_CLI_OK)
+            return LLMM_CLI_ENOMEM;
+        t->pts[t->npts].t = start;
+        t->pts[t->npts++].e2e = e2e;
+    }
+    if (isnan(v))
+        return LLMM_CLI_OK;
+    return llmm_cli_timeline_add(&t->tl, start, t->watch == LLMM_CLI_M_TTFT ? ttft : e2e, v,
+                                 &t->err);
 }
 
 /* Goodput as vLLM defines it, for a successful request with a TTFT (or, without one, when
@@ -140,10 +153,8 @@ static int on_record(void *user, const llmm_cli_record *r)
     }
     if (t->goodput && (rc = observe_goodput(t, r)) != LLMM_CLI_OK)
         return rc;
-    if (!isnan(r->start_s)) {
-        llmm_cli_point p = {r->start_s, r->ttft_s, tpot, r->e2e_s};
-        return push_point(t, &p);
-    }
+    if (!isnan(r->start_s))
+        return push_point(t, r->start_s, r->ttft_s, tpot, r->e2e_s);
     return LLMM_CLI_OK;
 }
 
@@ -164,10 +175,18 @@ static int cmp_event(const void *pa, const void *pb)
     return (a->t > b->t) - (a->t < b->t);
 }
 
-void llmm_cli_trace_events_done(llmm_cli_trace *t)
+int llmm_cli_trace_done(llmm_cli_trace *t, llmm_cli_error *err)
 {
     if (t->nev > 1)
         qsort(t->ev, t->nev, sizeof *t->ev, cmp_event);
+    return llmm_cli_timeline_finish(&t->tl, err);
+}
+
+const char *llmm_cli_trace_why_no_timeline(const llmm_cli_trace *t)
+{
+    if (t->tl.total)
+        return NULL;
+    return t->with_start ? "no request has this metric" : "the inputs carry no request start times";
 }
 
 static int on_event(void *user, double t_s, const char *name, double value)
@@ -221,8 +240,11 @@ static int on_run_end(void *user, const llmm_cli_run *run)
         t->first_start = t->run_min_start;
     /* this run's points move onto the shared time line */
     offset = isfinite(t->run_min_start) ? t->timeline_end - t->run_min_start : 0;
+    if (llmm_cli_timeline_run_end(&t->tl, offset, &t->err) != LLMM_CLI_OK)
+        return LLMM_CLI_ENOMEM;
     for (size_t i = t->run_first_pt; i < t->npts; i++)
         t->pts[i].t += offset;
+    t->run_first_pt = t->npts;
     if (isfinite(t->run_min_start)) {
         for (size_t i = t->run_first_ev; i < t->nev; i++)
             t->ev[i].t += offset;
@@ -236,7 +258,6 @@ static int on_run_end(void *user, const llmm_cli_run *run)
     if (!isnan(duration_s) && duration_s > advance)
         advance = duration_s;
     t->timeline_end += advance;
-    t->run_first_pt = t->npts;
     t->run_min_start = INFINITY;
     t->run_max_end = -INFINITY;
     return LLMM_CLI_OK;

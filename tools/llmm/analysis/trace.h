@@ -3,9 +3,10 @@
  *
  * Per successful request it records TTFT, E2E and TPOT into llmm sketches (and into plain
  * arrays with --exact), every ITL into a sketch, the counts and token totals, and, for
- * requests with a send time, a point on the time line for the time-ordered sections (spikes,
- * collapses). Several runs (files, or vLLM documents of one file) are laid end to end on one
- * time line, each starting where the previous one ended.
+ * requests with a send time, the watched metric on the time line of the time-ordered sections
+ * (spikes, collapses; timeline.h: 24 bytes a request, spilled to a scratch file past a bound).
+ * Several runs (files, or vLLM documents of one file) are laid end to end on one time line,
+ * each starting where the previous one ended.
  */
 #ifndef LLMM_CLI_TRACE_H
 #define LLMM_CLI_TRACE_H
@@ -16,6 +17,7 @@
 #include <llmmetrics/llmmetrics.h>
 
 #include "analysis/runs.h"
+#include "analysis/timeline.h"
 #include "common/array.h"
 #include "input/record.h"
 
@@ -29,10 +31,10 @@ extern const char *const llmm_cli_q_key[LLMM_CLI_NQ];   /* "p99_9" */
 extern const char *const llmm_cli_metric_label[LLMM_CLI_M_COUNT]; /* "TTFT" */
 extern const char *const llmm_cli_metric_key[LLMM_CLI_M_COUNT];   /* "ttft_s" */
 
-/* A successful request on the merged time line (seconds since the first run began). */
+/* A successful request of the run being read (llmm knee's in-run series). */
 typedef struct llmm_cli_point {
-    double t;     /* send time */
-    double ttft, tpot, e2e; /* tpot NaN when output tokens <= 1 or unknown */
+    double t;   /* send time on the merged time line */
+    double e2e; /* end-to-end latency */
 } llmm_cli_point;
 
 /* An event on the merged time line. */
@@ -63,12 +65,19 @@ typedef struct llmm_cli_trace {
     double duration_sum;
     double timeline_end;
     double first_start; /* the first run's earliest send time, on its clock; NaN if none */
-    size_t run_first_pt;
     double run_min_start, run_max_end;
-    /* time line */
+    /* time line: the watched metric (LLMM_CLI_M_TTFT, _TPOT or _E2E) of every successful
+     * request with a send time (with_start of them) */
+    int watch;
+    llmm_cli_timeline tl;
+    uint64_t with_start;
+    llmm_cli_error err; /* why a callback failed, when it was not memory */
+    /* with keep_points (set after init; the per-run traces of perrun.c): every successful
+     * request with a send time as a point, 16 bytes each; `llmm report` keeps none */
+    int keep_points;
     llmm_cli_point *pts;
-    size_t npts, cappts;
-    /* events (vLLM "llmm_events", --event), sorted by time after llmm_cli_trace_events_done */
+    size_t npts, cappts, run_first_pt;
+    /* events (vLLM "llmm_events", --event), sorted by time after llmm_cli_trace_done */
     llmm_cli_event *ev;
     size_t nev, capev, run_first_ev;
     uint64_t events_dropped; /* in runs without start times: nowhere to place them */
@@ -76,7 +85,8 @@ typedef struct llmm_cli_trace {
     uint64_t notes;
 } llmm_cli_trace;
 
-int llmm_cli_trace_init(llmm_cli_trace *t, int exact, const double slo[3]);
+/* watch: the metric the time line keeps (LLMM_CLI_M_TTFT, _TPOT or _E2E). */
+int llmm_cli_trace_init(llmm_cli_trace *t, int exact, const double slo[3], int watch);
 void llmm_cli_trace_free(llmm_cli_trace *t);
 /* The sink that feeds `t`. */
 void llmm_cli_trace_sink(llmm_cli_trace *t, llmm_cli_sink *sink);
@@ -87,8 +97,13 @@ int llmm_cli_trace_input_end(llmm_cli_trace *t);
 
 /* Add an event at t seconds on the merged time line (--event). */
 int llmm_cli_trace_add_event(llmm_cli_trace *t, double t_s, int32_t type, double value);
-/* Sort the events by time (call once every input and --event is in). */
-void llmm_cli_trace_events_done(llmm_cli_trace *t);
+/* Sort the events by time and finish the time line (call once every input and --event is
+ * in). */
+int llmm_cli_trace_done(llmm_cli_trace *t, llmm_cli_error *err);
+
+/* Why the time line has nothing to show (no start times, or no request with the watched
+ * metric), NULL when it has. */
+const char *llmm_cli_trace_why_no_timeline(const llmm_cli_trace *t);
 
 /* One metric's summary. */
 typedef struct llmm_cli_msum {

@@ -191,6 +191,31 @@ int llmm_cli_out_write_file(const char *path, const void *buf, size_t len,
     return llmm_cli_out_close(&o, err);
 }
 
+int llmm_cli_scratch_open(llmm_cli_error *err)
+{
+    const char *dir = getenv("TMPDIR");
+    size_t cap;
+    char *path;
+    int fd;
+    if (!dir || !*dir)
+        dir = "/tmp";
+    cap = strlen(dir) + 16;
+    path = malloc(cap);
+    if (!path) {
+        llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
+        return -1;
+    }
+    snprintf(path, cap, "%s/llmm-XXXXXX", dir);
+    fd = mkstemp(path);
+    if (fd < 0)
+        llmm_cli_fail(err, LLMM_CLI_EIO, "cannot create a scratch file in %s: %s", dir,
+                      strerror(errno));
+    else
+        unlink(path);
+    free(path);
+    return fd;
+}
+
 /* The failure of standard output is said once (by llmm_cli_stdout_flush or at the end). The
  * tool's one piece of process state: standard output itself is one per process. */
 static int stdout_said;

@@ -43,6 +43,11 @@ void llmm_cli_out_discard(llmm_cli_out *o);
 int llmm_cli_out_write_file(const char *path, const void *buf, size_t len,
                             llmm_cli_error *err);
 
+/* A scratch file for data that does not fit in memory: a new file in $TMPDIR (else /tmp),
+ * removed from the directory at once (it lives while fd is open). The descriptor, or -1 with
+ * a message naming the directory. */
+int llmm_cli_scratch_open(llmm_cli_error *err);
+
 /* The process's last word on its standard output, called by main() with the command's exit
  * status: flush and close stdout; when that fails, or any earlier write to it failed, print
  * "llmm: cannot write standard output: REASON" on stderr and return 1 for a status of 0

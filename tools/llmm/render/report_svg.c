@@ -105,64 +105,37 @@ static double nice_bin(double span)
     return ceil(span / TIME_BINS_TARGET / 86400.0) * 86400.0;
 }
 
-/* P99 (nearest rank) per time bin of the watched metric. */
-static int binned_p99(const llmm_cli_obs *o, size_t n, double bin, double **bx, double **by,
-                      size_t *nb)
-{
-    size_t nbins = (size_t)floor(o[n - 1].t / bin) + 1, i = 0, k = 0;
-    double *tmp = malloc(n * sizeof *tmp);
-    *bx = malloc(nbins * sizeof **bx);
-    *by = malloc(nbins * sizeof **by);
-    if (!tmp || !*bx || !*by) {
-        free(tmp);
-        free(*bx);
-        free(*by);
-        *bx = *by = NULL;
-        return LLMM_CLI_ENOMEM;
-    }
-    for (size_t b = 0; b < nbins; b++) {
-        size_t m = 0;
-        while (i < n && o[i].t < (double)(b + 1) * bin)
-            tmp[m++] = o[i++].v * 1000.0;
-        (*bx)[k] = ((double)b + 0.5) * bin;
-        (*by)[k] = NAN; /* a gap where a bin is empty */
-        if (m > 0) {
-            llmm_cli_sort(tmp, m);
-            (*by)[k] = llmm_cli_nearest_rank(tmp, m, 0.99);
-        }
-        k++;
-    }
-    free(tmp);
-    *nb = k;
-    return LLMM_CLI_OK;
-}
-
 static int over_time(const llmm_cli_report *r, const char *path, llmm_cli_error *err)
 {
     const llmm_cli_spikes *sp = &r->spikes;
     const llmm_cli_trace *t = &r->trace;
-    llmm_cli_obs *o = NULL;
     double *bx = NULL, *by = NULL, *sx = NULL, *sy = NULL, lo = INFINITY, hi = 0, bin;
-    size_t n = 0, nb = 0, ns[2] = {0, 0};
+    size_t nb = 0, ns[2] = {0, 0};
     char title[96], sub[160], ylabel[64], label[96];
     llmm_cli_axis ax, ay;
     llmm_cli_plot p;
-    int rc = llmm_cli_timeline(t, r->watch, &o, &n, NULL, err);
+    int rc;
     memset(&p, 0, sizeof p);
-    if (rc != LLMM_CLI_OK)
-        return rc;
-    if (n == 0)
+    if (t->tl.total == 0)
         return 1; /* nothing to draw */
-    bin = nice_bin(o[n - 1].t);
-    if (binned_p99(o, n, bin, &bx, &by, &nb) != LLMM_CLI_OK ||
-        !(sx = malloc((sp->npts + 1) * sizeof *sx)) || !(sy = malloc((sp->npts + 1) * sizeof *sy))) {
-        free(o);
+    bin = nice_bin(t->tl.last_t);
+    nb = (size_t)floor(t->tl.last_t / bin) + 1;
+    if (!(bx = malloc(nb * sizeof *bx)) || !(by = malloc(nb * sizeof *by)) ||
+        !(sx = malloc((sp->npts + 1) * sizeof *sx)) || !(sy = malloc((sp->npts + 1) * sizeof *sy)))
+        rc = llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
+    else
+        rc = llmm_cli_timeline_binned(&t->tl, bin, 0.99, by, nb, err);
+    if (rc != LLMM_CLI_OK) {
         free(bx);
         free(by);
         free(sx);
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
+        free(sy);
+        return rc;
     }
-    free(o);
+    for (size_t b = 0; b < nb; b++) { /* P99 per bin in ms, at the bin's middle */
+        bx[b] = ((double)b + 0.5) * bin;
+        by[b] *= 1000.0;
+    }
     /* the y range: the binned P99 and the spikes */
     for (size_t i = 0; i < nb + sp->npts; i++) {
         double v = i < nb ? by[i] : sp->pts[i - nb].v * 1000.0;

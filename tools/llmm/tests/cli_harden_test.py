@@ -7,9 +7,10 @@
   reported (common/output.h);
 - every command exits 1 when its standard output cannot be written;
 - numbers that underflow to 0, an ITL sum that overflows, quantiles answered by a range bound
-  and the line limit of CSV and JSONL.
+  and the line limit of CSV and JSONL;
+- the memory of `llmm report` with start times: bounded once the time line spills.
 
-usage: cli_harden_test.py PATH/TO/llmm
+usage: cli_harden_test.py PATH/TO/llmm [PATH/TO/count_alloc.so]
 """
 import json
 import os
@@ -247,6 +248,54 @@ class Inputs(cli_common.Base):
         self.assertEqual(run("report", self.write("ok.jsonl", ok)).returncode, 0)
 
 
+def start_trace(path, n):
+    """n requests with start times, 2.5 ms apart (a CSV as `llmm report` reads it)."""
+    with open(path, "w") as f:
+        f.write("start_s,ttft_s,e2e_s,output_tokens,status\n")
+        f.writelines("%.4f,%.4f,%.4f,%d,ok\n" % (i * 0.0025, 0.05 + (i % 997) * 2e-4,
+                                                   0.6 + (i % 89) * 0.01, 16 + i % 200)
+                     for i in range(n))
+    return path
+
+
+class Memory(cli_common.Base):
+    """The report's heap with start times, counted by count_alloc.so (LD_PRELOAD): the peak,
+    deterministic for a given input (never a wall-clock figure)."""
+
+    def peak(self, trace, **env):
+        out = os.path.join(self.dir, "alloc.txt")
+        e = dict(os.environ, LD_PRELOAD=COUNT_ALLOC, COUNT_ALLOC_OUT=out, **env)
+        p = cli_common.subprocess.run([cli_common.LLMM, "report", "--json", trace], env=e,
+                                      capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out) as f:
+            fields = dict(line.split() for line in f)
+        return int(fields["peak"]), json.loads(p.stdout)
+
+    def test_time_line_memory(self):
+        if not COUNT_ALLOC:
+            self.skipTest("no count_alloc.so given")
+        small, big = 200000, 800000
+        a = start_trace(os.path.join(self.dir, "a.csv"), small)
+        b = start_trace(os.path.join(self.dir, "b.csv"), big)
+        # past a bound (4 MiB here) the time line spills: the peak no longer grows
+        sa, _ = self.peak(a, LLMM_TIMELINE_KIB="4096")
+        sb, spilled = self.peak(b, LLMM_TIMELINE_KIB="4096")
+        # below it, 24 bytes a request (the array doubles as it fills)
+        ma, _ = self.peak(a)
+        mb, whole = self.peak(b)
+        per_spilled = (sb - sa) / (big - small)
+        per_memory = (mb - ma) / (big - small)
+        print("\n  peak heap: %d requests %.1f MiB, %d requests %.1f MiB spilled "
+              "(%.2f B/request); in memory %.1f and %.1f MiB (%.1f B/request)"
+              % (small, sa / 2**20, big, sb / 2**20, per_spilled, ma / 2**20, mb / 2**20,
+                 per_memory), file=sys.stderr)
+        self.assertLess(per_spilled, 1.0)
+        self.assertLess(per_memory, 40.0)
+        self.assertEqual(spilled, whole)  # the same report either way
+        self.assertTrue(whole["spikes"]["available"])
+
+
 class RangeBounds(cli_common.Base):
     def test_quantiles_answered_by_a_bound_are_flagged(self):
         # 3 TTFTs below the sketch range (1e-9 s) of 5: P50 is the bound, not a measurement
@@ -269,5 +318,9 @@ class RangeBounds(cli_common.Base):
         self.assertEqual(p.stderr, "")
 
 
+COUNT_ALLOC = None  # count_alloc.so (second argument)
+
 if __name__ == "__main__":
+    if len(sys.argv) > 2:
+        COUNT_ALLOC = os.path.abspath(sys.argv.pop(2))
     cli_common.main()
