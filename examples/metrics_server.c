@@ -10,6 +10,12 @@
  *
  * `metrics_server --help` lists the flags (the table `options` below).
  *
+ * The endpoint runs through the project's HTTP guard (tools/http/guard.h) so that slow or
+ * idle clients cannot starve the scraper: epoll, at most 16 connections at once from one
+ * address and 4096 in all, a 10 s idle timeout and a deadline for a whole request
+ * (--request-deadline, 10 s by default). GET and HEAD /metrics are served (HEAD: the same
+ * headers, no body); other methods get 405.
+ *
  * Families: llm_ttft_seconds, llm_tpot_seconds, llm_e2e_seconds (native histograms in
  * protobuf; in text the bounded classic fallback: the OpenTelemetry GenAI TTFT, TPOT and
  * duration bucket lists, or with --classic-max N each sketch's grid downscaled to at most N
@@ -38,6 +44,8 @@
 #include <unistd.h>
 
 #include <llmmetrics/llmmetrics.h>
+
+#include "guard.h"
 
 enum { TTFT, TPOT, E2E, NSERIES };
 static const char *const family_name[NSERIES] = {"llm_ttft_seconds", "llm_tpot_seconds",
@@ -269,6 +277,8 @@ static enum MHD_Result answer(struct MHD_Connection *c, unsigned code, const cha
     if (!r)
         return MHD_NO;
     MHD_add_response_header(r, "Content-Type", type);
+    if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
+        MHD_add_response_header(r, "Allow", "GET, HEAD");
     ret = MHD_queue_response(c, code, r);
     MHD_destroy_response(r);
     return ret;
@@ -289,8 +299,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     (void)upload;
     (void)upload_size;
     (void)state;
-    if (strcmp(method, "GET") != 0)
-        return answer(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", "GET only\n", 9);
+    /* HEAD: the same response, libmicrohttpd sends its headers only */
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+        return answer(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", "GET or HEAD only\n", 17);
     if (strcmp(url, "/metrics") != 0)
         return answer(c, MHD_HTTP_NOT_FOUND, "text/plain", "try /metrics\n", 13);
     accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
@@ -318,8 +329,8 @@ static void on_signal(int sig)
 }
 
 /* Every flag, in the order --help lists them; the parser accepts exactly these. */
-enum { O_PORT, O_SEED, O_RATE, O_THREADS, O_CLASSIC_MAX, O_TEST_MODE, O_REQUESTS, O_DUMP, O_HELP,
-       NOPTIONS };
+enum { O_PORT, O_SEED, O_RATE, O_THREADS, O_CLASSIC_MAX, O_TEST_MODE, O_REQUESTS, O_DUMP,
+       O_DEADLINE, O_HELP, NOPTIONS };
 static const struct {
     const char *flag, *arg, *help;
 } options[NOPTIONS] = {
@@ -336,6 +347,11 @@ static const struct {
                      "it unchanged (no workers): what the end-to-end tests compare against"},
     [O_REQUESTS] = {"--requests", "N", "size of the test-mode data set (default 5000)"},
     [O_DUMP] = {"--dump", "FILE", "in test mode, write the recorded E2E values, one per line"},
+    [O_DEADLINE] = {"--request-deadline", "S",
+                    "close a connection whose request has not arrived complete S seconds "
+                    "(1 to 3600) after it opened, or after its previous response plus the "
+                    "10 s idle timeout (default 10); at most 16 connections at once from "
+                    "one address, 4096 in all"},
     [O_HELP] = {"--help", NULL, "print this help and exit"},
 };
 
@@ -370,7 +386,10 @@ static void help(void)
         char head[32];
         snprintf(head, sizeof head, "%s%s%s", options[k].flag, options[k].arg ? " " : "",
                  options[k].arg ? options[k].arg : "");
-        printf("  %-18s ", head);
+        if (strlen(head) > 18) /* its own line, the text below it */
+            printf("  %s\n%21s", head, "");
+        else
+            printf("  %-18s ", head);
         print_wrapped(options[k].help);
     }
 }
@@ -390,7 +409,7 @@ static int option_index(const char *a)
 }
 
 typedef struct {
-    unsigned port, threads, requests;
+    unsigned port, threads, requests, deadline;
     int test_mode;
     const char *dump;
 } cli;
@@ -420,13 +439,15 @@ static int parse_args(int argc, char **argv, server *srv, cli *o)
         case O_THREADS: o->threads = (unsigned)strtoul(val, &end, 10); break;
         case O_CLASSIC_MAX: srv->classic_max = (unsigned)strtoul(val, &end, 10); break;
         case O_REQUESTS: o->requests = (unsigned)strtoul(val, &end, 10); break;
+        case O_DEADLINE: o->deadline = (unsigned)strtoul(val, &end, 10); break;
         default: o->dump = val; end = (char *)(uintptr_t)(val + strlen(val)); break;
         }
         if (end == val || *end)
             return bad_usage("bad value for ", argv[i - 1]);
     }
     if (o->port == 0 || o->port > 65535 || o->threads == 0 || o->threads > 64 ||
-        !(srv->rate > 0.0) || srv->classic_max == 1 || srv->classic_max == 2)
+        !(srv->rate > 0.0) || srv->classic_max == 1 || srv->classic_max == 2 ||
+        o->deadline == 0 || o->deadline > 3600)
         return bad_usage("a value out of range", "");
     return 0;
 }
@@ -434,9 +455,10 @@ static int parse_args(int argc, char **argv, server *srv, cli *o)
 int main(int argc, char **argv)
 {
     server srv;
-    cli o = {9464, 2, 5000, 0, NULL};
+    cli o = {9464, 2, 5000, LLMM_HTTP_REQUEST_S, 0, NULL};
     struct sockaddr_in addr;
-    struct MHD_Daemon *d;
+    llmm_http_limits limits;
+    llmm_http_server *d;
     pthread_t th[64];
     worker_arg args[64];
     int rc;
@@ -465,9 +487,9 @@ int main(int argc, char **argv)
     addr.sin_family = AF_INET;
     addr.sin_port = htons((uint16_t)o.port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)o.port,
-                         NULL, NULL, handle, &srv, MHD_OPTION_SOCK_ADDR,
-                         (struct sockaddr *)&addr, MHD_OPTION_END);
+    llmm_http_limits_default(&limits);
+    limits.request_s = o.deadline;
+    d = llmm_http_start((struct sockaddr *)&addr, &limits, handle, &srv);
     if (!d) {
         fprintf(stderr, "metrics_server: cannot listen on 127.0.0.1:%u\n", o.port);
         return 1;
@@ -489,7 +511,7 @@ int main(int argc, char **argv)
     if (!o.test_mode)
         for (unsigned t = 0; t < o.threads; t++)
             pthread_join(th[t], NULL);
-    MHD_stop_daemon(d);
+    llmm_http_stop(d);
     llmm_prom_writer_free(srv.writer);
     llmm_spike_free(srv.spike);
     for (int k = 0; k < NSERIES; k++) {
