@@ -132,35 +132,35 @@ class OutputFiles(cli_common.Base):
 
     def test_every_writer_goes_through_it(self):
         trace = self.write("t2.csv", TRACE)
-        svg = os.path.join(self.dir, "svg")
-        os.mkdir(svg)
-        os.symlink("/dev/full", os.path.join(svg, "latency_percentiles.svg"))
-        p = run("report", "--svg", svg, trace)
-        self.assertEqual(p.returncode, 1)
-        self.assertIn("latency_percentiles.svg: cannot write: No space left", p.stderr)
-        sk = os.path.join(self.dir, "sk2")
-        os.makedirs(os.path.join(sk, "tpot.llmm"))
-        p = run("report", "--save-sketch", sk, trace)
-        self.assertEqual(p.returncode, 1)
-        self.assertIn("tpot.llmm: is a directory", p.stderr)
-        demo = os.path.join(self.dir, "demo")
-        os.mkdir(demo)
-        os.symlink("/dev/full", os.path.join(demo, "llmm-demo-sweep.csv"))
-        p = run("demo", "--dir", demo, "--requests", "200")
-        self.assertEqual(p.returncode, 1)
-        self.assertIn("llmm-demo-sweep.csv: cannot write: No space left", p.stderr)
         sweep = self.write("sweep.csv", "1,10\n2,20\n4,38\n8,60\n16,70\n32,72\n")
-        knee = os.path.join(self.dir, "knee")
-        os.mkdir(knee)
-        os.symlink("/dev/full", os.path.join(knee, "qps_vs_concurrency.svg"))
-        p = run("knee", "--svg", knee, sweep)
-        self.assertEqual(p.returncode, 1)
-        self.assertIn("qps_vs_concurrency.svg: cannot write: No space left", p.stderr)
+        # each writer finds a link to /dev/full (or a directory) where one of its files goes
+        cases = [(["report", "--svg", "{d}", trace], "latency_percentiles.svg", "/dev/full"),
+                 (["report", "--save-sketch", "{d}", trace], "tpot.llmm", None),
+                 (["demo", "--dir", "{d}", "--requests", "200"], "llmm-demo-sweep.csv",
+                  "/dev/full"),
+                 (["knee", "--svg", "{d}", sweep], "qps_vs_concurrency.svg", "/dev/full")]
+        for k, (args, name, link) in enumerate(cases):
+            d = os.path.join(self.dir, "w%d" % k)
+            os.mkdir(d)
+            if link:
+                os.symlink(link, os.path.join(d, name))
+            else:
+                os.mkdir(os.path.join(d, name))
+            p = run(*[a.format(d=d) for a in args])
+            self.assertEqual(p.returncode, 1, args)
+            self.assertIn("%s: %s" % (name, "cannot write: No space left" if link
+                                      else "is a directory"), p.stderr)
+
+
+def run_with(args, **popen):
+    """llmm with extra subprocess.run arguments (umask, preexec_fn, stdout)."""
+    popen.setdefault("stdout", cli_common.subprocess.PIPE)
+    return cli_common.subprocess.run([cli_common.LLMM, *args], stderr=cli_common.subprocess.PIPE,
+                                     text=True, timeout=120, **popen)
 
 
 def run_umask(mask, *args):
-    return cli_common.subprocess.run([cli_common.LLMM, *args], capture_output=True, text=True,
-                                     timeout=120, umask=mask)
+    return run_with(args, umask=mask)
 
 
 def run_limited(max_bytes, *args):
@@ -168,15 +168,12 @@ def run_limited(max_bytes, *args):
     def limit():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (max_bytes, max_bytes))
-    return cli_common.subprocess.run([cli_common.LLMM, *args], capture_output=True, text=True,
-                                     timeout=120, preexec_fn=limit)
+    return run_with(args, preexec_fn=limit)
 
 
 def run_to_full(*args):
     with open("/dev/full", "w") as full:
-        return cli_common.subprocess.run([cli_common.LLMM, *args], stdout=full,
-                                         stderr=cli_common.subprocess.PIPE, text=True,
-                                         timeout=120)
+        return run_with(args, stdout=full)
 
 
 class StandardOutput(cli_common.Base):
