@@ -213,8 +213,11 @@ static void note_extremes(llmm_shard *sh, uint64_t lo_bits, uint64_t hi_bits)
     mxoff = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, mx) - sh->lo_biased;
     if (mnoff >= sh->nbuckets) /* zero, subnormal or below the range */
         mnoff = UINT64_MAX;
-    if (mxoff >= sh->nbuckets)
-        mxoff = sh->nbuckets;
+    if (mxoff >= sh->nbuckets) /* above the range: up to its end; zero or below it: no window */
+        mxoff = mx && llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, mx) >=
+                          sh->lo_biased
+                    ? sh->nbuckets
+                    : 0;
     sh->mm_lo = mnoff + 1;
     sh->mm_span = mxoff > sh->mm_lo ? mxoff - sh->mm_lo : 0;
 }

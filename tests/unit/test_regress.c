@@ -177,6 +177,44 @@ static void collapse_stall(double stall, double level)
     llmm_collapse_free(c);
 }
 
+/* fuzz_sketch_ops, once it checked every sketch against doc/format.md 3.4 (issue 24): a
+ * recorder snapshot whose max lay below a counted bucket. A batch refused for its NaN had
+ * already made the page of 0.5's bucket; a zero or a value below the range then became min
+ * and max, and the writer's window of values that cannot change the extremes, whose end
+ * clamped such a max to the top of the range, took in every in-range value: 0.5 was counted
+ * and the max stayed below it (the snapshot's quantiles all clamped to it). */
+static void test_recorder_max_below_the_range(void **state)
+{
+    static const double first[] = {1e-310, 1e-12, 0.0};
+    (void)state;
+    for (size_t k = 0; k < sizeof first / sizeof *first; k++) {
+        const double batch[2] = {0.5, NAN};
+        llmm_recorder *r = NULL;
+        llmm_shard *sh = NULL;
+        llmm_sketch *s = NULL, *back = NULL;
+        uint8_t buf[256];
+        size_t len;
+        double mn, mx;
+        assert_ok(llmm_recorder_new(NULL, 6, &r));
+        assert_ok(llmm_recorder_shard(r, &sh));
+        assert_status(llmm_shard_add_many(sh, batch, 2), LLMM_E_INVALID);
+        assert_ok(llmm_shard_add(sh, first[k]));
+        assert_ok(llmm_shard_add(sh, 0.5));
+        assert_ok(llmm_sketch_new(NULL, 6, &s));
+        assert_ok(llmm_recorder_snapshot(r, s));
+        assert_true(llmm_sketch_count(s) == 2);
+        assert_ok(llmm_sketch_min(s, &mn));
+        assert_ok(llmm_sketch_max(s, &mx));
+        assert_true(mn == first[k] && mx == 0.5);
+        assert_ok(llmm_sketch_serialize(s, buf, sizeof buf, &len));
+        assert_ok(llmm_sketch_deserialize(NULL, buf, len, &back));
+        llmm_sketch_free(back);
+        llmm_sketch_free(s);
+        llmm_shard_release(sh);
+        llmm_recorder_free(r);
+    }
+}
+
 static void test_collapse_sigma_after_a_stall(void **state)
 {
     (void)state;
@@ -192,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_recorder_snapshot_edge_buckets),
         cmocka_unit_test(test_count_never_wraps),
         cmocka_unit_test(test_collapse_sigma_after_a_stall),
+        cmocka_unit_test(test_recorder_max_below_the_range),
     };
     return cmocka_run_group_tests_name("regress", tests, NULL, NULL);
 }
