@@ -332,13 +332,13 @@ class ReaderAgreesWithC(unittest.TestCase):
     def test_fields_that_disagree(self):
         """min, max and sum set to values around every limit of doc/format.md 3.4 in every
         sample: this reader and the C library give the same verdict on each message."""
-        names = subprocess.run([HELPER, "--list"], check=True, capture_output=True,
+        names = subprocess.run([*HELPER, "--list"], check=True, capture_output=True,
                                text=True).stdout.split()
         with tempfile.TemporaryDirectory() as tmp:
             msgs, want = [], []
             for name in names:
                 path = os.path.join(tmp, name)
-                subprocess.run([HELPER, name, path], check=True, capture_output=True)
+                subprocess.run([*HELPER, name, path], check=True, capture_output=True)
                 with open(path, "rb") as f:
                     data = f.read()
                 sk = decode(data)
@@ -355,7 +355,7 @@ class ReaderAgreesWithC(unittest.TestCase):
                     want.append("ok")
                 except CorruptError:
                     want.append("corrupt")
-            got = subprocess.run([HELPER, "--check"] +
+            got = subprocess.run([*HELPER, "--check"] +
                                  [os.path.join(tmp, "m%d" % k) for k in range(len(msgs))],
                                  check=True, capture_output=True, text=True).stdout.split()
         self.assertEqual(len(got), len(want))
