@@ -10,7 +10,7 @@ package main
 import (
 	"flag"
 	"log"
-	"net/http"
+	"net"
 	"net/url"
 
 	"llmmetrics/examples/gateway"
@@ -29,6 +29,12 @@ func main() {
 		log.Fatal(err)
 	}
 	defer m.Close()
+	// the limits of every HTTP endpoint of the project (doc/exporting.md)
+	limits := gateway.DefaultLimits()
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		log.Fatal(err)
+	}
 	log.Printf("llmm-gateway: %s -> %s, metrics on /metrics", *listen, target)
-	log.Fatal(http.ListenAndServe(*listen, m.Handler(target)))
+	log.Fatal(limits.Server(m.Handler(target)).Serve(limits.Listener(ln)))
 }
