@@ -196,6 +196,13 @@ static page *page_for(llmm_shard *sh, uint64_t off)
     return p;
 }
 
+/* A value (bits, not in a bucket of the range) lies above the range rather than below it. */
+static int above_range(const llmm_shard *sh, uint64_t bits)
+{
+    return bits &&
+           llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) >= sh->lo_biased;
+}
+
 /* Widen the published min / max to include [lo_bits, hi_bits] (bits of non-negative doubles,
  * which order like the doubles) and refresh the writer's min/max window. */
 static void note_extremes(llmm_shard *sh, uint64_t lo_bits, uint64_t hi_bits)
@@ -211,13 +218,10 @@ static void note_extremes(llmm_shard *sh, uint64_t lo_bits, uint64_t hi_bits)
     mnoff = mn ? llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, mn) - sh->lo_biased
                : UINT64_MAX;
     mxoff = llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, mx) - sh->lo_biased;
-    if (mnoff >= sh->nbuckets) /* zero, subnormal or below the range */
-        mnoff = UINT64_MAX;
-    if (mxoff >= sh->nbuckets) /* above the range: up to its end; zero or below it: no window */
-        mxoff = mx && llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, mx) >=
-                          sh->lo_biased
-                    ? sh->nbuckets
-                    : 0;
+    if (mnoff >= sh->nbuckets) /* zero or below the range: from its start; above it: none */
+        mnoff = above_range(sh, mn) ? sh->nbuckets : UINT64_MAX;
+    if (mxoff >= sh->nbuckets) /* above the range: up to its end; zero or below it: none */
+        mxoff = above_range(sh, mx) ? sh->nbuckets : 0;
     sh->mm_lo = mnoff + 1;
     sh->mm_span = mxoff > sh->mm_lo ? mxoff - sh->mm_lo : 0;
 }
