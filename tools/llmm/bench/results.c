@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "common/file.h"
+#include "common/output.h"
 #include "render/sketch.h"
 
 void llmm_bench_level_name(const llmm_bench_level *lv, char *buf, size_t cap)
@@ -68,26 +69,16 @@ llmm_sketch *llmm_bench_result_sketch(const llmm_bench_result *r, int k)
     return s;
 }
 
-static FILE *open_out(const char *dir, const char *name, const char *ext, char *path, size_t cap,
-                      llmm_cli_error *err)
+/* dir/name+ext through the tool's output files (common/output.h): path receives its name. */
+static FILE *open_out(llmm_cli_out *o, const char *dir, const char *name, const char *ext,
+                      char *path, size_t cap, llmm_cli_error *err)
 {
-    FILE *f;
     char file[128];
     snprintf(file, sizeof file, "%s%s", name, ext);
-    if (llmm_cli_path_in(dir, file, path, cap, err) != LLMM_CLI_OK)
+    if (llmm_cli_path_in(dir, file, path, cap, err) != LLMM_CLI_OK ||
+        llmm_cli_out_open(o, path, err) != LLMM_CLI_OK)
         return NULL;
-    f = fopen(path, "w");
-    if (!f)
-        llmm_cli_fail(err, LLMM_CLI_EIO, "%s: %s", path, strerror(errno));
-    return f;
-}
-
-static int close_out(FILE *f, const char *path, llmm_cli_error *err)
-{
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: write error", path);
-    return LLMM_CLI_OK;
+    return o->f;
 }
 
 /* ---- the vLLM result file ----------------------------------------------------------------- */
@@ -285,17 +276,18 @@ int llmm_bench_write_vllm(const char *dir, const llmm_bench_result *r, const llm
                           char *path, size_t cap, llmm_cli_error *err)
 {
     char name[64], base[80];
+    llmm_cli_out o;
     FILE *f;
     llmm_bench_level_name(&r->level, name, sizeof name);
     snprintf(base, sizeof base, "result-%s", name);
-    f = open_out(dir, base, ".json", path, cap, err);
+    f = open_out(&o, dir, base, ".json", path, cap, err);
     if (!f)
         return LLMM_CLI_EIO;
     if (!write_vllm(f, r, m)) {
-        fclose(f);
+        llmm_cli_out_discard(&o);
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
     }
-    return close_out(f, path, err);
+    return llmm_cli_out_close(&o, err);
 }
 
 /* ---- sketches and series ------------------------------------------------------------------ */
@@ -330,17 +322,18 @@ int llmm_bench_write_sketches(const char *dir, const llmm_bench_result *r, llmm_
 int llmm_bench_write_series(const char *dir, const llmm_bench_result *r, llmm_cli_error *err)
 {
     char name[64], base[80], path[4096];
+    llmm_cli_out o;
     FILE *f;
     llmm_bench_level_name(&r->level, name, sizeof name);
     snprintf(base, sizeof base, "series-%s", name);
-    f = open_out(dir, base, ".csv", path, sizeof path, err);
+    f = open_out(&o, dir, base, ".csv", path, sizeof path, err);
     if (!f)
         return LLMM_CLI_EIO;
     fputs("t_s,in_flight,completed\n", f);
     for (size_t i = 0; i < r->nseries; i++)
         fprintf(f, "%.3f,%.0f,%.0f\n", r->series[3 * i], r->series[3 * i + 1],
                 r->series[3 * i + 2]);
-    return close_out(f, path, err);
+    return llmm_cli_out_close(&o, err);
 }
 
 /* ---- the summary -------------------------------------------------------------------------- */

@@ -169,6 +169,20 @@ class Counts(BenchBase):
         self.assertEqual((res["completed"], res["max_concurrency"]), (300, 64))
         self.assertIn("max in flight 64", r.stdout)
 
+    def test_result_files_are_safe_output_files(self):
+        """The result and series files go through the tool's output files (issue 24): a link
+        to /dev/full where one goes fails the run with the file named, and /dev/full stays
+        a device."""
+        s = self.sim("--step-base-ms", "2")
+        d = os.path.join(self.dir, "full")
+        os.mkdir(d)
+        os.symlink("/dev/full", os.path.join(d, "result-c2.json"))
+        r = bench("--url", self.url(s), "-o", d, "-q", "--no-report", "--concurrency", "2",
+                  "--num-requests", "4", "--output-len", "2")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("result-c2.json: cannot write: No space left on device", r.stderr)
+        self.assertTrue(os.path.islink(os.path.join(d, "result-c2.json")))
+
     def test_duration(self):
         s = self.sim("--step-base-ms", "2")
         r, d = self.run_bench(s, "--concurrency", "3", "--duration", "1", "--ignore-eos",
