@@ -16,8 +16,12 @@ BUILD_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev
 TEST_PACKAGES=(meson ninja-build pkg-config gcc g++ clang libcmocka-dev doxygen abigail-tools
     python3 python3-numpy python3-cffi golang-go cargo libyajl-dev libmicrohttpd-dev libcurl4-openssl-dev
     libssl-dev openssl python3-aiohttp
-    prometheus valgrind libclang-rt-14-dev castxml
+    prometheus valgrind libclang-rt-14-dev castxml clang-format
     python3-venv python3-mesonpy patchelf python3-build python3-pandas python3-nbclient python3-ipykernel)
+# The other commands' packages (`deps COMMAND` installs them; each command calls it).
+COVERAGE_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev gcovr)
+FUZZ_PACKAGES=(meson ninja-build pkg-config clang libclang-rt-14-dev python3 libyajl-dev)
+ABI_PACKAGES=("${BUILD_PACKAGES[@]}" abigail-tools castxml clang)
 
 # The test configuration. The committed ABI baseline (tests/abi/libllmmetrics.abi) is made
 # from exactly this configuration, so `test` and `abi-baseline` share it.
@@ -109,6 +113,9 @@ usage() {
 usage: ./dev.sh COMMAND [ARGS]
 
   demo           install what is missing (apt-get), build, run the main job
+  deps [COMMAND] install (apt-get) the Debian packages COMMAND needs (demo, test,
+                 coverage, bench, fuzz, abi-baseline; default test: every package any
+                 suite or platform target needs); each command runs this first
   test           install every package the test suites need, then from fresh build
                  directories: gcc debugoptimized build with -Werror, every meson suite,
                  the Doxygen docs, the unit suite again under valgrind memcheck; a static
@@ -125,11 +132,14 @@ usage: ./dev.sh COMMAND [ARGS]
   coverage       install gcovr, build build-coverage (gcc, -O0, gcov), run the unit suite
                  and report line and branch coverage of lib/ (text summary, per-file
                  missing lines in build-coverage/coverage.txt, HTML in
-                 build-coverage/coverage/); fails below 90 % of lines
+                 build-coverage/coverage/); fails below 90 % of lines; rewrites
+                 doc/coverage.md from the run (tools/dev/coverage_page.py: reasons from
+                 doc/coverage-reasons.txt, fuzzing figures from the last `fuzz` run)
   bench [--json] build build-bench (-O2, NDEBUG) and run every benchmark defined
                  under bench/; the arguments are passed to each benchmark
   fuzz SECONDS   build build-fuzz (clang, libFuzzer, ASan+UBSan) and run every fuzz
-                 target for SECONDS each over its seed corpus (tests/fuzz/corpus/NAME)
+                 target for SECONDS each over its seed corpus (tests/fuzz/corpus/NAME),
+                 logging each to build-fuzz/fuzz-NAME.log
   abi-baseline   rebuild `build` in the test configuration and rewrite the committed
                  ABI baseline tests/abi/libllmmetrics.abi, API snapshot
                  tests/abi/libllmmetrics.api and generated binding declarations
@@ -204,6 +214,18 @@ target_ready() {
     return 1
 }
 
+# `deps COMMAND`: install what COMMAND needs (test: every suite and platform target).
+cmd_deps() {
+    case "${1:-test}" in
+        demo | bench) ensure_packages "${BUILD_PACKAGES[@]}" ;;
+        test) ensure_packages "${TEST_PACKAGES[@]}" && ensure_platform_packages ;;
+        coverage) ensure_packages "${COVERAGE_PACKAGES[@]}" ;;
+        fuzz) ensure_packages "${FUZZ_PACKAGES[@]}" ;;
+        abi-baseline) ensure_packages "${ABI_PACKAGES[@]}" ;;
+        *) echo "usage: ./dev.sh deps [demo|test|coverage|bench|fuzz|abi-baseline]" >&2; exit 2 ;;
+    esac
+}
+
 # A fresh build directory: "$1" is the directory, the rest the setup command.
 fresh_setup() {
     local dir=$1
@@ -213,7 +235,7 @@ fresh_setup() {
 }
 
 cmd_demo() {
-    ensure_packages "${BUILD_PACKAGES[@]}"
+    cmd_deps demo
     if [ ! -f "$MAIN_BUILD/build.ninja" ]; then
         meson setup --buildtype debugoptimized "$MAIN_BUILD"
     fi
@@ -302,8 +324,7 @@ static_step() {
     log "configure and build $STATIC_BUILD (static library, -Dtests=false)"
     if fresh_setup "$STATIC_BUILD" "${STATIC_SETUP[@]}" && ninja -C "$STATIC_BUILD" -j "$JOBS" &&
         tests/install/install_check.sh --static "$PWD" "$PWD/$STATIC_BUILD" \
-            "$(meson introspect "$STATIC_BUILD" --projectinfo | python3 -c \
-                'import json, sys; print(json.load(sys.stdin)["version"])')" none gcc; then
+            "$(tools/dev/meson_info.py version "$STATIC_BUILD")" none gcc; then
         log "$STATIC_BUILD: static library linked into an outside program and run"
     else
         log "FAILED: $STATIC_BUILD (static library build or outside program)"
@@ -357,8 +378,7 @@ windows_step() {
 
 cmd_test() {
     local main_rc=0 start=$SECONDS step_start asan_rt times
-    ensure_packages "${TEST_PACKAGES[@]}"
-    ensure_platform_packages
+    cmd_deps test
     step_time packages "$start"
 
     step_start=$SECONDS
@@ -400,7 +420,7 @@ cmd_test() {
 }
 
 cmd_coverage() {
-    ensure_packages meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev gcovr
+    cmd_deps coverage
     local rc=0
     fresh_setup "$COVERAGE_BUILD" "${COVERAGE_SETUP[@]}"
     ninja -C "$COVERAGE_BUILD" -j "$JOBS"
@@ -416,26 +436,25 @@ cmd_coverage() {
         --html-details "$COVERAGE_BUILD/coverage/index.html" \
         --print-summary --fail-under-line "$COVERAGE_MIN_LINES" || rc=$?
     cat "$COVERAGE_BUILD/coverage.txt"
+    # The coverage page, written from this run (and the last `fuzz` run's logs, if any).
+    "${gcovr[@]}" --json "$COVERAGE_BUILD/coverage.json"
+    local fuzz_logs=()
+    mapfile -t fuzz_logs < <(ls "$FUZZ_BUILD"/fuzz-*.log 2>/dev/null || true)
+    tools/dev/coverage_page.py "$COVERAGE_BUILD/coverage.json" doc/coverage-reasons.txt \
+        "${fuzz_logs[@]}" >doc/coverage.md || rc=$?
+    log "wrote doc/coverage.md"
     return "$rc"
 }
 
 cmd_bench() {
-    ensure_packages "${BUILD_PACKAGES[@]}"
+    cmd_deps bench
     if [ ! -f "$BENCH_BUILD/build.ninja" ]; then
         "${BENCH_SETUP[@]}" "$BENCH_BUILD"
     fi
     ninja -C "$BENCH_BUILD" -j "$JOBS"
     # Every executable defined under bench/, found from meson's own target list.
     local benches=()
-    mapfile -t benches < <(meson introspect "$BENCH_BUILD" --targets | python3 -c '
-import json, os, sys
-bench = os.path.join(os.path.realpath("."), "bench") + os.sep
-for t in json.load(sys.stdin):
-    # *_loop programs are callgrind drivers for the perf suite, not benchmarks
-    if (t["type"] == "executable" and not t["name"].endswith("_loop")
-            and os.path.realpath(t["defined_in"]).startswith(bench)):
-        print(t["filename"][0])
-' | sort)
+    mapfile -t benches < <(tools/dev/meson_info.py benches "$BENCH_BUILD")
     if [ ${#benches[@]} -eq 0 ]; then
         echo "dev.sh: no benchmarks under bench/ yet"
         return 0
@@ -450,7 +469,7 @@ for t in json.load(sys.stdin):
 cmd_fuzz() {
     local seconds=${1:-60}
     case "$seconds" in '' | *[!0-9]*) echo "usage: ./dev.sh fuzz SECONDS" >&2; exit 2 ;; esac
-    ensure_packages meson ninja-build pkg-config clang libclang-rt-14-dev python3 libyajl-dev
+    cmd_deps fuzz
     if [ ! -f "$FUZZ_BUILD/build.ninja" ]; then
         fresh_setup "$FUZZ_BUILD" "${FUZZ_SETUP[@]}"
     fi
@@ -460,21 +479,18 @@ cmd_fuzz() {
         [ -f "$t" ] && [ -x "$t" ] || continue # not the meson .p directories
         name=${t##*/fuzz_}
         log "$t for $seconds s"
-        setarch "$(uname -m)" -R tests/fuzz/run_fuzz.sh "$t" "tests/fuzz/corpus/$name" "$seconds"
+        # the log's final stats make the fuzzing table of doc/coverage.md (`coverage`)
+        setarch "$(uname -m)" -R tests/fuzz/run_fuzz.sh "$t" "tests/fuzz/corpus/$name" \
+            "$seconds" 2>&1 | tee "$FUZZ_BUILD/fuzz-$name.log"
     done
 }
 
 cmd_abi_baseline() {
-    ensure_packages "${BUILD_PACKAGES[@]}" abigail-tools castxml clang
+    cmd_deps abi-baseline
     fresh_setup "$MAIN_BUILD" "${MAIN_SETUP[@]}"
     ninja -C "$MAIN_BUILD" -j "$JOBS"
     local lib
-    lib=$(meson introspect "$MAIN_BUILD" --targets | python3 -c '
-import json, sys
-for t in json.load(sys.stdin):
-    if t["type"] == "shared library" and t["name"] == "llmmetrics":
-        print(t["filename"][0])
-')
+    lib=$(tools/dev/meson_info.py library "$MAIN_BUILD")
     tests/abi/abi_check.sh "$lib" "$PWD" "$PWD/$MAIN_BUILD" --update
     python3 tools/abi/api_snapshot.py -I include -I "$MAIN_BUILD/include" \
         --write tests/abi/libllmmetrics.api
@@ -485,6 +501,7 @@ for t in json.load(sys.stdin):
 
 case "${1:-}" in
     demo) shift; cmd_demo "$@" ;;
+    deps) shift; cmd_deps "$@" ;;
     test) shift; cmd_test "$@" ;;
     bench) shift; cmd_bench "$@" ;;
     abi-baseline) shift; cmd_abi_baseline "$@" ;;

@@ -91,10 +91,12 @@ extern "C" {
  * The type is int-sized.
  * @since 1.0.0
  */
+/* clang-format off: the list macro expands to enumerators, which clang-format cannot see */
 typedef enum llmm_status {
     LLMM_STATUS_LIST(LLMM_STATUS_ENUMERATOR_)
     LLMM_STATUS_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_status;
+/* clang-format on */
 
 /**
  * @brief Symbolic name of a status, e.g. `"LLMM_E_INVALID"`.
