@@ -66,18 +66,18 @@ extern "C" {
  *
  * @since 1.0.0
  */
-#define LLMM_STATUS_LIST(X)                                                          \
-    X(LLMM_OK, 0, "success")                                                         \
-    X(LLMM_E_INVALID, -1, "invalid argument")                                        \
-    X(LLMM_E_NOMEM, -2, "out of memory")                                             \
-    X(LLMM_E_RANGE, -3, "value outside the configured range")                        \
-    X(LLMM_E_EMPTY, -4, "no data")                                                   \
-    X(LLMM_E_CORRUPT, -5, "damaged or truncated encoding")                           \
-    X(LLMM_E_VERSION, -6, "unknown format version")                                  \
-    X(LLMM_E_BUFFER, -7, "buffer too small")                                         \
-    X(LLMM_E_UNKNOWN_OPTION, -8, "unknown option")                                   \
-    X(LLMM_E_STATE, -9, "call not valid in the current state")                       \
-    X(LLMM_E_NOT_CONVERGED, -10, "iteration did not converge")                       \
+#define LLMM_STATUS_LIST(X)                                                                        \
+    X(LLMM_OK, 0, "success")                                                                       \
+    X(LLMM_E_INVALID, -1, "invalid argument")                                                      \
+    X(LLMM_E_NOMEM, -2, "out of memory")                                                           \
+    X(LLMM_E_RANGE, -3, "value outside the configured range")                                      \
+    X(LLMM_E_EMPTY, -4, "no data")                                                                 \
+    X(LLMM_E_CORRUPT, -5, "damaged or truncated encoding")                                         \
+    X(LLMM_E_VERSION, -6, "unknown format version")                                                \
+    X(LLMM_E_BUFFER, -7, "buffer too small")                                                       \
+    X(LLMM_E_UNKNOWN_OPTION, -8, "unknown option")                                                 \
+    X(LLMM_E_STATE, -9, "call not valid in the current state")                                     \
+    X(LLMM_E_NOT_CONVERGED, -10, "iteration did not converge")                                     \
     X(LLMM_E_ABI, -11, "struct_size not understood")
 
 /** @cond LLMM_INTERNAL */
@@ -93,8 +93,8 @@ extern "C" {
  */
 /* clang-format off: the list macro expands to enumerators, which clang-format cannot see */
 typedef enum llmm_status {
-    LLMM_STATUS_LIST(LLMM_STATUS_ENUMERATOR_)
-    LLMM_STATUS_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
+    LLMM_STATUS_LIST(LLMM_STATUS_ENUMERATOR_) LLMM_STATUS_FORCE_INT_ =
+        0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_status;
 /* clang-format on */
 
@@ -203,7 +203,7 @@ LLMM_API llmm_status llmm_struct_init(llmm_struct_kind kind, void *s, uint32_t s
 
 /** @cond LLMM_INTERNAL */
 /* What each `llmm_<type>_init(p)` macro expands to: `p` must point to a `type`. */
-#define LLMM_SIZED_INIT_(kind, type, p)                                                      \
+#define LLMM_SIZED_INIT_(kind, type, p)                                                            \
     llmm_struct_init((kind), (1 ? (p) : (type *)0), (uint32_t)sizeof(type))
 /** @endcond */
 
@@ -315,16 +315,16 @@ LLMM_API uint64_t llmm_now_ns(void);
  * @since 1.1.0
  */
 typedef enum llmm_object_kind {
-    LLMM_KIND_SPIKE = 1,         /**< ::llmm_spike, keys ::llmm_spike_option */
-    LLMM_KIND_COLLAPSE = 2,      /**< ::llmm_collapse, keys ::llmm_collapse_option */
-    LLMM_KIND_STABILITY = 3,     /**< ::llmm_stability, keys ::llmm_stability_option */
-    LLMM_KIND_SATURATION = 4,    /**< ::llmm_saturation, keys ::llmm_saturation_option */
-    LLMM_KIND_LII_MONITOR = 5,   /**< ::llmm_lii_monitor, keys ::llmm_lii_option */
-    LLMM_KIND_SCORECARD = 6,     /**< ::llmm_scorecard, keys ::llmm_scorecard_option */
-    LLMM_KIND_GOODPUT = 7,       /**< ::llmm_goodput, keys ::llmm_goodput_option */
-    LLMM_KIND_BURN = 8,          /**< ::llmm_burn, keys ::llmm_burn_option */
-    LLMM_KIND_ERROR_TRIGGER = 9, /**< ::llmm_error_trigger, keys ::llmm_error_trigger_option */
-    LLMM_KIND_HOST_SAMPLER = 10, /**< ::llmm_host_sampler, keys ::llmm_host_option (1.1.0) */
+    LLMM_KIND_SPIKE = 1,              /**< ::llmm_spike, keys ::llmm_spike_option */
+    LLMM_KIND_COLLAPSE = 2,           /**< ::llmm_collapse, keys ::llmm_collapse_option */
+    LLMM_KIND_STABILITY = 3,          /**< ::llmm_stability, keys ::llmm_stability_option */
+    LLMM_KIND_SATURATION = 4,         /**< ::llmm_saturation, keys ::llmm_saturation_option */
+    LLMM_KIND_LII_MONITOR = 5,        /**< ::llmm_lii_monitor, keys ::llmm_lii_option */
+    LLMM_KIND_SCORECARD = 6,          /**< ::llmm_scorecard, keys ::llmm_scorecard_option */
+    LLMM_KIND_GOODPUT = 7,            /**< ::llmm_goodput, keys ::llmm_goodput_option */
+    LLMM_KIND_BURN = 8,               /**< ::llmm_burn, keys ::llmm_burn_option */
+    LLMM_KIND_ERROR_TRIGGER = 9,      /**< ::llmm_error_trigger, keys ::llmm_error_trigger_option */
+    LLMM_KIND_HOST_SAMPLER = 10,      /**< ::llmm_host_sampler, keys ::llmm_host_option (1.1.0) */
     LLMM_KIND_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_object_kind;
 
@@ -384,7 +384,8 @@ typedef struct llmm_option_info {
  * @since 1.1.0
  * @note Thread-safe.
  */
-#define llmm_option_info_init(info) LLMM_SIZED_INIT_(LLMM_STRUCT_OPTION_INFO, llmm_option_info, info)
+#define llmm_option_info_init(info)                                                                \
+    LLMM_SIZED_INIT_(LLMM_STRUCT_OPTION_INFO, llmm_option_info, info)
 
 /**
  * @brief Describe the option at position `index` of an object kind: its key, name, type,

@@ -113,7 +113,7 @@ typedef enum llmm_spike_option {
  * @since 1.0.0
  */
 typedef struct llmm_spike_stats {
-    uint32_t struct_size; /**< caller-sized: set by llmm_spike_stats_init() */
+    uint32_t struct_size;       /**< caller-sized: set by llmm_spike_stats_init() */
     int32_t ready;              /**< 1 when samples are being classified (warm-up done), else 0 */
     double base_threshold;      /**< base quantile (P99) in force; 0 when no baseline */
     double severe_threshold;    /**< severe quantile (P99.9) in force; 0 when no baseline */
@@ -180,8 +180,7 @@ LLMM_API llmm_status llmm_spike_set_f64(llmm_spike *d, llmm_spike_option key, do
  * @since 1.0.0
  * @note Safe to call concurrently with other readers.
  */
-LLMM_API llmm_status llmm_spike_get_f64(const llmm_spike *d, llmm_spike_option key,
-                                        double *value);
+LLMM_API llmm_status llmm_spike_get_f64(const llmm_spike *d, llmm_spike_option key, double *value);
 
 /**
  * @brief Set an integer option (bounds: @ref options_reference).
@@ -377,7 +376,7 @@ typedef enum llmm_collapse_option {
  * @since 1.0.0
  */
 typedef struct llmm_collapse_verdict {
-    uint32_t struct_size; /**< caller-sized: set by llmm_collapse_verdict_init() */
+    uint32_t struct_size;     /**< caller-sized: set by llmm_collapse_verdict_init() */
     int32_t collapsed;        /**< 1: outlier and (if required) matched to a switch */
     int32_t ready;            /**< 1: a baseline of W earlier latencies existed */
     int32_t outlier;          /**< 1: latency > threshold (whatever the switch) */
@@ -398,7 +397,7 @@ typedef struct llmm_collapse_verdict {
  */
 typedef struct llmm_collapse_report {
     uint32_t struct_size; /**< caller-sized: set by llmm_collapse_report_init() */
-    int32_t signals;           /**< confirmed signals among latency, TPS, memory bandwidth: 0 … 3 */
+    int32_t signals;      /**< confirmed signals among latency, TPS, memory bandwidth: 0 … 3 */
     int32_t latency_confirmed; /**< 1: a latency matched to the switch was collapsed */
     int32_t tps_known;         /**< 1: a reading before and one after the switch, before > 0 */
     int32_t tps_confirmed;     /**< 1: tps_known and tps_drop > #LLMM_COLLAPSE_TPS_DROP */
@@ -411,8 +410,8 @@ typedef struct llmm_collapse_report {
     uint64_t flagged;          /**< of those, collapsed */
     double tps_before;         /**< last TPS reading before the switch; 0 when none */
     double tps_after;          /**< lowest TPS reading matched to the switch; 0 when none */
-    double tps_drop;           /**< 1 − after / before when tps_known (negative for a rise), else 0 */
-    double membw;              /**< lowest utilisation matched to the switch; 0 when none */
+    double tps_drop; /**< 1 − after / before when tps_known (negative for a rise), else 0 */
+    double membw;    /**< lowest utilisation matched to the switch; 0 when none */
 } llmm_collapse_report;
 
 /**
@@ -553,7 +552,8 @@ LLMM_API llmm_status llmm_collapse_observe(llmm_collapse *c, uint64_t now_ns, do
  */
 LLMM_API llmm_status llmm_collapse_verdict_init(llmm_collapse_verdict *v);
 /** @cond LLMM_INTERNAL */
-#define llmm_collapse_verdict_init(v) LLMM_SIZED_INIT_(LLMM_STRUCT_COLLAPSE_VERDICT, llmm_collapse_verdict, v)
+#define llmm_collapse_verdict_init(v)                                                              \
+    LLMM_SIZED_INIT_(LLMM_STRUCT_COLLAPSE_VERDICT, llmm_collapse_verdict, v)
 /** @endcond */
 
 /**
@@ -619,7 +619,8 @@ LLMM_API llmm_status llmm_collapse_observe_membw(llmm_collapse *c, uint64_t now_
  */
 LLMM_API llmm_status llmm_collapse_report_init(llmm_collapse_report *r);
 /** @cond LLMM_INTERNAL */
-#define llmm_collapse_report_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_COLLAPSE_REPORT, llmm_collapse_report, r)
+#define llmm_collapse_report_init(r)                                                               \
+    LLMM_SIZED_INIT_(LLMM_STRUCT_COLLAPSE_REPORT, llmm_collapse_report, r)
 /** @endcond */
 
 /**
@@ -634,8 +635,7 @@ LLMM_API llmm_status llmm_collapse_report_init(llmm_collapse_report *r);
  * @since 1.0.0
  * @note Safe to call concurrently with other readers.
  */
-LLMM_API llmm_status llmm_collapse_switch_report(const llmm_collapse *c,
-                                                 llmm_collapse_report *r);
+LLMM_API llmm_status llmm_collapse_switch_report(const llmm_collapse *c, llmm_collapse_report *r);
 
 /**
  * @brief Counts since creation or reset.
@@ -739,19 +739,19 @@ LLMM_API llmm_status llmm_collapse_reset(llmm_collapse *c);
  * @since 1.0.0
  */
 typedef enum llmm_event_type {
-    LLMM_EVENT_TCP_RETRANSMIT = 1, /**< `net.tcp.retrans` */
-    LLMM_EVENT_MAJOR_FAULT = 2,    /**< `mem.major_fault` */
-    LLMM_EVENT_SCHED_JITTER = 3,   /**< `sched.jitter` */
-    LLMM_EVENT_NUMA_MIGRATION = 4, /**< `mem.numa_migration` */
-    LLMM_EVENT_WEIGHT_SWITCH = 5,  /**< `model.weight_switch` */
-    LLMM_EVENT_GC_PAUSE = 6,       /**< `runtime.gc_pause` */
+    LLMM_EVENT_TCP_RETRANSMIT = 1,  /**< `net.tcp.retrans` */
+    LLMM_EVENT_MAJOR_FAULT = 2,     /**< `mem.major_fault` */
+    LLMM_EVENT_SCHED_JITTER = 3,    /**< `sched.jitter` */
+    LLMM_EVENT_NUMA_MIGRATION = 4,  /**< `mem.numa_migration` */
+    LLMM_EVENT_WEIGHT_SWITCH = 5,   /**< `model.weight_switch` */
+    LLMM_EVENT_GC_PAUSE = 6,        /**< `runtime.gc_pause` */
     LLMM_EVENT_CPU_PRESSURE = 7,    /**< `cpu.pressure` (since 1.1.0) */
     LLMM_EVENT_MEMORY_PRESSURE = 8, /**< `mem.pressure` (since 1.1.0) */
     LLMM_EVENT_IO_PRESSURE = 9,     /**< `io.pressure` (since 1.1.0) */
     LLMM_EVENT_CPU_FREQ_DROP = 10,  /**< `cpu.freq_drop` (since 1.1.0) */
     LLMM_EVENT_CTX_SWITCHES = 11,   /**< `sched.ctx_switches` (since 1.1.0) */
     LLMM_EVENT_CPU_THROTTLE = 12,   /**< `cpu.throttle` (since 1.1.0) */
-    LLMM_EVENT_USER = 65536,       /**< first id of the caller's own types (… INT32_MAX) */
+    LLMM_EVENT_USER = 65536,        /**< first id of the caller's own types (… INT32_MAX) */
     LLMM_EVENT_TYPE_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_event_type;
 
@@ -763,11 +763,11 @@ typedef enum llmm_event_type {
  * @since 1.0.0
  */
 typedef struct llmm_event {
-    uint64_t time_ns;  /**< the event's time stamp */
+    uint64_t time_ns;   /**< the event's time stamp */
     uint64_t before_ns; /**< how long before the query's time stamp it happened (≥ 0) */
-    double value;      /**< the value given with the event */
-    int32_t type;      /**< its type (::llmm_event_type or a user id) */
-    uint32_t reserved; /**< 0 */
+    double value;       /**< the value given with the event */
+    int32_t type;       /**< its type (::llmm_event_type or a user id) */
+    uint32_t reserved;  /**< 0 */
 } llmm_event;
 
 /**
@@ -856,8 +856,8 @@ LLMM_API llmm_status llmm_event_log_lookback(const llmm_event_log *log, uint64_t
  * @since 1.0.0
  * @note Safe to call concurrently with other readers.
  */
-LLMM_API llmm_status llmm_event_log_count(const llmm_event_log *log, int32_t type,
-                                          uint64_t from_ns, uint64_t to_ns, uint64_t *count);
+LLMM_API llmm_status llmm_event_log_count(const llmm_event_log *log, int32_t type, uint64_t from_ns,
+                                          uint64_t to_ns, uint64_t *count);
 
 /**
  * @brief How many events the log holds, has accepted and has dropped since creation or reset.
@@ -903,8 +903,8 @@ LLMM_API llmm_status llmm_event_log_reset(llmm_event_log *log);
  * @since 1.0.0
  */
 typedef enum llmm_correlation_method {
-    LLMM_CORRELATION_PEARSON = 1,  /**< Pearson's product-moment r */
-    LLMM_CORRELATION_SPEARMAN = 2, /**< Spearman's ρ, ties averaged */
+    LLMM_CORRELATION_PEARSON = 1,                   /**< Pearson's product-moment r */
+    LLMM_CORRELATION_SPEARMAN = 2,                  /**< Spearman's ρ, ties averaged */
     LLMM_CORRELATION_METHOD_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_correlation_method;
 
@@ -1090,7 +1090,8 @@ LLMM_API llmm_status llmm_stability_add(llmm_stability *s, double mean, int32_t 
  */
 LLMM_API llmm_status llmm_stability_reading_init(llmm_stability_reading *r);
 /** @cond LLMM_INTERNAL */
-#define llmm_stability_reading_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_STABILITY_READING, llmm_stability_reading, r)
+#define llmm_stability_reading_init(r)                                                             \
+    LLMM_SIZED_INIT_(LLMM_STRUCT_STABILITY_READING, llmm_stability_reading, r)
 /** @endcond */
 
 /**
@@ -1168,7 +1169,7 @@ typedef enum llmm_saturation_option {
  * @since 1.0.0
  */
 typedef struct llmm_saturation_reading {
-    uint32_t struct_size; /**< caller-sized: set by llmm_saturation_reading_init() */
+    uint32_t struct_size;     /**< caller-sized: set by llmm_saturation_reading_init() */
     int32_t saturated;        /**< 1: ready and both slopes confidently positive */
     int32_t ready;            /**< 1: the window holds N samples */
     int32_t latency_rising;   /**< 1: the latency slope is confidently positive */
@@ -1233,8 +1234,8 @@ LLMM_API llmm_status llmm_saturation_set_f64(llmm_saturation *s, llmm_saturation
  * @since 1.0.0
  * @note Safe to call concurrently with other readers.
  */
-LLMM_API llmm_status llmm_saturation_get_f64(const llmm_saturation *s,
-                                             llmm_saturation_option key, double *value);
+LLMM_API llmm_status llmm_saturation_get_f64(const llmm_saturation *s, llmm_saturation_option key,
+                                             double *value);
 
 /**
  * @brief Set N (#LLMM_SATURATION_WINDOW); reallocates the ring.
@@ -1264,8 +1265,8 @@ LLMM_API llmm_status llmm_saturation_set_u64(llmm_saturation *s, llmm_saturation
  * @since 1.0.0
  * @note Safe to call concurrently with other readers.
  */
-LLMM_API llmm_status llmm_saturation_get_u64(const llmm_saturation *s,
-                                             llmm_saturation_option key, uint64_t *value);
+LLMM_API llmm_status llmm_saturation_get_u64(const llmm_saturation *s, llmm_saturation_option key,
+                                             uint64_t *value);
 
 /**
  * @brief Add one sample and judge the window.
@@ -1298,7 +1299,8 @@ LLMM_API llmm_status llmm_saturation_observe(llmm_saturation *s, uint64_t now_ns
  */
 LLMM_API llmm_status llmm_saturation_reading_init(llmm_saturation_reading *r);
 /** @cond LLMM_INTERNAL */
-#define llmm_saturation_reading_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_SATURATION_READING, llmm_saturation_reading, r)
+#define llmm_saturation_reading_init(r)                                                            \
+    LLMM_SIZED_INIT_(LLMM_STRUCT_SATURATION_READING, llmm_saturation_reading, r)
 /** @endcond */
 
 /**

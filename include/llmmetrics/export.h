@@ -267,8 +267,7 @@ LLMM_API llmm_status llmm_prom_writer_family(llmm_prom_writer *w, const char *na
  * @since 1.0.0
  * @note Not thread-safe: one thread per writer.
  */
-LLMM_API llmm_status llmm_prom_writer_value(llmm_prom_writer *w, const char *labels,
-                                            double value);
+LLMM_API llmm_status llmm_prom_writer_value(llmm_prom_writer *w, const char *labels, double value);
 
 /**
  * @brief Add one series, computed from a sketch, to the current summary or histogram family.
@@ -324,8 +323,7 @@ LLMM_API llmm_status llmm_prom_writer_finish(llmm_prom_writer *w, uint8_t *buf, 
  * @since 1.0.0
  * @note Not thread-safe: one thread per writer.
  */
-LLMM_API llmm_status llmm_prom_writer_data(llmm_prom_writer *w, const uint8_t **data,
-                                           size_t *len);
+LLMM_API llmm_status llmm_prom_writer_data(llmm_prom_writer *w, const uint8_t **data, size_t *len);
 
 /**
  * @brief Choose the exposition format for an HTTP `Accept` header.
@@ -398,8 +396,7 @@ typedef enum llmm_bucket_list {
  * @since 1.0.0
  * @note Thread-safe.
  */
-LLMM_API llmm_status llmm_prom_buckets(llmm_bucket_list which, double *out, size_t cap,
-                                       size_t *n);
+LLMM_API llmm_status llmm_prom_buckets(llmm_bucket_list which, double *out, size_t cap, size_t *n);
 
 /**
  * @brief Classic buckets from a named list for the histogram families without bounds of their
@@ -417,8 +414,7 @@ LLMM_API llmm_status llmm_prom_buckets(llmm_bucket_list which, double *out, size
  * @since 1.1.0
  * @note Not thread-safe: one thread per writer.
  */
-LLMM_API llmm_status llmm_prom_writer_set_classic_list(llmm_prom_writer *w,
-                                                       llmm_bucket_list which);
+LLMM_API llmm_status llmm_prom_writer_set_classic_list(llmm_prom_writer *w, llmm_bucket_list which);
 
 /**
  * @brief Classic buckets from each sketch's own bucket grid, downscaled to at most
@@ -459,10 +455,10 @@ typedef enum llmm_otlp_temporality {
  * @since 1.0.0
  */
 typedef struct llmm_otlp_options {
-    uint32_t struct_size; /**< caller-sized: set by llmm_otlp_options_init() */
-    uint64_t start_time_unix_nano;  /**< start of the covered interval (default 0) */
-    uint64_t time_unix_nano;        /**< end of the covered interval (default 0) */
-    double unit_to_seconds;         /**< factor applied to every value (default 1) */
+    uint32_t struct_size;          /**< caller-sized: set by llmm_otlp_options_init() */
+    uint64_t start_time_unix_nano; /**< start of the covered interval (default 0) */
+    uint64_t time_unix_nano;       /**< end of the covered interval (default 0) */
+    double unit_to_seconds;        /**< factor applied to every value (default 1) */
     /** Largest number of positive buckets (default 0 = no limit, OTel SDKs use 160): the
      *  scale is lowered by exact downscaling, down to −10, until the buckets fit. */
     uint32_t max_buckets;
@@ -526,8 +522,7 @@ LLMM_API llmm_status llmm_otlp_options_init(llmm_otlp_options *o);
  * @since 1.0.0
  * @note Thread-safe (the sketches are only read).
  */
-LLMM_API llmm_status llmm_export_otlp_json_point(const llmm_sketch *s,
-                                                 const llmm_sketch *earlier,
+LLMM_API llmm_status llmm_export_otlp_json_point(const llmm_sketch *s, const llmm_sketch *earlier,
                                                  const llmm_otlp_options *o, uint8_t *buf,
                                                  size_t cap, size_t *len);
 

@@ -54,17 +54,17 @@ typedef struct llmm_fit_stats {
      * `max(n, degree + 1) · DBL_EPSILON` of their norm. A successful fit always has
      * rank = degree + 1. */
     uint32_t rank;
-    uint64_t n;              /**< points that entered the fit (weight > 0) */
-    double r2;               /**< coefficient of determination 1 − rss/tss; 1 when tss = 0 */
-    double rss;              /**< residual sum of squares Σ wᵢ (yᵢ − p(xᵢ))² */
-    double tss;              /**< total sum of squares about the (weighted) mean of y */
-    double residual_std;     /**< sqrt(rss / (n − degree − 1)); 0 when n = degree + 1 */
+    uint64_t n;          /**< points that entered the fit (weight > 0) */
+    double r2;           /**< coefficient of determination 1 − rss/tss; 1 when tss = 0 */
+    double rss;          /**< residual sum of squares Σ wᵢ (yᵢ − p(xᵢ))² */
+    double tss;          /**< total sum of squares about the (weighted) mean of y */
+    double residual_std; /**< sqrt(rss / (n − degree − 1)); 0 when n = degree + 1 */
     /** 1-norm condition number of the triangular factor of the column-equilibrated, centred
      * and scaled Vandermonde matrix (≥ 1; large values mean the coefficients are poorly
      * determined by the data). */
     double condition;
-    double centre;           /**< c of the abscissa map t = (x − c)/h, the midpoint of x */
-    double scale;            /**< h of the abscissa map, a power of two ≥ half the range of x */
+    double centre; /**< c of the abscissa map t = (x − c)/h, the midpoint of x */
+    double scale;  /**< h of the abscissa map, a power of two ≥ half the range of x */
 } llmm_fit_stats;
 
 /**
@@ -178,8 +178,7 @@ LLMM_API llmm_status llmm_poly_eval(const double *coeffs, uint32_t degree, doubl
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_poly_residuals(const double *coeffs, uint32_t degree, const double *x,
-                                         const double *y, size_t n, double *residuals,
-                                         double *rss);
+                                         const double *y, size_t n, double *residuals, double *rss);
 
 /**
  * @brief Derivative of any order of a polynomial (as `numpy.polyder(p, order)`).
@@ -260,7 +259,7 @@ typedef enum llmm_knee_quality {
  * @since 1.0.0
  */
 typedef struct llmm_knee {
-    uint32_t struct_size; /**< caller-sized: set by llmm_knee_init() */
+    uint32_t struct_size;      /**< caller-sized: set by llmm_knee_init() */
     llmm_knee_quality quality; /**< see each estimator */
     double knee;               /**< concurrency at the knee; NaN when quality is NONE */
     double qps;                /**< throughput at the knee (see each estimator); NaN when NONE */
@@ -426,17 +425,17 @@ typedef struct llmm_usl {
      * extrapolation beyond that; NONE: no model (only in llmm_knee_report() when the fit
      * failed). */
     llmm_knee_quality quality;
-    uint32_t iterations;       /**< Levenberg–Marquardt iterations used */
-    int32_t kappa_at_bound;    /**< 1 when κ was held at its bound 0 (no coherency cost) */
-    double lambda;             /**< λ > 0, throughput at N = 1 before any contention */
-    double sigma;              /**< σ, contention; may be slightly negative */
-    double kappa;              /**< κ ≥ 0, coherency */
+    uint32_t iterations;    /**< Levenberg–Marquardt iterations used */
+    int32_t kappa_at_bound; /**< 1 when κ was held at its bound 0 (no coherency cost) */
+    double lambda;          /**< λ > 0, throughput at N = 1 before any contention */
+    double sigma;           /**< σ, contention; may be slightly negative */
+    double kappa;           /**< κ ≥ 0, coherency */
     /** floor(sqrt((1 − σ)/κ)), at least 1; +Inf when κ = 0 and σ < 1 (no peak) */
     double n_max;
     /** X(n_max); when κ = 0 the limit of X as N → ∞ (λ/σ, or +Inf when σ ≤ 0) */
     double x_max;
-    double r2;                 /**< R² of the fit on the throughput values */
-    double rss;                /**< residual sum of squares of the fit */
+    double r2;  /**< R² of the fit on the throughput values */
+    double rss; /**< residual sum of squares of the fit */
 } llmm_usl;
 
 /**
@@ -478,8 +477,7 @@ LLMM_API llmm_status llmm_usl_init(llmm_usl *m);
  * @since 1.0.0
  * @note Thread-safe.
  */
-LLMM_API llmm_status llmm_usl_fit(const double *conc, const double *qps, size_t n,
-                                  llmm_usl *model);
+LLMM_API llmm_status llmm_usl_fit(const double *conc, const double *qps, size_t n, llmm_usl *model);
 
 /**
  * @brief USL throughput X(N) of a model.
@@ -527,8 +525,7 @@ LLMM_API llmm_status llmm_usl_latency(const llmm_usl *model, double n, double *l
  * @since 1.0.0
  * @note Thread-safe.
  */
-LLMM_API llmm_status llmm_usl_slo_concurrency(const llmm_usl *model, double max_latency,
-                                              double *n);
+LLMM_API llmm_status llmm_usl_slo_concurrency(const llmm_usl *model, double max_latency, double *n);
 
 /** @} */
 
@@ -544,7 +541,7 @@ LLMM_API llmm_status llmm_usl_slo_concurrency(const llmm_usl *model, double max_
  * @since 1.0.0
  */
 typedef struct llmm_knee_options {
-    uint32_t struct_size; /**< caller-sized: set by llmm_knee_options_init() */
+    uint32_t struct_size;       /**< caller-sized: set by llmm_knee_options_init() */
     uint32_t smooth;            /**< growth-collapse smoothing width, odd, 0 = auto (default 0) */
     double trim;                /**< inflection trim share, 0 … 0.45 (default 0.1) */
     double collapse_fraction;   /**< growth-collapse threshold share, (0, 1) (default 0.5) */

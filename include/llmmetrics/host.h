@@ -256,8 +256,7 @@ LLMM_API llmm_status llmm_host_sampler_get_f64(const llmm_host_sampler *s, llmm_
  * @since 1.1.0
  * @note Not thread-safe: single writer (also of `log`).
  */
-LLMM_API llmm_status llmm_host_sample(llmm_host_sampler *s, uint64_t now_ns,
-                                      llmm_event_log *log);
+LLMM_API llmm_status llmm_host_sample(llmm_host_sampler *s, uint64_t now_ns, llmm_event_log *log);
 
 /**
  * @brief A signal's rate over the last interval (the interval between the two latest samples),

@@ -148,8 +148,7 @@ LLMM_API llmm_status llmm_lii_reading_init(llmm_lii_reading *r);
  * @since 1.0.0
  * @note Thread-safe.
  */
-LLMM_API llmm_status llmm_lii_monitor_new(llmm_ctx *ctx, uint32_t window,
-                                          llmm_lii_monitor **out);
+LLMM_API llmm_status llmm_lii_monitor_new(llmm_ctx *ctx, uint32_t window, llmm_lii_monitor **out);
 
 /**
  * @brief Free a monitor. NULL is a no-op.
@@ -294,9 +293,9 @@ LLMM_API llmm_status llmm_kv_ttl(double avg_hit_rate, int64_t *ttl);
  * @since 1.0.0
  */
 typedef struct llmm_kv_occupancy_result {
-    uint32_t struct_size; /**< caller-sized: set by llmm_kv_occupancy_result_init() */
-    uint32_t reserved_;    /**< @private padding, always 0 */
-    uint64_t wasted_slots; /**< U·B − K: token slots reserved but empty */
+    uint32_t struct_size;          /**< caller-sized: set by llmm_kv_occupancy_result_init() */
+    uint32_t reserved_;            /**< @private padding, always 0 */
+    uint64_t wasted_slots;         /**< U·B − K: token slots reserved but empty */
     double block_occupancy;        /**< U / T */
     double token_occupancy;        /**< K / (T·B) */
     double gap;                    /**< block_occupancy − token_occupancy, ≥ 0 */
@@ -316,7 +315,8 @@ typedef struct llmm_kv_occupancy_result {
  */
 LLMM_API llmm_status llmm_kv_occupancy_result_init(llmm_kv_occupancy_result *r);
 /** @cond LLMM_INTERNAL */
-#define llmm_kv_occupancy_result_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_KV_OCCUPANCY_RESULT, llmm_kv_occupancy_result, r)
+#define llmm_kv_occupancy_result_init(r)                                                           \
+    LLMM_SIZED_INIT_(LLMM_STRUCT_KV_OCCUPANCY_RESULT, llmm_kv_occupancy_result, r)
 /** @endcond */
 
 /**
@@ -377,7 +377,8 @@ typedef struct llmm_kv_hit_tracker llmm_kv_hit_tracker;
  */
 LLMM_API llmm_status llmm_kv_hit_reading_init(llmm_kv_hit_reading *r);
 /** @cond LLMM_INTERNAL */
-#define llmm_kv_hit_reading_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_KV_HIT_READING, llmm_kv_hit_reading, r)
+#define llmm_kv_hit_reading_init(r)                                                                \
+    LLMM_SIZED_INIT_(LLMM_STRUCT_KV_HIT_READING, llmm_kv_hit_reading, r)
 /** @endcond */
 
 /**
@@ -418,8 +419,8 @@ LLMM_API void llmm_kv_hit_tracker_free(llmm_kv_hit_tracker *t);
  * @since 1.0.0
  * @note Not thread-safe on the same tracker.
  */
-LLMM_API llmm_status llmm_kv_hit_tracker_add(llmm_kv_hit_tracker *t, uint64_t now_ns,
-                                             uint64_t hits, uint64_t lookups);
+LLMM_API llmm_status llmm_kv_hit_tracker_add(llmm_kv_hit_tracker *t, uint64_t now_ns, uint64_t hits,
+                                             uint64_t lookups);
 
 /**
  * @brief The hit rate over the window ending at `now_ns`, and the TTL it gives.
@@ -463,8 +464,8 @@ LLMM_API llmm_status llmm_kv_hit_tracker_reset(llmm_kv_hit_tracker *t);
  * @since 1.0.0
  */
 typedef enum llmm_tlb_workload {
-    LLMM_TLB_OLTP_DATABASE = 0,     /**< 0.125 over 1 s */
-    LLMM_TLB_JAVA_MICROSERVICE = 1, /**< 0.082 over 500 ms */
+    LLMM_TLB_OLTP_DATABASE = 0,               /**< 0.125 over 1 s */
+    LLMM_TLB_JAVA_MICROSERVICE = 1,           /**< 0.082 over 500 ms */
     LLMM_TLB_WORKLOAD_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_tlb_workload;
 
@@ -505,12 +506,12 @@ LLMM_API llmm_status llmm_page_walk_ns(double cycles, double cpu_hz, double *ns)
  */
 typedef struct llmm_tlb_reading {
     uint32_t struct_size; /**< caller-sized: set by llmm_tlb_reading_init() */
-    int32_t alert;         /**< 1 when `miss_rate` > `max_miss_rate`, else 0 */
-    uint64_t misses;       /**< TLB misses in the window */
-    uint64_t accesses;     /**< TLB accesses in the window, > 0 */
-    uint64_t window_ns;    /**< the monitor's window */
-    double miss_rate;      /**< misses / accesses, in [0, 1] */
-    double max_miss_rate;  /**< the monitor's threshold */
+    int32_t alert;        /**< 1 when `miss_rate` > `max_miss_rate`, else 0 */
+    uint64_t misses;      /**< TLB misses in the window */
+    uint64_t accesses;    /**< TLB accesses in the window, > 0 */
+    uint64_t window_ns;   /**< the monitor's window */
+    double miss_rate;     /**< misses / accesses, in [0, 1] */
+    double max_miss_rate; /**< the monitor's threshold */
 } llmm_tlb_reading;
 
 /**

@@ -82,8 +82,8 @@ typedef enum llmm_scenario {
  * @since 1.0.0
  */
 typedef enum llmm_direction {
-    LLMM_HIGHER_IS_BETTER = 0, /**< target > worst (e.g. throughput, pass rate) */
-    LLMM_LOWER_IS_BETTER = 1,  /**< target < worst (e.g. P95 latency, error rate) */
+    LLMM_HIGHER_IS_BETTER = 0,             /**< target > worst (e.g. throughput, pass rate) */
+    LLMM_LOWER_IS_BETTER = 1,              /**< target < worst (e.g. P95 latency, error rate) */
     LLMM_DIRECTION_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_direction;
 
@@ -124,17 +124,21 @@ typedef enum llmm_scorecard_option {
  */
 typedef struct llmm_score_result {
     uint32_t struct_size; /**< caller-sized: set by llmm_score_result_init() */
-    llmm_scenario scenario;   /**< the scorecard's scenario (#LLMM_SCENARIO_CUSTOM once weights were set) */
-    uint32_t layers_missing;  /**< number of layers without an observed metric (any weight) */
-    int32_t renormalized;     /**< 1 when a positively weighted layer was missing and the weights were renormalised, else 0 */
-    double overall;           /**< overall score in [0, 1]; NaN when the call did not return `LLMM_OK` */
-    double layer_score[LLMM_LAYER_COUNT];            /**< layer score in [0, 1]; NaN when missing */
-    double layer_weight[LLMM_LAYER_COUNT];           /**< configured weight */
-    double layer_effective_weight[LLMM_LAYER_COUNT]; /**< weight used for `overall`; 0 when missing or on error */
-    double layer_contribution[LLMM_LAYER_COUNT];     /**< effective weight × layer score; 0 when missing or on error */
-    int32_t layer_present[LLMM_LAYER_COUNT];         /**< 1 when the layer has an observed metric, else 0 */
-    uint32_t layer_metrics[LLMM_LAYER_COUNT];        /**< metrics defined in the layer */
-    uint32_t layer_observed[LLMM_LAYER_COUNT];       /**< metrics of the layer that have an observation */
+    llmm_scenario
+        scenario; /**< the scorecard's scenario (#LLMM_SCENARIO_CUSTOM once weights were set) */
+    uint32_t layers_missing; /**< number of layers without an observed metric (any weight) */
+    int32_t
+        renormalized; /**< 1 when a positively weighted layer was missing and the weights were renormalised, else 0 */
+    double overall; /**< overall score in [0, 1]; NaN when the call did not return `LLMM_OK` */
+    double layer_score[LLMM_LAYER_COUNT];  /**< layer score in [0, 1]; NaN when missing */
+    double layer_weight[LLMM_LAYER_COUNT]; /**< configured weight */
+    double layer_effective_weight
+        [LLMM_LAYER_COUNT]; /**< weight used for `overall`; 0 when missing or on error */
+    double layer_contribution
+        [LLMM_LAYER_COUNT]; /**< effective weight × layer score; 0 when missing or on error */
+    int32_t layer_present[LLMM_LAYER_COUNT]; /**< 1 when the layer has an observed metric, else 0 */
+    uint32_t layer_metrics[LLMM_LAYER_COUNT];  /**< metrics defined in the layer */
+    uint32_t layer_observed[LLMM_LAYER_COUNT]; /**< metrics of the layer that have an observation */
 } llmm_score_result;
 
 /**
@@ -207,8 +211,7 @@ LLMM_API llmm_status llmm_score_normalize(llmm_direction dir, double target, dou
  * @since 1.0.0
  * @note Thread-safe.
  */
-LLMM_API llmm_status llmm_scorecard_new(llmm_ctx *ctx, llmm_scenario preset,
-                                        llmm_scorecard **out);
+LLMM_API llmm_status llmm_scorecard_new(llmm_ctx *ctx, llmm_scenario preset, llmm_scorecard **out);
 
 /**
  * @brief Free a scorecard and the metric names it holds. NULL is a no-op.
@@ -300,9 +303,8 @@ LLMM_API llmm_status llmm_scorecard_get_i32(const llmm_scorecard *sc, llmm_score
  * @note Not thread-safe on the same scorecard.
  */
 LLMM_API llmm_status llmm_scorecard_add_metric(llmm_scorecard *sc, llmm_layer layer,
-                                               const char *name, llmm_direction dir,
-                                               double target, double worst, double weight,
-                                               uint32_t *id);
+                                               const char *name, llmm_direction dir, double target,
+                                               double worst, double weight, uint32_t *id);
 
 /**
  * @brief Record the latest observation of a metric, by name (replaces the previous one).

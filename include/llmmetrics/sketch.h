@@ -298,8 +298,7 @@ LLMM_API int32_t llmm_sketch_scale(const llmm_sketch *s);
  * @since 1.0.0
  * @note Safe to call concurrently with other readers.
  */
-LLMM_API llmm_status llmm_sketch_bucket_span(const llmm_sketch *s, int32_t *first,
-                                             int32_t *last);
+LLMM_API llmm_status llmm_sketch_bucket_span(const llmm_sketch *s, int32_t *first, int32_t *last);
 
 /**
  * @brief Count of one bucket (0 for any index the sketch has not touched).

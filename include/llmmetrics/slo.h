@@ -230,9 +230,9 @@ LLMM_API llmm_status llmm_slo_window_add_errors(llmm_slo_window *w, uint64_t now
  * @since 1.0.0
  * @note Not thread-safe: advances the window's clock and uses its scratch sketch.
  */
-LLMM_API llmm_status llmm_slo_window_check(llmm_slo_window *w, uint64_t now_ns,
-                                           uint64_t span_ns, double q, double latency_max,
-                                           double err_max, llmm_slo_result *r);
+LLMM_API llmm_status llmm_slo_window_check(llmm_slo_window *w, uint64_t now_ns, uint64_t span_ns,
+                                           double q, double latency_max, double err_max,
+                                           llmm_slo_result *r);
 
 /**
  * @brief Forget every request and the clock: the window is as new.
@@ -268,9 +268,9 @@ LLMM_API llmm_status llmm_slo_window_reset(llmm_slo_window *w);
  * @since 1.0.0
  */
 typedef enum llmm_goodput_option {
-    LLMM_GOODPUT_TTFT_MAX = 1, /**< bound on the time to first token */
-    LLMM_GOODPUT_TPOT_MAX = 2, /**< bound on the time per output token */
-    LLMM_GOODPUT_E2E_MAX = 3,  /**< bound on the end-to-end latency */
+    LLMM_GOODPUT_TTFT_MAX = 1,                  /**< bound on the time to first token */
+    LLMM_GOODPUT_TPOT_MAX = 2,                  /**< bound on the time per output token */
+    LLMM_GOODPUT_E2E_MAX = 3,                   /**< bound on the end-to-end latency */
     LLMM_GOODPUT_OPTION_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_goodput_option;
 
@@ -281,7 +281,7 @@ typedef enum llmm_goodput_option {
  * @since 1.0.0
  */
 typedef struct llmm_goodput_result {
-    uint32_t struct_size; /**< caller-sized: set by llmm_goodput_result_init() */
+    uint32_t struct_size;    /**< caller-sized: set by llmm_goodput_result_init() */
     uint32_t reserved_;      /**< @private padding, always 0 */
     uint64_t requests;       /**< all requests: completed + failed */
     uint64_t completed;      /**< requests that completed successfully */
@@ -312,7 +312,8 @@ typedef struct llmm_goodput llmm_goodput;
  */
 LLMM_API llmm_status llmm_goodput_result_init(llmm_goodput_result *r);
 /** @cond LLMM_INTERNAL */
-#define llmm_goodput_result_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_GOODPUT_RESULT, llmm_goodput_result, r)
+#define llmm_goodput_result_init(r)                                                                \
+    LLMM_SIZED_INIT_(LLMM_STRUCT_GOODPUT_RESULT, llmm_goodput_result, r)
 /** @endcond */
 
 /**
@@ -366,8 +367,7 @@ LLMM_API void llmm_goodput_free(llmm_goodput *g);
  * @since 1.0.0
  * @note Not thread-safe on the same counter.
  */
-LLMM_API llmm_status llmm_goodput_set_f64(llmm_goodput *g, llmm_goodput_option opt,
-                                          double value);
+LLMM_API llmm_status llmm_goodput_set_f64(llmm_goodput *g, llmm_goodput_option opt, double value);
 
 /**
  * @brief Read a per-request SLO bound (+Inf when not checked).
@@ -474,10 +474,10 @@ LLMM_API llmm_status llmm_goodput_reset(llmm_goodput *g);
  * @since 1.0.0
  */
 typedef enum llmm_burn_window {
-    LLMM_BURN_FAST_LONG = 0,  /**< fast alert, long window (default 1 h) */
-    LLMM_BURN_FAST_SHORT = 1, /**< fast alert, short window (default 5 min) */
-    LLMM_BURN_SLOW_LONG = 2,  /**< slow alert, long window (default 6 h) */
-    LLMM_BURN_SLOW_SHORT = 3, /**< slow alert, short window (default 30 min) */
+    LLMM_BURN_FAST_LONG = 0,                 /**< fast alert, long window (default 1 h) */
+    LLMM_BURN_FAST_SHORT = 1,                /**< fast alert, short window (default 5 min) */
+    LLMM_BURN_SLOW_LONG = 2,                 /**< slow alert, long window (default 6 h) */
+    LLMM_BURN_SLOW_SHORT = 3,                /**< slow alert, short window (default 30 min) */
     LLMM_BURN_WINDOW_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_burn_window;
 
@@ -517,10 +517,10 @@ typedef struct llmm_burn_result {
     int32_t fast_alert;   /**< 1 when both fast windows burn faster than the fast factor */
     int32_t slow_alert;   /**< 1 when both slow windows burn faster than the slow factor */
     uint32_t reserved_;   /**< @private padding, always 0 */
-    uint64_t requests[LLMM_BURN_WINDOWS];  /**< requests counted in each window */
-    uint64_t errors[LLMM_BURN_WINDOWS];    /**< failed requests in each window */
-    double error_rate[LLMM_BURN_WINDOWS];  /**< errors / requests, 0 for an idle window */
-    double burn_rate[LLMM_BURN_WINDOWS];   /**< error_rate / (1 − T) */
+    uint64_t requests[LLMM_BURN_WINDOWS]; /**< requests counted in each window */
+    uint64_t errors[LLMM_BURN_WINDOWS];   /**< failed requests in each window */
+    double error_rate[LLMM_BURN_WINDOWS]; /**< errors / requests, 0 for an idle window */
+    double burn_rate[LLMM_BURN_WINDOWS];  /**< error_rate / (1 − T) */
 } llmm_burn_result;
 
 /**
@@ -659,8 +659,7 @@ LLMM_API llmm_status llmm_burn_set_u64(llmm_burn *b, llmm_burn_option opt, uint6
  * @since 1.0.0
  * @note Not thread-safe with concurrent writers of the same alerter.
  */
-LLMM_API llmm_status llmm_burn_get_u64(const llmm_burn *b, llmm_burn_option opt,
-                                       uint64_t *value);
+LLMM_API llmm_status llmm_burn_get_u64(const llmm_burn *b, llmm_burn_option opt, uint64_t *value);
 
 /**
  * @brief Count `errors` failed requests out of `requests` at time `now_ns`.
@@ -776,7 +775,8 @@ typedef struct llmm_error_trigger llmm_error_trigger;
  */
 LLMM_API llmm_status llmm_error_trigger_reading_init(llmm_error_trigger_reading *r);
 /** @cond LLMM_INTERNAL */
-#define llmm_error_trigger_reading_init(r) LLMM_SIZED_INIT_(LLMM_STRUCT_ERROR_TRIGGER_READING, llmm_error_trigger_reading, r)
+#define llmm_error_trigger_reading_init(r)                                                         \
+    LLMM_SIZED_INIT_(LLMM_STRUCT_ERROR_TRIGGER_READING, llmm_error_trigger_reading, r)
 /** @endcond */
 
 /**
@@ -860,8 +860,7 @@ LLMM_API llmm_status llmm_error_trigger_set_u64(llmm_error_trigger *t,
  * @note Not thread-safe with concurrent writers of the same trigger.
  */
 LLMM_API llmm_status llmm_error_trigger_get_u64(const llmm_error_trigger *t,
-                                                llmm_error_trigger_option opt,
-                                                uint64_t *value);
+                                                llmm_error_trigger_option opt, uint64_t *value);
 
 /**
  * @brief Count `errors` failed requests out of `requests` at time `now_ns`.
@@ -877,8 +876,8 @@ LLMM_API llmm_status llmm_error_trigger_get_u64(const llmm_error_trigger *t,
  * @since 1.0.0
  * @note Not thread-safe: single writer.
  */
-LLMM_API llmm_status llmm_error_trigger_add(llmm_error_trigger *t, uint64_t now_ns,
-                                            uint64_t errors, uint64_t requests);
+LLMM_API llmm_status llmm_error_trigger_add(llmm_error_trigger *t, uint64_t now_ns, uint64_t errors,
+                                            uint64_t requests);
 
 /**
  * @brief Read the failed share over the window ending at `now_ns` and whether it fires.

@@ -84,8 +84,8 @@ typedef struct llmm_window llmm_window;
  * @since 1.0.0
  * @note Thread-safe.
  */
-LLMM_API llmm_status llmm_window_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots,
-                                     int32_t scale, llmm_window **out);
+LLMM_API llmm_status llmm_window_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots, int32_t scale,
+                                     llmm_window **out);
 
 /**
  * @brief Free a window. NULL is a no-op.
@@ -105,8 +105,7 @@ LLMM_API void llmm_window_free(llmm_window *w);
  * @since 1.0.0
  * @note Safe to call concurrently with other readers of `w`.
  */
-LLMM_API llmm_status llmm_window_geometry(const llmm_window *w, uint64_t *slot_ns,
-                                          uint32_t *slots);
+LLMM_API llmm_status llmm_window_geometry(const llmm_window *w, uint64_t *slot_ns, uint32_t *slots);
 
 /**
  * @brief Record one value at time `now_ns` (into the slot containing `now_ns`).
@@ -282,8 +281,8 @@ LLMM_API void llmm_ratio_window_free(llmm_ratio_window *rw);
  * @since 1.0.0
  * @note Not thread-safe: single writer.
  */
-LLMM_API llmm_status llmm_ratio_window_add(llmm_ratio_window *rw, uint64_t now_ns,
-                                           uint64_t events, uint64_t total);
+LLMM_API llmm_status llmm_ratio_window_add(llmm_ratio_window *rw, uint64_t now_ns, uint64_t events,
+                                           uint64_t total);
 
 /**
  * @brief Sums of events and totals over the slots a span covers.
@@ -299,8 +298,7 @@ LLMM_API llmm_status llmm_ratio_window_add(llmm_ratio_window *rw, uint64_t now_n
  * @note Not thread-safe: advances the window's clock.
  */
 LLMM_API llmm_status llmm_ratio_window_counts(llmm_ratio_window *rw, uint64_t now_ns,
-                                              uint64_t span_ns, uint64_t *events,
-                                              uint64_t *total);
+                                              uint64_t span_ns, uint64_t *events, uint64_t *total);
 
 /**
  * @brief events / total over the slots a span covers, in [0, 1].

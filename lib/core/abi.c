@@ -14,7 +14,7 @@ LLMM__STRUCTS(LLMM__ASSERT_NEWEST)
 #define GROWN(type)
 #endif
 
-#define SIZES_ARRAY(kind, type, defaults)                                                    \
+#define SIZES_ARRAY(kind, type, defaults)                                                          \
     static const uint32_t sizes_##type[] = {LLMM__SIZES_##type GROWN(type), 0};
 LLMM__STRUCTS(SIZES_ARRAY)
 
@@ -113,9 +113,9 @@ llmm_status llmm_struct_init(llmm_struct_kind kind, void *s, uint32_t size)
 /* The exported 1.0 `<type>_init` symbols: they write the 1.0 size, whatever the headers the
  * library was built with say, because a 1.0 program's buffer is that large and no larger.
  * (The parentheses keep the headers' same-named macros from expanding.) */
-#define INIT_1_0(kind, type, defaults)                                                       \
-    llmm_status(type##_init)(type * p)                                                       \
-    {                                                                                        \
-        return llmm__sized_init(kind, p, LLMM__FIRST(LLMM__SIZES_##type));                   \
+#define INIT_1_0(kind, type, defaults)                                                             \
+    llmm_status(type##_init)(type * p)                                                             \
+    {                                                                                              \
+        return llmm__sized_init(kind, p, LLMM__FIRST(LLMM__SIZES_##type));                         \
     }
 LLMM__STRUCTS_1_0(INIT_1_0)

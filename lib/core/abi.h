@@ -61,12 +61,12 @@ llmm_status llmm__desc_init(const llmm__sized_desc *d, void *p, uint32_t size);
 #define llmm__sized_init(kind, p, size) llmm__desc_init(llmm__sized_find(kind), p, size)
 
 #define LLMM__SIZED_CHECK(type, p) llmm__sized_check(LLMM__KIND(type), LLMM__TYPED(const type, p))
-#define LLMM__SIZED_GET(type, full, p)                                                       \
+#define LLMM__SIZED_GET(type, full, p)                                                             \
     llmm__sized_get(LLMM__KIND(type), LLMM__TYPED(type, full), LLMM__TYPED(const type, p))
-#define LLMM__SIZED_PUT(type, p, full)                                                       \
+#define LLMM__SIZED_PUT(type, p, full)                                                             \
     llmm__sized_put(LLMM__TYPED(type, p), LLMM__TYPED(const type, full))
 /* A full-size struct of the library's own version with its defaults (never fails). */
-#define LLMM__SIZED_DEFAULTS(type, full)                                                     \
+#define LLMM__SIZED_DEFAULTS(type, full)                                                           \
     ((void)llmm__sized_init(LLMM__KIND(type), LLMM__TYPED(type, full), (uint32_t)sizeof(type)))
 
 #endif

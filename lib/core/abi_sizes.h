@@ -34,15 +34,16 @@ struct llmm__f64_probe {
 };
 #define LLMM__ALIGN64 offsetof(struct llmm__u64_probe, v)
 
-_Static_assert(sizeof(void *) == 8 ? LLMM__ALIGN64 == 8
-                                   : sizeof(void *) == 4 && (LLMM__ALIGN64 == 4 || LLMM__ALIGN64 == 8),
+_Static_assert(sizeof(void *) == 8
+                   ? LLMM__ALIGN64 == 8
+                   : sizeof(void *) == 4 && (LLMM__ALIGN64 == 4 || LLMM__ALIGN64 == 8),
                "a data model without recorded struct sizes: add a column to LLMM__SZ");
 _Static_assert(offsetof(struct llmm__f64_probe, v) == LLMM__ALIGN64,
                "double and uint64_t aligned differently: add a data model to LLMM__SZ");
 _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wider than data");
 
 /* One released size, as the three data models' numbers. */
-#define LLMM__SZ(p64, p32, p32a8)                                                            \
+#define LLMM__SZ(p64, p32, p32a8)                                                                  \
     ((uint32_t)(sizeof(void *) == 8 ? (p64) : LLMM__ALIGN64 == 4 ? (p32) : (p32a8)))
 
 /* ---- the structs ------------------------------------------------------------------------
@@ -50,26 +51,26 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
  * `kind` is its ::llmm_struct_kind, `defaults` a `void f(void *full)` filling the non-zero
  * defaults of a zeroed full-size struct (declared in core/abi.h), or NULL when all are 0. A
  * struct of 1.0 also keeps its exported 1.0 `<type>_init` symbol (core/abi.c). */
-#define LLMM__STRUCTS_1_0(X)                                                                 \
-    X(LLMM_STRUCT_ALLOCATOR, llmm_allocator, llmm__allocator_defaults)                      \
-    X(LLMM_STRUCT_SPIKE_STATS, llmm_spike_stats, NULL)                                      \
-    X(LLMM_STRUCT_COLLAPSE_VERDICT, llmm_collapse_verdict, NULL)                            \
-    X(LLMM_STRUCT_COLLAPSE_REPORT, llmm_collapse_report, NULL)                              \
-    X(LLMM_STRUCT_STABILITY_READING, llmm_stability_reading, NULL)                          \
-    X(LLMM_STRUCT_SATURATION_READING, llmm_saturation_reading, NULL)                        \
-    X(LLMM_STRUCT_OTLP_OPTIONS, llmm_otlp_options, llmm__otlp_options_defaults)             \
-    X(LLMM_STRUCT_FIT_STATS, llmm_fit_stats, NULL)                                          \
-    X(LLMM_STRUCT_KNEE, llmm_knee, llmm__knee_defaults)                                     \
-    X(LLMM_STRUCT_USL, llmm_usl, llmm__usl_defaults)                                        \
-    X(LLMM_STRUCT_KNEE_OPTIONS, llmm_knee_options, llmm__knee_options_defaults)             \
-    X(LLMM_STRUCT_LII_READING, llmm_lii_reading, NULL)                                      \
-    X(LLMM_STRUCT_KV_OCCUPANCY_RESULT, llmm_kv_occupancy_result, NULL)                      \
-    X(LLMM_STRUCT_KV_HIT_READING, llmm_kv_hit_reading, NULL)                                \
-    X(LLMM_STRUCT_TLB_READING, llmm_tlb_reading, NULL)                                      \
-    X(LLMM_STRUCT_SCORE_RESULT, llmm_score_result, NULL)                                    \
-    X(LLMM_STRUCT_SLO_RESULT, llmm_slo_result, NULL)                                        \
-    X(LLMM_STRUCT_GOODPUT_RESULT, llmm_goodput_result, NULL)                                \
-    X(LLMM_STRUCT_BURN_RESULT, llmm_burn_result, NULL)                                      \
+#define LLMM__STRUCTS_1_0(X)                                                                       \
+    X(LLMM_STRUCT_ALLOCATOR, llmm_allocator, llmm__allocator_defaults)                             \
+    X(LLMM_STRUCT_SPIKE_STATS, llmm_spike_stats, NULL)                                             \
+    X(LLMM_STRUCT_COLLAPSE_VERDICT, llmm_collapse_verdict, NULL)                                   \
+    X(LLMM_STRUCT_COLLAPSE_REPORT, llmm_collapse_report, NULL)                                     \
+    X(LLMM_STRUCT_STABILITY_READING, llmm_stability_reading, NULL)                                 \
+    X(LLMM_STRUCT_SATURATION_READING, llmm_saturation_reading, NULL)                               \
+    X(LLMM_STRUCT_OTLP_OPTIONS, llmm_otlp_options, llmm__otlp_options_defaults)                    \
+    X(LLMM_STRUCT_FIT_STATS, llmm_fit_stats, NULL)                                                 \
+    X(LLMM_STRUCT_KNEE, llmm_knee, llmm__knee_defaults)                                            \
+    X(LLMM_STRUCT_USL, llmm_usl, llmm__usl_defaults)                                               \
+    X(LLMM_STRUCT_KNEE_OPTIONS, llmm_knee_options, llmm__knee_options_defaults)                    \
+    X(LLMM_STRUCT_LII_READING, llmm_lii_reading, NULL)                                             \
+    X(LLMM_STRUCT_KV_OCCUPANCY_RESULT, llmm_kv_occupancy_result, NULL)                             \
+    X(LLMM_STRUCT_KV_HIT_READING, llmm_kv_hit_reading, NULL)                                       \
+    X(LLMM_STRUCT_TLB_READING, llmm_tlb_reading, NULL)                                             \
+    X(LLMM_STRUCT_SCORE_RESULT, llmm_score_result, NULL)                                           \
+    X(LLMM_STRUCT_SLO_RESULT, llmm_slo_result, NULL)                                               \
+    X(LLMM_STRUCT_GOODPUT_RESULT, llmm_goodput_result, NULL)                                       \
+    X(LLMM_STRUCT_BURN_RESULT, llmm_burn_result, NULL)                                             \
     X(LLMM_STRUCT_ERROR_TRIGGER_READING, llmm_error_trigger_reading, NULL)
 /* Structs introduced in 1.1 (open until 1.1 ships). */
 #define LLMM__STRUCTS_1_1(X) X(LLMM_STRUCT_OPTION_INFO, llmm_option_info, NULL)
@@ -79,27 +80,27 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
  * LLMM__SIZES_<type>: one LLMM__SZ per release that introduced or grew the struct, oldest
  * first, each marked with its release. A release's entry is edited only while that release is
  * open (1.1 now); 1.0's are frozen. `python3 tools/abi/struct_sizes.py` prints the numbers. */
-#define LLMM__SIZES_llmm_allocator LLMM__SZ(40, 20, 20) /* 1.0 */
-#define LLMM__SIZES_llmm_spike_stats LLMM__SZ(96, 96, 96) /* 1.0 */
-#define LLMM__SIZES_llmm_collapse_verdict LLMM__SZ(64, 64, 64) /* 1.0 */
-#define LLMM__SIZES_llmm_collapse_report LLMM__SZ(88, 88, 88) /* 1.0 */
-#define LLMM__SIZES_llmm_stability_reading LLMM__SZ(48, 48, 48) /* 1.0 */
-#define LLMM__SIZES_llmm_saturation_reading LLMM__SZ(64, 64, 64) /* 1.0 */
-#define LLMM__SIZES_llmm_otlp_options LLMM__SZ(72, 52, 56) /* 1.0 */
-#define LLMM__SIZES_llmm_fit_stats LLMM__SZ(72, 72, 72) /* 1.0 */
-#define LLMM__SIZES_llmm_knee LLMM__SZ(32, 32, 32) /* 1.0 */
-#define LLMM__SIZES_llmm_usl LLMM__SZ(72, 72, 72) /* 1.0 */
-#define LLMM__SIZES_llmm_knee_options LLMM__SZ(32, 32, 32) /* 1.0 */
-#define LLMM__SIZES_llmm_lii_reading LLMM__SZ(40, 40, 40) /* 1.0 */
-#define LLMM__SIZES_llmm_kv_occupancy_result LLMM__SZ(48, 48, 48) /* 1.0 */
-#define LLMM__SIZES_llmm_kv_hit_reading LLMM__SZ(40, 40, 40) /* 1.0 */
-#define LLMM__SIZES_llmm_tlb_reading LLMM__SZ(48, 48, 48) /* 1.0 */
-#define LLMM__SIZES_llmm_score_result LLMM__SZ(200, 200, 200) /* 1.0 */
-#define LLMM__SIZES_llmm_slo_result LLMM__SZ(56, 56, 56) /* 1.0 */
-#define LLMM__SIZES_llmm_goodput_result LLMM__SZ(56, 56, 56) /* 1.0 */
-#define LLMM__SIZES_llmm_burn_result LLMM__SZ(144, 144, 144) /* 1.0 */
+#define LLMM__SIZES_llmm_allocator LLMM__SZ(40, 20, 20)             /* 1.0 */
+#define LLMM__SIZES_llmm_spike_stats LLMM__SZ(96, 96, 96)           /* 1.0 */
+#define LLMM__SIZES_llmm_collapse_verdict LLMM__SZ(64, 64, 64)      /* 1.0 */
+#define LLMM__SIZES_llmm_collapse_report LLMM__SZ(88, 88, 88)       /* 1.0 */
+#define LLMM__SIZES_llmm_stability_reading LLMM__SZ(48, 48, 48)     /* 1.0 */
+#define LLMM__SIZES_llmm_saturation_reading LLMM__SZ(64, 64, 64)    /* 1.0 */
+#define LLMM__SIZES_llmm_otlp_options LLMM__SZ(72, 52, 56)          /* 1.0 */
+#define LLMM__SIZES_llmm_fit_stats LLMM__SZ(72, 72, 72)             /* 1.0 */
+#define LLMM__SIZES_llmm_knee LLMM__SZ(32, 32, 32)                  /* 1.0 */
+#define LLMM__SIZES_llmm_usl LLMM__SZ(72, 72, 72)                   /* 1.0 */
+#define LLMM__SIZES_llmm_knee_options LLMM__SZ(32, 32, 32)          /* 1.0 */
+#define LLMM__SIZES_llmm_lii_reading LLMM__SZ(40, 40, 40)           /* 1.0 */
+#define LLMM__SIZES_llmm_kv_occupancy_result LLMM__SZ(48, 48, 48)   /* 1.0 */
+#define LLMM__SIZES_llmm_kv_hit_reading LLMM__SZ(40, 40, 40)        /* 1.0 */
+#define LLMM__SIZES_llmm_tlb_reading LLMM__SZ(48, 48, 48)           /* 1.0 */
+#define LLMM__SIZES_llmm_score_result LLMM__SZ(200, 200, 200)       /* 1.0 */
+#define LLMM__SIZES_llmm_slo_result LLMM__SZ(56, 56, 56)            /* 1.0 */
+#define LLMM__SIZES_llmm_goodput_result LLMM__SZ(56, 56, 56)        /* 1.0 */
+#define LLMM__SIZES_llmm_burn_result LLMM__SZ(144, 144, 144)        /* 1.0 */
 #define LLMM__SIZES_llmm_error_trigger_reading LLMM__SZ(32, 32, 32) /* 1.0 */
-#define LLMM__SIZES_llmm_option_info LLMM__SZ(104, 100, 104) /* 1.1 */
+#define LLMM__SIZES_llmm_option_info LLMM__SZ(104, 100, 104)        /* 1.1 */
 
 /* ---- first and last of a size list (up to four releases per struct; add LLMM__LAST_5 …
  * when a struct grows a fourth time) --------------------------------------------------- */
@@ -120,11 +121,11 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
  * (tests/abi/grown) appends a field to every struct without recording it, and checks the
  * opposite: the struct really grew past its newest release. */
 #ifdef LLMM__ABI_GROWN_TEST
-#define LLMM__ASSERT_NEWEST(kind, type, defaults)                                           \
+#define LLMM__ASSERT_NEWEST(kind, type, defaults)                                                  \
     _Static_assert(sizeof(type) > LLMM__LAST(LLMM__SIZES_##type), #type " did not grow");
 #else
-#define LLMM__ASSERT_NEWEST(kind, type, defaults)                                           \
-    _Static_assert(LLMM__LAST(LLMM__SIZES_##type) == sizeof(type),                          \
+#define LLMM__ASSERT_NEWEST(kind, type, defaults)                                                  \
+    _Static_assert(LLMM__LAST(LLMM__SIZES_##type) == sizeof(type),                                 \
                    #type ": record its new size in LLMM__SIZES_" #type);
 #endif
 

@@ -67,19 +67,27 @@ typedef struct llmm__option_kind {
 
 /* Table entries. T is the object's struct type, F the field holding the value. */
 #define LLMM__OPT_FIELD(T, F) offsetof(T, F), sizeof(((T *)0)->F)
-#define LLMM__OPTION_F64(T, key, name, flags, lo, hi, def, F)                                \
-    {(key), LLMM_OPTION_F64, (name), (flags), {.f = (lo)}, {.f = (hi)}, {.f = (def)},         \
-     LLMM__OPT_FIELD(T, F)}
-#define LLMM__OPTION_U64(T, key, name, flags, lo, hi, def, F)                                \
-    {(key), LLMM_OPTION_U64, (name), (flags), {.u = (lo)}, {.u = (hi)}, {.u = (def)},         \
-     LLMM__OPT_FIELD(T, F)}
-#define LLMM__OPTION_I32(T, key, name, flags, lo, hi, def, F)                                \
-    {(key), LLMM_OPTION_I32, (name), (flags), {.i = (lo)}, {.i = (hi)}, {.i = (def)},         \
-     LLMM__OPT_FIELD(T, F)}
+#define LLMM__OPTION_F64(T, key, name, flags, lo, hi, def, F)                                      \
+    {                                                                                              \
+        (key), LLMM_OPTION_F64, (name), (flags), {.f = (lo)}, {.f = (hi)}, {.f = (def)},           \
+            LLMM__OPT_FIELD(T, F)                                                                  \
+    }
+#define LLMM__OPTION_U64(T, key, name, flags, lo, hi, def, F)                                      \
+    {                                                                                              \
+        (key), LLMM_OPTION_U64, (name), (flags), {.u = (lo)}, {.u = (hi)}, {.u = (def)},           \
+            LLMM__OPT_FIELD(T, F)                                                                  \
+    }
+#define LLMM__OPTION_I32(T, key, name, flags, lo, hi, def, F)                                      \
+    {                                                                                              \
+        (key), LLMM_OPTION_I32, (name), (flags), {.i = (lo)}, {.i = (hi)}, {.i = (def)},           \
+            LLMM__OPT_FIELD(T, F)                                                                  \
+    }
 /* A u64 option without a field of its own: read by load(), written by apply(). */
-#define LLMM__OPTION_U64_HOOKED(key, name, flags, lo, hi, def)                               \
-    {(key), LLMM_OPTION_U64, (name), (flags) | LLMM__OPT_HOOKED, {.u = (lo)}, {.u = (hi)},   \
-     {.u = (def)}, 0, 0}
+#define LLMM__OPTION_U64_HOOKED(key, name, flags, lo, hi, def)                                     \
+    {                                                                                              \
+        (key), LLMM_OPTION_U64, (name), (flags) | LLMM__OPT_HOOKED, {.u = (lo)}, {.u = (hi)},      \
+            {.u = (def)}, 0, 0                                                                     \
+    }
 
 #define LLMM__KIND_OF(table) (table), sizeof(table) / sizeof((table)[0])
 
@@ -111,23 +119,23 @@ const llmm__option *llmm__option_find(const llmm__option_kind *k, int32_t key);
 /* The public typed setter and getter of one type, for object type T, key enum K and kind
  * descriptor KIND: e.g. LLMM__OPTION_CALLS(llmm_spike, llmm_spike_option, &kind, f64, double,
  * F64, f) defines llmm_spike_set_f64() and llmm_spike_get_f64(). */
-#define LLMM__OPTION_CALLS(T, K, KIND, sfx, ctype, TYPE, member)                             \
-    llmm_status T##_set_##sfx(T *obj, K key, ctype value)                                    \
-    {                                                                                        \
-        llmm__optval v;                                                                      \
-        v.member = value;                                                                    \
-        return llmm__option_set((KIND), obj, (int32_t)key, LLMM_OPTION_##TYPE, v);            \
-    }                                                                                        \
-    llmm_status T##_get_##sfx(const T *obj, K key, ctype *value)                             \
-    {                                                                                        \
-        llmm__optval v;                                                                      \
-        llmm_status st;                                                                      \
-        if (!value)                                                                          \
-            return LLMM_E_INVALID;                                                           \
-        st = llmm__option_get((KIND), obj, (int32_t)key, LLMM_OPTION_##TYPE, &v);            \
-        if (st == LLMM_OK)                                                                   \
-            *value = v.member;                                                               \
-        return st;                                                                           \
+#define LLMM__OPTION_CALLS(T, K, KIND, sfx, ctype, TYPE, member)                                   \
+    llmm_status T##_set_##sfx(T *obj, K key, ctype value)                                          \
+    {                                                                                              \
+        llmm__optval v;                                                                            \
+        v.member = value;                                                                          \
+        return llmm__option_set((KIND), obj, (int32_t)key, LLMM_OPTION_##TYPE, v);                 \
+    }                                                                                              \
+    llmm_status T##_get_##sfx(const T *obj, K key, ctype *value)                                   \
+    {                                                                                              \
+        llmm__optval v;                                                                            \
+        llmm_status st;                                                                            \
+        if (!value)                                                                                \
+            return LLMM_E_INVALID;                                                                 \
+        st = llmm__option_get((KIND), obj, (int32_t)key, LLMM_OPTION_##TYPE, &v);                  \
+        if (st == LLMM_OK)                                                                         \
+            *value = v.member;                                                                     \
+        return st;                                                                                 \
     }
 #define LLMM__OPTION_CALLS_F64(T, K, KIND) LLMM__OPTION_CALLS(T, K, KIND, f64, double, F64, f)
 #define LLMM__OPTION_CALLS_U64(T, K, KIND) LLMM__OPTION_CALLS(T, K, KIND, u64, uint64_t, U64, u)
@@ -135,16 +143,16 @@ const llmm__option *llmm__option_find(const llmm__option_kind *k, int32_t key);
 
 /* The kinds, in llmm_object_kind order: X(enumerator, descriptor). Each descriptor is defined
  * next to its object. */
-#define LLMM__OPTION_KINDS(X)                                                                \
-    X(LLMM_KIND_SPIKE, llmm__spike_options)                                                  \
-    X(LLMM_KIND_COLLAPSE, llmm__collapse_options)                                            \
-    X(LLMM_KIND_STABILITY, llmm__stability_options)                                          \
-    X(LLMM_KIND_SATURATION, llmm__saturation_options)                                        \
-    X(LLMM_KIND_LII_MONITOR, llmm__lii_options)                                              \
-    X(LLMM_KIND_SCORECARD, llmm__scorecard_options)                                          \
-    X(LLMM_KIND_GOODPUT, llmm__goodput_options)                                              \
-    X(LLMM_KIND_BURN, llmm__burn_options)                                                    \
-    X(LLMM_KIND_ERROR_TRIGGER, llmm__error_trigger_options)                                  \
+#define LLMM__OPTION_KINDS(X)                                                                      \
+    X(LLMM_KIND_SPIKE, llmm__spike_options)                                                        \
+    X(LLMM_KIND_COLLAPSE, llmm__collapse_options)                                                  \
+    X(LLMM_KIND_STABILITY, llmm__stability_options)                                                \
+    X(LLMM_KIND_SATURATION, llmm__saturation_options)                                              \
+    X(LLMM_KIND_LII_MONITOR, llmm__lii_options)                                                    \
+    X(LLMM_KIND_SCORECARD, llmm__scorecard_options)                                                \
+    X(LLMM_KIND_GOODPUT, llmm__goodput_options)                                                    \
+    X(LLMM_KIND_BURN, llmm__burn_options)                                                          \
+    X(LLMM_KIND_ERROR_TRIGGER, llmm__error_trigger_options)                                        \
     X(LLMM_KIND_HOST_SAMPLER, llmm__host_options)
 
 #define LLMM__OPTION_KIND_DECL_(kind, desc) extern const llmm__option_kind desc;

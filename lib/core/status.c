@@ -4,8 +4,8 @@
 const char *llmm_status_name(llmm_status s)
 {
     switch ((int)s) {
-#define LLMM__NAME_CASE(name, value, text) \
-    case (value):                          \
+#define LLMM__NAME_CASE(name, value, text)                                                         \
+    case (value):                                                                                  \
         return #name;
         LLMM_STATUS_LIST(LLMM__NAME_CASE)
 #undef LLMM__NAME_CASE
@@ -17,8 +17,8 @@ const char *llmm_status_name(llmm_status s)
 const char *llmm_strerror(llmm_status s)
 {
     switch ((int)s) {
-#define LLMM__TEXT_CASE(name, value, text) \
-    case (value):                          \
+#define LLMM__TEXT_CASE(name, value, text)                                                         \
+    case (value):                                                                                  \
         return text;
         LLMM_STATUS_LIST(LLMM__TEXT_CASE)
 #undef LLMM__TEXT_CASE

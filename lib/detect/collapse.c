@@ -8,7 +8,6 @@
 #include "core/internal.h"
 #include "core/options.h"
 
-
 void llmm__collapse_clear(llmm_collapse *c)
 {
     c->head = 0;

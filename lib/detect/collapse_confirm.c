@@ -7,7 +7,6 @@
 #include "core/abi.h"
 #include "core/internal.h"
 
-
 /* A reading at now_ns is matched to the latest switch when it comes at most confirm_ns after. */
 static int confirm_matched(const llmm_collapse *c, uint64_t now_ns)
 {

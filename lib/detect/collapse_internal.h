@@ -8,12 +8,12 @@
 /* What the detector knows about the latest switch. */
 typedef struct llmm__switch {
     uint64_t at_ns;
-    uint64_t latencies;   /* latencies matched to it */
-    uint64_t flagged;     /* of those, collapsed */
-    double tps_before;    /* last TPS reading given before the mark */
-    double tps_after;     /* lowest TPS reading matched to it */
-    double membw;         /* lowest memory-bandwidth reading matched to it */
-    int32_t marked;       /* a switch exists */
+    uint64_t latencies; /* latencies matched to it */
+    uint64_t flagged;   /* of those, collapsed */
+    double tps_before;  /* last TPS reading given before the mark */
+    double tps_after;   /* lowest TPS reading matched to it */
+    double membw;       /* lowest memory-bandwidth reading matched to it */
+    int32_t marked;     /* a switch exists */
     int32_t has_before;
     int32_t has_after;
     int32_t has_membw;
@@ -21,14 +21,14 @@ typedef struct llmm__switch {
 
 struct llmm_collapse {
     llmm_ctx *ctx;
-    double *ring;       /* the last `count` latencies; when full, ring[head] is the oldest */
-    uint32_t window;    /* W */
-    uint32_t head;      /* next entry to write */
-    uint32_t count;     /* latencies held, <= W */
-    double ref;         /* subtracted from every latency before it enters the sums */
-    double sum;         /* sum of (x - ref) over the ring */
-    double sum2;        /* sum of (x - ref)^2 over the ring */
-    uint64_t last_ns;   /* latest time stamp accepted by any call */
+    double *ring;     /* the last `count` latencies; when full, ring[head] is the oldest */
+    uint32_t window;  /* W */
+    uint32_t head;    /* next entry to write */
+    uint32_t count;   /* latencies held, <= W */
+    double ref;       /* subtracted from every latency before it enters the sums */
+    double sum;       /* sum of (x - ref) over the ring */
+    double sum2;      /* sum of (x - ref)^2 over the ring */
+    uint64_t last_ns; /* latest time stamp accepted by any call */
     /* options */
     double k;
     double floor;

@@ -140,9 +140,8 @@ uint64_t llmm__event_log_last_ns(const llmm_event_log *log)
     return log->last_ns;
 }
 
-llmm_status llmm_event_log_lookback(const llmm_event_log *log, uint64_t at_ns,
-                                    uint64_t lookback_ns, llmm_event *out, size_t cap,
-                                    size_t *len)
+llmm_status llmm_event_log_lookback(const llmm_event_log *log, uint64_t at_ns, uint64_t lookback_ns,
+                                    llmm_event *out, size_t cap, size_t *len)
 {
     uint64_t from = at_ns >= lookback_ns ? at_ns - lookback_ns : 0;
     uint32_t first, end, i;

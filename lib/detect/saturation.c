@@ -82,8 +82,8 @@ static llmm_status saturation_apply(void *obj, const llmm__option *o, llmm__optv
 {
     llmm_saturation *s = obj;
     void *ring = s->ring;
-    llmm_status st = llmm__option_resize_ring(s->ctx, &ring, &s->window, &s->head,
-                                              sizeof *s->ring, v.u);
+    llmm_status st =
+        llmm__option_resize_ring(s->ctx, &ring, &s->window, &s->head, sizeof *s->ring, v.u);
     (void)o;
     s->ring = ring;
     return st;
@@ -98,13 +98,17 @@ static const llmm__option saturation_opts[] = {
     LLMM__OPTION_U64(llmm_saturation, LLMM_SATURATION_WINDOW, "window",
                      LLMM__OPT_FIXED | LLMM__OPT_HOOKED, 3, LLMM_SATURATION_WINDOW_MAX,
                      LLMM_SATURATION_WINDOW_DEFAULT, window),
-    LLMM__OPTION_F64(llmm_saturation, LLMM_SATURATION_CONFIDENCE, "confidence",
-                     LLMM__OPT_MIN_OPEN, 0.0, 100.0, 3.0, z),
+    LLMM__OPTION_F64(llmm_saturation, LLMM_SATURATION_CONFIDENCE, "confidence", LLMM__OPT_MIN_OPEN,
+                     0.0, 100.0, 3.0, z),
 };
 
 const llmm__option_kind llmm__saturation_options = {
-    LLMM__KIND_OF(saturation_opts), LLMM__KIND_SAME_VALUE_OK, saturation_started, NULL,
-    saturation_apply, NULL,
+    LLMM__KIND_OF(saturation_opts),
+    LLMM__KIND_SAME_VALUE_OK,
+    saturation_started,
+    NULL,
+    saturation_apply,
+    NULL,
 };
 
 LLMM__OPTION_CALLS_F64(llmm_saturation, llmm_saturation_option, &llmm__saturation_options)

@@ -7,10 +7,8 @@
 #include "core/options.h"
 #include "spike_internal.h"
 
-
-llmm_status llmm__spike_parts_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots,
-                                  int32_t scale, llmm_window **win,
-                                  llmm__spike_slot **counts)
+llmm_status llmm__spike_parts_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots, int32_t scale,
+                                  llmm_window **win, llmm__spike_slot **counts)
 {
     llmm_status st;
     *win = NULL;

@@ -24,11 +24,11 @@ typedef struct llmm__spike_base {
 
 struct llmm_spike {
     llmm_ctx *ctx;
-    llmm_window *win;          /* the latencies, one sketch per slot */
-    llmm__spike_slot *counts;  /* per-slot counts, same ring layout as win */
-    llmm__spike_base base;     /* thresholds in force during slot base_slot */
+    llmm_window *win;         /* the latencies, one sketch per slot */
+    llmm__spike_slot *counts; /* per-slot counts, same ring layout as win */
+    llmm__spike_base base;    /* thresholds in force during slot base_slot */
     uint64_t base_slot;
-    int started;               /* a time stamp was accepted: the geometry is fixed */
+    int started; /* a time stamp was accepted: the geometry is fixed */
     double q_base;
     double q_severe;
     double factor;
@@ -42,9 +42,8 @@ struct llmm_spike {
 
 /* Make the window and counts for a geometry (defaults resolved by the caller); on failure
  * nothing is left allocated. */
-llmm_status llmm__spike_parts_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots,
-                                  int32_t scale, llmm_window **win,
-                                  llmm__spike_slot **counts);
+llmm_status llmm__spike_parts_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots, int32_t scale,
+                                  llmm_window **win, llmm__spike_slot **counts);
 
 /* Free what llmm__spike_parts_new made (NULLs allowed). */
 void llmm__spike_parts_free(llmm_ctx *ctx, uint32_t slots, llmm_window *win,

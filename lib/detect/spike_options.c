@@ -5,8 +5,7 @@
 #include "spike_internal.h"
 
 /* Replace the window, counts and accumulator with ones of a new geometry. All or nothing. */
-static llmm_status spike_regeometry(llmm_spike *d, uint64_t slot_ns, uint64_t slots,
-                                    int32_t scale)
+static llmm_status spike_regeometry(llmm_spike *d, uint64_t slot_ns, uint64_t slots, int32_t scale)
 {
     llmm_window *win;
     llmm__spike_slot *counts;
@@ -69,12 +68,12 @@ static int spike_started(const void *obj)
 #define GEOMETRY (LLMM__OPT_FIXED | LLMM__OPT_HOOKED)
 
 static const llmm__option spike_opts[] = {
-    LLMM__OPTION_F64(llmm_spike, LLMM_SPIKE_BASE_QUANTILE, "base_quantile", LLMM__OPT_OPEN,
-                     0.0, 1.0, 0.99, q_base),
-    LLMM__OPTION_F64(llmm_spike, LLMM_SPIKE_SEVERE_QUANTILE, "severe_quantile",
-                     LLMM__OPT_OPEN, 0.0, 1.0, 0.999, q_severe),
-    LLMM__OPTION_F64(llmm_spike, LLMM_SPIKE_SEVERE_FACTOR, "severe_factor", 0, 1.0, 100.0,
-                     1.2, factor),
+    LLMM__OPTION_F64(llmm_spike, LLMM_SPIKE_BASE_QUANTILE, "base_quantile", LLMM__OPT_OPEN, 0.0,
+                     1.0, 0.99, q_base),
+    LLMM__OPTION_F64(llmm_spike, LLMM_SPIKE_SEVERE_QUANTILE, "severe_quantile", LLMM__OPT_OPEN, 0.0,
+                     1.0, 0.999, q_severe),
+    LLMM__OPTION_F64(llmm_spike, LLMM_SPIKE_SEVERE_FACTOR, "severe_factor", 0, 1.0, 100.0, 1.2,
+                     factor),
     LLMM__OPTION_U64(llmm_spike, LLMM_SPIKE_WARMUP, "warmup", 0, 1, UINT32_MAX, 1000, warmup),
     LLMM__OPTION_U64_HOOKED(LLMM_SPIKE_SLOT_NS, "slot_ns", GEOMETRY | LLMM__OPT_CROSS, 1,
                             UINT64_MAX, LLMM_WINDOW_SLOT_NS_DEFAULT),

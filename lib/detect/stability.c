@@ -8,11 +8,10 @@
 #include "core/options.h"
 #include "detect_internal.h"
 
-
 struct llmm_stability {
     llmm_ctx *ctx;
     double ring[LLMM_STABILITY_WINDOWS_MAX]; /* newest at head − 1 */
-    uint32_t head;  /* next entry to write */
+    uint32_t head;                           /* next entry to write */
     uint32_t avail; /* entries holding a mean, <= LLMM_STABILITY_WINDOWS_MAX */
     uint32_t k;
     double eps;

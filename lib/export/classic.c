@@ -105,8 +105,8 @@ static int load(llmm__classic *c)
             c->cur++;
             continue;
         }
-        if (llmm_sketch_bucket_bounds(llmm_sketch_scale(c->s), (int32_t)c->cur, NULL,
-                                      &upper) != LLMM_OK)
+        if (llmm_sketch_bucket_bounds(llmm_sketch_scale(c->s), (int32_t)c->cur, NULL, &upper) !=
+            LLMM_OK)
             return 0;
         c->cur_upper = upper * c->f;
         c->cur_cnt = k;
@@ -150,7 +150,7 @@ int llmm__classic_next(llmm__classic *c, double *le, uint64_t *cum)
     *cum = 0;
     if (!grid_upper(c, c->gj++, le))
         *le = INFINITY; /* not representable: the caller reports LLMM_E_RANGE */
-    else /* a bucket bound: the buckets alone are exact; overflow only at +Inf */
+    else                /* a bucket bound: the buckets alone are exact; overflow only at +Inf */
         *cum = c->zero + c->under + buckets_at(c, *le);
     return 1;
 }
@@ -159,14 +159,13 @@ int llmm__classic_next(llmm__classic *c, double *le, uint64_t *cum)
  * vLLM: vllm/v1/metrics/loggers.py (PrometheusStatLogger, v1 engine, 2025).
  * OpenTelemetry: semantic-conventions docs/gen-ai/gen-ai-metrics.md ("SHOULD be specified
  * with ExplicitBucketBoundaries of ..."). */
-static const double vllm_ttft[] = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,
-                                   0.25,  0.5,   0.75, 1.0,  2.5,  5.0,  7.5,  10.0,
+static const double vllm_ttft[] = {0.001, 0.005, 0.01, 0.02,  0.04,  0.06,  0.08, 0.1,
+                                   0.25,  0.5,   0.75, 1.0,   2.5,   5.0,   7.5,  10.0,
                                    20.0,  40.0,  80.0, 160.0, 640.0, 2560.0};
-static const double vllm_itl[] = {0.01, 0.025, 0.05, 0.075, 0.1,  0.15, 0.2,
-                                  0.3,  0.4,   0.5,  0.75,  1.0,  2.5,  5.0,
-                                  7.5,  10.0,  20.0, 40.0,  80.0};
-static const double vllm_request[] = {0.3,  0.5,  0.8,  1.0,   1.5,   2.0,   2.5,
-                                      5.0,  10.0, 15.0, 20.0,  30.0,  40.0,  50.0,
+static const double vllm_itl[] = {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2,  0.3,  0.4, 0.5,
+                                  0.75, 1.0,   2.5,  5.0,   7.5, 10.0, 20.0, 40.0, 80.0};
+static const double vllm_request[] = {0.3,  0.5,   0.8,   1.0,   1.5,   2.0,    2.5,
+                                      5.0,  10.0,  15.0,  20.0,  30.0,  40.0,   50.0,
                                       60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0};
 static const double otel_duration[] = {0.01, 0.02, 0.04, 0.08,  0.16,  0.32,  0.64,
                                        1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92};
@@ -174,23 +173,30 @@ static const double otel_ttft[] = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0
                                    0.25,  0.5,   0.75, 1.0,  2.5,  5.0,  7.5,  10.0};
 static const double otel_tpot[] = {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2,
                                    0.3,  0.4,   0.5,  0.75,  1.0, 2.5};
-static const double otel_tokens[] = {1,      4,       16,      64,       256,
-                                     1024,   4096,    16384,   65536,    262144,
-                                     1048576, 4194304, 16777216, 67108864};
+static const double otel_tokens[] = {1,     4,     16,     64,      256,     1024,     4096,
+                                     16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864};
 
 #define LIST(x) (*b = (x), *n = sizeof(x) / sizeof *(x), 1)
 
 int llmm__bucket_list(llmm_bucket_list which, const double **b, size_t *n)
 {
     switch (which) {
-    case LLMM_BUCKETS_VLLM_TTFT: return LIST(vllm_ttft);
-    case LLMM_BUCKETS_VLLM_INTER_TOKEN: return LIST(vllm_itl);
-    case LLMM_BUCKETS_VLLM_REQUEST_LATENCY: return LIST(vllm_request);
-    case LLMM_BUCKETS_OTEL_GENAI_DURATION: return LIST(otel_duration);
-    case LLMM_BUCKETS_OTEL_GENAI_TTFT: return LIST(otel_ttft);
-    case LLMM_BUCKETS_OTEL_GENAI_TPOT: return LIST(otel_tpot);
-    case LLMM_BUCKETS_OTEL_GENAI_TOKENS: return LIST(otel_tokens);
-    default: return 0;
+    case LLMM_BUCKETS_VLLM_TTFT:
+        return LIST(vllm_ttft);
+    case LLMM_BUCKETS_VLLM_INTER_TOKEN:
+        return LIST(vllm_itl);
+    case LLMM_BUCKETS_VLLM_REQUEST_LATENCY:
+        return LIST(vllm_request);
+    case LLMM_BUCKETS_OTEL_GENAI_DURATION:
+        return LIST(otel_duration);
+    case LLMM_BUCKETS_OTEL_GENAI_TTFT:
+        return LIST(otel_ttft);
+    case LLMM_BUCKETS_OTEL_GENAI_TPOT:
+        return LIST(otel_tpot);
+    case LLMM_BUCKETS_OTEL_GENAI_TOKENS:
+        return LIST(otel_tokens);
+    default:
+        return 0;
     }
 }
 #undef LIST

@@ -110,8 +110,8 @@ typedef struct llmm__native {
 
 /* Scale = min(sketch scale, max_scale), lowered (not below min_scale) until the exported
  * buckets span at most max_buckets indices (0 = no limit). */
-llmm_status llmm__native_init(llmm__native *n, const llmm_sketch *s, double f,
-                              int32_t max_scale, int32_t min_scale, uint32_t max_buckets);
+llmm_status llmm__native_init(llmm__native *n, const llmm_sketch *s, double f, int32_t max_scale,
+                              int32_t min_scale, uint32_t max_buckets);
 void llmm__native_rewind(llmm__native *n);
 int llmm__native_next(llmm__native *n, int64_t *idx, uint64_t *cnt);
 
@@ -130,8 +130,8 @@ typedef struct llmm__classic {
     int have_cur; /* cached upper bound of bucket `cur` */
     double cur_upper;
     uint64_t cur_cnt;
-    int grid;       /* the grid layout is in use */
-    int32_t shift;  /* grid: downscaling k */
+    int grid;            /* the grid layout is in use */
+    int32_t shift;       /* grid: downscaling k */
     int64_t gj, gj_last; /* grid: next bucket whose upper bound is written, and the last */
 } llmm__classic;
 
@@ -159,16 +159,15 @@ void llmm__text_header(llmm__sink *o, const char *name, const char *help, llmm_p
 void llmm__text_value(llmm__sink *o, const char *name, const char *labels, double v);
 /* Histograms: `points` are the classic bounds; none = the sketch's grid with at most
  * `max_bounds` finite bounds. */
-llmm_status llmm__text_sketch(llmm__sink *o, const char *name, const char *labels,
-                              llmm_prom_type t, const llmm_sketch *s, double f,
-                              const double *points, size_t npoints, uint32_t max_bounds);
-void llmm__pb_family_header(llmm__sink *o, const char *name, const char *help,
-                            llmm_prom_type t);
+llmm_status llmm__text_sketch(llmm__sink *o, const char *name, const char *labels, llmm_prom_type t,
+                              const llmm_sketch *s, double f, const double *points, size_t npoints,
+                              uint32_t max_bounds);
+void llmm__pb_family_header(llmm__sink *o, const char *name, const char *help, llmm_prom_type t);
 void llmm__pb_value(llmm__sink *o, const char *labels, llmm_prom_type t, double v);
 /* As llmm__text_sketch; a native histogram carries classic buckets only for `points`. */
 llmm_status llmm__pb_sketch(llmm__sink *o, const char *labels, llmm_prom_type t,
-                            const llmm_sketch *s, double f, const double *points,
-                            size_t npoints, uint32_t max_bounds);
+                            const llmm_sketch *s, double f, const double *points, size_t npoints,
+                            uint32_t max_bounds);
 /* Finite `le` bounds of llmm_export_prometheus_text() (OpenTelemetry's default max_size). */
 #define LLMM__TEXT_MAX_BOUNDS 160u
 /* Smallest bound of a grid layout: the lower bound of the first bucket and two upper bounds

@@ -123,8 +123,7 @@ llmm_status llmm__labels_check(const char *labels, int keys, const char *reserve
             return LLMM_E_INVALID;
         if (keys == LLMM__KEYS_PROM && a.name_len >= 2 && a.name[0] == '_' && a.name[1] == '_')
             return LLMM_E_INVALID; /* reserved for Prometheus itself */
-        if (reserved && a.name_len == strlen(reserved) &&
-            memcmp(a.name, reserved, a.name_len) == 0)
+        if (reserved && a.name_len == strlen(reserved) && memcmp(a.name, reserved, a.name_len) == 0)
             return LLMM_E_INVALID;
         /* duplicates: compare with every earlier label */
         while (llmm__labels_next(labels, &p2, &b) && b.name < a.name)
@@ -167,12 +166,23 @@ static void put_json_char(llmm__sink *s, unsigned char c)
     static const char hex[] = "0123456789abcdef";
     char esc[6] = {'\\', 'u', '0', '0', 0, 0};
     switch (c) {
-    case '"': llmm__puts(s, "\\\""); return;
-    case '\\': llmm__puts(s, "\\\\"); return;
-    case '\n': llmm__puts(s, "\\n"); return;
-    case '\r': llmm__puts(s, "\\r"); return;
-    case '\t': llmm__puts(s, "\\t"); return;
-    default: break;
+    case '"':
+        llmm__puts(s, "\\\"");
+        return;
+    case '\\':
+        llmm__puts(s, "\\\\");
+        return;
+    case '\n':
+        llmm__puts(s, "\\n");
+        return;
+    case '\r':
+        llmm__puts(s, "\\r");
+        return;
+    case '\t':
+        llmm__puts(s, "\\t");
+        return;
+    default:
+        break;
     }
     if (c < 0x20 || c == 0x7f) {
         esc[4] = hex[c >> 4];
@@ -215,8 +225,10 @@ llmm_status llmm_prom_label_escape(const char *value, uint8_t *buf, size_t cap, 
         return LLMM_E_INVALID;
     llmm__sink_fixed(&o, buf, cap);
     for (i = 0; i < n; i++) {
-        const char *rep = value[i] == '\\' ? "\\\\" : value[i] == '"' ? "\\\"" :
-                          value[i] == '\n' ? "\\n" : NULL;
+        const char *rep = value[i] == '\\'   ? "\\\\"
+                          : value[i] == '"'  ? "\\\""
+                          : value[i] == '\n' ? "\\n"
+                                             : NULL;
         if (!rep)
             continue;
         llmm__put(&o, value + run, i - run);

@@ -89,8 +89,8 @@ static llmm_status span_at(const llmm__native *n, int32_t e, int64_t *first, int
     return LLMM_OK;
 }
 
-llmm_status llmm__native_init(llmm__native *n, const llmm_sketch *s, double f,
-                              int32_t max_scale, int32_t min_scale, uint32_t max_buckets)
+llmm_status llmm__native_init(llmm__native *n, const llmm_sketch *s, double f, int32_t max_scale,
+                              int32_t min_scale, uint32_t max_buckets)
 {
     uint64_t zero = 0, under = 0, over = 0;
     double lo, hi, lower;

@@ -19,9 +19,12 @@ static const char ct_proto[] =
 const char *llmm_prom_content_type(llmm_prom_format format)
 {
     switch (format) {
-    case LLMM_PROM_TEXT: return ct_text;
-    case LLMM_PROM_PROTOBUF: return ct_proto;
-    default: return NULL;
+    case LLMM_PROM_TEXT:
+        return ct_text;
+    case LLMM_PROM_PROTOBUF:
+        return ct_proto;
+    default:
+        return NULL;
     }
 }
 
@@ -137,8 +140,7 @@ static int classify(const char *p, size_t n, int *q)
     }
     if (*q < 0)
         return KIND_NONE;
-    if (eq_ci(p + t0, t1 - t0, "application") &&
-        eq_ci(p + s0, s1 - s0, "vnd.google.protobuf"))
+    if (eq_ci(p + t0, t1 - t0, "application") && eq_ci(p + s0, s1 - s0, "vnd.google.protobuf"))
         kind = proto_ok && enc_ok ? KIND_PROTO : KIND_NONE;
     else if (eq_ci(p + t0, t1 - t0, "text") && eq_ci(p + s0, s1 - s0, "plain"))
         kind = version_ok ? KIND_TEXT : KIND_NONE;

@@ -83,8 +83,8 @@ static llmm_status point(llmm__sink *s, const llmm_sketch *sk, const llmm_otlp_o
     int64_t idx, next = 0;
     uint64_t cnt;
     int first = 1;
-    llmm_status st = llmm__native_init(&n, sk, o->unit_to_seconds, LLMM_SCALE_MAX, -10,
-                                       o->max_buckets);
+    llmm_status st =
+        llmm__native_init(&n, sk, o->unit_to_seconds, LLMM_SCALE_MAX, -10, o->max_buckets);
     if (st != LLMM_OK)
         return st;
     if (n.has_buckets && (n.first_e < INT32_MIN || n.last_e > INT32_MAX))
@@ -170,9 +170,8 @@ static void request_close(llmm__sink *s, const llmm_otlp_options *o)
     llmm__puts(s, "}}]}]}]}");
 }
 
-static llmm_status export_json(const llmm_sketch *s, const llmm_sketch *earlier,
-                               const char *name, const llmm_otlp_options *opt, uint8_t *buf,
-                               size_t cap, size_t *len)
+static llmm_status export_json(const llmm_sketch *s, const llmm_sketch *earlier, const char *name,
+                               const llmm_otlp_options *opt, uint8_t *buf, size_t cap, size_t *len)
 {
     llmm_otlp_options full; /* the caller's options, with defaults for what they lack */
     const llmm_otlp_options *o = &full;

@@ -20,15 +20,18 @@
 static uint64_t family_type_code(llmm_prom_type t)
 {
     switch (t) {
-    case LLMM_PROM_COUNTER: return 0;
-    case LLMM_PROM_GAUGE: return 1;
-    case LLMM_PROM_SUMMARY: return 2;
-    default: return 4;
+    case LLMM_PROM_COUNTER:
+        return 0;
+    case LLMM_PROM_GAUGE:
+        return 1;
+    case LLMM_PROM_SUMMARY:
+        return 2;
+    default:
+        return 4;
     }
 }
 
-void llmm__pb_family_header(llmm__sink *o, const char *name, const char *help,
-                            llmm_prom_type t)
+void llmm__pb_family_header(llmm__sink *o, const char *name, const char *help, llmm_prom_type t)
 {
     llmm__pb_bytes(o, 1, name, strlen(name));
     if (help)
@@ -82,8 +85,8 @@ static void summary(llmm__sink *o, const llmm_sketch *s, double f, const double 
 }
 
 /* Classic buckets (the +Inf bucket is implied by sample_count, as client_golang does). */
-static llmm_status classic_buckets(llmm__sink *o, const llmm_sketch *s, double f,
-                                   const double *b, size_t nb, uint32_t max_bounds)
+static llmm_status classic_buckets(llmm__sink *o, const llmm_sketch *s, double f, const double *b,
+                                   size_t nb, uint32_t max_bounds)
 {
     llmm__classic c;
     double le;
@@ -171,8 +174,8 @@ static llmm_status native(llmm__sink *o, const llmm_sketch *s, double f)
 }
 
 llmm_status llmm__pb_sketch(llmm__sink *o, const char *labels, llmm_prom_type t,
-                            const llmm_sketch *s, double f, const double *points,
-                            size_t npoints, uint32_t max_bounds)
+                            const llmm_sketch *s, double f, const double *points, size_t npoints,
+                            uint32_t max_bounds)
 {
     size_t m = llmm__pb_begin(o, 4), h;
     llmm_status st = LLMM_OK;

@@ -14,20 +14,27 @@
 const char *llmm__prom_reserved(llmm_prom_type t)
 {
     switch (t) {
-    case LLMM_PROM_SUMMARY: return "quantile";
+    case LLMM_PROM_SUMMARY:
+        return "quantile";
     case LLMM_PROM_HISTOGRAM:
-    case LLMM_PROM_NATIVE_HISTOGRAM: return "le";
-    default: return NULL;
+    case LLMM_PROM_NATIVE_HISTOGRAM:
+        return "le";
+    default:
+        return NULL;
     }
 }
 
 static const char *type_word(llmm_prom_type t)
 {
     switch (t) {
-    case LLMM_PROM_COUNTER: return "counter";
-    case LLMM_PROM_GAUGE: return "gauge";
-    case LLMM_PROM_SUMMARY: return "summary";
-    default: return "histogram";
+    case LLMM_PROM_COUNTER:
+        return "counter";
+    case LLMM_PROM_GAUGE:
+        return "gauge";
+    case LLMM_PROM_SUMMARY:
+        return "summary";
+    default:
+        return "histogram";
     }
 }
 
@@ -86,8 +93,7 @@ void llmm__text_value(llmm__sink *o, const char *name, const char *labels, doubl
     llmm__putc(o, '\n');
 }
 
-static void sum_count(llmm__sink *o, const char *name, const char *labels, double sum,
-                      uint64_t n)
+static void sum_count(llmm__sink *o, const char *name, const char *labels, double sum, uint64_t n)
 {
     series(o, name, "_sum", labels, NULL, 0);
     llmm__put_double(o, sum);
@@ -142,9 +148,9 @@ static llmm_status classic(llmm__sink *o, const char *name, const char *labels,
     return LLMM_OK;
 }
 
-llmm_status llmm__text_sketch(llmm__sink *o, const char *name, const char *labels,
-                              llmm_prom_type t, const llmm_sketch *s, double f,
-                              const double *points, size_t npoints, uint32_t max_bounds)
+llmm_status llmm__text_sketch(llmm__sink *o, const char *name, const char *labels, llmm_prom_type t,
+                              const llmm_sketch *s, double f, const double *points, size_t npoints,
+                              uint32_t max_bounds)
 {
     if (t == LLMM_PROM_SUMMARY) {
         summary(o, name, labels, s, f, points, npoints);
@@ -153,9 +159,9 @@ llmm_status llmm__text_sketch(llmm__sink *o, const char *name, const char *label
     return classic(o, name, labels, s, f, points, npoints, max_bounds);
 }
 
-llmm_status llmm_export_prometheus_text(const llmm_sketch *s, const char *name,
-                                        const char *labels, double unit_to_seconds,
-                                        uint8_t *buf, size_t cap, size_t *len)
+llmm_status llmm_export_prometheus_text(const llmm_sketch *s, const char *name, const char *labels,
+                                        double unit_to_seconds, uint8_t *buf, size_t cap,
+                                        size_t *len)
 {
     llmm__sink o;
     llmm_status st;
@@ -166,8 +172,8 @@ llmm_status llmm_export_prometheus_text(const llmm_sketch *s, const char *name,
         return LLMM_E_INVALID;
     if ((st = llmm__labels_check(labels, LLMM__KEYS_PROM, "le")) != LLMM_OK)
         return st;
-    snprintf(help, sizeof help,
-             "libllmmetrics sketch (scale %d) at its own bucket bounds", llmm_sketch_scale(s));
+    snprintf(help, sizeof help, "libllmmetrics sketch (scale %d) at its own bucket bounds",
+             llmm_sketch_scale(s));
     llmm__sink_fixed(&o, buf, cap);
     llmm__text_header(&o, name, help, LLMM_PROM_HISTOGRAM);
     st = llmm__text_sketch(&o, name, labels, LLMM_PROM_HISTOGRAM, s, unit_to_seconds, NULL, 0,

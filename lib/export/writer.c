@@ -19,20 +19,20 @@ struct llmm_prom_writer {
     llmm_ctx *ctx;
     llmm_prom_format format;
     llmm__sink out;
-    int open;           /* a family is open */
+    int open; /* a family is open */
     llmm_prom_type type;
-    size_t fam_start;   /* protobuf: where the open family's bytes begin */
-    size_t fam_series;  /* series in the open family */
+    size_t fam_start;  /* protobuf: where the open family's bytes begin */
+    size_t fam_series; /* series in the open family */
     char *name;
     size_t name_cap;
     double *points;
     size_t npoints, points_cap;
-    const double *classic;      /* open family: its classic bounds (caller's or a list) */
+    const double *classic; /* open family: its classic bounds (caller's or a list) */
     size_t nclassic;
-    uint32_t fam_max;           /* open family: grid layout bound when `classic` is NULL */
-    llmm_bucket_list list;      /* setting: the list for families without bounds */
-    uint32_t classic_max;       /* setting: 0 = use `list`, else the grid bound */
-    char *seen;         /* names of the families since the last reset, NUL-separated */
+    uint32_t fam_max;      /* open family: grid layout bound when `classic` is NULL */
+    llmm_bucket_list list; /* setting: the list for families without bounds */
+    uint32_t classic_max;  /* setting: 0 = use `list`, else the grid bound */
+    char *seen;            /* names of the families since the last reset, NUL-separated */
     size_t seen_len, seen_cap;
 };
 
@@ -194,7 +194,8 @@ static llmm_status check_points(llmm_prom_type t, const double *p, size_t n)
         return LLMM_E_INVALID;
     switch (t) {
     case LLMM_PROM_COUNTER:
-    case LLMM_PROM_GAUGE: return n ? LLMM_E_INVALID : LLMM_OK;
+    case LLMM_PROM_GAUGE:
+        return n ? LLMM_E_INVALID : LLMM_OK;
     case LLMM_PROM_SUMMARY:
         if (!n)
             return LLMM_E_INVALID;
@@ -207,13 +208,15 @@ static llmm_status check_points(llmm_prom_type t, const double *p, size_t n)
         }
         return LLMM_OK;
     case LLMM_PROM_HISTOGRAM:
-    case LLMM_PROM_NATIVE_HISTOGRAM: return llmm__bounds_valid(p, n) ? LLMM_OK : LLMM_E_INVALID;
-    default: return LLMM_E_INVALID;
+    case LLMM_PROM_NATIVE_HISTOGRAM:
+        return llmm__bounds_valid(p, n) ? LLMM_OK : LLMM_E_INVALID;
+    default:
+        return LLMM_E_INVALID;
     }
 }
 
-static void write_header(llmm_prom_writer *w, llmm__sink *o, const char *name,
-                         const char *help, llmm_prom_type t)
+static void write_header(llmm_prom_writer *w, llmm__sink *o, const char *name, const char *help,
+                         llmm_prom_type t)
 {
     if (w->format == LLMM_PROM_TEXT)
         llmm__text_header(o, name, help, t);
@@ -305,8 +308,8 @@ llmm_status llmm_prom_writer_value(llmm_prom_writer *w, const char *labels, doub
     return settle(w, saved, LLMM_OK);
 }
 
-llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *labels,
-                                    const llmm_sketch *s, double unit_to_seconds)
+llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *labels, const llmm_sketch *s,
+                                    double unit_to_seconds)
 {
     llmm_status st;
     size_t saved;
@@ -315,19 +318,18 @@ llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *labels,
         return LLMM_E_INVALID;
     if (!w->open || w->type == LLMM_PROM_COUNTER || w->type == LLMM_PROM_GAUGE)
         return LLMM_E_STATE;
-    if ((st = llmm__labels_check(labels, LLMM__KEYS_PROM, llmm__prom_reserved(w->type))) !=
-        LLMM_OK)
+    if ((st = llmm__labels_check(labels, LLMM__KEYS_PROM, llmm__prom_reserved(w->type))) != LLMM_OK)
         return st;
     saved = w->out.len;
     if (w->format == LLMM_PROM_TEXT)
-        st = llmm__text_sketch(&w->out, w->name, labels, w->type, s, unit_to_seconds,
-                               w->classic, w->nclassic, w->fam_max);
+        st = llmm__text_sketch(&w->out, w->name, labels, w->type, s, unit_to_seconds, w->classic,
+                               w->nclassic, w->fam_max);
     else if (w->type == LLMM_PROM_NATIVE_HISTOGRAM) /* lossless: classic only if asked */
-        st = llmm__pb_sketch(&w->out, labels, w->type, s, unit_to_seconds, w->points,
-                             w->npoints, 0);
+        st =
+            llmm__pb_sketch(&w->out, labels, w->type, s, unit_to_seconds, w->points, w->npoints, 0);
     else
-        st = llmm__pb_sketch(&w->out, labels, w->type, s, unit_to_seconds, w->classic,
-                             w->nclassic, w->fam_max);
+        st = llmm__pb_sketch(&w->out, labels, w->type, s, unit_to_seconds, w->classic, w->nclassic,
+                             w->fam_max);
     return settle(w, saved, st);
 }
 

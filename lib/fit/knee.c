@@ -65,8 +65,8 @@ static size_t trim_count(double trim, size_t n)
 
 /* ---- cubic inflection ------------------------------------------------------------------ */
 
-llmm_status llmm_knee_inflection_ex(const double *conc, const double *qps, size_t n,
-                                    double trim, llmm_knee *out)
+llmm_status llmm_knee_inflection_ex(const double *conc, const double *qps, size_t n, double trim,
+                                    llmm_knee *out)
 {
     double c[4], lo = INFINITY, hi = -INFINITY, a, b, at, span;
     size_t cut, m, i;
@@ -232,8 +232,8 @@ static double vertex(double x0, double f0, double x1, double f1, double x2, doub
     return fmin(x2, fmax(x0, v));
 }
 
-llmm_status llmm_knee_kneedle(const double *conc, const double *qps, size_t n,
-                              double sensitivity, llmm_knee *out)
+llmm_status llmm_knee_kneedle(const double *conc, const double *qps, size_t n, double sensitivity,
+                              llmm_knee *out)
 {
     double ymin, ymax, best = -INFINITY, cand_d = 0.0, thr = 0.0;
     size_t i, best_i = 0, cand = 0, knee_i = 0;
@@ -286,9 +286,9 @@ llmm_status llmm_knee_kneedle(const double *conc, const double *qps, size_t n,
             best_i = knee_i;
         if (k.quality != LLMM_KNEE_NONE) {
             i = best_i;
-            k.knee = vertex(conc[i - 1], diff_at(&nm, conc, qps, i - 1), conc[i],
-                            diff_at(&nm, conc, qps, i), conc[i + 1],
-                            diff_at(&nm, conc, qps, i + 1));
+            k.knee =
+                vertex(conc[i - 1], diff_at(&nm, conc, qps, i - 1), conc[i],
+                       diff_at(&nm, conc, qps, i), conc[i + 1], diff_at(&nm, conc, qps, i + 1));
             k.qps = interp(conc, qps, n, k.knee);
             k.strength = diff_at(&nm, conc, qps, i);
         }
@@ -314,8 +314,9 @@ llmm_status llmm_knee_report(const double *conc, const double *qps, size_t n,
 
     if (!conc || !qps || (!inflection && !collapse && !kneedle && !usl))
         return LLMM_E_INVALID;
-    if ((rc = CHECK_OPTIONAL(llmm_knee, inflection)) || (rc = CHECK_OPTIONAL(llmm_knee, collapse)) ||
-        (rc = CHECK_OPTIONAL(llmm_knee, kneedle)) || (rc = CHECK_OPTIONAL(llmm_usl, usl)))
+    if ((rc = CHECK_OPTIONAL(llmm_knee, inflection)) ||
+        (rc = CHECK_OPTIONAL(llmm_knee, collapse)) || (rc = CHECK_OPTIONAL(llmm_knee, kneedle)) ||
+        (rc = CHECK_OPTIONAL(llmm_usl, usl)))
         return rc;
     if (opt) {
         if ((rc = LLMM__SIZED_GET(llmm_knee_options, &o, opt)) != LLMM_OK)
@@ -345,8 +346,7 @@ llmm_status llmm_knee_report(const double *conc, const double *qps, size_t n,
     if (collapse &&
         (rc = llmm_knee_collapse(conc, qps, n, o.collapse_fraction, o.smooth, &kc)) != LLMM_OK)
         return rc;
-    if (kneedle &&
-        (rc = llmm_knee_kneedle(conc, qps, n, o.kneedle_sensitivity, &kk)) != LLMM_OK)
+    if (kneedle && (rc = llmm_knee_kneedle(conc, qps, n, o.kneedle_sensitivity, &kk)) != LLMM_OK)
         return rc;
     if (usl && llmm_usl_fit(conc, qps, n, &u) != LLMM_OK)
         LLMM__SIZED_DEFAULTS(llmm_usl, &u); /* no model is a result of the report, not an error */

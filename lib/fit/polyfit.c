@@ -21,8 +21,7 @@ typedef struct scan {
     size_t used;           /* points with positive weight */
 } scan;
 
-static llmm_status scan_input(const double *x, const double *y, const double *w, size_t n,
-                              scan *s)
+static llmm_status scan_input(const double *x, const double *y, const double *w, size_t n, scan *s)
 {
     size_t i;
     s->xmin = INFINITY;
@@ -64,8 +63,8 @@ static int pow2_above(double v)
 /* Accumulate the rows sqrt(w)·[1, t, …, t^d | y] into q; t = (x − c)·2^-he, y·2^-ye.
  * Returns Σ w·2^-we·(y − mean)²·2^-2ye, the scaled total sum of squares, computed directly:
  * derived from R it would be rounding noise for constant data. */
-static double accumulate(llmm__qr *q, const double *x, const double *y, const double *w,
-                         size_t n, uint32_t degree, double c, int he, int ye, int we, double mean)
+static double accumulate(llmm__qr *q, const double *x, const double *y, const double *w, size_t n,
+                         uint32_t degree, double c, int he, int ye, int we, double mean)
 {
     const double tscale = ldexp(1.0, -he), yscale = ldexp(1.0, -ye), wscale = ldexp(1.0, -we);
     double tss = 0.0;
@@ -183,8 +182,8 @@ static int to_power_basis(const llmm__dd *a, uint32_t degree, double c, int he, 
     return 1;
 }
 
-static llmm_status fit(const double *x, const double *y, const double *w, size_t n,
-                       uint32_t degree, double *coeffs, llmm_fit_stats *st)
+static llmm_status fit(const double *x, const double *y, const double *w, size_t n, uint32_t degree,
+                       double *coeffs, llmm_fit_stats *st)
 {
     llmm__qr q;
     scan s;

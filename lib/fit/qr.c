@@ -138,7 +138,6 @@ void llmm__qr_rank(const llmm__qr *q, double tol, uint32_t *rank, double *cond)
     *cond = norm_t * norm_inv;
 }
 
-
 llmm__dd llmm__dd_add(llmm__dd a, llmm__dd b)
 {
     llmm__dd s = llmm__two_sum(a.hi, b.hi);

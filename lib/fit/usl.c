@@ -250,9 +250,8 @@ llmm_status llmm_usl_fit(const double *conc, const double *qps, size_t n, llmm_u
     m.rss = rss;
     m.r2 = tss > 0.0 ? 1.0 - rss / tss : 1.0;
     usl_peak(&m);
-    m.quality = (m.r2 >= 0.9 && llmm__is_finite(m.n_max) && m.n_max <= 2.0 * xmax)
-                    ? LLMM_KNEE_OK
-                    : LLMM_KNEE_WEAK;
+    m.quality = (m.r2 >= 0.9 && llmm__is_finite(m.n_max) && m.n_max <= 2.0 * xmax) ? LLMM_KNEE_OK
+                                                                                   : LLMM_KNEE_WEAK;
     LLMM__SIZED_PUT(llmm_usl, model, &m);
     return LLMM_OK;
 }

@@ -14,16 +14,11 @@ static const struct {
     const char *name;
     int32_t event;
 } signals[LLMM__HOST_SIGNALS] = {
-    {"tcp_retrans", LLMM_EVENT_TCP_RETRANSMIT},
-    {"major_faults", LLMM_EVENT_MAJOR_FAULT},
-    {"ctx_switches", LLMM_EVENT_CTX_SWITCHES},
-    {"run_delay", LLMM_EVENT_SCHED_JITTER},
-    {"numa_migrations", LLMM_EVENT_NUMA_MIGRATION},
-    {"psi_cpu", LLMM_EVENT_CPU_PRESSURE},
-    {"psi_memory", LLMM_EVENT_MEMORY_PRESSURE},
-    {"psi_io", LLMM_EVENT_IO_PRESSURE},
-    {"cpu_freq_mhz", LLMM_EVENT_CPU_FREQ_DROP},
-    {"cpu_throttle", LLMM_EVENT_CPU_THROTTLE},
+    {"tcp_retrans", LLMM_EVENT_TCP_RETRANSMIT},     {"major_faults", LLMM_EVENT_MAJOR_FAULT},
+    {"ctx_switches", LLMM_EVENT_CTX_SWITCHES},      {"run_delay", LLMM_EVENT_SCHED_JITTER},
+    {"numa_migrations", LLMM_EVENT_NUMA_MIGRATION}, {"psi_cpu", LLMM_EVENT_CPU_PRESSURE},
+    {"psi_memory", LLMM_EVENT_MEMORY_PRESSURE},     {"psi_io", LLMM_EVENT_IO_PRESSURE},
+    {"cpu_freq_mhz", LLMM_EVENT_CPU_FREQ_DROP},     {"cpu_throttle", LLMM_EVENT_CPU_THROTTLE},
 };
 
 #define LEVEL (LLMM_HOST_CPU_FREQ_MHZ - 1) /* the one signal that is a level, not a rate */
@@ -46,8 +41,8 @@ int32_t llmm_host_signal_event(llmm_host_signal sig)
 /* ---- options: one threshold per signal ---------------------------------------------------- */
 
 #define INF INFINITY
-#define ABOVE(key, name, def)                                                                \
-    LLMM__OPTION_F64(llmm_host_sampler, key, name, 0, 0.0, INF, def, above[(key) - 1])
+#define ABOVE(key, name, def)                                                                      \
+    LLMM__OPTION_F64(llmm_host_sampler, key, name, 0, 0.0, INF, def, above[(key)-1])
 
 static const llmm__option host_opts[] = {
     ABOVE(LLMM_HOST_TCP_RETRANS_ABOVE, "tcp_retrans_above", 0.0),
@@ -58,8 +53,8 @@ static const llmm__option host_opts[] = {
     ABOVE(LLMM_HOST_PSI_CPU_ABOVE, "psi_cpu_above", 0.2),
     ABOVE(LLMM_HOST_PSI_MEMORY_ABOVE, "psi_memory_above", 0.05),
     ABOVE(LLMM_HOST_PSI_IO_ABOVE, "psi_io_above", 0.1),
-    LLMM__OPTION_F64(llmm_host_sampler, LLMM_HOST_CPU_FREQ_DROP, "cpu_freq_drop", 0, 0.0, 1.0,
-                     0.2, above[LEVEL]),
+    LLMM__OPTION_F64(llmm_host_sampler, LLMM_HOST_CPU_FREQ_DROP, "cpu_freq_drop", 0, 0.0, 1.0, 0.2,
+                     above[LEVEL]),
     ABOVE(LLMM_HOST_CPU_THROTTLE_ABOVE, "cpu_throttle_above", 0.0),
 };
 

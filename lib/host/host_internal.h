@@ -80,10 +80,10 @@ enum {
 #define LLMM__HOST_CPUS_MAX 1024u      /* CPUs whose frequency is read */
 
 typedef struct llmm__host_file {
-    int fd;     /* -1: not open */
-    char *buf;  /* cap bytes */
+    int fd;    /* -1: not open */
+    char *buf; /* cap bytes */
     size_t cap;
-    long len;   /* of the latest read; -1 when it failed */
+    long len; /* of the latest read; -1 when it failed */
 } llmm__host_file;
 
 /* How a signal is read, fixed at creation. */
@@ -117,7 +117,6 @@ void llmm__host_close_all(llmm_host_sampler *s);
 /* Signal i's reading from the files as last read (host_open.c; the frequency files are read
  * here): FOUND with *counter, or with *level for the frequency (mean MHz); else MISSING or
  * GARBAGE. */
-int llmm__host_read_signal(const llmm_host_sampler *s, size_t i, uint64_t *counter,
-                           double *level);
+int llmm__host_read_signal(const llmm_host_sampler *s, size_t i, uint64_t *counter, double *level);
 
 #endif

@@ -131,8 +131,7 @@ static llmm_status file_open(llmm_ctx *ctx, const char *path, llmm__host_file *f
 }
 
 /* file_open() of <root><rel>; a path too long to build is a file that is not there. */
-static llmm_status open_rel(llmm_ctx *ctx, const char *root, const char *rel,
-                            llmm__host_file *f)
+static llmm_status open_rel(llmm_ctx *ctx, const char *root, const char *rel, llmm__host_file *f)
 {
     char path[LLMM__HOST_PATH_MAX];
 
@@ -160,8 +159,7 @@ static int read_freq(const llmm_host_sampler *s, double *mhz)
     return LLMM__HOST_FOUND;
 }
 
-int llmm__host_read_signal(const llmm_host_sampler *s, size_t i, uint64_t *counter,
-                           double *level)
+int llmm__host_read_signal(const llmm_host_sampler *s, size_t i, uint64_t *counter, double *level)
 {
     const sig_src *src = &sources[i];
     const llmm__host_file *f;
@@ -216,8 +214,8 @@ static llmm_status open_cpus(llmm_host_sampler *s, const char *root)
 
     if (st != LLMM_OK || present.fd < 0)
         return st;
-    if (llmm__host_parse_cpulist(present.buf, (size_t)present.len, ids, LLMM__HOST_CPUS_MAX,
-                                 &n) != LLMM__HOST_FOUND)
+    if (llmm__host_parse_cpulist(present.buf, (size_t)present.len, ids, LLMM__HOST_CPUS_MAX, &n) !=
+        LLMM__HOST_FOUND)
         n = 0;
     file_close(s->ctx, &present);
     if (n == 0)
@@ -278,16 +276,14 @@ static llmm_status open_cgroup(llmm_host_sampler *s, const char *root)
         LLMM__HOST_FOUND) {
         st = try_cpu_stat(s, root, "/sys/fs/cgroup", "", 0, p, pn, "throttled_usec", 1e3);
         if (st == LLMM_OK)
-            st = try_cpu_stat(s, root, "/sys/fs/cgroup/unified", "", 0, p, pn,
-                              "throttled_usec", 1e3);
+            st = try_cpu_stat(s, root, "/sys/fs/cgroup/unified", "", 0, p, pn, "throttled_usec",
+                              1e3);
     }
-    if (st == LLMM_OK &&
-        llmm__host_parse_cgroup(cg.buf, (size_t)cg.len, 0, &p, &pn, &name, &nn) ==
-            LLMM__HOST_FOUND) {
+    if (st == LLMM_OK && llmm__host_parse_cgroup(cg.buf, (size_t)cg.len, 0, &p, &pn, &name, &nn) ==
+                             LLMM__HOST_FOUND) {
         st = try_cpu_stat(s, root, "/sys/fs/cgroup/", name, nn, p, pn, "throttled_time", 1.0);
         if (st == LLMM_OK)
-            st = try_cpu_stat(s, root, "/sys/fs/cgroup/cpu", "", 0, p, pn, "throttled_time",
-                              1.0);
+            st = try_cpu_stat(s, root, "/sys/fs/cgroup/cpu", "", 0, p, pn, "throttled_time", 1.0);
     }
     file_close(s->ctx, &cg);
     return st;

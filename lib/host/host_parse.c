@@ -213,8 +213,8 @@ static int cpu_range(const char *f, size_t fn, uint32_t *a, uint32_t *b)
     if (llmm__host_parse_u64(f, dash ? (size_t)(dash - f) : fn, &lo) != LLMM__HOST_FOUND)
         return 0;
     hi = lo;
-    if (dash && llmm__host_parse_u64(dash + 1, fn - (size_t)(dash - f) - 1, &hi) !=
-                    LLMM__HOST_FOUND)
+    if (dash &&
+        llmm__host_parse_u64(dash + 1, fn - (size_t)(dash - f) - 1, &hi) != LLMM__HOST_FOUND)
         return 0;
     if (lo > hi || hi > CPU_ID_MAX)
         return 0;

@@ -13,13 +13,13 @@ typedef struct lii_sample {
 
 struct llmm_lii_monitor {
     llmm_ctx *ctx;
-    lii_sample *ring;  /* window entries */
+    lii_sample *ring; /* window entries */
     uint32_t window;
-    uint32_t head;     /* next slot to write */
-    uint32_t count;    /* samples held, <= window */
+    uint32_t head;  /* next slot to write */
+    uint32_t count; /* samples held, <= window */
     double sum_cpu;
     double sum_gpu;
-    double th[3];      /* indexed by llmm_lii_option */
+    double th[3]; /* indexed by llmm_lii_option */
 };
 
 static int utilisation_ok(double u)
@@ -99,10 +99,10 @@ static llmm_status lii_cross(const void *obj, const llmm__option *o, llmm__optva
 }
 
 static const llmm__option lii_opts[] = {
-    LLMM__OPTION_F64(llmm_lii_monitor, LLMM_LII_PREFETCH_AT, "prefetch_at", LLMM__OPT_CROSS,
-                     0.0, 1.0, 0.2, th[LLMM_LII_PREFETCH_AT]),
-    LLMM__OPTION_F64(llmm_lii_monitor, LLMM_LII_ADAPT_AT, "adapt_at", LLMM__OPT_CROSS, 0.0,
-                     1.0, 0.4, th[LLMM_LII_ADAPT_AT]),
+    LLMM__OPTION_F64(llmm_lii_monitor, LLMM_LII_PREFETCH_AT, "prefetch_at", LLMM__OPT_CROSS, 0.0,
+                     1.0, 0.2, th[LLMM_LII_PREFETCH_AT]),
+    LLMM__OPTION_F64(llmm_lii_monitor, LLMM_LII_ADAPT_AT, "adapt_at", LLMM__OPT_CROSS, 0.0, 1.0,
+                     0.4, th[LLMM_LII_ADAPT_AT]),
     LLMM__OPTION_F64(llmm_lii_monitor, LLMM_LII_SCALE_AT, "scale_at", 0, 0.0, 1.0, 0.3,
                      th[LLMM_LII_SCALE_AT]),
 };

@@ -2,8 +2,7 @@
 #include "core/internal.h"
 #include "llmmetrics/resource.h"
 
-llmm_status llmm_tlb_preset(llmm_tlb_workload workload, double *max_miss_rate,
-                            uint64_t *window_ns)
+llmm_status llmm_tlb_preset(llmm_tlb_workload workload, double *max_miss_rate, uint64_t *window_ns)
 {
     if (!max_miss_rate || !window_ns)
         return LLMM_E_INVALID;

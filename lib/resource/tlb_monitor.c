@@ -39,8 +39,7 @@ llmm_status llmm_tlb_monitor_new_custom(llmm_ctx *ctx, double max_miss_rate, uin
     return LLMM_OK;
 }
 
-llmm_status llmm_tlb_monitor_new(llmm_ctx *ctx, llmm_tlb_workload workload,
-                                 llmm_tlb_monitor **out)
+llmm_status llmm_tlb_monitor_new(llmm_ctx *ctx, llmm_tlb_workload workload, llmm_tlb_monitor **out)
 {
     double rate;
     uint64_t window_ns;

@@ -9,22 +9,22 @@
 #include "score/weights.h"
 
 typedef struct metric {
-    char *name;        /* owned, NUL-terminated, allocated with name_size bytes */
+    char *name; /* owned, NUL-terminated, allocated with name_size bytes */
     size_t name_size;
     llmm_layer layer;
     double target;
     double worst;
     double weight;
-    double value;      /* latest observation, valid when observed */
+    double value; /* latest observation, valid when observed */
     int observed;
 } metric;
 
 struct llmm_scorecard {
     llmm_ctx *ctx;
     llmm_scenario scenario;
-    int weights_set;   /* 0 only for a custom scorecard before llmm_scorecard_set_weights */
+    int weights_set; /* 0 only for a custom scorecard before llmm_scorecard_set_weights */
     double w[LLMM_LAYER_COUNT];
-    int32_t missing;   /* a llmm_missing_policy (option LLMM_SCORECARD_MISSING) */
+    int32_t missing; /* a llmm_missing_policy (option LLMM_SCORECARD_MISSING) */
     metric *m;
     uint32_t n;
     uint32_t cap;

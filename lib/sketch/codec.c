@@ -200,7 +200,7 @@ typedef struct {
     int64_t idx_lo, idx_hi;
     size_t runs_at, end; /* the runs occupy [runs_at, end) */
     /* filled by walk_runs */
-    int64_t first, last; /* bucket span when nruns > 0 */
+    int64_t first, last;  /* bucket span when nruns > 0 */
     uint64_t total, peak; /* sum and largest of the bucket counts */
 } header;
 

@@ -212,8 +212,8 @@ llmm_status llmm_sketch_subtract(llmm_sketch *dst, const llmm_sketch *earlier)
         return LLMM_E_INVALID;
     if (!earlier->count)
         return LLMM_OK;
-    if (earlier->count > dst->count || earlier->zero > dst->zero ||
-        earlier->under > dst->under || earlier->over > dst->over)
+    if (earlier->count > dst->count || earlier->zero > dst->zero || earlier->under > dst->under ||
+        earlier->over > dst->over)
         return LLMM_E_STATE;
     have = llmm__store_span(earlier, &a, &b);
     for (i = a; have && i <= b; i++)
@@ -238,7 +238,7 @@ llmm_status llmm_sketch_subtract(llmm_sketch *dst, const llmm_sketch *earlier)
         dst->min = dst->max = 0.0;
         dst->sum = 0.0;
     } else {
-        int min_exact = old_min < earlier->min, max_exact = old_max > earlier->max;
+        int min_exact = old_min<earlier->min, max_exact = old_max> earlier->max;
         if (!min_exact)
             dst->min = extreme_rep(dst, 1);
         if (!max_exact)

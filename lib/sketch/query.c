@@ -135,8 +135,8 @@ static void walk_down(const llmm_sketch *s, const uint64_t *tops, const size_t *
 /* Value of ranks[0..m) (ascending), written to out[order[j]]. Ranks 1 and count are the exact
  * min and max; the lower half is found walking up from the smallest bucket, the upper half
  * walking down from the largest, so a P50…P99.99 set touches about half of the buckets. */
-static void walk_ranks(const llmm_sketch *s, const uint64_t *ranks, const size_t *order,
-                       size_t m, double *out)
+static void walk_ranks(const llmm_sketch *s, const uint64_t *ranks, const size_t *order, size_t m,
+                       double *out)
 {
     uint64_t tops[64];
     size_t tord[64];

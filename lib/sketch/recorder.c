@@ -92,8 +92,7 @@ llmm_status llmm_recorder_set_range(llmm_recorder *r, double lo, double hi)
 {
     llmm_status st = LLMM_OK;
     if (!r || !llmm__is_finite(lo) || !llmm__is_finite(hi) ||
-        !(lo >= LLMM_SKETCH_RANGE_MIN_LIMIT) || !(hi <= LLMM_SKETCH_RANGE_MAX_LIMIT) ||
-        !(hi > lo))
+        !(lo >= LLMM_SKETCH_RANGE_MIN_LIMIT) || !(hi <= LLMM_SKETCH_RANGE_MAX_LIMIT) || !(hi > lo))
         return LLMM_E_INVALID;
     pthread_mutex_lock(&r->lock);
     if (r->handed_out) {
@@ -199,8 +198,7 @@ static page *page_for(llmm_shard *sh, uint64_t off)
 /* A value (bits, not in a bucket of the range) lies above the range rather than below it. */
 static int above_range(const llmm_shard *sh, uint64_t bits)
 {
-    return bits &&
-           llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) >= sh->lo_biased;
+    return bits && llmm__map_biased(sh->cells, sh->key_shift, sh->cell_mask, bits) >= sh->lo_biased;
 }
 
 /* Widen the published min / max to include [lo_bits, hi_bits] (bits of non-negative doubles,
@@ -326,8 +324,8 @@ typedef struct window {
 
 static inline window window_of(const llmm_shard *sh)
 {
-    window w = {sh->cells, sh->cell_mask, sh->lo_biased, sh->mm_lo, sh->mm_span, sh->key_shift,
-                sh->pages};
+    window w = {sh->cells,   sh->cell_mask, sh->lo_biased, sh->mm_lo,
+                sh->mm_span, sh->key_shift, sh->pages};
     return w;
 }
 
@@ -335,12 +333,12 @@ static inline window window_of(const llmm_shard *sh)
  * case: v is then valid and cannot move min or max), else NULL. As in add_one. */
 static inline _Atomic uint64_t *window_counter(const window *w, double v)
 {
-    uint64_t off = llmm__map_biased(w->cells, w->key_shift, w->cell_mask, llmm__dbits(v)) -
-                   w->lo_biased;
+    uint64_t off =
+        llmm__map_biased(w->cells, w->key_shift, w->cell_mask, llmm__dbits(v)) - w->lo_biased;
     page *p;
     if (LLMM__LIKELY(off - w->mm_lo < w->mm_span) &&
-        LLMM__LIKELY((p = atomic_load_explicit(&w->pages[off >> PAGE_SHIFT],
-                                               memory_order_relaxed)) != NULL))
+        LLMM__LIKELY(
+            (p = atomic_load_explicit(&w->pages[off >> PAGE_SHIFT], memory_order_relaxed)) != NULL))
         return &p->c[off & (PAGE_SIZE - 1)];
     return NULL;
 }
@@ -383,8 +381,7 @@ static inline _Atomic uint64_t *located_counter(llmm_shard *sh, const window *w,
 /* Pass 2: count the values, at the counters pass 1 noted or (past BATCH_CHUNK values) found
  * again, and add each to the sum lane of its position's parity: two lanes, so that
  * consecutive additions do not wait on each other (the snapshot adds both). */
-static void count_batch(llmm_shard *sh, const double *v, size_t n,
-                        _Atomic uint64_t *const *ctr)
+static void count_batch(llmm_shard *sh, const double *v, size_t n, _Atomic uint64_t *const *ctr)
 {
     window w = window_of(sh);
     double even = sh->sums[0], odd = sh->sums[1];

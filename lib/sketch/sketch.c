@@ -46,8 +46,7 @@ void llmm_sketch_free(llmm_sketch *s)
 llmm_status llmm_sketch_set_range(llmm_sketch *s, double lo, double hi)
 {
     if (!s || !llmm__is_finite(lo) || !llmm__is_finite(hi) ||
-        !(lo >= LLMM_SKETCH_RANGE_MIN_LIMIT) || !(hi <= LLMM_SKETCH_RANGE_MAX_LIMIT) ||
-        !(hi > lo))
+        !(lo >= LLMM_SKETCH_RANGE_MIN_LIMIT) || !(hi <= LLMM_SKETCH_RANGE_MAX_LIMIT) || !(hi > lo))
         return LLMM_E_INVALID;
     if (s->count)
         return LLMM_E_STATE;
@@ -180,13 +179,13 @@ static llmm_status add_wrapped(llmm_sketch *s, double v)
  * flags of the increment are used; on x86-64 one `addl` with the indexed operand and a `jz`
  * do it in two instructions (clang already emits exactly these from the C form). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && __GNUC__ >= 11
-#define LLMM__INC_OR_GOTO(counter, wrapped)                                                    \
+#define LLMM__INC_OR_GOTO(counter, wrapped)                                                        \
     __asm__ goto("addl $1, %0\n\tjz %l[" #wrapped "]" : "+m"(counter) : : "cc" : wrapped)
 #else
-#define LLMM__INC_OR_GOTO(counter, wrapped)                                                    \
-    do {                                                                                       \
-        if (LLMM__UNLIKELY(++(counter) == 0))                                                  \
-            goto wrapped;                                                                      \
+#define LLMM__INC_OR_GOTO(counter, wrapped)                                                        \
+    do {                                                                                           \
+        if (LLMM__UNLIKELY(++(counter) == 0))                                                      \
+            goto wrapped;                                                                          \
     } while (0)
 #endif
 

@@ -116,8 +116,8 @@ static inline uint64_t llmm__rank_of(double q, double nd, uint64_t n)
 
 struct llmm_sketch {
     /* ---- hot: read by every llmm_sketch_add ---- */
-    uint64_t fast_lo;   /* biased index of the first bucket of the fast window */
-    uint64_t fast_span; /* buckets in the fast window; 0 disables the fast path */
+    uint64_t fast_lo;      /* biased index of the first bucket of the fast window */
+    uint64_t fast_span;    /* buckets in the fast window; 0 disables the fast path */
     uint32_t *fast_counts; /* &counts32[fast_lo - biased base] */
     const llmm__map_cell *cells;
     uint32_t key_shift; /* llmm__key_shift(scale) */
@@ -170,8 +170,8 @@ typedef struct llmm__view_state {
     /* The search (view.c): targets t in [1, stored]; the guide names a block at or below the
      * target's, at most span - 1 below it; without a guide, span = top. */
     uint64_t stored, half;
-    size_t span, maxstart;  /* a power of two; nb - span */
-    const uint16_t *guide;  /* NULL, or 2 x LLMM__VIEW_GUIDE_CELLS after the sums */
+    size_t span, maxstart; /* a power of two; nb - span */
+    const uint16_t *guide; /* NULL, or 2 x LLMM__VIEW_GUIDE_CELLS after the sums */
 } llmm__view_state;
 typedef struct llmm__view {
     _Atomic uint64_t seq;                  /* even: stable; odd: a reader is filling it */

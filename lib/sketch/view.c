@@ -257,8 +257,8 @@ static inline size_t find_block(const llmm__view_state *st, const uint32_t *sums
 
 /* The same for four targets at once: the four searches do not depend on each other, so their
  * loads overlap instead of each waiting for the one before. */
-static inline void find_blocks4(const llmm__view_state *st, const uint32_t *sums,
-                                const uint32_t *t, size_t *k)
+static inline void find_blocks4(const llmm__view_state *st, const uint32_t *sums, const uint32_t *t,
+                                size_t *k)
 {
     uint32_t t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3];
     size_t k0 = search_start(st, sums, t0), k1 = search_start(st, sums, t1);
@@ -321,7 +321,7 @@ int llmm__view_quantiles(const llmm_sketch *s, const double *q, size_t n, double
         return 0; /* (the range limits keep every store normal: never in practice) */
     st = &s->view->st;
     sums = s->view->sums;
-    a = (answerer){s->counts32, sums, st->xbase, st->first, st->width,
+    a = (answerer){s->counts32, sums,   st->xbase,  st->first, st->width,
                    st->lo,      st->hi, st->factor, st->fshift};
     for (size_t start = 0; start < n; start += VCHUNK) {
         uint64_t rk[VCHUNK];

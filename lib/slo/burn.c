@@ -19,7 +19,7 @@ struct llmm_burn {
     uint64_t ring_ns;      /* slot length x slots */
     uint64_t requests;     /* since creation or reset: bounds every sum of the ring */
     double target;
-    double factor[2];      /* fast, slow */
+    double factor[2]; /* fast, slow */
     uint64_t win[LLMM_BURN_WINDOWS];
 };
 
@@ -119,7 +119,7 @@ static llmm_status burn_cross(const void *obj, const llmm__option *o, llmm__optv
     return LLMM_OK;
 }
 
-#define BURN_WINDOW(key, name, def, i)                                                       \
+#define BURN_WINDOW(key, name, def, i)                                                             \
     LLMM__OPTION_U64(llmm_burn, key, name, LLMM__OPT_CROSS, 1, UINT64_MAX, def, win[i])
 
 static const llmm__option burn_opts[] = {
@@ -130,12 +130,9 @@ static const llmm__option burn_opts[] = {
     LLMM__OPTION_F64(llmm_burn, LLMM_BURN_SLOW_FACTOR, "slow_factor", LLMM__OPT_MIN_OPEN, 0.0,
                      DBL_MAX, 6.0, factor[1]),
     BURN_WINDOW(LLMM_BURN_FAST_LONG_NS, "fast_long_ns", 60 * NS_PER_MIN, LLMM_BURN_FAST_LONG),
-    BURN_WINDOW(LLMM_BURN_FAST_SHORT_NS, "fast_short_ns", 5 * NS_PER_MIN,
-                LLMM_BURN_FAST_SHORT),
-    BURN_WINDOW(LLMM_BURN_SLOW_LONG_NS, "slow_long_ns", SLOW_LONG_DEFAULT_NS,
-                LLMM_BURN_SLOW_LONG),
-    BURN_WINDOW(LLMM_BURN_SLOW_SHORT_NS, "slow_short_ns", 30 * NS_PER_MIN,
-                LLMM_BURN_SLOW_SHORT),
+    BURN_WINDOW(LLMM_BURN_FAST_SHORT_NS, "fast_short_ns", 5 * NS_PER_MIN, LLMM_BURN_FAST_SHORT),
+    BURN_WINDOW(LLMM_BURN_SLOW_LONG_NS, "slow_long_ns", SLOW_LONG_DEFAULT_NS, LLMM_BURN_SLOW_LONG),
+    BURN_WINDOW(LLMM_BURN_SLOW_SHORT_NS, "slow_short_ns", 30 * NS_PER_MIN, LLMM_BURN_SLOW_SHORT),
 };
 
 const llmm__option_kind llmm__burn_options = {
@@ -190,10 +187,10 @@ llmm_status llmm_burn_evaluate(llmm_burn *b, uint64_t now_ns, llmm_burn_result *
         o.error_rate[i] = rate[i];
         o.burn_rate[i] = burn[i];
     }
-    o.fast_alert = burn[LLMM_BURN_FAST_LONG] > b->factor[0] &&
-                   burn[LLMM_BURN_FAST_SHORT] > b->factor[0];
-    o.slow_alert = burn[LLMM_BURN_SLOW_LONG] > b->factor[1] &&
-                   burn[LLMM_BURN_SLOW_SHORT] > b->factor[1];
+    o.fast_alert =
+        burn[LLMM_BURN_FAST_LONG] > b->factor[0] && burn[LLMM_BURN_FAST_SHORT] > b->factor[0];
+    o.slow_alert =
+        burn[LLMM_BURN_SLOW_LONG] > b->factor[1] && burn[LLMM_BURN_SLOW_SHORT] > b->factor[1];
     LLMM__SIZED_PUT(llmm_burn_result, r, &o);
     return LLMM_OK;
 }

@@ -65,9 +65,8 @@ static int goodput_started(const void *obj)
     return requests_of(obj) > 0;
 }
 
-#define GOODPUT_BOUND(key, name, i)                                                          \
-    LLMM__OPTION_F64(llmm_goodput, key, name, LLMM__OPT_FIXED, 0.0, INFINITY, INFINITY,      \
-                     bound[i])
+#define GOODPUT_BOUND(key, name, i)                                                                \
+    LLMM__OPTION_F64(llmm_goodput, key, name, LLMM__OPT_FIXED, 0.0, INFINITY, INFINITY, bound[i])
 
 static const llmm__option goodput_opts[] = {
     GOODPUT_BOUND(LLMM_GOODPUT_TTFT_MAX, "ttft_max", GP_TTFT),
@@ -107,8 +106,7 @@ llmm_status llmm_goodput_add_failures(llmm_goodput *g, uint64_t n)
     return LLMM_OK;
 }
 
-llmm_status llmm_goodput_read(const llmm_goodput *g, uint64_t duration_ns,
-                              llmm_goodput_result *r)
+llmm_status llmm_goodput_read(const llmm_goodput *g, uint64_t duration_ns, llmm_goodput_result *r)
 {
     llmm_goodput_result o;
     double seconds;

@@ -12,13 +12,13 @@
 
 struct llmm_slo_window {
     llmm_ctx *ctx;
-    llmm_window *lat;        /* latencies of the successes */
-    llmm_ratio_window *req;  /* (errors, requests) */
-    llmm_sketch *scratch;    /* merge of the latencies of a span */
+    llmm_window *lat;       /* latencies of the successes */
+    llmm_ratio_window *req; /* (errors, requests) */
+    llmm_sketch *scratch;   /* merge of the latencies of a span */
     uint64_t slot_ns;
     uint32_t slots;
-    uint64_t last_ns;        /* the latest accepted (0 before any: accepts everything) */
-    uint64_t requests;       /* since creation or reset: bounds every sum of the ratio ring */
+    uint64_t last_ns;  /* the latest accepted (0 before any: accepts everything) */
+    uint64_t requests; /* since creation or reset: bounds every sum of the ratio ring */
 };
 
 llmm_status llmm_slo_window_new(llmm_ctx *ctx, uint64_t slot_ns, uint32_t slots, int32_t scale,
@@ -95,9 +95,8 @@ llmm_status llmm_slo_window_add_errors(llmm_slo_window *w, uint64_t now_ns, uint
     return LLMM_OK;
 }
 
-llmm_status llmm_slo_window_check(llmm_slo_window *w, uint64_t now_ns, uint64_t span_ns,
-                                  double q, double latency_max, double err_max,
-                                  llmm_slo_result *r)
+llmm_status llmm_slo_window_check(llmm_slo_window *w, uint64_t now_ns, uint64_t span_ns, double q,
+                                  double latency_max, double err_max, llmm_slo_result *r)
 {
     uint64_t errors = 0, requests = 0;
     llmm_status st;

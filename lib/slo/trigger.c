@@ -61,10 +61,8 @@ const llmm__option_kind llmm__error_trigger_options = {
     LLMM__KIND_OF(error_trigger_opts), LLMM__KIND_NONFINITE_INVALID, NULL, NULL, NULL, NULL,
 };
 
-LLMM__OPTION_CALLS_F64(llmm_error_trigger, llmm_error_trigger_option,
-                       &llmm__error_trigger_options)
-LLMM__OPTION_CALLS_U64(llmm_error_trigger, llmm_error_trigger_option,
-                       &llmm__error_trigger_options)
+LLMM__OPTION_CALLS_F64(llmm_error_trigger, llmm_error_trigger_option, &llmm__error_trigger_options)
+LLMM__OPTION_CALLS_U64(llmm_error_trigger, llmm_error_trigger_option, &llmm__error_trigger_options)
 
 llmm_status llmm_error_trigger_add(llmm_error_trigger *t, uint64_t now_ns, uint64_t errors,
                                    uint64_t requests)

@@ -12,7 +12,7 @@
 typedef struct llmm__rate_monitor {
     llmm_ratio_window *rw;
     uint64_t window_ns;
-    uint64_t total;     /* since creation or reset: bounds every sum of the ring */
+    uint64_t total; /* since creation or reset: bounds every sum of the ring */
 } llmm__rate_monitor;
 
 /* window_ns >= 1. LLMM_E_RANGE for a window within LLMM__RATE_MONITOR_SLOTS - 1 ns of 2^64

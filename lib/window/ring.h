@@ -45,8 +45,7 @@ static inline void llmm__clock_locate(const llmm__clock *c, uint64_t now, uint64
 }
 
 /* Accept now (located as slot / entry) as the latest time stamp. */
-static inline void llmm__clock_commit(llmm__clock *c, uint64_t now, uint64_t slot,
-                                      uint32_t entry)
+static inline void llmm__clock_commit(llmm__clock *c, uint64_t now, uint64_t slot, uint32_t entry)
 {
     c->last_ns = now;
     c->cur_slot = slot;

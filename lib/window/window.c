@@ -192,8 +192,7 @@ static llmm_status window_merge(llmm_window *w, uint64_t cur, uint32_t e, uint32
     return LLMM_OK;
 }
 
-llmm_status llmm_window_count(llmm_window *w, uint64_t now_ns, uint64_t span_ns,
-                              uint64_t *count)
+llmm_status llmm_window_count(llmm_window *w, uint64_t now_ns, uint64_t span_ns, uint64_t *count)
 {
     uint64_t cur, total = 0;
     uint32_t n, e, i;

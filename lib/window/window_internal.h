@@ -8,7 +8,7 @@ struct llmm_window {
     llmm_ctx *ctx;
     llmm__clock clk;
     int32_t scale;
-    llmm_sketch **ring;   /* clk.slots sketches, entry k mod slots holds slot ids[entry] */
+    llmm_sketch **ring; /* clk.slots sketches, entry k mod slots holds slot ids[entry] */
     uint64_t *ids;
     llmm_sketch *spare;   /* always empty: receives the first values of a recycled entry */
     llmm_sketch *scratch; /* merge target of the queries */
