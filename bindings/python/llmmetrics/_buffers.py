@@ -167,7 +167,11 @@ _ARRAY = array.array
 
 def batch_prototype(fn: Any) -> Any:
     """``fn`` (a library function taking a handle, ``const double *`` and ``size_t``) as a
-    foreign function taking ``(void *, void *, size_t)``: the pointer may then be an int."""
+    foreign function taking ``(void *, void *, size_t)``: the pointer may then be an int. A
+    call the loaded library lacks (``_lib``'s stand-in, which raises when called) is returned
+    as it is, so that importing the package never fails on it."""
+    if not hasattr(fn, "restype"):
+        return fn
     proto = ctypes.CFUNCTYPE(fn.restype, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
     return proto(ctypes.cast(fn, ctypes.c_void_p).value)
 
