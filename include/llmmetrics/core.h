@@ -91,10 +91,11 @@ extern "C" {
  * The type is int-sized.
  * @since 1.0.0
  */
-/* clang-format off: the list macro expands to enumerators, which clang-format cannot see */
+/* The list macro expands to enumerators, which clang-format cannot see. */
+/* clang-format off */
 typedef enum llmm_status {
-    LLMM_STATUS_LIST(LLMM_STATUS_ENUMERATOR_) LLMM_STATUS_FORCE_INT_ =
-        0x7fffffff /**< @private keeps the enum int-sized */
+    LLMM_STATUS_LIST(LLMM_STATUS_ENUMERATOR_)
+    LLMM_STATUS_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_status;
 /* clang-format on */
 

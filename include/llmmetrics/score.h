@@ -124,18 +124,19 @@ typedef enum llmm_scorecard_option {
  */
 typedef struct llmm_score_result {
     uint32_t struct_size; /**< caller-sized: set by llmm_score_result_init() */
-    llmm_scenario
-        scenario; /**< the scorecard's scenario (#LLMM_SCENARIO_CUSTOM once weights were set) */
+    /** the scorecard's scenario (#LLMM_SCENARIO_CUSTOM once weights were set) */
+    llmm_scenario scenario;
     uint32_t layers_missing; /**< number of layers without an observed metric (any weight) */
-    int32_t
-        renormalized; /**< 1 when a positively weighted layer was missing and the weights were renormalised, else 0 */
+    /** 1 when a positively weighted layer was missing and the weights were renormalised,
+     *  else 0 */
+    int32_t renormalized;
     double overall; /**< overall score in [0, 1]; NaN when the call did not return `LLMM_OK` */
     double layer_score[LLMM_LAYER_COUNT];  /**< layer score in [0, 1]; NaN when missing */
     double layer_weight[LLMM_LAYER_COUNT]; /**< configured weight */
-    double layer_effective_weight
-        [LLMM_LAYER_COUNT]; /**< weight used for `overall`; 0 when missing or on error */
-    double layer_contribution
-        [LLMM_LAYER_COUNT]; /**< effective weight × layer score; 0 when missing or on error */
+    /** weight used for `overall`; 0 when missing or on error */
+    double layer_effective_weight[LLMM_LAYER_COUNT];
+    /** effective weight × layer score; 0 when missing or on error */
+    double layer_contribution[LLMM_LAYER_COUNT];
     int32_t layer_present[LLMM_LAYER_COUNT]; /**< 1 when the layer has an observed metric, else 0 */
     uint32_t layer_metrics[LLMM_LAYER_COUNT];  /**< metrics defined in the layer */
     uint32_t layer_observed[LLMM_LAYER_COUNT]; /**< metrics of the layer that have an observation */
