@@ -13,9 +13,7 @@ import (
 var benchValues = lognormal(42, 1<<16, 0.2, 1)
 
 func BenchmarkSketchAdd(b *testing.B) {
-	s, err := NewSketch(ScaleDefault)
-	mustOK(b, err)
-	defer s.Close()
+	s := testSketch(b)
 	mustOK(b, s.AddMany(benchValues)) // touch the bucket region first
 	mask := len(benchValues) - 1
 	b.ResetTimer()
@@ -35,49 +33,40 @@ func reportPerValue(b *testing.B, start time.Time, values int) {
 
 func batchSizes() []int { return []int{16, 256, 4096, 65536} }
 
-func BenchmarkSketchAddMany(b *testing.B) {
+// benchBatches times run over each batch size of batchSizes, on a sketch that already holds
+// the benchmark's values; run records b.N batches of the given slice.
+func benchBatches(b *testing.B, run func(b *testing.B, s *Sketch, batch []float64)) {
 	for _, n := range batchSizes() {
+		n := n
 		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
-			s, err := NewSketch(ScaleDefault)
-			mustOK(b, err)
-			defer s.Close()
-			batch := benchValues[:n]
+			s := testSketch(b)
 			mustOK(b, s.AddMany(benchValues))
 			b.ResetTimer()
 			start := time.Now()
-			for i := 0; i < b.N; i++ {
-				if err := s.AddMany(batch); err != nil {
-					b.Fatal(err)
-				}
-			}
+			run(b, s, benchValues[:n])
 			reportPerValue(b, start, b.N*n)
 		})
 	}
+}
+
+func BenchmarkSketchAddMany(b *testing.B) {
+	benchBatches(b, func(b *testing.B, s *Sketch, batch []float64) {
+		for i := 0; i < b.N; i++ {
+			if err := s.AddMany(batch); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func BenchmarkCAddMany(b *testing.B) {
-	for _, n := range batchSizes() {
-		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
-			s, err := NewSketch(ScaleDefault)
-			mustOK(b, err)
-			defer s.Close()
-			batch := benchValues[:n]
-			mustOK(b, s.AddMany(benchValues))
-			b.ResetTimer()
-			start := time.Now()
-			mustOK(b, cAddManyLoop(s, batch, b.N))
-			reportPerValue(b, start, b.N*n)
-		})
-	}
+	benchBatches(b, func(b *testing.B, s *Sketch, batch []float64) {
+		mustOK(b, cAddManyLoop(s, batch, b.N))
+	})
 }
 
 func BenchmarkShardAddMany(b *testing.B) {
-	r, err := NewRecorder(ScaleDefault)
-	mustOK(b, err)
-	defer r.Close()
-	sh, err := r.Shard()
-	mustOK(b, err)
-	defer sh.Release()
+	_, sh := testShard(b)
 	const n = 4096
 	batch := benchValues[:n]
 	mustOK(b, sh.AddMany(benchValues))
@@ -96,9 +85,7 @@ func BenchmarkShardAddMany(b *testing.B) {
 // both see the same machine load.
 func BenchmarkAddManyVsC(b *testing.B) {
 	const n = 4096
-	s, err := NewSketch(ScaleDefault)
-	mustOK(b, err)
-	defer s.Close()
+	s := testSketch(b)
 	batch := benchValues[:n]
 	mustOK(b, s.AddMany(benchValues))
 	var goTime, cTime time.Duration

@@ -9,12 +9,8 @@ import (
 // them; each full buffer is recorded at once, the rest on Flush or Close.
 func TestBufferRecordsLikeAddMany(t *testing.T) {
 	vals := lognormal(5, 10000, 0.2, 1)
-	got, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer got.Close()
-	want, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer want.Close()
+	got := testSketch(t)
+	want := testSketch(t)
 	b, err := NewBuffer(got, 256)
 	mustOK(t, err)
 	for i, v := range vals {
@@ -37,12 +33,8 @@ func TestBufferRecordsLikeAddMany(t *testing.T) {
 func TestBufferRejectsWhatAddRejects(t *testing.T) {
 	edge := []float64{0, math.Copysign(0, -1), 5e-324, 1e-300, 0.25, math.MaxFloat64,
 		math.Inf(1), math.Inf(-1), math.NaN(), -1, -5e-324}
-	viaAdd, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer viaAdd.Close()
-	viaBuf, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer viaBuf.Close()
+	viaAdd := testSketch(t)
+	viaBuf := testSketch(t)
 	b, err := NewBuffer(viaBuf, 4)
 	mustOK(t, err)
 	for _, v := range edge {
@@ -60,9 +52,7 @@ func TestBufferRejectsWhatAddRejects(t *testing.T) {
 
 // Snapshot flushes first: of a sketch, a clone; of a shard, the recorder's snapshot.
 func TestBufferSnapshot(t *testing.T) {
-	s, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer s.Close()
+	s := testSketch(t)
 	b, err := NewBuffer(s, 0)
 	mustOK(t, err)
 	for i := 1; i <= 10; i++ {
@@ -75,12 +65,7 @@ func TestBufferSnapshot(t *testing.T) {
 		t.Fatalf("snapshot %d, sketch %d, gathered %d; want 10, 10, 0", snap.Count(), s.Count(), b.Len())
 	}
 
-	r, err := NewRecorder(ScaleDefault)
-	mustOK(t, err)
-	defer r.Close()
-	sh, err := r.Shard()
-	mustOK(t, err)
-	defer sh.Release()
+	r, sh := testShard(t)
 	bs, err := NewBuffer(sh, 8)
 	mustOK(t, err)
 	for i := 1; i <= 5; i++ {

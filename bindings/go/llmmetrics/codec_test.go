@@ -77,9 +77,7 @@ func TestSketchBinaryRoundTrip(t *testing.T) {
 	}
 
 	// An open sketch is replaced; a failed decode leaves it as it was.
-	other, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer other.Close()
+	other := testSketch(t)
 	mustOK(t, other.Add(7))
 	wantStatus(t, other.UnmarshalBinary(data[:len(data)-1]), ErrCorrupt)
 	wantStatus(t, other.UnmarshalBinary(nil), ErrCorrupt)
@@ -111,9 +109,7 @@ func TestSketchBinaryRoundTrip(t *testing.T) {
 
 // Every single-bit flip, every truncation and any trailing byte is refused.
 func TestSketchBinaryDamage(t *testing.T) {
-	s, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer s.Close()
+	s := testSketch(t)
 	mustOK(t, s.AddMany([]float64{0.1, 0.2, 0.2, 3, 0}))
 	data, err := s.MarshalBinary()
 	mustOK(t, err)

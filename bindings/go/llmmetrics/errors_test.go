@@ -90,10 +90,8 @@ func TestErrorText(t *testing.T) {
 
 // Errors returned by real calls carry the C function and match their sentinel.
 func TestErrorsFromCalls(t *testing.T) {
-	s, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer s.Close()
-	err = s.Add(math.NaN())
+	s := testSketch(t)
+	err := s.Add(math.NaN())
 	var e *Error
 	if !errors.As(err, &e) || e.Op != "llmm_sketch_add" || !errors.Is(err, ErrInvalid) {
 		t.Fatalf("Add(NaN): %v", err)

@@ -40,7 +40,11 @@ const (
 // AttrName is the library's stable attribute name of a known type, such as
 // "net.tcp.retrans" ("" for user, reserved and invalid types).
 func (t EventType) AttrName() string {
-	p := C.llmm_event_attr_name(C.int32_t(t))
+	return goString(C.llmm_event_attr_name(C.int32_t(t)))
+}
+
+// goString is the library's static string p, or "" for NULL.
+func goString(p *C.char) string {
 	if p == nil {
 		return ""
 	}
@@ -49,10 +53,7 @@ func (t EventType) AttrName() string {
 
 // String is [EventType.AttrName], or "EventType(n)" for types without a name.
 func (t EventType) String() string {
-	if name := t.AttrName(); name != "" {
-		return name
-	}
-	return "EventType(" + itoa(int64(t)) + ")"
+	return nameOr(t.AttrName(), "EventType", int64(t))
 }
 
 // Event is one event returned by [EventLog.Lookback].

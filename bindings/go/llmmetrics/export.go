@@ -128,11 +128,7 @@ const (
 // ContentType is the Content-Type to answer a scrape in this format with ("" for an unknown
 // format).
 func (f PromFormat) ContentType() string {
-	p := C.llmm_prom_content_type(C.llmm_prom_format(f))
-	if p == nil {
-		return ""
-	}
-	return C.GoString(p)
+	return goString(C.llmm_prom_content_type(C.llmm_prom_format(f)))
 }
 
 // PromNegotiate chooses the exposition format for an HTTP Accept header as Prometheus with

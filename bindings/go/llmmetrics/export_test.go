@@ -17,9 +17,7 @@ var bucketLine = regexp.MustCompile(`^(\w+)_bucket\{(.*)le="([^"]+)"\} (\d+)$`)
 // the number of raw values at or below its le bound, exactly, and sum and count agree.
 func TestPrometheusText(t *testing.T) {
 	data := lognormal(31, 20000, 0.2, 2)
-	s, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer s.Close()
+	s := testSketch(t)
 	mustOK(t, s.AddMany(data))
 	mustOK(t, s.AddN(0, 3))
 	data = append(data, 0, 0, 0)
@@ -172,9 +170,7 @@ func TestPromBuckets(t *testing.T) {
 }
 
 func TestPromWriter(t *testing.T) {
-	s, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer s.Close()
+	s := testSketch(t)
 	mustOK(t, s.AddMany(lognormal(32, 5000, 0.2, 1)))
 	w, err := NewPromWriter(PromText)
 	mustOK(t, err)
@@ -286,9 +282,7 @@ func (p otlpPoint) total(t *testing.T) uint64 {
 
 func TestOTLPJSON(t *testing.T) {
 	data := lognormal(33, 3000, 0.2, 1)
-	s, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer s.Close()
+	s := testSketch(t)
 	mustOK(t, s.AddMany(data[:1000]))
 	earlier, err := s.Clone()
 	mustOK(t, err)
@@ -392,9 +386,7 @@ func TestPromWriterClassicLayouts(t *testing.T) {
 	for k := range data {
 		data[k] = 1e-3 * math.Pow(10, 6*float64(k)/599)
 	}
-	s, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer s.Close()
+	s := testSketch(t)
 	mustOK(t, s.AddMany(data))
 	w, err := NewPromWriter(PromText)
 	mustOK(t, err)

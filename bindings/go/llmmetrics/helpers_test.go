@@ -61,6 +61,26 @@ func wantStatus(t *testing.T, err error, target *Error) {
 	}
 }
 
+// testSketch is a new sketch at the default scale, closed when the test ends.
+func testSketch(t testing.TB) *Sketch {
+	s, err := NewSketch(ScaleDefault)
+	mustOK(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// testShard is a new recorder at the default scale and a writer's shard of it, released
+// and closed when the test ends.
+func testShard(t testing.TB) (*Recorder, *Shard) {
+	r, err := NewRecorder(ScaleDefault)
+	mustOK(t, err)
+	t.Cleanup(func() { r.Close() })
+	sh, err := r.Shard()
+	mustOK(t, err)
+	t.Cleanup(func() { sh.Release() })
+	return r, sh
+}
+
 func mustOK(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {

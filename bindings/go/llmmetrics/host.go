@@ -34,19 +34,12 @@ var HostSignals = []HostSignal{HostTCPRetrans, HostMajorFaults, HostCtxSwitches,
 
 // Name is the signal's stable name ("tcp_retrans", "psi_cpu", ...; "" for an unknown value).
 func (s HostSignal) Name() string {
-	p := C.llmm_host_signal_name(C.llmm_host_signal(s))
-	if p == nil {
-		return ""
-	}
-	return C.GoString(p)
+	return goString(C.llmm_host_signal_name(C.llmm_host_signal(s)))
 }
 
 // String is [HostSignal.Name], or "HostSignal(n)" for an unknown value.
 func (s HostSignal) String() string {
-	if name := s.Name(); name != "" {
-		return name
-	}
-	return "HostSignal(" + itoa(int64(s)) + ")"
+	return nameOr(s.Name(), "HostSignal", int64(s))
 }
 
 // EventType is the type the signal's events are logged as (0 for an unknown value).

@@ -48,9 +48,7 @@ func checkQuantilesWithin(t *testing.T, s *Sketch, data []float64, qs []float64)
 func TestSketchReferenceVectors(t *testing.T) {
 	for _, c := range loadReference(t).Quantiles {
 		t.Run(c.Name, func(t *testing.T) {
-			s, err := NewSketch(ScaleDefault)
-			mustOK(t, err)
-			defer s.Close()
+			s := testSketch(t)
 			mustOK(t, s.AddMany(c.Values))
 			if s.Count() != uint64(len(c.Values)) {
 				t.Fatalf("count %d, want %d", s.Count(), len(c.Values))
@@ -137,12 +135,8 @@ func TestSketchQuantilesTable(t *testing.T) {
 // Batch and per-value adds give the same sketch, bucket for bucket.
 func TestSketchBatchEqualsPerValue(t *testing.T) {
 	data := lognormal(7, 10000, 0.2, 1.5)
-	a, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer a.Close()
-	b, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer b.Close()
+	a := testSketch(t)
+	b := testSketch(t)
 	mustOK(t, a.AddMany(data))
 	for _, v := range data {
 		mustOK(t, b.Add(v))
@@ -190,9 +184,7 @@ func TestSketchBatchEqualsPerValue(t *testing.T) {
 }
 
 func TestSketchInvalidInputChangesNothing(t *testing.T) {
-	s, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer s.Close()
+	s := testSketch(t)
 	mustOK(t, s.AddMany([]float64{1, 2, 3}))
 	bad := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, -1e-300}
 	for _, v := range bad {
@@ -209,7 +201,7 @@ func TestSketchInvalidInputChangesNothing(t *testing.T) {
 		_, err = s.Quantiles([]float64{0.5, q})
 		wantStatus(t, err, ErrInvalid)
 	}
-	_, err = s.Rank(math.NaN())
+	_, err := s.Rank(math.NaN())
 	wantStatus(t, err, ErrInvalid)
 	wantStatus(t, s.QuantilesInto(make([]float64, 1), []float64{0.5, 0.9}), ErrInvalid)
 	wantStatus(t, s.Merge(s), ErrInvalid)
@@ -223,9 +215,7 @@ func TestSketchInvalidInputChangesNothing(t *testing.T) {
 }
 
 func TestSketchEmpty(t *testing.T) {
-	s, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer s.Close()
+	s := testSketch(t)
 	for name, f := range map[string]func() (float64, error){
 		"quantile": func() (float64, error) { return s.Quantile(0.5) },
 		"rank":     func() (float64, error) { return s.Rank(1) },
@@ -258,9 +248,7 @@ func errEmpty(err error) bool {
 }
 
 func TestSketchRangeAndSpecialCounts(t *testing.T) {
-	s, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer s.Close()
+	s := testSketch(t)
 	lo, hi, err := s.Range()
 	mustOK(t, err)
 	if lo != RangeMinDefault || hi != RangeMaxDefault {
@@ -333,9 +321,7 @@ func TestSketchMergeSubtractCopy(t *testing.T) {
 	a2 := lognormal(12, 3000, 0.2, 1)
 	all := append(append([]float64(nil), a1...), a2...)
 
-	x, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer x.Close()
+	x := testSketch(t)
 	y, err := NewSketch(4)
 	mustOK(t, err)
 	defer y.Close()
@@ -408,9 +394,7 @@ func TestSketchCloseIsIdempotent(t *testing.T) {
 	var zero Sketch
 	wantStatus(t, zero.Add(1), ErrState)
 	mustOK(t, zero.Close())
-	other, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer other.Close()
+	other := testSketch(t)
 	wantStatus(t, other.Merge(s), ErrState)
 	wantStatus(t, other.Merge(nil), ErrState)
 }

@@ -9,9 +9,7 @@ import (
 // doc/spec.md §2 reference behaviour: 10 samples, p95 is the largest (rank ceil(9.5) = 10),
 // error_rate = errors / N, satisfied = p95 ≤ 800 ms && error_rate ≤ 0.01.
 func TestSLOCheck(t *testing.T) {
-	s, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer s.Close()
+	s := testSketch(t)
 	cases := []struct {
 		name      string
 		latencies []float64
@@ -61,9 +59,7 @@ func TestSLOWindow(t *testing.T) {
 	w, err := NewSLOWindow(time.Second, 10, ScaleDefault)
 	mustOK(t, err)
 	defer w.Close()
-	ref, err := NewSketch(ScaleDefault)
-	mustOK(t, err)
-	defer ref.Close()
+	ref := testSketch(t)
 	var refErrors uint64
 	for s := uint64(0); s < 12; s++ {
 		lat := lognormal(int64(300+s), 100, 0.3, 0.4)
