@@ -270,6 +270,26 @@ typedef struct bad_case {
     const char *msg; /* a part of the expected message */
 } bad_case;
 
+/* Each case refused by reader fn (vllm, csv, jsonl) with a message holding its part; the
+ * NULL-message case of csv_malformed (an embedded NUL) is left to the caller. */
+static void expect_refused(const bad_case *cases, size_t n,
+                           int (*fn)(const char *, cap *, llmm_cli_error *))
+{
+    for (size_t i = 0; i < n; i++) {
+        cap c;
+        llmm_cli_error err;
+        int rc;
+        if (!cases[i].msg)
+            continue;
+        rc = fn(cases[i].text, &c, &err);
+        if (rc != LLMM_CLI_EPARSE || !strstr(err.msg, cases[i].msg)) {
+            print_error("case %zu '%s': rc %d, message '%s', expected '%s'\n", i, cases[i].text,
+                        rc, err.msg, cases[i].msg);
+            fail();
+        }
+    }
+}
+
 static void vllm_malformed(void **state)
 {
     static const bad_case cases[] = {
@@ -317,15 +337,11 @@ static void vllm_malformed(void **state)
         {"{\"a\": \"x\x01\"}", "t.json:1:9: control character 0x01"},
     };
     (void)state;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    expect_refused(cases, sizeof cases / sizeof cases[0], vllm);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) { /* each names the file */
         cap c;
         llmm_cli_error err;
-        int rc = vllm(cases[i].text, &c, &err);
-        if (rc != LLMM_CLI_EPARSE || !strstr(err.msg, cases[i].msg)) {
-            print_error("case %zu '%s': rc %d, message '%s', expected '%s'\n", i, cases[i].text,
-                        rc, err.msg, cases[i].msg);
-            fail();
-        }
+        vllm(cases[i].text, &c, &err);
         assert_true(strncmp(err.msg, "t.json:", 7) == 0);
     }
 }
@@ -483,25 +499,15 @@ static void csv_malformed(void **state)
         {"ttft_s,e2e_s\n\"0.1\"x,0.2\n", "t.csv:2:6: unexpected character"},
         {"ttft_s,e2e_s\n0.1,0.2\0\n", NULL},
     };
+    cap c;
+    llmm_cli_error err;
     (void)state;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        cap c;
-        llmm_cli_error err;
-        int rc;
-        if (!cases[i].msg) { /* embedded NUL: needs an explicit length */
-            rc = parse(LLMM_CLI_FORMAT_CSV, "t.csv", "ttft_s,e2e_s\n0.1,0.2\0\n", 23, &c, NULL,
-                       &err);
-            assert_int_equal(rc, LLMM_CLI_EPARSE);
-            assert_msg_has(err, "t.csv:2: NUL byte");
-            continue;
-        }
-        rc = csv(cases[i].text, &c, &err);
-        if (rc != LLMM_CLI_EPARSE || !strstr(err.msg, cases[i].msg)) {
-            print_error("case %zu: rc %d, message '%s', expected '%s'\n", i, rc, err.msg,
-                        cases[i].msg);
-            fail();
-        }
-    }
+    expect_refused(cases, sizeof cases / sizeof cases[0], csv);
+    /* the embedded NUL needs an explicit length */
+    assert_int_equal(parse(LLMM_CLI_FORMAT_CSV, "t.csv", "ttft_s,e2e_s\n0.1,0.2\0\n", 23, &c, NULL,
+                           &err),
+                     LLMM_CLI_EPARSE);
+    assert_msg_has(err, "t.csv:2: NUL byte");
 }
 
 /* ---- JSONL --------------------------------------------------------------------------------- */
@@ -543,16 +549,7 @@ static void jsonl_malformed(void **state)
         {"{\"ttft_s\": 0.5, \"e2e_s\": 0.2}\n", "t.jsonl:1: e2e_s (0.2) is below"},
     };
     (void)state;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        cap c;
-        llmm_cli_error err;
-        int rc = jsonl(cases[i].text, &c, &err);
-        if (rc != LLMM_CLI_EPARSE || !strstr(err.msg, cases[i].msg)) {
-            print_error("case %zu: rc %d, message '%s', expected '%s'\n", i, rc, err.msg,
-                        cases[i].msg);
-            fail();
-        }
-    }
+    expect_refused(cases, sizeof cases / sizeof cases[0], jsonl);
 }
 
 /* ---- numbers and helpers -------------------------------------------------------------------- */
