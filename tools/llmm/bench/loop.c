@@ -354,7 +354,7 @@ static int step(loop *L)
         llmm_bench_metrics *m = L->pr ? L->pr->metrics : NULL;
         if (llmm_bench_metrics_owns(m, ev[i].data.fd)) {
             llmm_bench_live live = {L->r, L->pr->label, L->nslot - L->nfree};
-            llmm_bench_metrics_event(m, L->ep, ev[i].data.fd, &live);
+            llmm_bench_metrics_event(m, &live);
             continue;
         }
         int flags = (ev[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
@@ -362,6 +362,8 @@ static int step(loop *L)
                     (ev[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
         curl_multi_socket_action(L->multi, ev[i].data.fd, flags, &running);
     }
+    if (L->pr && L->pr->metrics)
+        llmm_bench_metrics_expire(L->pr->metrics);
     now = llmm_bench_now();
     if (n <= 0 || L->curl_timeout_ms == 0)
         curl_multi_socket_action(L->multi, CURL_SOCKET_TIMEOUT, 0, &running);
@@ -382,8 +384,6 @@ static int step(loop *L)
 
 static void loop_free(loop *L)
 {
-    if (L->pr && L->pr->metrics)
-        llmm_bench_metrics_detach(L->pr->metrics);
     for (size_t i = 0; i < L->nslot; i++) {
         if (L->slot[i].easy)
             curl_multi_remove_handle(L->multi, L->slot[i].easy);
@@ -413,9 +413,9 @@ static int loop_init(loop *L, size_t nslot)
             return -1;
         L->free_slot[L->nfree++] = &L->slot[nslot - 1 - i];
     }
-    if (L->pr && L->pr->metrics && L->pr->metrics->fd >= 0) {
+    if (L->pr && L->pr->metrics && L->pr->metrics->ep >= 0) {
         struct epoll_event ev = {.events = EPOLLIN};
-        ev.data.fd = L->pr->metrics->fd;
+        ev.data.fd = L->pr->metrics->ep;
         if (epoll_ctl(L->ep, EPOLL_CTL_ADD, ev.data.fd, &ev) != 0)
             return -1;
     }

@@ -1,10 +1,8 @@
-/* metrics.c: the /metrics endpoint of `llmm bench` (metrics.h): non-blocking accept and reads
- * on the event loop's epoll set; an answer is written at once (an exposition of a few KiB
- * fits a fresh socket's send buffer) and the connection closed. */
+/* metrics.c: the /metrics endpoint of `llmm bench` (metrics.h): its listening socket and its
+ * exposition; metrics_conn.c serves the connections. */
 #include "bench/metrics.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,22 +10,34 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-int llmm_bench_metrics_open(llmm_bench_metrics *m, int port, llmm_cli_error *err)
+/* The socket bound and listening, and the epoll set watching it; 0, or -1 with errno. */
+static int bind_listen(llmm_bench_metrics *m, int port)
 {
     struct sockaddr_in a;
     socklen_t len = sizeof a;
     int one = 1;
-    memset(m, 0, sizeof *m);
-    for (int i = 0; i < LLMM_BENCH_METRICS_CONNS; i++)
-        m->conn[i] = -1;
     m->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    m->ep = epoll_create1(EPOLL_CLOEXEC);
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_ANY);
     a.sin_port = htons((uint16_t)port);
-    if (m->fd < 0 || setsockopt(m->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-        bind(m->fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(m->fd, 16) != 0 ||
-        getsockname(m->fd, (struct sockaddr *)&a, &len) != 0) {
+    if (m->fd < 0 || m->ep < 0 ||
+        setsockopt(m->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(m->fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(m->fd, 64) != 0 ||
+        getsockname(m->fd, (struct sockaddr *)&a, &len) != 0 || llmm_bench_metrics_listen(m))
+        return -1;
+    m->port = ntohs(a.sin_port);
+    return 0;
+}
+
+int llmm_bench_metrics_open(llmm_bench_metrics *m, int port, llmm_cli_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->fd = m->ep = -1;
+    llmm_cli_guard_init(&m->guard, LLMM_BENCH_METRICS_PER_ADDRESS, LLMM_BENCH_METRICS_TOTAL,
+                        LLMM_BENCH_METRICS_REQUEST_S);
+    if (bind_listen(m, port) != 0) {
         int e = errno;
         llmm_bench_metrics_close(m);
         return llmm_cli_fail(err, LLMM_CLI_EIO, "--metrics-port %d: %s", port, strerror(e));
@@ -36,44 +46,25 @@ int llmm_bench_metrics_open(llmm_bench_metrics *m, int port, llmm_cli_error *err
         llmm_bench_metrics_close(m);
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
     }
-    m->port = ntohs(a.sin_port);
     return LLMM_CLI_OK;
-}
-
-static void drop(llmm_bench_metrics *m, int i)
-{
-    close(m->conn[i]); /* closing removes it from every epoll set */
-    m->conn[i] = -1;
-    m->nbuf[i] = 0;
-}
-
-void llmm_bench_metrics_detach(llmm_bench_metrics *m)
-{
-    for (int i = 0; i < LLMM_BENCH_METRICS_CONNS; i++)
-        if (m->conn[i] >= 0)
-            drop(m, i);
 }
 
 void llmm_bench_metrics_close(llmm_bench_metrics *m)
 {
-    llmm_bench_metrics_detach(m);
+    llmm_bench_metrics_drop_all(m);
+    llmm_cli_guard_free(&m->guard);
     if (m->fd >= 0)
         close(m->fd);
-    m->fd = -1;
+    if (m->ep >= 0)
+        close(m->ep);
+    m->fd = m->ep = -1;
     llmm_prom_writer_free(m->w);
     m->w = NULL;
 }
 
 int llmm_bench_metrics_owns(const llmm_bench_metrics *m, int fd)
 {
-    if (!m || fd < 0)
-        return 0;
-    if (fd == m->fd)
-        return 1;
-    for (int i = 0; i < LLMM_BENCH_METRICS_CONNS; i++)
-        if (m->conn[i] == fd)
-            return 1;
-    return 0;
+    return m && fd >= 0 && fd == m->ep;
 }
 
 static const char *const family[LLMM_BENCH_NSKETCH] = {
@@ -86,8 +77,8 @@ static const char *const help[LLMM_BENCH_NSKETCH] = {
     "open loop: time to first token from the intended send time",
     "open loop: latency from the intended send time"};
 
-/* The exposition of live into m's writer. */
-static void expose(llmm_bench_metrics *m, const llmm_bench_live *live)
+void llmm_bench_metrics_expose(llmm_bench_metrics *m, const llmm_bench_live *live,
+                               const uint8_t **data, size_t *len)
 {
     static const double q[] = {0.5, 0.9, 0.99, 0.999};
     char labels[96];
@@ -121,79 +112,5 @@ static void expose(llmm_bench_metrics *m, const llmm_bench_live *live)
                             LLMM_PROM_GAUGE, NULL, 0);
     snprintf(labels, sizeof labels, "level=\"%s\"", live->level);
     llmm_prom_writer_value(m->w, labels, (double)live->in_flight);
-}
-
-/* Write all of b (the socket is blocking for this). */
-static void write_all(int fd, const void *b, size_t n)
-{
-    const char *p = b;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return;
-        p += w;
-        n -= (size_t)w;
-    }
-}
-
-static void answer(llmm_bench_metrics *m, int i, const llmm_bench_live *live)
-{
-    char head[256];
-    const uint8_t *data = NULL;
-    size_t len = 0;
-    int fd = m->conn[i], ok = strncmp(m->buf[i], "GET /metrics", 12) == 0;
-    if (ok) {
-        expose(m, live);
-        llmm_prom_writer_data(m->w, &data, &len);
-    }
-    snprintf(head, sizeof head,
-             "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-             ok ? "200 OK" : "404 Not Found",
-             ok ? llmm_prom_content_type(LLMM_PROM_TEXT) : "text/plain", len);
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    write_all(fd, head, strlen(head));
-    if (len)
-        write_all(fd, data, len);
-    m->scrapes += ok;
-    drop(m, i);
-}
-
-void llmm_bench_metrics_event(llmm_bench_metrics *m, int ep, int fd, const llmm_bench_live *live)
-{
-    if (fd == m->fd) {
-        int c;
-        while ((c = accept(m->fd, NULL, NULL)) >= 0) {
-            struct epoll_event ev = {.events = EPOLLIN};
-            int i = 0;
-            fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK);
-            fcntl(c, F_SETFD, FD_CLOEXEC);
-            while (i < LLMM_BENCH_METRICS_CONNS && m->conn[i] >= 0)
-                i++;
-            ev.data.fd = c;
-            if (i == LLMM_BENCH_METRICS_CONNS || epoll_ctl(ep, EPOLL_CTL_ADD, c, &ev) != 0) {
-                close(c);
-                continue;
-            }
-            m->conn[i] = c;
-        }
-        return;
-    }
-    for (int i = 0; i < LLMM_BENCH_METRICS_CONNS; i++) {
-        ssize_t n;
-        if (m->conn[i] != fd)
-            continue;
-        n = read(fd, m->buf[i] + m->nbuf[i], sizeof m->buf[i] - 1 - m->nbuf[i]);
-        if (n <= 0) {
-            if (n == 0 || (errno != EAGAIN && errno != EINTR))
-                drop(m, i);
-            return;
-        }
-        m->nbuf[i] += (size_t)n;
-        m->buf[i][m->nbuf[i]] = '\0';
-        if (strstr(m->buf[i], "\r\n\r\n") || m->nbuf[i] == sizeof m->buf[i] - 1)
-            answer(m, i, live);
-        return;
-    }
+    llmm_prom_writer_data(m->w, data, len);
 }

@@ -7,6 +7,7 @@
 
 #include "cmd/command.h"
 #include "common/numbers.h"
+#include "sim/http.h"
 #include "sim/model.h"
 #ifdef LLMM_SIM_SERVER
 #include "sim/server.h"
@@ -39,6 +40,14 @@ static void usage(FILE *f)
             "  --tls-key FILE       ... and this PEM private key\n"
             "  --log FILE           JSON Lines: one line per request (ids, tokens, status,\n"
             "                       CLOCK_MONOTONIC ns of its arrival, first and last chunk)\n"
+            "Connection limits (past one, a new connection is closed as soon as accepted):\n"
+            "  --max-connections N  open at once in all (default %u)\n"
+            "  --max-connections-per-address N  open at once from one client address\n"
+            "                       (default %u; a load generator opens one per stream)\n"
+            "  --request-deadline S a request (TLS handshake, head and body) must arrive\n"
+            "                       complete within S seconds of the connection's accept or\n"
+            "                       of the end of its previous response, or the connection\n"
+            "                       is closed (default %g)\n"
             "Engine model:\n"
             "  --step-base-ms X     fixed time of a step (default %g)\n"
             "  --step-per-seq-ms X  added per sequence in the step (default %g)\n"
@@ -54,7 +63,8 @@ static void usage(FILE *f)
             "  --drop-rate P        close the connection mid-stream\n"
             "  --malformed-rate P   send one chunk whose JSON is cut in half\n"
             "  -h, --help           this text\n",
-            (unsigned long long)d.seed, d.step_base_ms, d.step_per_seq_ms,
+            (unsigned long long)d.seed, LLMM_SIM_MAX_CONNECTIONS, LLMM_SIM_PER_ADDRESS,
+            LLMM_SIM_REQUEST_S, d.step_base_ms, d.step_per_seq_ms,
             d.prefill_ms_per_token, d.max_batch, (unsigned long long)d.kv_tokens,
             d.default_max_tokens, d.mean_output, d.stall_ms);
 }
@@ -66,16 +76,19 @@ enum { OPT_PORT = LLMM_CLI_OPT, OPT_HOST, OPT_MODEL, OPT_SEED, OPT_CERT, OPT_KEY
 #define NUMERIC_OPTIONS                                                                        \
     "step-base-ms= step-per-seq-ms= prefill-ms-per-token= max-batch= kv-tokens= "              \
     "default-max-tokens= mean-output= error-rate= stall-rate= stall-ms= drop-rate= "          \
-    "malformed-rate="
+    "malformed-rate= max-connections= max-connections-per-address= request-deadline="
 
-/* A numeric option: where it goes in the parameters, its kind and bounds. */
+/* A numeric option: where it goes (the engine's parameters, or the limits when `limit`), its
+ * kind and bounds. */
 typedef struct numeric_opt {
+    int limit;
     size_t off;
     char kind; /* 'd' double, 'u' uint32_t, 'U' uint64_t */
     double lo, hi;
 } numeric_opt;
 
-#define P_OFF(f) offsetof(llmm_sim_params, f)
+#define P_OFF(f) 0, offsetof(llmm_sim_params, f)
+#define L_OFF(f) 1, offsetof(llmm_sim_limits, f)
 static const numeric_opt numeric[] = {
     {P_OFF(step_base_ms), 'd', 0, 1e6},      {P_OFF(step_per_seq_ms), 'd', 0, 1e6},
     {P_OFF(prefill_ms_per_token), 'd', 0, 1e6}, {P_OFF(max_batch), 'u', 1, 1e6},
@@ -83,19 +96,21 @@ static const numeric_opt numeric[] = {
     {P_OFF(mean_output), 'd', 1, 1e6},        {P_OFF(error_rate), 'd', 0, 1},
     {P_OFF(stall_rate), 'd', 0, 1},           {P_OFF(stall_ms), 'd', 0, 3.6e6},
     {P_OFF(drop_rate), 'd', 0, 1},            {P_OFF(malformed_rate), 'd', 0, 1},
+    {L_OFF(max_connections), 'u', 1, 1e6},    {L_OFF(per_address), 'u', 1, 1e6},
+    {L_OFF(request_s), 'd', 0.001, 86400},
 };
 
 typedef struct sim_args {
     llmm_sim_params p;
+    llmm_sim_limits limits;
     const char *host, *model, *cert, *key, *log;
     unsigned port;
 } sim_args;
 
-static int set_numeric(llmm_sim_params *p, const numeric_opt *o, const char *name,
-                       const char *arg)
+static int set_numeric(sim_args *a, const numeric_opt *o, const char *name, const char *arg)
 {
     double v;
-    char *base = (char *)p + o->off;
+    char *base = (o->limit ? (char *)&a->limits : (char *)&a->p) + o->off;
     if (llmm_cli_number(arg, strlen(arg), &v) != LLMM_CLI_OK || v < o->lo || v > o->hi ||
         (o->kind != 'd' && v != floor(v)))
         return llmm_cli_usage_error(SELF, "--%s: '%s' is not %s in [%g, %g]", name, arg,
@@ -122,7 +137,7 @@ static int option(void *ctx, int id, const char *name, const char *arg)
         if (!llmm_cli_u64_arg(arg, UINT64_MAX, &a->p.seed))
             return llmm_cli_usage_error(SELF, "--seed: '%s' is not a number", arg);
     } else if (id >= OPT_NUMERIC) {
-        return set_numeric(&a->p, &numeric[id - OPT_NUMERIC], name, arg);
+        return set_numeric(a, &numeric[id - OPT_NUMERIC], name, arg);
     } else {
         const char **slot[] = {&a->host, &a->model, NULL, &a->cert, &a->key, &a->log};
         *slot[id - OPT_HOST] = arg;
@@ -132,7 +147,8 @@ static int option(void *ctx, int id, const char *name, const char *arg)
 
 static int run(int argc, char **argv)
 {
-    sim_args a = {.host = "127.0.0.1", .model = "llmm-sim", .port = 8000};
+    sim_args a = {.host = "127.0.0.1", .model = "llmm-sim", .port = 8000,
+                  .limits = {LLMM_SIM_MAX_CONNECTIONS, LLMM_SIM_PER_ADDRESS, LLMM_SIM_REQUEST_S}};
     int status;
     llmm_sim_params_default(&a.p);
     status = llmm_cli_parse_options(SELF, TEXT_OPTIONS NUMERIC_OPTIONS, argc, argv, option, &a);
@@ -147,7 +163,8 @@ static int run(int argc, char **argv)
         return llmm_cli_say(SELF, 1, "%s", "this llmm was built without TLS (libssl-dev)");
     {
         llmm_sim_config cfg = {.p = a.p, .host = a.host, .port = a.port, .model = a.model,
-                               .tls_cert = a.cert, .tls_key = a.key, .log_path = a.log};
+                               .tls_cert = a.cert, .tls_key = a.key, .log_path = a.log,
+                               .limits = a.limits};
         return llmm_sim_serve(&cfg, stdout, stderr);
     }
 #else

@@ -213,7 +213,7 @@ static void route(llmm_sim_conn *c, const llmm_sim_http_req *h, const char *body
 
 /* Answer the requests complete in c->in, one at a time (a pipelined one waits for the
  * response before it). */
-static void process(llmm_sim_conn *c)
+static void answer_complete(llmm_sim_conn *c)
 {
     while (!c->req && !c->close_after) {
         llmm_sim_http_req h;
@@ -242,9 +242,18 @@ static void process(llmm_sim_conn *c)
         memcpy(body, head + k, h.content_length);
         body[h.content_length] = '\0';
         llmm_sim_buf_consume(&c->in, (size_t)k + h.content_length);
+        llmm_cli_guard_served(&c->srv->guard, &c->guard);
         route(c, &h, body);
         free(body);
     }
+}
+
+/* Answer what is complete; with no request left in hand, the next one's deadline runs. */
+static void process(llmm_sim_conn *c)
+{
+    answer_complete(c);
+    if (!c->req)
+        llmm_cli_guard_wait(&c->srv->guard, &c->guard, llmm_sim_now_ns());
 }
 
 /* ---- the engine's callbacks -------------------------------------------------------------- */
@@ -323,7 +332,7 @@ void llmm_sim_on_release(void *ctx, llmm_sim_seq *seq, uint64_t t_ns)
 
 /* ---- the connection ---------------------------------------------------------------------- */
 
-int llmm_sim_conn_open(llmm_sim_server *s, int fd)
+int llmm_sim_conn_open(llmm_sim_server *s, int fd, const struct sockaddr_storage *sa)
 {
     llmm_sim_conn *c = calloc(1, sizeof *c);
     struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET};
@@ -331,12 +340,16 @@ int llmm_sim_conn_open(llmm_sim_server *s, int fd)
         return -1;
     c->fd = fd;
     c->srv = s;
-    if (s->tls_ctx && !(c->tls = llmm_sim_tls_session(s->tls_ctx, fd))) {
-        free(c);
-        return -1;
-    }
+    c->guard.owner = c;
     ev.data.ptr = c;
-    if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+    if (llmm_cli_guard_enter(&s->guard, &c->guard, sa, llmm_sim_now_ns()) != 0) {
+        llmm_cli_guard_refuse(fd, !s->tls_ctx);
+        free(c);
+        return 0;
+    }
+    if ((s->tls_ctx && !(c->tls = llmm_sim_tls_session(s->tls_ctx, fd))) ||
+        epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+        llmm_cli_guard_leave(&s->guard, &c->guard);
         llmm_sim_tls_session_free(c->tls);
         free(c);
         return -1;
@@ -354,6 +367,7 @@ void llmm_sim_conn_close(llmm_sim_conn *c)
         c->req->seq.cancelled = 1;
         c->req->conn = NULL;
     }
+    llmm_cli_guard_leave(&c->srv->guard, &c->guard);
     llmm_sim_tls_session_free(c->tls);
     close(c->fd);
     llmm_sim_buf_free(&c->in);

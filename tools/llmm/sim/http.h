@@ -5,9 +5,21 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define LLMM_SIM_HEAD_MAX 16384u        /* longest request head accepted */
 #define LLMM_SIM_BODY_MAX (16u << 20)   /* longest request body accepted */
+
+/* The server's connection limits (common/guard.h; doc/sim.md, "Connection limits"). */
+typedef struct llmm_sim_limits {
+    uint32_t max_connections; /* open at once in all */
+    uint32_t per_address;     /* open at once from one client address */
+    double request_s;         /* a complete request within this many seconds */
+} llmm_sim_limits;
+
+#define LLMM_SIM_MAX_CONNECTIONS 16384u
+#define LLMM_SIM_PER_ADDRESS 4096u
+#define LLMM_SIM_REQUEST_S 10.0
 
 typedef struct llmm_sim_http_req {
     char method[16];

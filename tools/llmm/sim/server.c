@@ -80,22 +80,19 @@ static void say_listening(int fd, const llmm_sim_config *cfg, FILE *out)
     fflush(out);
 }
 
+/* Accept what waits; a connection past the limits is closed at once (llmm_sim_conn_open). */
 static void accept_all(llmm_sim_server *s, int lfd)
 {
-    for (;;) {
-        int one = 1, fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
-                       errno == ENOMEM)) {
-            /* the backlog waits; watching the socket now would spin until a close */
-            epoll_ctl(s->epfd, EPOLL_CTL_DEL, lfd, NULL);
-            s->accept_paused = 1;
-            return;
-        }
-        if (fd < 0)
-            return; /* EAGAIN */
+    struct sockaddr_storage sa;
+    int fd, one = 1;
+    while ((fd = llmm_cli_guard_accept(lfd, &sa)) >= 0) {
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        if (llmm_sim_conn_open(s, fd) != 0)
+        if (llmm_sim_conn_open(s, fd, &sa) != 0)
             close(fd);
+    }
+    if (fd == -2) { /* the backlog waits; watching the socket now would spin until a close */
+        epoll_ctl(s->epfd, EPOLL_CTL_DEL, lfd, NULL);
+        s->accept_paused = 1;
     }
 }
 
@@ -117,6 +114,21 @@ static void arm(int tfd, uint64_t at, uint64_t *armed)
     *armed = at;
 }
 
+/* The earlier of two CLOCK_MONOTONIC times, 0 standing for never. */
+static uint64_t earliest(uint64_t a, uint64_t b)
+{
+    return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/* Close the connections whose request is late. */
+static void expire(llmm_sim_server *s)
+{
+    llmm_cli_guard_entry *e;
+    uint64_t now = llmm_sim_now_ns();
+    while ((e = llmm_cli_guard_expired(&s->guard, now)))
+        llmm_sim_conn_close(e->owner);
+}
+
 /* The descriptors' limit raised to its hard maximum: a thousand streams need as many. */
 static void raise_nofile(void)
 {
@@ -135,7 +147,9 @@ static int loop(llmm_sim_server *s, int lfd, int tfd)
     for (;;) {
         int n;
         llmm_sim_engine_advance(&s->engine, llmm_sim_now_ns());
-        arm(tfd, llmm_sim_engine_deadline(&s->engine), &armed);
+        expire(s);
+        arm(tfd, earliest(llmm_sim_engine_deadline(&s->engine), llmm_cli_guard_next(&s->guard)),
+            &armed);
         if (s->log_dirty) {
             fflush(s->log);
             s->log_dirty = 0;
@@ -176,6 +190,8 @@ static int setup(llmm_sim_server *s, const llmm_sim_config *cfg, FILE *err)
                              .release = llmm_sim_on_release};
     char msg[512];
     *s = (llmm_sim_server){.cfg = *cfg, .epfd = -1};
+    llmm_cli_guard_init(&s->guard, cfg->limits.per_address, cfg->limits.max_connections,
+                        cfg->limits.request_s);
     llmm_cli_rng_seed(&s->rng, cfg->p.seed);
     if (llmm_sim_engine_init(&s->engine, &cfg->p, &cb) != 0)
         return fprintf(err, "llmm sim: out of memory\n"), -1;
@@ -204,6 +220,7 @@ static void teardown(llmm_sim_server *s)
         llmm_sim_on_release(s, q, now);
     }
     llmm_sim_engine_free(e);
+    llmm_cli_guard_free(&s->guard);
     llmm_sim_tls_context_free(s->tls_ctx);
     if (s->log)
         fclose(s->log);

@@ -1,12 +1,14 @@
 /* server.h: `llmm sim`'s server: one thread, one epoll loop (server.c) over the listening
- * socket, a timerfd on the engine's next step end, a signalfd for SIGINT/SIGTERM, and the
- * connections (conn.c: HTTP/1.1 keep-alive, optional TLS, the routes and the streams). */
+ * socket, a timerfd on the engine's next step end or the earliest request deadline, a signalfd
+ * for SIGINT/SIGTERM, and the connections (conn.c: HTTP/1.1 keep-alive, optional TLS, the
+ * routes and the streams) within the limits of common/guard.h. */
 #ifndef LLMM_CLI_SIM_SERVER_H
 #define LLMM_CLI_SIM_SERVER_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/guard.h"
 #include "sim/engine.h"
 #include "sim/http.h"
 #include "sim/request.h"
@@ -18,6 +20,7 @@ typedef struct llmm_sim_config {
     const char *model;    /* the served model's name */
     const char *tls_cert, *tls_key; /* both or neither */
     const char *log_path; /* JSON Lines, one per request; NULL: none */
+    llmm_sim_limits limits;
 } llmm_sim_config;
 
 /* Serve until SIGINT or SIGTERM; prints "llmm sim: listening on URL" to out once listening.
@@ -53,6 +56,7 @@ struct llmm_sim_conn {
     llmm_sim_req *req;    /* the request being answered, NULL between requests */
     int close_after;      /* close once out is sent */
     int continued;        /* "100 Continue" sent for the request being read */
+    llmm_cli_guard_entry guard; /* its address and its request's deadline */
     llmm_sim_server *srv;
     llmm_sim_conn *prev, *next; /* the server's list of connections */
 };
@@ -69,12 +73,15 @@ struct llmm_sim_server {
     int log_dirty;
     uint64_t next_num;
     llmm_sim_conn *conns; /* every open connection */
+    llmm_cli_guard guard; /* the connection limits */
     int stopping;         /* tearing down: requests still in flight are cut */
 };
 
 uint64_t llmm_sim_now_ns(void);
-/* A new connection on the accepted socket fd (non-blocking); -1 when it cannot be kept. */
-int llmm_sim_conn_open(llmm_sim_server *s, int fd);
+/* A new connection on the accepted socket fd (non-blocking) from sa; -1 when it cannot be
+ * kept (the caller closes fd). A connection the limits refuse is closed here (503 on plain
+ * HTTP), and 0 returned. */
+int llmm_sim_conn_open(llmm_sim_server *s, int fd, const struct sockaddr_storage *sa);
 /* The readiness event of connection c: read, answer, write; it may close and free c. */
 void llmm_sim_conn_event(llmm_sim_conn *c, uint32_t events);
 /* Watch the listening socket again after accepting was paused (a descriptor was freed). */
