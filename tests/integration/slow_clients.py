@@ -19,10 +19,7 @@ never ends its request: the idle timeout alone would never close them. Checked, 
 usage: slow_clients.py PATH/TO/metrics_server
 """
 import os
-import resource
-import select
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -31,6 +28,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from prom_harness import check, free_port  # noqa: E402
+from slow_harness import Slow, poll_closed, raise_files_limit, trickle_until_closed  # noqa: E402
 
 PER_ADDRESS = 16  # tools/http/guard.h: LLMM_HTTP_PER_ADDRESS
 IDLE_S = 10  # LLMM_HTTP_IDLE_S
@@ -42,67 +40,11 @@ SCRAPE_TIMEOUT = 5.0
 HEADER = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 64
 
 
-class Slow:
-    """One slow client: its socket, where it comes from, when it opened and closed."""
-
-    def __init__(self, src, port):
-        self.src, self.sent, self.closed = src, 0, None
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind((src, 0))
-        self.sock.settimeout(5.0)
-        self.opened = time.monotonic()
-        try:
-            self.sock.connect(("127.0.0.1", port))
-            self.sock.setblocking(False)
-            self.trickle()
-        except OSError:
-            self.close()
-
-    def trickle(self):
-        """One more byte of a request that never ends."""
-        if self.closed is None:
-            try:
-                self.sock.send(HEADER[self.sent % len(HEADER):][:1])
-                self.sent += 1
-            except OSError:
-                self.close()
-
-    def close(self):
-        if self.closed is None:
-            self.closed = time.monotonic()
-            self.sock.close()
-
-
-def poll_closed(conns):
-    """Mark the connections the server has closed (readable: EOF or a reset)."""
-    live = {c.sock.fileno(): c for c in conns if c.closed is None}
-    poller = select.poll()
-    for fd in live:
-        poller.register(fd, select.POLLIN)
-    for fd, _ in poller.poll(0):
-        c = live[fd]
-        try:
-            data = c.sock.recv(4096)
-        except OSError:
-            data = b""
-        if not data:
-            c.close()
-
-
 def scrape(port, method="GET"):
     req = urllib.request.Request("http://127.0.0.1:%d/metrics" % port, method=method)
     start = time.monotonic()
     with urllib.request.urlopen(req, timeout=SCRAPE_TIMEOUT) as r:
         return r.status, dict(r.headers), r.read(), time.monotonic() - start
-
-
-def raise_files_limit(need):
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and hard < need:
-        print("1..0 # SKIP open-files hard limit %d < %d" % (hard, need))
-        sys.exit(77)
-    if soft != resource.RLIM_INFINITY and soft < need:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
 
 
 def main():
@@ -115,8 +57,9 @@ def main():
     try:
         line = proc.stdout.readline()
         check("serving" in line, "metrics_server started: %s" % line.strip())
-        flood = [Slow("127.0.0.2", port) for _ in range(FLOOD)]
-        spread = [Slow("127.0.0.%d" % (3 + a), port) for a in range(SPREAD) for _ in range(EACH)]
+        flood = [Slow("127.0.0.2", port, HEADER) for _ in range(FLOOD)]
+        spread = [Slow("127.0.0.%d" % (3 + a), port, HEADER) for a in range(SPREAD)
+                  for _ in range(EACH)]
         conns = flood + spread
         time.sleep(1.0)
         poll_closed(conns)
@@ -147,12 +90,7 @@ def main():
                   "POST /metrics: %d, Allow: %s" % (e.code, e.headers.get("Allow")))
 
         # one more byte a second (the idle timeout never fires) until the server closes them
-        end = time.monotonic() + DEADLINE + 10
-        while time.monotonic() < end and any(c.closed is None for c in conns):
-            for c in conns:
-                c.trickle()
-            time.sleep(1.0)
-            poll_closed(conns)
+        trickle_until_closed(conns, DEADLINE + 10)
         held = [c.closed - c.opened for c in spread + flood if c.sent > 1]
         check(all(c.closed is not None for c in conns) and held and max(held) < IDLE_S,
               "every slow connection closed by the %d s request deadline: %d that sent more "
