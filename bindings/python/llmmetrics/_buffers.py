@@ -20,7 +20,7 @@ from __future__ import annotations
 import array
 import ctypes
 import sys
-from typing import Any, Iterable, List, Optional, Tuple, Union
+from typing import Any, Iterable, Optional, Tuple, Union
 
 
 __all__ = ["DoubleBuffer", "as_doubles", "as_address", "batch_prototype"]
@@ -157,52 +157,68 @@ def as_doubles(values: DoubleBuffer) -> Tuple[Any, int, Any]:
 # A ctypes call with ``argtypes`` runs each argument's ``from_param``, and ``as_doubles`` builds a
 # memoryview and two ctypes objects: together several times the cost of the call itself, which
 # is what a batch of a few thousand values pays on top of the C work. ``batch_prototype`` types
-# ``(handle, const double *, size_t)`` as ``(void *, void *, size_t)`` so that the values can be
-# passed as a plain address, and ``as_address`` gets that address without building anything for
-# ``array('d')`` and native float64 numpy arrays. The C call checks the values; nothing is
-# checked twice.
+# each ``const double *`` parameter as ``void *`` so that the values can be passed as a plain
+# address, and ``as_address`` gets that address without building anything for ``array('d')``
+# and with one ctypes view for native float64 numpy arrays. The C call checks the values;
+# nothing is checked twice.
 
 _ARRAY = array.array
+_POINTER = ctypes._Pointer  # the base class of every POINTER(T)
+_view = ctypes.c_double.from_buffer
+_addressof = ctypes.addressof
+
+# numpy's ndarray type and native float64 dtype (arrays of it share this object), cached by
+# ``_see_numpy`` the first time a call finds numpy loaded: numpy is never imported here
+_NDARRAY: Any = None
+_F8: Any = None
 
 
 def batch_prototype(fn: Any) -> Any:
-    """``fn`` (a library function taking a handle, ``const double *`` and ``size_t``) as a
-    foreign function taking ``(void *, void *, size_t)``: the pointer may then be an int. A
-    call the loaded library lacks (``_lib``'s stand-in, which raises when called) is returned
-    as it is, so that importing the package never fails on it."""
+    """``fn`` (a library function with ``argtypes``) as a foreign function whose pointer
+    parameters are all ``void *``: the values may then be an int address from
+    :func:`as_address`, and the handle passes with the cheapest conversion ctypes has. A call
+    the loaded library lacks (``_lib``'s stand-in, which raises when called) is returned as it
+    is, so that importing the package never fails on it."""
     if not hasattr(fn, "restype"):
         return fn
-    proto = ctypes.CFUNCTYPE(fn.restype, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+    params = [ctypes.c_void_p if issubclass(t, _POINTER) else t for t in fn.argtypes]
+    proto = ctypes.CFUNCTYPE(fn.restype, *params)
     return proto(ctypes.cast(fn, ctypes.c_void_p).value)
 
 
 def as_address(values: DoubleBuffer) -> Tuple[Any, int, Any]:
     """As :func:`as_doubles`, for a :func:`batch_prototype` call: the pointer is an int address
-    for ``array('d')`` (its ``buffer_info``) and for writable C-contiguous native float64 numpy
-    arrays (their buffer, exported for as long as ``keepalive`` lives); anything else goes
-    through :func:`as_doubles`."""
-    if type(values) is _ARRAY and values.typecode == "d":
-        addr, n = values.buffer_info()
-        if n:
-            return addr, n, values
-    np = sys.modules.get("numpy")
-    if np is not None and type(values) is np.ndarray and values.dtype is _f8(np):
-        n = values.size
-        if n:
+    for a non-empty ``array('d')`` (its ``buffer_info``) and for a non-empty writable
+    C-contiguous native float64 numpy array (its buffer, exported for as long as ``keepalive``
+    lives); anything else goes through :func:`as_doubles`."""
+    t = type(values)
+    if t is _NDARRAY:
+        if values.dtype is _F8:
             try:
-                view = ctypes.c_double.from_buffer(values)  # writable and C-contiguous only
+                view = _view(values)  # writable, C-contiguous and not empty only
             except (TypeError, ValueError, BufferError):
                 pass
             else:
-                return ctypes.addressof(view), n, view
+                return _addressof(view), values.size, view
+    elif t is _ARRAY:
+        if values.typecode == "d":
+            addr, n = values.buffer_info()
+            if n:
+                return addr, n, values
+    elif _NDARRAY is None and _see_numpy():
+        return as_address(values)
     return as_doubles(values)
 
 
-_F8: List[Any] = []
-
-
-def _f8(np: Any) -> Any:
-    """numpy's native float64 dtype (arrays of it share this object)."""
-    if not _F8:
-        _F8.append(np.dtype(np.float64))
-    return _F8[0]
+def _see_numpy() -> bool:
+    """Cache numpy's ndarray type and float64 dtype if numpy is loaded; True if it is."""
+    global _NDARRAY, _F8
+    np = sys.modules.get("numpy")
+    if np is None:
+        return False
+    try:
+        f8, ndarray = np.dtype(np.float64), np.ndarray
+    except AttributeError:  # still being imported
+        return False
+    _F8, _NDARRAY = f8, ndarray
+    return True

@@ -166,6 +166,9 @@ class Handle(Closing):
     def _init_handle(self, ptr: Any, context: Optional[Context]) -> None:
         self._lock = threading.Lock()
         self._ptr = ptr
+        # the handle as an int, 0 once closed: what the batch calls pass (``batch_prototype``
+        # types it void *; an int converts faster than the pointer object)
+        self._address: int = ctypes.c_void_p.from_buffer(ptr).value or 0
         self._context = context
 
     def _init_new(self, context: Optional[Context], c_type: Any, call: str,
@@ -233,6 +236,7 @@ class Handle(Closing):
             return
         with lock:
             ptr, self._ptr = self._ptr, None
+            self._address = 0
             if ptr:
                 type(self)._c_free(ptr)
                 if self._context is not None:

@@ -177,10 +177,17 @@ class Sketch(Handle):
         :raises InvalidArgument: a value is NaN, infinite or negative
         :raises TypeError: ``values`` is not numbers
         """
-        ptr, n, keep = as_address(values)
-        with self._lock:
-            st = _c_add_many(self._live(), ptr, n)
-        del keep
+        addr, n, keep = as_address(values)
+        lock = self._lock  # acquire / release: cheaper than ``with`` on this per-batch path
+        lock.acquire()
+        try:
+            handle = self._address
+            if not handle:
+                raise ValueError("llmmetrics.Sketch is closed")
+            st = _c_add_many(handle, addr, n)
+        finally:
+            lock.release()
+        del keep  # the buffer export ends here, not with a traceback that holds this frame
         if st:
             raise error_for(st, "llmm_sketch_add_many", "%d values" % n)
 

@@ -15,7 +15,7 @@ from typing import Any, List, Optional, Tuple
 
 from . import _lib
 from ._args import int32, real, uint32, uint64
-from ._buffers import DoubleBuffer, as_doubles
+from ._buffers import DoubleBuffer, as_address, as_doubles, batch_prototype
 from ._html import cell, sketch_html
 from .context import Context, Handle
 from .errors import check, error_for
@@ -28,6 +28,8 @@ __all__ = ["Window", "RatioWindow", "WINDOW_SLOT_NS_DEFAULT", "WINDOW_SLOTS_DEFA
 WINDOW_SLOT_NS_DEFAULT: int = _lib.LLMM_WINDOW_SLOT_NS_DEFAULT
 WINDOW_SLOTS_DEFAULT: int = _lib.LLMM_WINDOW_SLOTS_DEFAULT
 WINDOW_SLOTS_MAX: int = _lib.LLMM_WINDOW_SLOTS_MAX
+
+_c_add_many = batch_prototype(_lib.llmm_window_add_many)
 
 
 def time_arg(now_ns: Optional[int], call: str = "") -> int:
@@ -155,9 +157,9 @@ class Window(_Ring):
         """Record a batch at one time stamp, all or nothing (inputs as
         :meth:`Sketch.add_many`)."""
         t = time_arg(now_ns, "llmm_window_add_many")
-        ptr, n, keep = as_doubles(values)
+        addr, n, keep = as_address(values)
         with self._lock:
-            st = _lib.llmm_window_add_many(self._live(), t, ptr, n)
+            st = _c_add_many(self._live(), t, addr, n)
             if not st:
                 self._last_ns = t
         del keep

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import array
 import ctypes
+import math
 import unittest
 
-from llmmetrics import InvalidArgument, Sketch
-from llmmetrics._buffers import as_address, as_doubles
+from llmmetrics import InvalidArgument, Recorder, Sketch, Window, _lib
+from llmmetrics._buffers import as_address, as_doubles, batch_prototype
 
-from support import HAVE_NUMPY, exact_quantile, lognormal
+from support import HAVE_NUMPY, exact_quantile, lognormal, run_python
 
 if HAVE_NUMPY:
     import numpy as np
@@ -24,6 +25,18 @@ def address_of(arg) -> int:
     if hasattr(arg, "_obj"):  # ctypes.byref(x, offset)
         return ctypes.addressof(arg._obj) + getattr(arg, "_offset", 0)
     return ctypes.cast(arg, ctypes.c_void_p).value or 0
+
+
+def batch_targets():
+    """(name, add_many, sketch of what was recorded, close) for each batch call that goes
+    through as_address: a sketch, a recorder's shard and a window."""
+    s = Sketch()
+    yield "Sketch", s.add_many, lambda: s.copy(), s.close
+    rec = Recorder()
+    sh = rec.shard()
+    yield "Shard", sh.add_many, rec.snapshot, rec.close
+    w = Window()
+    yield "Window", lambda v: w.add_many(v, 1), lambda: w.snapshot(now_ns=1), w.close
 
 
 class PurePython(unittest.TestCase):
@@ -102,6 +115,41 @@ class PurePython(unittest.TestCase):
                 s.add_many(array.array("d", [1.0, -2.0]))
             self.assertEqual(s.count, 0)
 
+    def test_batch_prototype(self) -> None:
+        """Every pointer parameter becomes void *, the others stay; a call the loaded library
+        lacks (the loader's raising stand-in) is returned as it is."""
+        fn = batch_prototype(_lib.llmm_window_add_many)
+        self.assertEqual(fn.argtypes, (ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p,
+                                       ctypes.c_size_t))
+        self.assertIs(fn.restype, _lib.llmm_window_add_many.restype)
+        stub = _lib._missing_stub("llmm_sketch_add_many")
+        self.assertIs(batch_prototype(stub), stub)
+
+    def test_closed_targets_raise(self) -> None:
+        """The short path still checks the handle: closed, released or freed objects raise
+        ValueError, for array('d') (int address) and for a list (converted)."""
+        for name, add_many, _, close in batch_targets():
+            close()
+            for values in (array.array("d", self.DATA), self.DATA):
+                with self.assertRaises(ValueError, msg=name):
+                    add_many(values)
+
+    def test_export_ends_after_a_failed_batch(self) -> None:
+        """A rejected batch records nothing and leaves the array free to grow again."""
+        for name, add_many, recorded, close in batch_targets():
+            a = array.array("d", [1.0, float("nan")])
+            try:
+                add_many(a)
+            except InvalidArgument as e:
+                err = e  # the traceback keeps add_many's frame alive
+            else:
+                self.fail(name)
+            a.append(3.0)
+            with recorded() as r:
+                self.assertEqual(r.count, 0, name)
+            del err
+            close()
+
     def test_values_are_not_modified(self) -> None:
         a = array.array("d", self.DATA)
         with Sketch() as s:
@@ -138,6 +186,59 @@ class Numpy(unittest.TestCase):
         x.setflags(write=False)  # read-only: as_doubles reads it in place
         ptr, n, keep = as_address(x)
         self.assertEqual((address_of(ptr), n), (x.ctypes.data, 1000))
+
+    def test_every_layout_records_what_numpy_holds(self) -> None:
+        """Each numpy input, through each batch call, records count, min and max as numpy
+        gives them and the sum of the values added in C order one by one (to 1e-13)."""
+        base = np.asarray(lognormal(3000, seed=34))
+        readonly = base[200:1800].copy()
+        readonly.setflags(write=False)
+        variants = {
+            "whole": base, "slice of a larger array": base[1000:2024],
+            "read-only": readonly, "float32": base.astype(np.float32),
+            "non-contiguous view": base[::3], "2-D C-contiguous": base.reshape(30, 100),
+            "Fortran order": np.asfortranarray(base.reshape(30, 100)),
+            "big-endian": base.astype(">f8"), "int64": np.arange(1, 500, dtype=np.int64),
+            "2-D non-contiguous": base.reshape(30, 100)[::2, 1::3],
+        }
+        for what, v in variants.items():
+            flat = np.ascontiguousarray(v, dtype=np.float64).ravel()
+            want_sum = 0.0
+            for x in flat.tolist():
+                want_sum += x
+            for name, add_many, recorded, close in batch_targets():
+                add_many(v)
+                with recorded() as r:
+                    msg = "%s, %s" % (name, what)
+                    self.assertEqual((r.count, r.min, r.max),
+                                     (v.size, float(v.min()), float(v.max())), msg)
+                    # a shard's sum may round differently from the one-by-one order
+                    self.assertTrue(math.isclose(r.sum, want_sum, rel_tol=1e-13), msg)
+                close()
+
+    def test_numpy_loaded_after_the_package(self) -> None:
+        """numpy imported after llmmetrics and after other batches: its arrays still take
+        the address path and record what they hold."""
+        r = run_python("""
+            import array, sys
+            import llmmetrics
+            from llmmetrics._buffers import as_address
+            s = llmmetrics.Sketch()
+            s.add_many([1.0, 2.0])
+            s.add_many(array.array("d", [3.0]))
+            assert "numpy" not in sys.modules
+            import numpy as np
+            x = np.array([4.0, 5.0, 6.0])
+            s.add_many(x)
+            print(as_address(x)[:2] == (x.ctypes.data, 3), s.count, s.sum)
+            """, {})
+        self.assertEqual(r.stdout.split(), ["True", "6", "21.0"], r.stderr)
+
+    def test_closed_targets_raise_for_numpy(self) -> None:
+        for name, add_many, _, close in batch_targets():
+            close()
+            with self.assertRaises(ValueError, msg=name):
+                add_many(np.ones(10))
 
     def test_results_match_numpy_reference(self) -> None:
         x = np.random.default_rng(7).lognormal(np.log(0.2), 1.0, 50000)
