@@ -10,14 +10,7 @@
 enum { R_ROOT = LLMM_CLI_OAI_ROOT, R_CHOICE = LLMM_CLI_OAI_CHOICE, R_DELTA = LLMM_CLI_OAI_DELTA,
        R_USAGE = LLMM_CLI_OAI_USAGE };
 enum { K_CHOICES = LLMM_CLI_OAI_K_CHOICES, K_USAGE = LLMM_CLI_OAI_K_USAGE,
-       K_DELTA = LLMM_CLI_OAI_K_DELTA, K_TEXT = LLMM_CLI_OAI_K_FIRST_FREE, K_CONTENT, K_TOOLS,
-       K_OUT, K_IN };
-
-static int find(const char *k, size_t len, const char *const *names, const int *ids, int n)
-{
-    int i = llmm_cli_key_find(k, len, names, n);
-    return i < 0 ? LLMM_CLI_JSON_SKIP : ids[i];
-}
+       K_DELTA = LLMM_CLI_OAI_K_DELTA, K_TEXT = LLMM_CLI_OAI_K_FIRST_FREE, K_CONTENT, K_TOOLS };
 
 static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
 {
@@ -28,29 +21,27 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
     static const char *const delta[] = {"content", "reasoning_content", "reasoning",
                                         "tool_calls"};
     static const int delta_id[] = {K_CONTENT, K_CONTENT, K_CONTENT, K_TOOLS};
-    static const char *const usage[] = {"completion_tokens", "prompt_tokens"};
-    static const int usage_id[] = {K_OUT, K_IN};
     llmm_bench_chunk *c = self;
     int id;
     switch (f->type) {
     case R_ROOT:
-        id = find(k, len, root, root_id, 3);
+        id = llmm_cli_key_id(k, len, root, root_id, 3);
         if (id == 0) {
             c->error = 1;
             return LLMM_CLI_JSON_SKIP;
         }
         return id;
     case R_CHOICE:
-        return find(k, len, choice, choice_id, 2);
+        return llmm_cli_key_id(k, len, choice, choice_id, 2);
     case R_DELTA:
-        id = find(k, len, delta, delta_id, 4);
+        id = llmm_cli_key_id(k, len, delta, delta_id, 4);
         if (id == K_TOOLS) {
             c->output = 1;
             return LLMM_CLI_JSON_SKIP;
         }
         return id;
     case R_USAGE:
-        return find(k, len, usage, usage_id, 2);
+        return llmm_cli_oai_usage_key(k, len);
     default:
         return LLMM_CLI_JSON_SKIP;
     }
@@ -67,15 +58,14 @@ static int on_open(void *self, llmm_cli_json_frame *parent, int map)
 static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_value *v)
 {
     llmm_bench_chunk *c = self;
-    int64_t n;
     if (!f)
         return 1;
     if (f->type == R_CHOICE && f->key == K_TEXT && v->kind == K_STRING)
         c->output = 1;
     else if (f->type == R_DELTA && f->key == K_CONTENT && v->kind == K_STRING && v->len > 0)
         c->output = 1;
-    else if (f->type == R_USAGE && llmm_cli_json_int(v, &n))
-        *(f->key == K_OUT ? &c->completion_tokens : &c->prompt_tokens) = n;
+    else if (f->type == R_USAGE)
+        llmm_cli_oai_usage_scalar(f, v, &c->completion_tokens, &c->prompt_tokens);
     return 1;
 }
 

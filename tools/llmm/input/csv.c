@@ -2,7 +2,6 @@
  * columns (table.h). Fields are separated by commas and may be quoted ("a,b", "" for a quote);
  * a quoted field cannot span lines. Empty lines and lines starting with '#' are skipped. */
 #include <ctype.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -103,6 +102,7 @@ static int header(llmm_cli_table *t, size_t nf, uint64_t lineno, llmm_cli_error 
 static int field_value(llmm_cli_table *t, int col, const char *s, size_t len,
                        llmm_cli_record *r, uint64_t lineno, llmm_cli_error *err)
 {
+    const char *why;
     double v;
     if (col == COL_STATUS) {
         int f = llmm_cli_status_failed(s, len);
@@ -121,30 +121,10 @@ static int field_value(llmm_cli_table *t, int col, const char *s, size_t len,
                                  ? "too small (it would round to 0)"
                                  : "not a number",
                              s);
-    if (col != COL_START && v < 0)
-        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: %s is negative (%.9g)", t->name,
-                             (unsigned long long)lineno, llmm_cli_table_col_name[col], v);
-    switch (col) {
-    case COL_START:
-        r->start_s = v;
-        break;
-    case COL_TTFT:
-        r->ttft_s = v;
-        break;
-    case COL_E2E:
-        r->e2e_s = v;
-        break;
-    default:
-        if (v != floor(v) || v > 9.0e15)
-            return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: %s is not a token count (%.9g)",
-                                 t->name, (unsigned long long)lineno,
-                                 llmm_cli_table_col_name[col], v);
-        if (col == COL_OUT)
-            r->output_tokens = (int64_t)v;
-        else
-            r->input_tokens = (int64_t)v;
-        break;
-    }
+    why = llmm_cli_record_set(r, col, v);
+    if (why)
+        return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: %s %s (%.9g)", t->name,
+                             (unsigned long long)lineno, llmm_cli_table_col_name[col], why, v);
     return LLMM_CLI_OK;
 }
 

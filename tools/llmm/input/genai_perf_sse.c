@@ -19,14 +19,7 @@
 enum { R_ROOT = LLMM_CLI_OAI_ROOT, R_CHOICE = LLMM_CLI_OAI_CHOICE, R_DELTA = LLMM_CLI_OAI_DELTA,
        R_USAGE = LLMM_CLI_OAI_USAGE };
 enum { K_CHOICES = LLMM_CLI_OAI_K_CHOICES, K_USAGE = LLMM_CLI_OAI_K_USAGE,
-       K_DELTA = LLMM_CLI_OAI_K_DELTA, K_ERROR = LLMM_CLI_OAI_K_FIRST_FREE, K_DATA, K_TEXT,
-       K_OUT_TOK, K_IN_TOK };
-
-static int key_of(const char *k, size_t len, const char *const *names, const int *ids, int n)
-{
-    int i = llmm_cli_key_find(k, len, names, n);
-    return i < 0 ? LLMM_CLI_JSON_SKIP : ids[i];
-}
+       K_DELTA = LLMM_CLI_OAI_K_DELTA, K_ERROR = LLMM_CLI_OAI_K_FIRST_FREE, K_DATA, K_TEXT };
 
 static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
 {
@@ -36,24 +29,22 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
     static const int choice_id[] = {K_DELTA, K_DELTA, K_TEXT};
     static const char *const delta[] = {"content", "reasoning_content", "reasoning"};
     static const int delta_id[] = {K_TEXT, K_TEXT, K_TEXT};
-    static const char *const usage[] = {"completion_tokens", "prompt_tokens"};
-    static const int usage_id[] = {K_OUT_TOK, K_IN_TOK};
     llmm_cli_gp_stream *s = self;
     int id;
     switch (f->type) {
     case R_ROOT:
-        id = key_of(k, len, root, root_id, 4);
+        id = llmm_cli_key_id(k, len, root, root_id, 4);
         if (id == K_ERROR)
             s->ev_err_obj = 1;
         if (id == K_DATA)
             s->ev_other = 1;
         return id == K_ERROR || id == K_DATA ? LLMM_CLI_JSON_SKIP : id;
     case R_CHOICE:
-        return key_of(k, len, choice, choice_id, 3);
+        return llmm_cli_key_id(k, len, choice, choice_id, 3);
     case R_DELTA:
-        return key_of(k, len, delta, delta_id, 3);
+        return llmm_cli_key_id(k, len, delta, delta_id, 3);
     case R_USAGE:
-        return key_of(k, len, usage, usage_id, 2);
+        return llmm_cli_oai_usage_key(k, len);
     default:
         return LLMM_CLI_JSON_SKIP;
     }
@@ -68,18 +59,13 @@ static int on_open(void *self, llmm_cli_json_frame *parent, int map)
 static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_value *v)
 {
     llmm_cli_gp_stream *s = self;
-    int64_t n;
     if (!f)
         return 1;
     if (f->key == K_TEXT && v->kind == K_STRING && v->len > 0 &&
         (f->type == R_CHOICE || f->type == R_DELTA))
         s->ev_content = 1;
-    if (f->type == R_USAGE && llmm_cli_json_int(v, &n)) {
-        if (f->key == K_OUT_TOK)
-            s->out_tokens = n;
-        else if (f->key == K_IN_TOK)
-            s->in_tokens = n;
-    }
+    if (f->type == R_USAGE)
+        llmm_cli_oai_usage_scalar(f, v, &s->out_tokens, &s->in_tokens);
     return 1;
 }
 

@@ -378,8 +378,6 @@ static int on_close(void *self, llmm_cli_json_frame *f)
         return llmm_cli_gl_keep(p);
     case B_BENCH:
         return end_benchmark(p);
-    case B_ROOT:
-        return 1;
     default:
         return 1;
     }

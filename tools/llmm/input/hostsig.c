@@ -107,16 +107,14 @@ static int one_line(void *user, char *line, size_t len, uint64_t lineno, llmm_cl
 {
     hline *j = user;
     llmm_cli_hostsig *h = j->h;
-    size_t i;
-    int rc;
-    if (llmm_cli_jline_blank(line, len, lineno, &i))
-        return LLMM_CLI_OK;
+    int blank, rc;
     memset(&j->s, 0, sizeof j->s);
     memset(j->seen, 0, sizeof j->seen);
     for (int k = 0; k < LLMM_CLI_HOST_MAX; k++)
         j->s.v[k] = NAN;
-    rc = llmm_cli_jline_parse(&j->tok, &handler, j, &j->cb, j->name, line, i, len, lineno, err);
-    if (rc != LLMM_CLI_OK)
+    rc = llmm_cli_jline_parse(&j->tok, &handler, j, &j->cb, j->name, line, len, lineno, &blank,
+                              err);
+    if (rc != LLMM_CLI_OK || blank)
         return rc;
     if (!j->seen[KEY_T])
         return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: no \"t\": not a host sample",

@@ -187,23 +187,27 @@ const char *llmm_cli_nonfinite_name(double v)
     return isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
 }
 
-int llmm_cli_jline_blank(const char *line, size_t len, uint64_t lineno, size_t *at)
+/* Where line lineno's document starts: past a byte-order mark on line 1 and leading blanks. */
+static size_t jline_start(const char *line, size_t len, uint64_t lineno)
 {
     size_t i = 0;
     if (lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
         i = 3;
     while (i < len && (line[i] == ' ' || line[i] == '\t'))
         i++;
-    *at = i;
-    return i == len;
+    return i;
 }
 
 int llmm_cli_jline_parse(llmm_cli_json *tok, const llmm_cli_json_handler *h, void *self,
                          const llmm_cli_cb_error *cb, const char *name, const char *line,
-                         size_t i, size_t len, uint64_t lineno, llmm_cli_error *err)
+                         size_t len, uint64_t lineno, int *blank, llmm_cli_error *err)
 {
+    size_t i = jline_start(line, len, lineno);
     uint64_t l, col;
     int st;
+    *blank = i == len;
+    if (*blank)
+        return LLMM_CLI_OK;
     llmm_cli_json_init(tok, h, self, 0);
     st = llmm_cli_json_feed(tok, line + i, len - i);
     if (st == LLMM_CLI_JSON_OK)
@@ -225,6 +229,12 @@ int llmm_cli_key_find(const char *k, size_t len, const char *const *names, int n
         if (llmm_cli_key_is(k, len, names[i]))
             return i;
     return -1;
+}
+
+int llmm_cli_key_id(const char *k, size_t len, const char *const *names, const int *ids, int n)
+{
+    int i = llmm_cli_key_find(k, len, names, n);
+    return i < 0 ? LLMM_CLI_JSON_SKIP : ids[i];
 }
 
 /* "ttft" -> TTFT ...; the rest OTHER. */

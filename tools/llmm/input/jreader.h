@@ -88,14 +88,13 @@ int llmm_cli_jr_figure(llmm_cli_jreader *r, const char *name, size_t nlen, int m
                        double q, double value, const char *unit, double si);
 
 /* JSON Lines (one document per line, each tokenized on its own so that an error names its line
- * and column): where line `lineno`'s document starts, past a UTF-8 byte-order mark on line 1
- * and leading blanks, into *at, and whether the line is blank (1: nothing to parse); and the
- * document at line[i .. len) through tok, initialised here with handler h and state self:
- * LLMM_CLI_OK, or the error as "name:lineno:col: message" (a callback's from cb). */
-int llmm_cli_jline_blank(const char *line, size_t len, uint64_t lineno, size_t *at);
+ * and column): line `lineno`'s document, past a UTF-8 byte-order mark on line 1 and leading
+ * blanks, through tok, initialised here with handler h and state self. *blank = 1 for a blank
+ * line (nothing parsed), else 0. LLMM_CLI_OK, or the error as "name:lineno:col: message" (a
+ * callback's from cb). */
 int llmm_cli_jline_parse(llmm_cli_json *tok, const llmm_cli_json_handler *h, void *self,
                          const llmm_cli_cb_error *cb, const char *name, const char *line,
-                         size_t i, size_t len, uint64_t lineno, llmm_cli_error *err);
+                         size_t len, uint64_t lineno, int *blank, llmm_cli_error *err);
 
 /* A non-finite number's literal ("NaN", "Infinity", "-Infinity"). */
 const char *llmm_cli_nonfinite_name(double v);
@@ -113,6 +112,8 @@ static inline int llmm_cli_key_is(const char *k, size_t len, const char *s)
 }
 /* The index of k in names[0..n), or -1. */
 int llmm_cli_key_find(const char *k, size_t len, const char *const *names, int n);
+/* A key callback's answer: ids[i] for k = names[i], LLMM_CLI_JSON_SKIP for a key not named. */
+int llmm_cli_key_id(const char *k, size_t len, const char *const *names, const int *ids, int n);
 
 /* A latency statistic key in vLLM's or SGLang's spelling ("p99.9_ttft_ms", "mean_e2el_ms",
  * "median_e2e_latency_ms"): its statistic, quantile and metric (LLMM_CLI_FM_*); 0 if it is not

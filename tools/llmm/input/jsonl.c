@@ -29,39 +29,17 @@ static int jfail(jline *j, const char *msg)
 static int set_number(jline *j, int col, double v)
 {
     const char *cn = llmm_cli_table_col_name[col];
+    const char *why;
     if (!isfinite(v)) {
         snprintf(j->cb.msg, sizeof j->cb.msg, "%s is %s", cn, llmm_cli_nonfinite_name(v));
         j->cb.code = LLMM_CLI_EPARSE;
         return 0;
     }
-    if (col != COL_START && v < 0) {
-        snprintf(j->cb.msg, sizeof j->cb.msg, "%s is negative", cn);
+    why = llmm_cli_record_set(&j->r, col, v);
+    if (why) {
+        snprintf(j->cb.msg, sizeof j->cb.msg, "%s %s", cn, why);
         j->cb.code = LLMM_CLI_EPARSE;
         return 0;
-    }
-    switch (col) {
-    case COL_START:
-        j->r.start_s = v;
-        break;
-    case COL_TTFT:
-        j->r.ttft_s = v;
-        break;
-    case COL_E2E:
-        j->r.e2e_s = v;
-        break;
-    case COL_STATUS:
-        j->r.failed = !(v >= 200 && v < 300 && v == floor(v));
-        break;
-    default:
-        if (v != floor(v) || v > 9.0e15) {
-            snprintf(j->cb.msg, sizeof j->cb.msg, "%s is not a token count", cn);
-            j->cb.code = LLMM_CLI_EPARSE;
-            return 0;
-        }
-        if (col == COL_OUT)
-            j->r.output_tokens = (int64_t)v;
-        else
-            j->r.input_tokens = (int64_t)v;
     }
     return 1;
 }
@@ -146,26 +124,31 @@ static void jline_free(void *p)
     free(j);
 }
 
-static int jsonl_line(void *user, char *line, size_t len, uint64_t lineno, llmm_cli_error *err)
+/* The line parser of t, made at its first line; NULL if out of memory. */
+static jline *jline_of(llmm_cli_table *t)
 {
-    llmm_cli_table *t = user;
     jline *j = t->line_parser;
-    size_t i;
-    int rc;
-    if (llmm_cli_jline_blank(line, len, lineno, &i))
-        return LLMM_CLI_OK;
-    if (!j) {
-        if (!(j = calloc(1, sizeof *j)))
-            return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", t->name);
+    if (!j && (j = calloc(1, sizeof *j)) != NULL) {
         t->line_parser = j;
         t->line_parser_free = jline_free;
         j->t = t;
     }
+    return j;
+}
+
+static int jsonl_line(void *user, char *line, size_t len, uint64_t lineno, llmm_cli_error *err)
+{
+    llmm_cli_table *t = user;
+    jline *j = jline_of(t);
+    int blank, rc;
+    if (!j)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "%s: out of memory", t->name);
     memset(j->seen, 0, sizeof j->seen);
     llmm_cli_record_unknown(&j->r);
     t->itls.n = 0;
-    rc = llmm_cli_jline_parse(&j->tok, &handler, j, &j->cb, t->name, line, i, len, lineno, err);
-    if (rc != LLMM_CLI_OK)
+    rc = llmm_cli_jline_parse(&j->tok, &handler, j, &j->cb, t->name, line, len, lineno, &blank,
+                              err);
+    if (rc != LLMM_CLI_OK || blank)
         return rc;
     if (!j->seen[COL_TTFT] && !j->seen[COL_E2E] && !j->seen[COL_STATUS])
         return llmm_cli_fail(err, LLMM_CLI_EPARSE,

@@ -1,5 +1,8 @@
-/* oai_chunk.c: which containers of an OpenAI-compatible chunk are entered (oai_chunk.h). */
+/* oai_chunk.c: which containers of an OpenAI-compatible chunk are entered, and its usage
+ * object's token counts (oai_chunk.h). */
 #include "input/oai_chunk.h"
+
+#include "input/jreader.h"
 
 int llmm_cli_oai_open(const llmm_cli_json_frame *parent, int map)
 {
@@ -14,4 +17,23 @@ int llmm_cli_oai_open(const llmm_cli_json_frame *parent, int map)
     if (parent->type == LLMM_CLI_OAI_CHOICE && parent->key == LLMM_CLI_OAI_K_DELTA && map)
         return LLMM_CLI_OAI_DELTA;
     return LLMM_CLI_JSON_SKIP;
+}
+
+int llmm_cli_oai_usage_key(const char *k, size_t len)
+{
+    static const char *const usage[] = {"completion_tokens", "prompt_tokens"};
+    static const int usage_id[] = {LLMM_CLI_OAI_K_OUT_TOK, LLMM_CLI_OAI_K_IN_TOK};
+    return llmm_cli_key_id(k, len, usage, usage_id, 2);
+}
+
+void llmm_cli_oai_usage_scalar(const llmm_cli_json_frame *f, const llmm_cli_json_value *v,
+                               int64_t *out, int64_t *in)
+{
+    int64_t n;
+    if (!llmm_cli_json_int(v, &n))
+        return;
+    if (f->key == LLMM_CLI_OAI_K_OUT_TOK)
+        *out = n;
+    else if (f->key == LLMM_CLI_OAI_K_IN_TOK)
+        *in = n;
 }

@@ -11,12 +11,20 @@
 /* container labels */
 enum { LLMM_CLI_OAI_ROOT = 1, LLMM_CLI_OAI_CHOICES, LLMM_CLI_OAI_CHOICE, LLMM_CLI_OAI_DELTA,
        LLMM_CLI_OAI_USAGE };
-/* the labels of the keys whose values are entered */
+/* the labels of the keys whose values are entered, and of usage's token counts */
 enum { LLMM_CLI_OAI_K_CHOICES = 1, LLMM_CLI_OAI_K_USAGE, LLMM_CLI_OAI_K_DELTA,
-       LLMM_CLI_OAI_K_FIRST_FREE };
+       LLMM_CLI_OAI_K_OUT_TOK, LLMM_CLI_OAI_K_IN_TOK, LLMM_CLI_OAI_K_FIRST_FREE };
 
 /* A json handler's open callback: the label of a container opening inside parent (NULL at
  * the top level), or LLMM_CLI_JSON_SKIP. */
 int llmm_cli_oai_open(const llmm_cli_json_frame *parent, int map);
+
+/* A key callback's answer inside `usage`: LLMM_CLI_OAI_K_OUT_TOK (completion_tokens),
+ * LLMM_CLI_OAI_K_IN_TOK (prompt_tokens) or LLMM_CLI_JSON_SKIP. */
+int llmm_cli_oai_usage_key(const char *k, size_t len);
+/* A scalar inside `usage` (f's type LLMM_CLI_OAI_USAGE): a whole number under
+ * completion_tokens goes into *out, under prompt_tokens into *in; anything else is ignored. */
+void llmm_cli_oai_usage_scalar(const llmm_cli_json_frame *f, const llmm_cli_json_value *v,
+                               int64_t *out, int64_t *in);
 
 #endif /* LLMM_CLI_OAI_CHUNK_H */

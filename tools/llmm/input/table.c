@@ -22,6 +22,35 @@ void llmm_cli_record_unknown(llmm_cli_record *r)
     r->failed = 0;
 }
 
+const char *llmm_cli_record_set(llmm_cli_record *r, int col, double v)
+{
+    if (col != COL_START && v < 0)
+        return "is negative";
+    switch (col) {
+    case COL_START:
+        r->start_s = v;
+        break;
+    case COL_TTFT:
+        r->ttft_s = v;
+        break;
+    case COL_E2E:
+        r->e2e_s = v;
+        break;
+    case COL_STATUS:
+        r->failed = !(v >= 200 && v < 300 && v == floor(v));
+        break;
+    default:
+        if (v != floor(v) || v > 9.0e15)
+            return "is not a token count";
+        if (col == COL_OUT)
+            r->output_tokens = (int64_t)v;
+        else
+            r->input_tokens = (int64_t)v;
+        break;
+    }
+    return NULL;
+}
+
 int llmm_cli_parse_number(const char *s, size_t len, double *out)
 {
     while (len > 0 && isspace((unsigned char)*s))

@@ -71,6 +71,10 @@ int llmm_cli_table_emit(llmm_cli_table *t, llmm_cli_record *r, uint64_t lineno,
 
 /* A record with nothing known: NaN times, -1 token counts, not failed. */
 void llmm_cli_record_unknown(llmm_cli_record *r);
+/* Store the number v of column col (COL_START to COL_STATUS; a status number is an HTTP code)
+ * in r: NULL, or why v cannot be that column's ("is negative", "is not a token count"), r
+ * unchanged. */
+const char *llmm_cli_record_set(llmm_cli_record *r, int col, double v);
 /* A number field, spaces around it allowed. */
 int llmm_cli_parse_number(const char *s, size_t len, double *out);
 /* status text: ok / success / succeeded / true / completed → 0, an HTTP code 2xx → 0, any
