@@ -12,6 +12,9 @@
 #include <string.h>
 #include <time.h>
 
+/* exact_q, cmp_dbl: the unit tests' exact reference, one copy for tests and benchmarks */
+#include "../tests/unit/exact_q.h"
+
 static inline double bench_now(void)
 {
     struct timespec ts;
@@ -79,24 +82,6 @@ static inline void bench_end(bench_out *o)
 {
     if (o->json)
         printf("\n]}\n");
-}
-
-static inline int bench_cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Exact nearest-rank quantile of sorted values (doc/spec.md §5): rank max(1, ceil(q n)), q n
- * within 1e-9 of an integer counting as that integer. */
-static inline double bench_exact_q(const double *sorted, size_t n, double q)
-{
-    double qn = q * (double)n, r = nearbyint(qn);
-    size_t rank;
-    if (fabs(qn - r) > 1e-9)
-        r = ceil(qn);
-    rank = r < 1 ? 1 : (size_t)r;
-    return sorted[(rank > n ? n : rank) - 1];
 }
 
 /* N of a benchmark's command line `[--json] [N]`, or `dflt`. */

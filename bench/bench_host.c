@@ -40,8 +40,8 @@ int main(int argc, char **argv)
         cpu[r] = (cpu_now() - c0) / SAMPLES;
     }
     llmm_host_sampler_free(s);
-    qsort(wall, ROUNDS, sizeof wall[0], bench_cmp_dbl);
-    qsort(cpu, ROUNDS, sizeof cpu[0], bench_cmp_dbl);
+    qsort(wall, ROUNDS, sizeof wall[0], cmp_dbl);
+    qsort(cpu, ROUNDS, sizeof cpu[0], cmp_dbl);
 
     bench_begin(&o, argc, argv, "host");
     bench_row(&o, "signals this host exposes (of the library's)", available, "signals", "");

@@ -65,7 +65,7 @@ static double sorted_round(const double *sorted, size_t n)
     t0 = bench_now();
     for (int i = 0; i < CALLS; i++)
         for (int k = 0; k < 5; k++)
-            acc += bench_exact_q(sorted, n, levels[i % NSETS][k]);
+            acc += exact_q(sorted, n, levels[i % NSETS][k]);
     t1 = bench_now();
     sink = acc;
     return (t1 - t0) * 1e9 / CALLS;
@@ -77,9 +77,9 @@ static double qsort_once(const double *v, double *sorted, size_t n)
     double t0, t1, acc = 0.0;
     t0 = bench_now();
     memcpy(sorted, v, n * sizeof *v);
-    qsort(sorted, n, sizeof *v, bench_cmp_dbl);
+    qsort(sorted, n, sizeof *v, cmp_dbl);
     for (int k = 0; k < 5; k++)
-        acc += bench_exact_q(sorted, n, levels[0][k]);
+        acc += exact_q(sorted, n, levels[0][k]);
     t1 = bench_now();
     sink = acc;
     return (t1 - t0) * 1e9;

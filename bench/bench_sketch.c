@@ -41,7 +41,7 @@ static double worst_err(const llmm_sketch *s, const double *sorted, size_t n)
 {
     double worst = 0.0;
     for (size_t j = 0; j < NQ; j++) {
-        double got, want = bench_exact_q(sorted, n, QS[j]);
+        double got, want = exact_q(sorted, n, QS[j]);
         llmm_sketch_quantile(s, QS[j], &got);
         if (fabs(got - want) / want > worst)
             worst = fabs(got - want) / want;
@@ -172,7 +172,7 @@ int main(int argc, char **argv)
     for (int sigma = 1; sigma <= 2; sigma++) {
         bench_lognormal(v, n, 0.2, (double)sigma, 42 + (uint64_t)sigma);
         memcpy(sorted, v, n * sizeof *v);
-        qsort(sorted, n, sizeof *v, bench_cmp_dbl);
+        qsort(sorted, n, sizeof *v, cmp_dbl);
         for (int scale = 6; scale >= 5; scale--) {
             llmm_sketch *s, *m, *parts[16];
             llmm_allocator a;

@@ -16,6 +16,8 @@
 
 #include "llmmetrics/llmmetrics.h"
 
+#include "exact_q.h"
+
 /* cmocka 1.1.5 compares doubles as floats: this compares |a-b| <= max(abs, rel*|b|). */
 #define assert_close(a, b, rel, abs_) \
     llmm_test_assert_close_((double)(a), (double)(b), (rel), (abs_), #a, #b, __FILE__, __LINE__)
@@ -221,23 +223,6 @@ static inline double lognormal(uint64_t *x, double median, double sigma)
     double u1 = rng_unit(x), u2 = rng_unit(x);
     return median * exp(sigma * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
 }
-static inline int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-/* exact nearest-rank quantile of sorted data (doc/spec.md §5): rank max(1, ceil(q n)), q n
- * within 1e-9 of an integer counting as that integer */
-static inline double exact_q(const double *sorted, size_t n, double q)
-{
-    double qn = q * (double)n, r = nearbyint(qn);
-    size_t rank;
-    if (fabs(qn - r) > 1e-9)
-        r = ceil(qn);
-    rank = r < 1 ? 1 : (size_t)r;
-    return sorted[(rank > n ? n : rank) - 1];
-}
-
 /* a and b hold the same values: scale, count, special counts, buckets, min, max and
  * quantiles alike; sums equal (sum_rel = 0) or within sum_rel relative. */
 static inline void assert_same_sketch(const llmm_sketch *a, const llmm_sketch *b, double sum_rel)

@@ -28,25 +28,14 @@ static llmm_sketch *sketch_of(const double *v, size_t n)
     return s;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Exact nearest-rank quantile (doc/spec.md §5) of n values, by sorting a copy. */
 static double exact_quantile(const double *v, size_t n, double q)
 {
-    double *c = malloc(n * sizeof *c);
-    double qn = q * (double)n, r = ceil(qn), out;
+    double *c = malloc(n * sizeof *c), out;
     assert_non_null(c);
     memcpy(c, v, n * sizeof *c);
-    qsort(c, n, sizeof *c, cmp_double);
-    if (fabs(qn - round(qn)) <= 1e-9)
-        r = round(qn);
-    if (r < 1)
-        r = 1;
-    out = c[(size_t)r - 1];
+    qsort(c, n, sizeof *c, cmp_dbl);
+    out = exact_q(c, n, q);
     free(c);
     return out;
 }
