@@ -62,8 +62,8 @@ typedef struct llmm_slo_result {
     uint64_t successes;   /**< successful requests (the latencies' count) */
     uint64_t errors;      /**< failed requests */
     double quantile;      /**< the quantile level checked (0.95 for llmm_slo_check()) */
-    double latency;       /**< that quantile of the successful latencies (SPEC's p95_latency);
-                               +Inf when there was no success */
+    double latency;       /**< that quantile of the successful latencies (`p95` of
+                               doc/spec.md §2); +Inf when there was no success */
     double error_rate;    /**< errors / (successes + errors); 0 when there was no request */
 } llmm_slo_result;
 

@@ -41,7 +41,7 @@ func TestCapacityFormulas(t *testing.T) {
 			t.Errorf("%s: %v, formula %v", c.name, got, c.formula)
 		}
 		if math.Abs(got-c.spec) > c.tol*math.Max(1, math.Abs(c.spec)) {
-			t.Errorf("%s: %v, SPEC %v", c.name, got, c.spec)
+			t.Errorf("%s: %v, doc/spec.md %v", c.name, got, c.spec)
 		}
 	}
 	bad := []func() (float64, error){

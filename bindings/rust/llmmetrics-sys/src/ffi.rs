@@ -1055,7 +1055,7 @@ pub struct llmm_slo_result {
     pub errors: u64,
     /// the quantile level checked (0.95 for llmm_slo_check())
     pub quantile: f64,
-    /// that quantile of the successful latencies (SPEC's p95_latency); +Inf when there was no success
+    /// that quantile of the successful latencies (`p95` of doc/spec.md §2); +Inf when there was no success
     pub latency: f64,
     /// errors / (successes + errors); 0 when there was no request
     pub error_rate: f64,
