@@ -377,6 +377,23 @@ static void test_wide_counters(void **state)
     llmm_sketch_free(s);
 }
 
+/* Counts past 2^53, where the rank rule can no longer go through an exact double: 2^60 values
+ * each of 1, 2 and 3, so that rank q n (n = 3 * 2^60) falls in the first class up to q = 1/3,
+ * in the second up to 2/3, in the third above; q = 1 is the last rank. */
+static void test_ranks_past_2_53(void **state)
+{
+    static const double qs[] = {1e-6, 0.25, 0.5, 0.9, 1.0}, want[] = {1, 1, 2, 3, 3};
+    llmm_sketch *s = mk(6);
+    double got[5];
+    (void)state;
+    for (int v = 1; v <= 3; v++)
+        assert_ok(llmm_sketch_add_n(s, v, UINT64_C(1) << 60));
+    assert_ok(llmm_sketch_quantiles(s, qs, 5, got));
+    for (int j = 0; j < 5; j++)
+        assert_close(got[j], want[j], REL_ERR_S6, 0);
+    llmm_sketch_free(s);
+}
+
 static void test_narrow_counter_wrap_widens(void **state)
 {
     /* 2^32 - 1 in one bucket through add_n, then single adds cross the 32-bit edge */
@@ -908,6 +925,7 @@ int main(void)
         cmocka_unit_test(test_invalid_values_change_nothing),
         cmocka_unit_test(test_zero_subnormal_and_range),
         cmocka_unit_test(test_wide_counters),
+        cmocka_unit_test(test_ranks_past_2_53),
         cmocka_unit_test(test_narrow_counter_wrap_widens),
         cmocka_unit_test(test_add_many_widens_only_when_a_bucket_could_wrap),
         cmocka_unit_test(test_add_many_takes_back_a_failed_batch),
