@@ -111,6 +111,7 @@ static inline uint64_t llmm__rank_of(double q, double nd, uint64_t n)
         return n;
     f = (uint64_t)qn;
     rank = f + (qn - (double)f > 1e-9);
+    rank = rank < 1 ? 1 : rank;
     return rank > n ? n : rank;
 }
 

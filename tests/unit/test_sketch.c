@@ -382,15 +382,20 @@ static void test_wide_counters(void **state)
  * in the second up to 2/3, in the third above; q = 1 is the last rank. */
 static void test_ranks_past_2_53(void **state)
 {
-    static const double qs[] = {1e-6, 0.25, 0.5, 0.9, 1.0}, want[] = {1, 1, 2, 3, 3};
+    /* q = 0 and q·n below 1e-9 still mean rank 1, the minimum, past 2^53 as below it */
+    static const double qs[] = {0.0, 1e-30, 1e-6, 0.25, 0.5, 0.9, 1.0};
+    static const double want[] = {1, 1, 1, 1, 2, 3, 3};
     llmm_sketch *s = mk(6);
-    double got[5];
+    double got[7], one;
     (void)state;
     for (int v = 1; v <= 3; v++)
         assert_ok(llmm_sketch_add_n(s, v, UINT64_C(1) << 60));
-    assert_ok(llmm_sketch_quantiles(s, qs, 5, got));
-    for (int j = 0; j < 5; j++)
+    assert_ok(llmm_sketch_quantiles(s, qs, 7, got));
+    for (int j = 0; j < 7; j++) {
         assert_close(got[j], want[j], REL_ERR_S6, 0);
+        assert_ok(llmm_sketch_quantile(s, qs[j], &one));
+        assert_close(one, want[j], REL_ERR_S6, 0);
+    }
     llmm_sketch_free(s);
 }
 
