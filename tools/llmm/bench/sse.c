@@ -2,6 +2,7 @@
  * grammar: lines, fields, dispatch on a blank line. */
 #include "bench/sse.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,12 +101,24 @@ static int line(llmm_bench_sse *p, const char *l, size_t len, llmm_bench_sse_fn 
     return LLMM_BENCH_SSE_OK;
 }
 
+/* The index of the first byte c in buf[from, len), or len when there is none. *at remembers
+ * the last answer across the lines of one read (SIZE_MAX: none yet), so that each byte is
+ * searched once per kind of line end however the lines are ended. */
+static size_t find(const char *buf, size_t len, size_t from, int c, size_t *at)
+{
+    if (*at == SIZE_MAX || *at < from) {
+        const char *q = memchr(buf + from, c, len - from);
+        *at = q ? (size_t)(q - buf) : len;
+    }
+    return *at;
+}
+
 int llmm_bench_sse_feed(llmm_bench_sse *p, const char *buf, size_t len, llmm_bench_sse_fn fn,
                         void *ctx)
 {
-    size_t i = 0;
+    size_t i = 0, lf = SIZE_MAX, cr = SIZE_MAX;
     while (i < len) {
-        size_t j = i;
+        size_t j;
         int rc;
         if (p->after_cr) {
             p->after_cr = 0;
@@ -114,8 +127,9 @@ int llmm_bench_sse_feed(llmm_bench_sse *p, const char *buf, size_t len, llmm_ben
                 continue;
             }
         }
-        while (j < len && buf[j] != '\n' && buf[j] != '\r')
-            j++;
+        j = find(buf, len, i, '\n', &lf);
+        if (find(buf, len, i, '\r', &cr) < j)
+            j = cr;
         if (j == len) /* the line goes on in the next bytes */
             return append(&p->line, &p->nline, &p->capline, p->max, buf + i, len - i);
         if (p->nline > 0) {
