@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-#include "input/jreader.h"
 #include "input/oai_chunk.h"
 
 enum { R_ROOT = LLMM_CLI_OAI_ROOT, R_CHOICE = LLMM_CLI_OAI_CHOICE, R_DELTA = LLMM_CLI_OAI_DELTA,
@@ -12,34 +11,33 @@ enum { R_ROOT = LLMM_CLI_OAI_ROOT, R_CHOICE = LLMM_CLI_OAI_CHOICE, R_DELTA = LLM
 enum { K_CHOICES = LLMM_CLI_OAI_K_CHOICES, K_USAGE = LLMM_CLI_OAI_K_USAGE,
        K_DELTA = LLMM_CLI_OAI_K_DELTA, K_TEXT = LLMM_CLI_OAI_K_FIRST_FREE, K_CONTENT, K_TOOLS };
 
+/* The key k (len bytes) is the string literal lit: a length test, then one fixed-size compare
+ * the compiler expands inline (this runs for every key of every chunk). */
+#define KEY_IS(k, len, lit) ((len) == sizeof(lit) - 1 && memcmp((k), (lit), sizeof(lit) - 1) == 0)
+
 static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
 {
-    static const char *const root[] = {"choices", "usage", "error"};
-    static const int root_id[] = {K_CHOICES, K_USAGE, 0};
-    static const char *const choice[] = {"delta", "text"};
-    static const int choice_id[] = {K_DELTA, K_TEXT};
-    static const char *const delta[] = {"content", "reasoning_content", "reasoning",
-                                        "tool_calls"};
-    static const int delta_id[] = {K_CONTENT, K_CONTENT, K_CONTENT, K_TOOLS};
     llmm_bench_chunk *c = self;
-    int id;
     switch (f->type) {
     case R_ROOT:
-        id = llmm_cli_key_id(k, len, root, root_id, 3);
-        if (id == 0) {
+        if (KEY_IS(k, len, "choices"))
+            return K_CHOICES;
+        if (KEY_IS(k, len, "usage"))
+            return K_USAGE;
+        if (KEY_IS(k, len, "error"))
             c->error = 1;
-            return LLMM_CLI_JSON_SKIP;
-        }
-        return id;
+        return LLMM_CLI_JSON_SKIP;
     case R_CHOICE:
-        return llmm_cli_key_id(k, len, choice, choice_id, 2);
+        if (KEY_IS(k, len, "text"))
+            return K_TEXT;
+        return KEY_IS(k, len, "delta") ? K_DELTA : LLMM_CLI_JSON_SKIP;
     case R_DELTA:
-        id = llmm_cli_key_id(k, len, delta, delta_id, 4);
-        if (id == K_TOOLS) {
+        if (KEY_IS(k, len, "content") || KEY_IS(k, len, "reasoning_content") ||
+            KEY_IS(k, len, "reasoning"))
+            return K_CONTENT;
+        if (KEY_IS(k, len, "tool_calls"))
             c->output = 1;
-            return LLMM_CLI_JSON_SKIP;
-        }
-        return id;
+        return LLMM_CLI_JSON_SKIP;
     case R_USAGE:
         return llmm_cli_oai_usage_key(k, len);
     default:

@@ -330,8 +330,9 @@ static int unexpected(llmm_cli_json *j, int c)
 }
 
 /* The common number in one pass: at most 19 digits, converted exactly by llmm_cli_decimal()
- * (common/numbers.h), the whole token inside the chunk. Returns its end and sets *v, or NULL
- * for everything else (the general path then reads it). */
+ * (common/numbers.h), the whole token inside the chunk. Returns its end and sets *v (v NULL:
+ * a value the reader skips, checked but not converted), or NULL for everything else (the
+ * general path then reads it). */
 static const unsigned char *fast_number(const unsigned char *p, const unsigned char *end,
                                         double *v)
 {
@@ -370,7 +371,7 @@ static const unsigned char *fast_number(const unsigned char *p, const unsigned c
             return NULL;
         e10 += eneg ? -e : e;
     }
-    if (p == end || cls[*p] == C_BARE || nd > 19 || !llmm_cli_decimal(m, e10, neg, v))
+    if (p == end || cls[*p] == C_BARE || nd > 19 || (v && !llmm_cli_decimal(m, e10, neg, v)))
         return NULL;
     return p;
 }
@@ -381,7 +382,9 @@ static int bare_start(llmm_cli_json *j, const unsigned char **pp, const unsigned
     const unsigned char *s = *pp, *p = s;
     if (*s <= '9') { /* a digit or '-' */
         llmm_cli_json_value v;
-        const unsigned char *e = fast_number(s, end, &v.num);
+        const unsigned char *e;
+        v.num = 0;
+        e = fast_number(s, end, delivered(j) ? &v.num : NULL);
         if (e) {
             v.kind = K_NUMBER;
             v.b = 0;

@@ -196,7 +196,8 @@ static inline unsigned stop_index(const unsigned char *p)
 }
 #endif
 
-static const unsigned char *skip_plain(const unsigned char *p, const unsigned char *end)
+static inline const unsigned char *skip_plain(const unsigned char *p,
+                                              const unsigned char *end)
 {
     while (end - p >= STOP_BLOCK) {
         unsigned k = stop_index(p);
@@ -320,20 +321,16 @@ static int want_text(const llmm_cli_json *j, int is_key)
     return j->text_next || (f && !f->map && f->text);
 }
 
-/* A string starting at p (its opening quote). */
-int llmm_cli_json__string_start(llmm_cli_json *j, const unsigned char **pp, const unsigned char *end,
-                        int is_key)
+/* The rest of a string string_start could not take in one piece (an escape, or the chunk's
+ * end first), s its first byte and p the first byte the fast scan stopped at. Kept out of
+ * line: the common string never gets here, and its path stays short. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int string_rest(llmm_cli_json *j, const unsigned char **pp, const unsigned char *s,
+                       const unsigned char *p, const unsigned char *end, int is_key)
 {
-    const unsigned char *s = *pp + 1, *p = s;
     int done, rc;
-    j->capture = want_text(j, is_key);
-    /* fast path: the whole string in this chunk without an escape */
-    p = skip_plain(p, end);
-    if (p < end && *p == '"') {
-        j->sraw = (uint64_t)(p - s);
-        *pp = p + 1;
-        return llmm_cli_json__string_done(j, is_key, (const char *)s, (size_t)(p - s));
-    }
     j->slen = 0;
     j->sraw = (uint64_t)(p - s);
     j->esc = 0;
@@ -351,3 +348,18 @@ int llmm_cli_json__string_start(llmm_cli_json *j, const unsigned char **pp, cons
     return llmm_cli_json__string_done(j, is_key, j->sbuf, j->slen);
 }
 
+/* A string starting at p (its opening quote). */
+int llmm_cli_json__string_start(llmm_cli_json *j, const unsigned char **pp, const unsigned char *end,
+                        int is_key)
+{
+    const unsigned char *s = *pp + 1, *p;
+    j->capture = want_text(j, is_key);
+    /* fast path: the whole string in this chunk without an escape */
+    p = skip_plain(s, end);
+    if (p < end && *p == '"') {
+        j->sraw = (uint64_t)(p - s);
+        *pp = p + 1;
+        return llmm_cli_json__string_done(j, is_key, (const char *)s, (size_t)(p - s));
+    }
+    return string_rest(j, pp, s, p, end, is_key);
+}
