@@ -245,3 +245,8 @@ double llmm_cli_rel_error(int32_t scale)
     double b = pow(2.0, pow(2.0, -(double)scale));
     return (b - 1) / (b + 1);
 }
+
+int llmm_cli_token_count_ok(double v)
+{
+    return v == floor(v) && v <= 9.0e15;
+}

@@ -22,6 +22,9 @@ double llmm_cli_linear_percentile(const double *sorted, size_t n, double p);
 /* Nearest-rank quantile (doc/spec.md §5): rank max(1, ceil(q·n)), q·n within 1e-9 of an integer
  * counts as that integer; v sorted, n > 0. */
 double llmm_cli_nearest_rank(const double *sorted, size_t n, double q);
+/* 1 when v (not negative) can be a token count: a whole number at most 9e15, below 2^53 where
+ * every whole double is exact, so that it converts to int64_t without loss. */
+int llmm_cli_token_count_ok(double v);
 /* The guaranteed relative error of a sketch scale, (b - 1) / (b + 1), b = 2^(2^-scale). */
 double llmm_cli_rel_error(int32_t scale);
 

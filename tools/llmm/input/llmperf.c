@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/numbers.h"
 #include "input/jreader.h"
 
 static const llmm_cli_tool llmperf_tool = {
@@ -117,7 +118,7 @@ static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_val
         p->itl = v->num;
         break;
     default:
-        if (v->num != floor(v->num) || v->num > 9.0e15)
+        if (!llmm_cli_token_count_ok(v->num))
             return FAIL(p, "[%zu].%s is not a token count (%.9g)", i, names[f->key], v->num);
         if (f->key == K_OUT)
             p->r.output_tokens = (int64_t)v->num;

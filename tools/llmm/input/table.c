@@ -40,7 +40,7 @@ const char *llmm_cli_record_set(llmm_cli_record *r, int col, double v)
         r->failed = !(v >= 200 && v < 300 && v == floor(v));
         break;
     default:
-        if (v != floor(v) || v > 9.0e15)
+        if (!llmm_cli_token_count_ok(v))
             return "is not a token count";
         if (col == COL_OUT)
             r->output_tokens = (int64_t)v;

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/numbers.h"
 #include "input/vllm.h"
 
 const char *const llmm_cli_vllm_field_name[VF_LISTS] = {
@@ -270,7 +271,7 @@ static int element(llmm_cli_vllm *p, int field, size_t i, const llmm_cli_json_va
     if (!finite_number(p, field, i, v))
         return 0;
     if ((field == VF_IN || field == VF_OUT) && v->kind == K_NUMBER &&
-        (x != floor(x) || x > 9.0e15))
+        !llmm_cli_token_count_ok(x))
         return FAIL(p, "%s[%zu] is not a token count (%.9g)", NAME(field), i, x);
     switch (field) {
     case VF_TTFTS:
