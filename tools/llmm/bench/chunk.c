@@ -32,8 +32,7 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
             return K_TEXT;
         return KEY_IS(k, len, "delta") ? K_DELTA : LLMM_CLI_JSON_SKIP;
     case R_DELTA:
-        if (KEY_IS(k, len, "content") || KEY_IS(k, len, "reasoning_content") ||
-            KEY_IS(k, len, "reasoning"))
+        if (llmm_cli_oai_delta_text(k, len))
             return K_CONTENT;
         if (KEY_IS(k, len, "tool_calls"))
             c->output = 1;

@@ -27,8 +27,6 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
     static const int root_id[] = {K_CHOICES, K_USAGE, K_ERROR, K_DATA};
     static const char *const choice[] = {"delta", "message", "text"};
     static const int choice_id[] = {K_DELTA, K_DELTA, K_TEXT};
-    static const char *const delta[] = {"content", "reasoning_content", "reasoning"};
-    static const int delta_id[] = {K_TEXT, K_TEXT, K_TEXT};
     llmm_cli_gp_stream *s = self;
     int id;
     switch (f->type) {
@@ -42,7 +40,7 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
     case R_CHOICE:
         return llmm_cli_key_id(k, len, choice, choice_id, 3);
     case R_DELTA:
-        return llmm_cli_key_id(k, len, delta, delta_id, 3);
+        return llmm_cli_oai_delta_text(k, len) ? K_TEXT : LLMM_CLI_JSON_SKIP;
     case R_USAGE:
         return llmm_cli_oai_usage_key(k, len);
     default:

@@ -2,6 +2,8 @@
  * object's token counts (oai_chunk.h). */
 #include "input/oai_chunk.h"
 
+#include <string.h>
+
 #include "input/jreader.h"
 
 int llmm_cli_oai_open(const llmm_cli_json_frame *parent, int map)
@@ -17,6 +19,21 @@ int llmm_cli_oai_open(const llmm_cli_json_frame *parent, int map)
     if (parent->type == LLMM_CLI_OAI_CHOICE && parent->key == LLMM_CLI_OAI_K_DELTA && map)
         return LLMM_CLI_OAI_DELTA;
     return LLMM_CLI_JSON_SKIP;
+}
+
+int llmm_cli_oai_delta_text(const char *k, size_t len)
+{
+    /* length first: this runs for every key of every chunk of `llmm bench` */
+    switch (len) {
+    case 7:
+        return memcmp(k, "content", 7) == 0;
+    case 9:
+        return memcmp(k, "reasoning", 9) == 0;
+    case 17:
+        return memcmp(k, "reasoning_content", 17) == 0;
+    default:
+        return 0;
+    }
 }
 
 int llmm_cli_oai_usage_key(const char *k, size_t len)

@@ -19,6 +19,9 @@ enum { LLMM_CLI_OAI_K_CHOICES = 1, LLMM_CLI_OAI_K_USAGE, LLMM_CLI_OAI_K_DELTA,
  * the top level), or LLMM_CLI_JSON_SKIP. */
 int llmm_cli_oai_open(const llmm_cli_json_frame *parent, int map);
 
+/* 1 when k (len bytes), a key of `delta` (or `message`), holds generated text: `content`,
+ * `reasoning_content` or `reasoning`; 0 otherwise. */
+int llmm_cli_oai_delta_text(const char *k, size_t len);
 /* A key callback's answer inside `usage`: LLMM_CLI_OAI_K_OUT_TOK (completion_tokens),
  * LLMM_CLI_OAI_K_IN_TOK (prompt_tokens) or LLMM_CLI_JSON_SKIP. */
 int llmm_cli_oai_usage_key(const char *k, size_t len);
