@@ -3,7 +3,9 @@ client written the way vLLM's benchmark client works, one after the other in one
 the same `llmm sim` at a fixed chunk rate, the server pinned to one core and each client to
 the other:
 
-  - client CPU time (user + system, from wait4) per streamed chunk;
+  - client CPU time (user + system, from wait4) per streamed chunk, with a third column: the
+    same streams read by bench/stream_floor (epoll and recv, nothing parsed), what the kernel
+    alone costs any client that reads each stream on its own connection;
   - client-side TTFT error against the simulator's own first-chunk write time (its --log,
     CLOCK_MONOTONIC; perf_counter() is the same clock on Linux), at P50 and P99, with
     --streams concurrent streams.
@@ -11,7 +13,9 @@ the other:
 Figures are same-run ratios; the absolute numbers depend on the machine and its load.
 
 usage: /usr/bin/python3 bench/client_compare.py PATH/TO/llmm [--streams N] [--tokens T]
-       (needs Debian's python3-aiohttp, and taskset)
+           [--floor PATH/TO/stream_floor]
+       (needs Debian's python3-aiohttp, and taskset; the floor program defaults to
+       bench/stream_floor in the build directory that holds tools/llmm/llmm)
 """
 import argparse
 import json
@@ -72,7 +76,10 @@ def main():
     ap.add_argument("llmm")
     ap.add_argument("--streams", type=int, default=1000)
     ap.add_argument("--tokens", type=int, default=64)
+    ap.add_argument("--floor", help="bench/stream_floor (default: beside the llmm build)")
     a = ap.parse_args()
+    floor = a.floor or os.path.join(os.path.dirname(os.path.abspath(a.llmm)), "..", "..",
+                                    "bench", "stream_floor")
     resource.setrlimit(resource.RLIMIT_NOFILE, resource.getrlimit(resource.RLIMIT_NOFILE)[1:] * 2)
     n, t = a.streams, a.tokens
     with tempfile.TemporaryDirectory() as tmp:
@@ -94,17 +101,27 @@ def main():
             "16", "--output-len", str(t), "--sim-log", log, "--json"])
         py = json.loads(out)
         chunks_p = py["chunks"]
+        cpu_f, out, _ = side("floor", a.llmm, tmp, n, t, lambda url, log: [
+            "taskset", "-c", "0", floor, url, str(n), str(t), "16"])
+        fl = json.loads(out)
+        if fl["completed"] != n or fl["events"] != n * (t + 2):  # chunks, usage, [DONE]
+            raise SystemExit("floor client read %s" % out)
+        chunks_f = n * t
         err_p = [py["ttft_error_ms"]["p50"] * 1e6, py["ttft_error_ms"]["p99"] * 1e6]
     print("llmm bench vs a Python asyncio/aiohttp client (vLLM's way), %d streams x %d tokens, "
           "llmm sim at one chunk per 10 ms per stream" % (n, t))
-    print("  %-28s %14s %14s %10s" % ("", "llmm bench", "python", "ratio"))
-    cl, cp = cpu_l / chunks_l * 1e6, cpu_p / chunks_p * 1e6
-    print("  %-28s %14.2f %14.2f %10.3f" % ("CPU us per chunk", cl, cp, cl / cp))
+    print("  %-28s %14s %14s %10s %14s %10s" % ("", "llmm bench", "python", "ratio",
+                                                "floor", "ratio"))
+    cl, cp, cf = (cpu_l / chunks_l * 1e6, cpu_p / chunks_p * 1e6, cpu_f / chunks_f * 1e6)
+    print("  %-28s %14.2f %14.2f %10.3f %14.2f %10.3f" % ("CPU us per chunk", cl, cp, cl / cp,
+                                                          cf, cf / cp))
     for i, q in enumerate((0.5, 0.99)):  # nearest rank, as py_stream_client.py reports
         el, ep = quantile(err_l, q) / 1e6, err_p[i] / 1e6
         print("  %-28s %14.3f %14.3f %10.3f" % ("TTFT error P%g (ms)" % (q * 100), el, ep,
                                                  el / ep if ep else float("nan")))
-    print("  %-28s %14d %14d" % ("chunks read", chunks_l, chunks_p))
+    print("  %-28s %14d %14d %10s %14d" % ("chunks read", chunks_l, chunks_p, "", chunks_f))
+    print("  floor: bench/stream_floor, epoll and one recv per readiness with nothing parsed "
+          "(its ratio is to the Python client's)")
 
 
 if __name__ == "__main__":
