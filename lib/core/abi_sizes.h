@@ -72,9 +72,11 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
     X(LLMM_STRUCT_GOODPUT_RESULT, llmm_goodput_result, NULL)                                       \
     X(LLMM_STRUCT_BURN_RESULT, llmm_burn_result, NULL)                                             \
     X(LLMM_STRUCT_ERROR_TRIGGER_READING, llmm_error_trigger_reading, NULL)
-/* Structs introduced in 1.1 (open until 1.1 ships). */
+/* Structs introduced in 1.1 (shipped). */
 #define LLMM__STRUCTS_1_1(X) X(LLMM_STRUCT_OPTION_INFO, llmm_option_info, NULL)
-#define LLMM__STRUCTS(X) LLMM__STRUCTS_1_0(X) LLMM__STRUCTS_1_1(X)
+/* Structs introduced in 1.2 (open until 1.2 ships); one X(...) per struct. */
+#define LLMM__STRUCTS_1_2(X)
+#define LLMM__STRUCTS(X) LLMM__STRUCTS_1_0(X) LLMM__STRUCTS_1_1(X) LLMM__STRUCTS_1_2(X)
 
 /* ---- the released sizes -----------------------------------------------------------------
  * LLMM__SIZES_<type>: one LLMM__SZ per release that introduced or grew the struct, oldest

@@ -13,10 +13,10 @@ A type is a C type name (``"double"``, ``"uint32_t"``, ``"llmm_sketch"``) or a t
 #: name -> value (int, float or str) of every numeric and string #define
 CONSTANTS = {
     'LLMM_VERSION_MAJOR': 1,
-    'LLMM_VERSION_MINOR': 1,
+    'LLMM_VERSION_MINOR': 2,
     'LLMM_VERSION_PATCH': 0,
-    'LLMM_VERSION_NUMBER': 10100,
-    'LLMM_VERSION_STRING': '1.1.0',
+    'LLMM_VERSION_NUMBER': 10200,
+    'LLMM_VERSION_STRING': '1.2.0',
     'LLMM_SCALE_DEFAULT': 6,
     'LLMM_SCALE_MIN': 0,
     'LLMM_SCALE_MAX': 10,

@@ -11,10 +11,10 @@ use super::{c_char, c_int, c_void, SizePrefixed};
 // ------------------------------------------------------------------------------------------------
 
 pub const LLMM_VERSION_MAJOR: u32 = 1;
-pub const LLMM_VERSION_MINOR: u32 = 1;
+pub const LLMM_VERSION_MINOR: u32 = 2;
 pub const LLMM_VERSION_PATCH: u32 = 0;
-pub const LLMM_VERSION_NUMBER: u32 = 10100;
-pub const LLMM_VERSION_STRING: &[u8] = b"1.1.0\0";
+pub const LLMM_VERSION_NUMBER: u32 = 10200;
+pub const LLMM_VERSION_STRING: &[u8] = b"1.2.0\0";
 
 // ------------------------------------------------------------------------------------------------
 // core.h
