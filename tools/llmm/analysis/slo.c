@@ -6,16 +6,53 @@
  * is. With only `err` given, the error rate alone decides. (The TPOT sketch holds only requests
  * with more than one output token, so the error rate is taken from the TTFT or E2E check, or
  * computed the same way when TPOT is the only latency SLO.)
+ *
+ * A run that holds statistics only has no sample to check: its quantile is judged only when
+ * it is the only run of the report and states that very quantile (vLLM's p99 with
+ * --slo-quantile 0.99), against the tool's own figure, labelled with the tool's rule; else the
+ * check is "not judged", never met. Its error rate comes from its stated counts.
  */
 #include <math.h>
+#include <stdio.h>
 
 #include "analysis/report.h"
+
+/* The quantile q of metric m as the only run's tool states it, or NaN. */
+static double stated_quantile(const llmm_cli_report *r, int m, double q, llmm_cli_slo_check *c)
+{
+    const llmm_cli_runs *rs = &r->trace.run_list;
+    if (rs->n != 1 || !rs->v[0].stats_only)
+        return NAN;
+    for (size_t i = 0; i < rs->v[0].nfig; i++) {
+        const llmm_cli_figure *f = &rs->v[0].fig[i];
+        double fq = f->stat == LLMM_CLI_ST_MEDIAN ? 0.5 : f->q;
+        if (f->metric != m || (f->stat != LLMM_CLI_ST_QUANTILE && f->stat != LLMM_CLI_ST_MEDIAN))
+            continue;
+        if (fabs(fq - q) > 1e-9 || !(f->si >= 0))
+            continue;
+        snprintf(c->figure, sizeof c->figure, "%s", f->name);
+        for (size_t k = 0; k < r->ninputs; k++)
+            if (r->inputs[k].info.tool)
+                c->rule = r->inputs[k].info.tool->percentiles;
+        return f->si;
+    }
+    return NAN;
+}
+
+/* A latency check of a report whose metric has no sample. */
+static void check_stated(const llmm_cli_report *r, const llmm_cli_slo *v, llmm_cli_slo_check *c)
+{
+    double x = stated_quantile(r, c->metric, v->quantile, c);
+    c->judged = !isnan(x);
+    c->latency = x;
+    c->latency_ok = c->judged && x <= c->bound;
+}
 
 int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err)
 {
     static const int metric[3] = {LLMM_CLI_M_TTFT, LLMM_CLI_M_TPOT, LLMM_CLI_M_E2E};
     llmm_cli_slo *v = &r->slo_verdict;
-    int any = !isnan(r->err_max);
+    int any = !isnan(r->err_max), stats_only = r->trace.runs_stats_only > 0;
     for (int i = 0; i < 3; i++)
         any |= !isnan(r->slo[i]);
     if (!any)
@@ -24,7 +61,10 @@ int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err)
     v->quantile = isnan(r->slo_quantile) ? 0.95 : r->slo_quantile;
     v->err_max = isnan(r->err_max) ? 0.01 : r->err_max;
     v->error_rate = r->sum.total ? (double)r->sum.failed / (double)r->sum.total : 0.0;
-    v->errors_ok = v->error_rate <= v->err_max;
+    v->errors_judged = !isnan(r->sum.error_rate) || r->sum.total == 0;
+    if (!v->errors_judged)
+        v->error_rate = NAN;
+    v->errors_ok = v->errors_judged && v->error_rate <= v->err_max;
     v->satisfied = 1;
     for (int i = 0; i < 3; i++) {
         llmm_cli_slo_check *c = &v->checks[v->nchecks];
@@ -32,22 +72,33 @@ int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err)
         llmm_status st;
         if (isnan(r->slo[i]))
             continue;
+        c->metric = metric[i];
+        c->bound = r->slo[i];
+        c->figure[0] = '\0';
+        c->rule = NULL;
+        v->nchecks++;
+        if (stats_only && llmm_sketch_count(r->trace.sk[metric[i]]) == 0) {
+            check_stated(r, v, c);
+            v->unjudged += !c->judged;
+            v->satisfied &= !c->judged || c->latency_ok;
+            continue;
+        }
         llmm_slo_result_init(&res);
         st = llmm_slo_check_quantile(r->trace.sk[metric[i]], r->sum.failed, v->quantile,
                                      r->slo[i], v->err_max, &res);
         if (st != LLMM_OK)
             return llmm_cli_fail(err, LLMM_CLI_EPARSE, "SLO check: %s", llmm_strerror(st));
-        c->metric = metric[i];
-        c->bound = r->slo[i];
+        c->judged = 1;
         c->latency = res.latency;
         c->latency_ok = res.latency_ok;
-        if (metric[i] != LLMM_CLI_M_TPOT) { /* its successes are all completed requests */
+        /* its successes are all completed requests (not so with runs of statistics only) */
+        if (metric[i] != LLMM_CLI_M_TPOT && !stats_only) {
             v->errors_ok = res.errors_ok;
             v->error_rate = res.error_rate;
         }
         v->satisfied &= res.latency_ok;
-        v->nchecks++;
     }
-    v->satisfied &= v->errors_ok;
+    v->unjudged += !v->errors_judged;
+    v->satisfied &= v->errors_ok || !v->errors_judged;
     return LLMM_CLI_OK;
 }

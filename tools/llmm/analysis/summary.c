@@ -36,7 +36,7 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
     s->completed = t->completed;
     s->failed = t->failed;
     s->total = t->completed + t->failed;
-    s->error_rate = s->total ? (double)s->failed / (double)s->total : NAN;
+    s->error_rate = s->total && !t->so_counts_unknown ? (double)s->failed / (double)s->total : NAN;
     s->out_tokens = t->out_tokens;
     s->in_tokens = t->in_tokens;
     s->out_unknown = t->out_unknown;
@@ -46,7 +46,7 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
     if (!isnan(duration_override)) {
         s->duration_s = duration_override;
         s->duration_source = "--duration";
-    } else if (t->runs_unknown == 0 && t->runs > 0) {
+    } else if (t->runs_unknown == 0 && t->runs + t->runs_stats_only > 0) {
         s->duration_s = t->duration_sum;
         s->duration_source = t->runs_spanned == 0 ? "the benchmark's own 'duration'"
                              : t->runs_stated == 0 ? "first send to last completion"
@@ -68,9 +68,10 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
             return llmm_cli_fail(err, LLMM_CLI_EPARSE, "cannot summarise %s",
                                  llmm_cli_metric_label[m]);
     }
-    if (t->goodput && t->goodput_unjudged) {
+    if (t->goodput && (t->goodput_unjudged || t->runs_stats_only)) {
         s->has_goodput = 1;
         s->good_unjudged = t->goodput_unjudged;
+        s->good_stats_only = t->runs_stats_only;
         s->good_fraction = s->good_per_s = NAN;
     } else if (t->goodput) {
         llmm_goodput_result g;

@@ -214,14 +214,57 @@ static int on_itl_reset(void *user)
     return from_status(llmm_sketch_reset(t->itl_input));
 }
 
+/* The figure a run states of a metric as a single value (a count), or -1. */
+static int64_t stated_count(const llmm_cli_run *run, int metric)
+{
+    for (size_t i = 0; i < run->nfig; i++) {
+        const llmm_cli_figure *f = &run->fig[i];
+        if (f->metric == metric && f->stat == LLMM_CLI_ST_VALUE && f->si >= 0 && f->si < 9e15)
+            return (int64_t)f->si;
+    }
+    return -1;
+}
+
+/* A run with statistics only: its requests are counted, its tokens and duration summed, from
+ * its own fields; nothing goes into a sketch or onto the time line. */
+static void stats_only_run(llmm_cli_trace *t, const llmm_cli_run *run)
+{
+    int64_t out = stated_count(run, LLMM_CLI_FM_OUT_TOKENS);
+    int64_t in = stated_count(run, LLMM_CLI_FM_IN_TOKENS);
+    uint64_t ok = run->completed > 0 ? (uint64_t)run->completed : 0;
+    t->runs_stats_only++;
+    if (run->completed < 0 || run->failed < 0)
+        t->so_counts_unknown++;
+    t->completed += ok;
+    t->so_completed += ok;
+    if (run->failed > 0) {
+        t->failed += (uint64_t)run->failed;
+        t->so_failed += (uint64_t)run->failed;
+    }
+    if (out >= 0)
+        t->out_tokens += (uint64_t)out;
+    else
+        t->out_unknown += ok ? ok : 1;
+    if (in >= 0)
+        t->in_tokens += (uint64_t)in;
+    else
+        t->in_unknown += ok ? ok : 1;
+    if (!isnan(run->duration_s)) {
+        t->duration_sum += run->duration_s;
+        t->runs_stated++;
+    } else {
+        t->runs_unknown++;
+    }
+}
+
 static int on_run_end(void *user, const llmm_cli_run *run)
 {
     llmm_cli_trace *t = user;
     double span = NAN, advance = 0, offset, duration_s = run->duration_s;
     if (llmm_cli_runs_add(&t->run_list, t->input, t->input_runs++, run) != LLMM_CLI_OK)
         return LLMM_CLI_ENOMEM;
-    if (run->stats_only) { /* no requests: nothing to count, to time or to place */
-        t->runs_stats_only++;
+    if (run->stats_only) { /* no samples: nothing to time or to place */
+        stats_only_run(t, run);
         return LLMM_CLI_OK;
     }
     t->runs++;

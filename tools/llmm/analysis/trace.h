@@ -59,6 +59,10 @@ typedef struct llmm_cli_trace {
     uint64_t goodput_unjudged; /* successes without a TTFT under a TTFT or TPOT limit */
     /* runs */
     uint64_t runs, runs_stated, runs_spanned, runs_unknown, runs_stats_only;
+    /* what the runs that hold statistics only state (their requests are in completed and
+     * failed above, never in a sketch): their counts, and how many state no count of
+     * completed or failed requests */
+    uint64_t so_completed, so_failed, so_counts_unknown;
     llmm_cli_runs run_list; /* what each run stated (its figures) */
     size_t input;           /* index of the input being read */
     uint64_t input_runs;    /* runs of that input so far */
@@ -117,7 +121,7 @@ typedef struct llmm_cli_msum {
 /* Everything the basic report shows. */
 typedef struct llmm_cli_summary {
     uint64_t total, completed, failed;
-    double error_rate; /* NaN when there are no requests */
+    double error_rate; /* NaN when there are no requests, or a run states no counts */
     double duration_s; /* NaN when unknown */
     const char *duration_source;
     double req_per_s, tok_per_s, total_tok_per_s; /* NaN when unknown */
@@ -129,6 +133,7 @@ typedef struct llmm_cli_summary {
     int has_goodput;
     uint64_t good;
     uint64_t good_unjudged; /* successes without a TTFT: goodput not computed when > 0 */
+    uint64_t good_stats_only; /* runs with statistics only: goodput not computed when > 0 */
     double good_fraction, good_per_s;
 } llmm_cli_summary;
 

@@ -113,6 +113,7 @@ static void goodput(llmm_cli_jw *w, const llmm_cli_report *r)
     llmm_cli_jw_map_end(w);
     llmm_cli_jw_kv_u64(w, "good_requests", s->good);
     llmm_cli_jw_kv_u64(w, "unjudged_requests", s->good_unjudged);
+    llmm_cli_jw_kv_u64(w, "statistics_only_runs", s->good_stats_only);
     LLMM_CLI_JW_NUMS(w, {"fraction", s->good_fraction}, {"req_per_s", s->good_per_s});
     llmm_cli_jw_map_end(w);
 }
@@ -171,12 +172,19 @@ static void slo_verdict(llmm_cli_jw *w, const llmm_cli_report *r)
         llmm_cli_jw_kv_str(w, "metric", llmm_cli_metric_key[c->metric]);
         LLMM_CLI_JW_NUMS(w, {"bound", c->bound}, {"latency", c->latency});
         llmm_cli_jw_kv_bool(w, "latency_ok", c->latency_ok);
+        llmm_cli_jw_kv_bool(w, "judged", c->judged);
+        if (c->figure[0]) {
+            llmm_cli_jw_kv_str(w, "tool_figure", c->figure);
+            llmm_cli_jw_kv_str(w, "tool_rule", c->rule ? c->rule : "");
+        }
         llmm_cli_jw_map_end(w);
     }
     llmm_cli_jw_arr_end(w);
     LLMM_CLI_JW_NUMS(w, {"error_rate", v->error_rate}, {"err_max", v->err_max});
     llmm_cli_jw_kv_bool(w, "errors_ok", v->errors_ok);
-    llmm_cli_jw_kv_bool(w, "satisfied", v->satisfied);
+    llmm_cli_jw_kv_bool(w, "errors_judged", v->errors_judged);
+    llmm_cli_jw_kv_bool(w, "satisfied", v->satisfied && !v->unjudged);
+    llmm_cli_jw_kv_str(w, "verdict", !v->satisfied ? "violated" : v->unjudged ? "not judged" : "met");
     llmm_cli_jw_map_end(w);
 }
 

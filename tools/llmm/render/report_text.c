@@ -71,10 +71,15 @@ static void requests(const llmm_cli_report *r, FILE *o)
 {
     const llmm_cli_summary *s = &r->sum;
     heading(o, "Requests");
-    if (s->total == 0 && r->trace.runs_stats_only)
-        fputs("  no per-request samples: the inputs hold statistics only (see what the tools\n"
-              "  reported, below); no distribution is made of them\n",
-              o);
+    if (r->trace.runs_stats_only)
+        fprintf(o,
+                "  %llu run%s hold%s statistics only: %s counts, failures, tokens and duration\n"
+                "  are the file's own fields; %s percentiles are the tool's, shown with its rule\n"
+                "  under what the tools reported, never in our tables\n",
+                (unsigned long long)r->trace.runs_stats_only,
+                r->trace.runs_stats_only == 1 ? "" : "s",
+                r->trace.runs_stats_only == 1 ? "s" : "", r->trace.runs_stats_only == 1 ? "its" : "their",
+                r->trace.runs_stats_only == 1 ? "its" : "their");
     fprintf(o, "  %llu total, %llu completed, %llu failed", (unsigned long long)s->total,
             (unsigned long long)s->completed, (unsigned long long)s->failed);
     if (isnan(s->error_rate))
@@ -175,6 +180,12 @@ static void goodput(const llmm_cli_report *r, FILE *o)
         fprintf(o, "%s %s <= %.3f ms", first ? "" : ",", names[i], r->slo[i] * 1e3);
         first = 0;
     }
+    if (s->good_stats_only) {
+        fprintf(o, "\n  not computed: %llu run%s hold%s statistics only, no request to judge\n",
+                (unsigned long long)s->good_stats_only, s->good_stats_only == 1 ? "" : "s",
+                s->good_stats_only == 1 ? "s" : "");
+        return;
+    }
     if (s->good_unjudged) {
         fprintf(o, "\n  not computed: %llu completed requests have no TTFT to judge against the "
                    "TTFT or TPOT limit\n",
@@ -244,15 +255,28 @@ static void slo_verdict(const llmm_cli_report *r, FILE *o)
         const llmm_cli_slo_check *c = &v->checks[i];
         fprintf(o, "  %-4s %-7s <= %10.3f ms: ", llmm_cli_metric_label[c->metric], q,
                 c->bound * 1e3);
-        if (isinf(c->latency))
+        if (!c->judged)
+            fputs("not judged (statistics only, without this quantile)\n", o);
+        else if (isinf(c->latency))
             fputs("no successful request", o);
         else
             fprintf(o, "%10.3f ms", c->latency * 1e3);
-        fprintf(o, "  %s\n", c->latency_ok ? "met" : "VIOLATED");
+        if (c->judged)
+            fprintf(o, "  %s\n", c->latency_ok ? "met" : "VIOLATED");
+        if (c->figure[0])
+            fprintf(o, "       the tool's own %s, from a run with statistics only:\n       %s\n",
+                    c->figure, c->rule ? c->rule : "the tool's rule");
     }
-    fprintf(o, "  error rate <= %.3f %%: %.3f %%  %s\n", 100.0 * v->err_max,
-            100.0 * v->error_rate, v->errors_ok ? "met" : "VIOLATED");
-    fprintf(o, "  verdict: %s\n", v->satisfied ? "SLO met" : "SLO VIOLATED");
+    if (v->errors_judged)
+        fprintf(o, "  error rate <= %.3f %%: %.3f %%  %s\n", 100.0 * v->err_max,
+                100.0 * v->error_rate, v->errors_ok ? "met" : "VIOLATED");
+    else
+        fprintf(o, "  error rate <= %.3f %%: not judged (a run states no request counts)\n",
+                100.0 * v->err_max);
+    fprintf(o, "  verdict: %s\n", !v->satisfied ? "SLO VIOLATED"
+                                   : v->unjudged ? "not judged (nothing violated, but not every "
+                                                   "check could be made)"
+                                                 : "SLO met");
     fprintf(o, "  llmm_slo_check: the %s (nearest rank, from the sketch) of successful requests\n"
                "  against each bound, failed requests / all requests against the error bound.\n",
             q);
