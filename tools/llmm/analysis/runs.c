@@ -24,6 +24,7 @@ int llmm_cli_runs_add(llmm_cli_runs *rs, size_t input, uint64_t index, const llm
     r->input = input;
     r->index = index;
     snprintf(r->label, sizeof r->label, "%s", run->label ? run->label : "");
+    snprintf(r->model, sizeof r->model, "%s", run->model ? run->model : "");
     r->duration_s = run->duration_s;
     r->concurrency = run->concurrency;
     r->request_rate = run->request_rate;

@@ -13,6 +13,7 @@ typedef struct llmm_cli_run_rec {
     size_t input;      /* index of the input it came from */
     uint64_t index;    /* its place in that input, from 0 */
     char label[96];    /* "" when the run states none */
+    char model[96];    /* "" when the run states none */
     double duration_s, concurrency, request_rate;
     int64_t completed, failed; /* the tool's own counts, -1 unknown */
     int stats_only;

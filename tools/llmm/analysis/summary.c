@@ -48,7 +48,9 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
         s->duration_source = "--duration";
     } else if (t->runs_unknown == 0 && t->runs + t->runs_stats_only > 0) {
         s->duration_s = t->duration_sum;
-        s->duration_source = t->runs_spanned == 0 ? "the benchmark's own 'duration'"
+        s->duration_source = t->duration_from && t->runs + t->runs_stats_only == 1
+                                 ? t->duration_from
+                             : t->runs_spanned == 0 ? "the benchmark's own 'duration'"
                              : t->runs_stated == 0 ? "first send to last completion"
                                                    : "'duration' where stated, else send-to-completion span";
     } else {
@@ -95,6 +97,8 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
 
 double llmm_cli_unit_per_si(const char *unit)
 {
+    if (unit && strcmp(unit, "req/min") == 0)
+        return 60.0;
     return unit && strcmp(unit, "ms") == 0 ? 1e3 : 1.0;
 }
 

@@ -231,6 +231,10 @@ static void stats_only_run(llmm_cli_trace *t, const llmm_cli_run *run)
 {
     int64_t out = stated_count(run, LLMM_CLI_FM_OUT_TOKENS);
     int64_t in = stated_count(run, LLMM_CLI_FM_IN_TOKENS);
+    if (out < 0)
+        out = run->out_tokens;
+    if (in < 0)
+        in = run->in_tokens;
     uint64_t ok = run->completed > 0 ? (uint64_t)run->completed : 0;
     t->runs_stats_only++;
     if (run->completed < 0 || run->failed < 0)
@@ -252,6 +256,8 @@ static void stats_only_run(llmm_cli_trace *t, const llmm_cli_run *run)
     if (!isnan(run->duration_s)) {
         t->duration_sum += run->duration_s;
         t->runs_stated++;
+        if (run->duration_from)
+            t->duration_from = run->duration_from;
     } else {
         t->runs_unknown++;
     }

@@ -63,6 +63,7 @@ typedef struct llmm_cli_trace {
      * failed above, never in a sketch): their counts, and how many state no count of
      * completed or failed requests */
     uint64_t so_completed, so_failed, so_counts_unknown;
+    const char *duration_from; /* a run's duration follows from its figures: how (static) */
     llmm_cli_runs run_list; /* what each run stated (its figures) */
     size_t input;           /* index of the input being read */
     uint64_t input_runs;    /* runs of that input so far */

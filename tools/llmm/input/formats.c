@@ -12,7 +12,8 @@ static const llmm_cli_reader *const readers[] = {
     &llmm_cli_reader_vllm,       &llmm_cli_reader_sglang,
     &llmm_cli_reader_genai_perf, &llmm_cli_reader_genai_perf_summary,
     &llmm_cli_reader_guidellm,   &llmm_cli_reader_llmperf,
-    &llmm_cli_reader_csv,        &llmm_cli_reader_jsonl,
+    &llmm_cli_reader_llmperf_summary, &llmm_cli_reader_csv,
+    &llmm_cli_reader_jsonl,
 };
 
 #define NREADERS (sizeof readers / sizeof readers[0])
@@ -58,10 +59,6 @@ int llmm_cli_format_parse(const char *s, llmm_cli_format *out)
  * instead. */
 static const char *known_other(const llmm_cli_sniff *s)
 {
-    if (llmm_cli_sniff_has(s, "/results_ttft_s_mean") ||
-        llmm_cli_sniff_has(s, "/version=2023-08-31"))
-        return "an LLMPerf *_summary.json (statistics only); give the matching "
-               "*_individual_responses.json";
     if (s->kind == '[' && llmm_cli_sniff_has(s, "[]/benchmark") &&
         llmm_cli_sniff_has(s, "[]/metric"))
         return "vLLM's PyTorch-benchmark side file (*.pytorch.json); give the result file "

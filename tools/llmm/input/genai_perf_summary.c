@@ -6,6 +6,10 @@
  *    "time_to_first_token": {...}, "inter_token_latency": {...}, ...,
  *    "input_config": {... "perf_analyzer": {"stimulus": {"concurrency": N}} ...}}
  *
+ * (older versions: "input_config": {"model": [...], "concurrency": N, "request_rate": R}).
+ * Its request_count is the run's completed requests; it states no failures (the error rate
+ * stays unknown) and no duration (its request_throughput is its own figure).
+ *
  * Its numbers are statistics over requests, not samples: the reader hands them on as the
  * tool's figures of one run (marked "statistics only") and never makes a distribution of
  * them. genai-perf's inter_token_latency is per request (E2E - TTFT) / (OSL - 1), which is our
@@ -18,7 +22,7 @@
 #include "input/genai_perf.h"
 #include "input/jreader.h"
 
-enum { S_ROOT = 1, S_METRIC, S_CONFIG, S_PA, S_STIMULUS };
+enum { S_ROOT = 1, S_METRIC, S_CONFIG, S_PA, S_STIMULUS, S_MODELS };
 
 /* genai-perf's metric names and ours. */
 static const struct { const char *name; int metric; } metrics[] = {
@@ -44,6 +48,7 @@ typedef struct gps {
     double stat_value[NSTAT];
     size_t nstat;
     uint64_t nmetrics;
+    char model[96];
 } gps;
 
 static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
@@ -65,8 +70,13 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
         memcpy(p->stat_name[p->nstat], k, len);
         p->stat_name[p->nstat][len] = '\0';
         return 0;
-    case S_CONFIG:
-        return llmm_cli_key_is(k, len, "perf_analyzer") ? 0 : LLMM_CLI_JSON_SKIP;
+    case S_CONFIG: /* the older flat input_config.concurrency, or perf_analyzer's */
+        return llmm_cli_key_is(k, len, "perf_analyzer")  ? 0
+               : llmm_cli_key_is(k, len, "concurrency")  ? 1
+               : llmm_cli_key_is(k, len, "request_rate") ? 2
+               : llmm_cli_key_is(k, len, "model") || llmm_cli_key_is(k, len, "model_names")
+                   ? 3 | LLMM_CLI_JSON_TEXT
+                                                         : LLMM_CLI_JSON_SKIP;
     case S_PA:
         return llmm_cli_key_is(k, len, "stimulus") ? 0 : LLMM_CLI_JSON_SKIP;
     default: /* S_STIMULUS */
@@ -79,6 +89,8 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
 static int on_open(void *self, llmm_cli_json_frame *parent, int map)
 {
     gps *p = self;
+    if (parent && parent->type == S_CONFIG && parent->key == 3)
+        return map ? LLMM_CLI_JSON_SKIP : S_MODELS | LLMM_CLI_JSON_TEXT; /* ["model", ...] */
     if (!map)
         return parent ? LLMM_CLI_JSON_SKIP
                       : llmm_cli_jr_stop(&p->jr, LLMM_CLI_EPARSE,
@@ -98,7 +110,7 @@ static int on_open(void *self, llmm_cli_json_frame *parent, int map)
                 p->our_metric = metrics[i].metric;
         return S_METRIC;
     case S_CONFIG:
-        return S_PA;
+        return parent->key == 0 ? S_PA : LLMM_CLI_JSON_SKIP;
     case S_PA:
         return S_STIMULUS;
     default:
@@ -121,7 +133,12 @@ static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_val
         } else if (v->kind == K_NUMBER) {
             p->stat_value[p->nstat++] = v->num;
         }
-    } else if (f->type == S_STIMULUS && v->kind == K_NUMBER && isfinite(v->num) && v->num > 0) {
+    } else if ((f->type == S_CONFIG && f->key == 3) || f->type == S_MODELS) {
+        if (v->kind == K_STRING && !p->model[0])
+            snprintf(p->model, sizeof p->model, "%.*s", (int)(v->len > 95 ? 95 : v->len),
+                     v->text);
+    } else if ((f->type == S_STIMULUS || f->type == S_CONFIG) && v->kind == K_NUMBER &&
+               isfinite(v->num) && v->num > 0) {
         if (f->key == 1)
             p->run.concurrency = v->num;
         else
@@ -171,6 +188,8 @@ static int end_metric(gps *p)
                 stat = LLMM_CLI_ST_VALUE;
         }
         snprintf(name, sizeof name, "%s.%s", p->metric, p->stat_name[i]);
+        if (m == LLMM_CLI_FM_COMPLETED && p->stat_value[i] >= 0 && p->stat_value[i] < 9e15)
+            p->run.completed = (int64_t)p->stat_value[i];
         if (!llmm_cli_jr_figure(&p->jr, name, strlen(name), m, stat, q, p->stat_value[i],
                                 p->unit[0] ? p->unit : "", ms ? p->stat_value[i] * 1e-3
                                                               : p->stat_value[i]))
@@ -195,6 +214,7 @@ static int on_close(void *self, llmm_cli_json_frame *f)
         else if (!isnan(p->run.request_rate))
             snprintf(label, sizeof label, "request_rate %g", p->run.request_rate);
         p->run.label = label[0] ? label : NULL;
+        p->run.model = p->model[0] ? p->model : NULL;
         p->run.stats_only = 1;
         return llmm_cli_jr_run_end(&p->jr, &p->run);
     }

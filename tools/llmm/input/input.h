@@ -22,7 +22,8 @@ typedef enum llmm_cli_format {
     LLMM_CLI_FORMAT_GENAI_PERF = 5,         /* perf_analyzer's profile_export.json */
     LLMM_CLI_FORMAT_GENAI_PERF_SUMMARY = 6, /* genai-perf's profile_export_genai_perf.json */
     LLMM_CLI_FORMAT_GUIDELLM = 7,           /* GuideLLM benchmarks.json */
-    LLMM_CLI_FORMAT_LLMPERF = 8             /* LLMPerf *_individual_responses.json */
+    LLMM_CLI_FORMAT_LLMPERF = 8,            /* LLMPerf *_individual_responses.json */
+    LLMM_CLI_FORMAT_LLMPERF_SUMMARY = 9     /* LLMPerf *_summary.json */
 } llmm_cli_format;
 
 /* What the start of an input shows (sniff.c), for the format guess: the key paths of its
@@ -84,6 +85,7 @@ extern const llmm_cli_reader llmm_cli_reader_genai_perf; /* genai_perf.c */
 extern const llmm_cli_reader llmm_cli_reader_genai_perf_summary; /* genai_perf_summary.c */
 extern const llmm_cli_reader llmm_cli_reader_guidellm;   /* guidellm.c */
 extern const llmm_cli_reader llmm_cli_reader_llmperf;    /* llmperf.c */
+extern const llmm_cli_reader llmm_cli_reader_llmperf_summary; /* llmperf_summary.c */
 
 /* The reader of a format (NULL for AUTO). */
 const llmm_cli_reader *llmm_cli_reader_for(llmm_cli_format f);

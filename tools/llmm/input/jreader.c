@@ -13,7 +13,7 @@ void llmm_cli_run_init(llmm_cli_run *r)
 {
     memset(r, 0, sizeof *r);
     r->duration_s = r->concurrency = r->request_rate = NAN;
-    r->completed = r->failed = -1;
+    r->completed = r->failed = r->out_tokens = r->in_tokens = -1;
 }
 
 void llmm_cli_jr_init(llmm_cli_jreader *r, const llmm_cli_json_handler *h, const char *name,

@@ -17,20 +17,25 @@
 
 #include "common/numbers.h"
 #include "input/jreader.h"
+#include "input/llmperf.h"
 
-static const llmm_cli_tool llmperf_tool = {
+const llmm_cli_tool llmm_cli_llmperf_tool = {
     "LLMPerf",
-    "pandas quantiles (linear interpolation) over the successful requests",
+    "pandas Series.quantile (linear interpolation, as numpy's) over the requests without an "
+    "error code",
     {
         "the same: the file's ttft_s (to the first chunk with content)",
         "LLMPerf has none; its inter_token_latency_s = (sum of chunk gaps, TTFT included) / "
-        "chunks is neither our ITL nor our TPOT",
+        "chunks is neither our ITL nor our TPOT. Its token counts (number_output_tokens) are "
+        "its client tokenizer's count of the text, not the server's",
         "LLMPerf stores no per-token times: no ITL distribution",
         "the file's end_to_end_latency_s, which runs until the stream closes (after [DONE]): a "
         "little above vLLM's definition, which ends at the last token",
-        "LLMPerf divides completed requests by its test time, which this file does not hold "
-        "(give --duration)",
-        NULL,
+        "completed requests / LLMPerf's test time, which only its summary states (as "
+        "results_num_completed_requests_per_min); its responses file holds no time (give "
+        "--duration)",
+        "output tokens (its client tokenizer's count) of the completed requests / its test "
+        "time (the summary's results_mean_output_throughput_token_per_s)",
         NULL,
         NULL,
     }};
@@ -169,12 +174,13 @@ static int lp_end(llmm_cli_jreader *r, llmm_cli_error *err)
 {
     (void)err;
     snprintf(r->info.layout, sizeof r->info.layout,
-             "LLMPerf *_individual_responses.json: no send times, no per-token times");
+             "LLMPerf *_individual_responses.json: no send or per-token times; client-"
+             "tokenizer token counts");
     return LLMM_CLI_OK;
 }
 
 static const llmm_cli_jformat lp_format = {
-    &handler, sizeof(llmperf), "LLMPerf responses list", &llmperf_tool, 0, NULL, lp_end, NULL};
+    &handler, sizeof(llmperf), "LLMPerf responses list", &llmm_cli_llmperf_tool, 0, NULL, lp_end, NULL};
 
 static int lp_detect(const llmm_cli_sniff *s)
 {

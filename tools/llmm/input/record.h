@@ -93,7 +93,14 @@ typedef struct llmm_cli_run {
     int64_t completed;    /* the tool's own counts */
     int64_t failed;
     int stats_only;       /* no per-request samples: the figures below are all there is */
+    /* a run with statistics only: its output and input token totals when they follow from
+     * its figures without being one (LLMPerf: mean x completed), else -1 */
+    int64_t out_tokens, in_tokens;
+    /* how duration_s follows from the run's figures when the run states none (LLMPerf:
+     * "completed / results_num_completed_requests_per_min"), NULL: stated as such */
+    const char *duration_from;
     const char *label;    /* a short description ("constant 2 req/s"), NULL: none */
+    const char *model;    /* the model it ran against, NULL: unstated */
     const llmm_cli_figure *fig; /* the tool's own figures of this run */
     size_t nfig;
 } llmm_cli_run;

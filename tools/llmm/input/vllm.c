@@ -68,6 +68,7 @@ static void begin_document(llmm_cli_vllm *p)
     memset(p->col_len, 0, sizeof p->col_len);
     p->marks = 0;
     p->backend[0] = '\0';
+    p->model[0] = '\0';
     p->stated_completed = p->stated_failed = -1;
     llmm_cli_run_init(&p->run);
 }
@@ -213,6 +214,7 @@ static int end_document(llmm_cli_vllm *p)
     p->run.completed = p->stated_completed;
     p->run.failed = p->stated_failed;
     set_label(p, label, sizeof label);
+    p->run.model = p->model[0] ? p->model : NULL;
     return llmm_cli_jr_run_end(&p->jr, &p->run);
 }
 
@@ -315,7 +317,7 @@ static int itl(llmm_cli_vllm *p, size_t i, const llmm_cli_json_value *v)
 static int doc_key(llmm_cli_vllm *p, const char *k, size_t len)
 {
     static const char *const scalars[] = {"duration", "completed", "failed", "max_concurrency",
-                                          "request_rate", "backend"};
+                                          "request_rate", "backend", "model_id"};
     int f = llmm_cli_key_find(k, len, llmm_cli_vllm_field_name + 1, VF_LISTS - 1) + 1, s;
     if (p->replay) /* the second pass reads ITLs only */
         return f == VF_ITLS ? (p->seen_field[VF_ITLS] = 1, VF_ITLS) : LLMM_CLI_JSON_SKIP;
@@ -325,13 +327,13 @@ static int doc_key(llmm_cli_vllm *p, const char *k, size_t len)
         p->seen_field[f] = 1;
         return f;
     }
-    s = llmm_cli_key_find(k, len, scalars, 6);
+    s = llmm_cli_key_find(k, len, scalars, 7);
     if (s >= 0) {
         int field = VF_DURATION + s;
         /* these three are figures too */
         if (field <= VF_FAILED)
             llmm_cli_vllm_figure_key(p, k, len);
-        return field == VF_RATE || field == VF_BACKEND ? field | LLMM_CLI_JSON_TEXT : field;
+        return field == VF_RATE || field >= VF_BACKEND ? field | LLMM_CLI_JSON_TEXT : field;
     }
     f = llmm_cli_vllm_figure_key(p, k, len);
     return f == VF_NONE ? LLMM_CLI_JSON_SKIP : f;
@@ -431,6 +433,11 @@ static int doc_scalar(llmm_cli_vllm *p, int field, const llmm_cli_json_value *v)
                 strstr(p->backend, "pooling"))
                 p->marks |= MARK_POOLING;
         }
+        return 1;
+    case VF_MODEL:
+        if (v->kind == K_STRING)
+            snprintf(p->model, sizeof p->model, "%.*s", (int)(v->len > 95 ? 95 : v->len),
+                     v->text);
         return 1;
     default:
         return llmm_cli_vllm_figure_value(p, v);

@@ -29,6 +29,7 @@ enum vfield {
     VF_MAXCONC,
     VF_RATE,
     VF_BACKEND,
+    VF_MODEL,  /* model_id */
     VF_FIGURE, /* a statistic or rate of the tool: vllm_figures.c */
     VF_MARK,   /* a key that only tells the layout */
     VF_COUNT
@@ -79,6 +80,7 @@ typedef struct llmm_cli_vllm {
     llmm_cli_run run;
     int64_t stated_completed, stated_failed;
     char backend[48];
+    char model[96];
     /* a statistic key waiting for its value (vllm_figures.c) */
     int fig_metric, fig_stat;
     double fig_q, fig_scale;

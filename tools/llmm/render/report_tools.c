@@ -317,6 +317,8 @@ void llmm_cli_report_runs_json(llmm_cli_jw *w, const llmm_cli_report *r, size_t 
                             {"request_rate", run->request_rate},
                             {"completed", run->completed < 0 ? NAN : (double)run->completed},
                             {"failed", run->failed < 0 ? NAN : (double)run->failed});
+        if (run->model[0])
+            llmm_cli_jw_kv_str(w, "model", run->model);
         llmm_cli_jw_key_arr(w, "figures");
         for (size_t k = 0; k < run->nfig; k++)
             figure_json(w, r, run, &run->fig[k]);

@@ -335,7 +335,9 @@ class GenaiPerf(Base):
         path = data("genai-perf", "profile_export_genai_perf.json")
         doc = load("genai-perf", "profile_export_genai_perf.json")
         rep = self.report(path)
-        self.assertEqual(rep["requests"]["total"], 0)
+        # issue 40: its request_count is the run's completed requests; it states no failures
+        self.assertEqual(rep["requests"]["completed"], doc["request_count"]["avg"])
+        self.assertIsNone(rep["error_rate"])
         self.assertEqual(rep["inputs"][0]["format"], "genai-perf-summary")
         run_info = rep["inputs"][0]["run_info"][0]
         self.assertTrue(run_info["statistics_only"])
@@ -454,11 +456,30 @@ class LLMPerf(Base):
             self.assertAlmostEqual(f["value"], sum(r["inter_token_latency_s"] for r in ok) /
                                    len(ok), places=12)
 
-    def test_summary_is_named(self):
-        p = run("report", data("llmperf", self.NAME + "_summary.json"))
-        self.assertEqual(p.returncode, 1)
-        self.assertIn("LLMPerf *_summary.json", p.stderr)
-        self.assertIn("_individual_responses.json", p.stderr)
+    def test_summary_is_a_run(self):
+        # issue 40: the summary is the only place LLMPerf writes its throughput
+        doc = load("llmperf", self.NAME + "_summary.json")
+        rep = self.report(data("llmperf", self.NAME + "_summary.json"))
+        self.assertEqual(rep["inputs"][0]["format"], "llmperf-summary")
+        done, per_min = doc["results_num_completed_requests"], \
+            doc["results_num_completed_requests_per_min"]
+        self.assertEqual(rep["requests"], {"total": done + doc["results_number_errors"],
+                                           "completed": done,
+                                           "failed": doc["results_number_errors"]})
+        tp = rep["throughput"]
+        self.assertEqual(tp["duration_s"], done * 60.0 / per_min)
+        self.assertAlmostEqual(tp["req_per_s"], per_min / 60.0, delta=1e-12 * per_min)
+        self.assertAlmostEqual(tp["tok_per_s"], doc["results_mean_output_throughput_token_per_s"],
+                               delta=1e-9 * tp["tok_per_s"])
+        self.assertIn("results_num_completed_requests_per_min", tp["duration_source"])
+        run_info = rep["inputs"][0]["run_info"][0]
+        self.assertEqual(run_info["stated"]["concurrency"], doc["num_concurrent_requests"])
+        self.assertEqual(run_info["model"], doc["model"])
+        names = {f["name"]: f for f in run_info["figures"]}
+        for key, value in doc.items():
+            if key.startswith("results_") and key != "results_error_code_frequency":
+                self.assertEqual(names[key]["value"], float(value), key)
+        self.assertEqual(rep["ttft_s"]["count"], 0)
 
 
 # ---- detection ---------------------------------------------------------------------------------
