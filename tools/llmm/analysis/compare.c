@@ -16,13 +16,15 @@ const char *const llmm_cli_cmp_q_key[LLMM_CLI_CMP_NQ] = {"p50", "p99", "p99_9"};
 
 const char *const llmm_cli_cmp_def_decay =
     "sequence-length decay (doc/spec.md section 3) = 1 - T_long / T_short, T = output tokens per "
-    "second, each run against the run with the shortest mean input (the baseline), for runs "
-    "whose mean input is at least 5 % longer";
+    "second, each run against the run with the shortest mean input (its baseline) among the "
+    "runs of the same model and the same stated concurrency and request rate, for runs whose "
+    "mean input is at least 5 % longer";
 const char *const llmm_cli_cmp_def_runs =
     "one column per run: a file of one run, each document of a vLLM --append-result or SGLang "
     "JSONL file, each GuideLLM benchmark, each genai-perf experiment; figures are ours (nearest "
     "rank from sketches) unless marked '*', the tool's own figure of a run that holds "
-    "statistics only";
+    "statistics only (its counts, failures and duration as the file states them); '-' where "
+    "neither we nor the tool have the figure";
 
 void llmm_cli_compare_init(llmm_cli_compare *c)
 {
@@ -38,25 +40,17 @@ void llmm_cli_compare_free(llmm_cli_compare *c)
     c->n = c->cap = 0;
 }
 
-/* Where a run holds statistics only: the tool's figures that say the same as ours. */
+/* Where a run holds statistics only: the tool's percentiles that are the comparison's, and
+ * its rates where its counts and duration give none. */
 static void from_figures(llmm_cli_cmp_run *r, const llmm_cli_run *run)
 {
     for (size_t i = 0; i < run->nfig; i++) {
         const llmm_cli_figure *f = &run->fig[i];
         double q = f->stat == LLMM_CLI_ST_MEDIAN ? 0.5 : f->q;
-        if (f->metric == LLMM_CLI_FM_REQ_RATE) {
+        if (f->metric == LLMM_CLI_FM_REQ_RATE && isnan(r->sum.req_per_s))
             r->sum.req_per_s = f->si;
-            r->rates_from_tool = 1;
-        } else if (f->metric == LLMM_CLI_FM_OUT_TOK_RATE) {
+        else if (f->metric == LLMM_CLI_FM_OUT_TOK_RATE && isnan(r->sum.tok_per_s))
             r->sum.tok_per_s = f->si;
-            r->rates_from_tool = 1;
-        } else if (f->metric == LLMM_CLI_FM_COMPLETED && f->si >= 0 && f->si < 9e15) {
-            r->sum.completed = (uint64_t)f->si;
-            r->rates_from_tool = 1;
-        } else if (f->metric == LLMM_CLI_FM_FAILED && f->si >= 0 && f->si < 9e15) {
-            r->sum.failed = (uint64_t)f->si;
-            r->failed_from_tool = 1;
-        }
         if (f->stat != LLMM_CLI_ST_MEDIAN && f->stat != LLMM_CLI_ST_QUANTILE)
             continue;
         for (int m = 0; m < LLMM_CLI_CMP_NM; m++)
@@ -66,6 +60,9 @@ static void from_figures(llmm_cli_cmp_run *r, const llmm_cli_run *run)
                     r->from_tool[m][k] = 1;
                 }
     }
+    r->rates_from_tool = 1;
+    r->completed_stated = run->completed >= 0;
+    r->failed_from_tool = run->failed >= 0;
 }
 
 static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *run,
@@ -81,6 +78,8 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
     r->fmt = src->fmt;
     r->index = src->index;
     snprintf(r->label, sizeof r->label, "%s", run->label ? run->label : "");
+    snprintf(r->model, sizeof r->model, "%s", run->model ? run->model : "");
+    r->baseline = SIZE_MAX;
     r->stats_only = run->stats_only;
     r->concurrency = run->concurrency;
     r->request_rate = run->request_rate;
@@ -99,41 +98,55 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
             r->lat[m][k] = v;
         }
     }
-    if (run->stats_only) {
+    if (run->stats_only)
         from_figures(r, run);
-        r->sum.total = r->sum.completed + r->sum.failed;
-        r->sum.error_rate = r->failed_from_tool && r->sum.total
-                                ? (double)r->sum.failed / (double)r->sum.total
-                                : NAN;
-    }
     return LLMM_CLI_OK;
 }
 
-/* Each run's decay against the run with the shortest mean input. */
+/* Are runs a and b of one model and one configuration (stated load)? */
+static int alike(const llmm_cli_cmp_run *a, const llmm_cli_cmp_run *b)
+{
+    int conc = (isnan(a->concurrency) && isnan(b->concurrency)) || a->concurrency == b->concurrency;
+    int rate = (isnan(a->request_rate) && isnan(b->request_rate)) ||
+               a->request_rate == b->request_rate;
+    return strcmp(a->model, b->model) == 0 && conc && rate;
+}
+
+/* Each run's decay against the run with the shortest mean input among the runs like it. */
 static void decay(llmm_cli_compare *c)
 {
-    size_t base = SIZE_MAX;
-    for (size_t i = 0; i < c->n; i++) {
-        const llmm_cli_cmp_run *r = &c->runs[i];
-        if (isnan(r->in_mean) || !(r->sum.tok_per_s > 0))
-            continue;
-        if (base == SIZE_MAX || r->in_mean < c->runs[base].in_mean)
-            base = i;
-    }
-    if (base == SIZE_MAX)
-        return;
+    int longer_unlike = 0;
     for (size_t i = 0; i < c->n; i++) {
         llmm_cli_cmp_run *r = &c->runs[i];
+        size_t base = SIZE_MAX;
         double d;
-        if (i == base || isnan(r->in_mean) || !(r->sum.tok_per_s > 0) ||
-            r->in_mean < 1.05 * c->runs[base].in_mean)
+        if (isnan(r->in_mean) || !(r->sum.tok_per_s > 0)) {
+            r->decay_why = "no mean input length or output token rate";
             continue;
+        }
+        for (size_t k = 0; k < c->n; k++) {
+            const llmm_cli_cmp_run *b = &c->runs[k];
+            if (isnan(b->in_mean) || !(b->sum.tok_per_s > 0))
+                continue;
+            if (!alike(r, b)) {
+                longer_unlike |= r->in_mean >= 1.05 * b->in_mean;
+                continue;
+            }
+            if (base == SIZE_MAX || b->in_mean < c->runs[base].in_mean)
+                base = k;
+        }
+        if (base == i || r->in_mean < 1.05 * c->runs[base].in_mean) {
+            r->decay_why = base == i ? "the shortest input of its model and load: a baseline"
+                                     : "no run of its model and load with a 5 % shorter input";
+            continue;
+        }
         if (llmm_seqlen_decay(c->runs[base].sum.tok_per_s, r->sum.tok_per_s, &d) == LLMM_OK) {
             r->decay = d;
+            r->baseline = base;
             c->has_decay = 1;
-            c->baseline = base;
         }
     }
+    c->has_decay |= longer_unlike;
 }
 
 int llmm_cli_compare_build(llmm_cli_compare *c, char **files, size_t nfiles, llmm_cli_error *err)

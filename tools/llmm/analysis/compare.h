@@ -23,7 +23,9 @@ typedef struct llmm_cli_cmp_run {
     uint64_t index;        /* its place in the input, from 0 */
     uint64_t of;           /* runs of that input */
     char label[96];
+    char model[96];        /* "" when the run names none */
     int stats_only;        /* no samples: the figures below are the tool's own */
+    int completed_stated;  /* statistics only: the tool states its completed requests */
     double concurrency, request_rate; /* stated, NaN when not */
     llmm_cli_summary sum;  /* ours (counts, rates, goodput) */
     double lat[LLMM_CLI_CMP_NM][LLMM_CLI_CMP_NQ]; /* seconds; NaN: not measured */
@@ -32,6 +34,8 @@ typedef struct llmm_cli_cmp_run {
     int failed_from_tool;  /* the tool states its failures */
     double in_mean, out_mean; /* tokens per completed request; NaN unknown */
     double decay;          /* sequence-length decay against the baseline run; NaN: none */
+    size_t baseline;       /* that run (SIZE_MAX: none) */
+    const char *decay_why; /* why there is no decay, NULL when there is one (static) */
 } llmm_cli_cmp_run;
 
 typedef struct llmm_cli_compare {
@@ -41,8 +45,7 @@ typedef struct llmm_cli_compare {
     /* results */
     llmm_cli_cmp_run *runs;
     size_t n, cap;
-    size_t baseline; /* the run with the shortest mean input, when decay is computed */
-    int has_decay;
+    int has_decay;   /* some run has a decay, or has none only for want of a like run */
 } llmm_cli_compare;
 
 void llmm_cli_compare_init(llmm_cli_compare *c);

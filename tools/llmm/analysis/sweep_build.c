@@ -18,25 +18,55 @@ void llmm_cli_sweep_opts_init(llmm_cli_sweep_opts *o)
     o->trim = 0.1;
 }
 
+/* A row of a run, before the sweep's columns are chosen. */
+typedef struct prow {
+    double conc;           /* stated, else the mean in flight (Little); NaN: neither */
+    int conc_stated;
+    double rate;           /* the offered request rate the run states, NaN: none */
+    double qps;
+    double p99[LLMM_CLI_M_COUNT]; /* seconds: ours (nearest rank), or the tool's own */
+    int stats_only;
+} prow;
+
 typedef struct collect {
     const llmm_cli_sweep_opts *o;
-    llmm_cli_sweep_row *rows;
+    prow *rows;
     size_t n, cap;
-    size_t runs, stated, skipped;
+    size_t runs, stats_only;
     /* every successful request with a send time, the runs laid end to end */
     double *start, *end;
     size_t npts, cap_start, cap_end;
     double offset;
     const char *first_path;
+    /* the runs left out, named: "a.json (statistics only, no request rate or count and
+     * duration); ..." */
+    char skipped[640];
+    size_t nskipped;
 } collect;
+
+static void skip(collect *c, const llmm_cli_run_src *src, const char *why)
+{
+    size_t n = strlen(c->skipped);
+    c->nskipped++;
+    if (n + 8 >= sizeof c->skipped)
+        return;
+    snprintf(c->skipped + n, sizeof c->skipped - n, "%s%s run %llu (%s)", n ? "; " : "",
+             src->path, (unsigned long long)src->index + 1, why);
+}
+
+/* The tool's own P99 of metric m in a run of statistics only, seconds, or NaN. */
+static double stated_p99(const llmm_cli_run *run, int m)
+{
+    return llmm_cli_figure_find(run->fig, run->nfig, m, LLMM_CLI_ST_QUANTILE, 0.99);
+}
 
 /* One run: a row, and its requests for the series. */
 static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *run,
                   const llmm_cli_trace *t, const llmm_cli_summary *s, llmm_cli_error *err)
 {
     collect *c = user;
-    double span = 0, p99 = NAN;
-    const llmm_sketch *sk = t->sk[c->o->latency];
+    double span = 0, mean_e2e;
+    prow *r;
     c->runs++;
     if (!c->first_path)
         c->first_path = src->path;
@@ -51,22 +81,47 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
         span = b - c->offset > span ? b - c->offset : span;
     }
     c->offset += span;
-    if (run->stats_only || !(s->req_per_s >= 0) || s->completed == 0) {
-        c->skipped++; /* no samples, or no duration: no point of the sweep */
-        return LLMM_CLI_OK;
-    }
-    if (llmm_sketch_count(sk) > 0 && llmm_sketch_quantile(sk, 0.99, &p99) != LLMM_OK)
-        p99 = NAN;
     if (llmm_cli_grow(&c->rows, &c->cap, c->n + 1, sizeof *c->rows, 16) != LLMM_CLI_OK)
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
-    c->rows[c->n].qps = s->req_per_s;
-    c->rows[c->n].p99 = 1e3 * p99;
-    if (isfinite(run->concurrency) && run->concurrency > 0) {
-        c->rows[c->n].conc = run->concurrency;
-        c->stated++;
-    } else { /* Little's law: mean in flight = sum of latencies / duration */
-        c->rows[c->n].conc = s->m[LLMM_CLI_M_E2E].mean * (double)s->completed / s->duration_s;
+    r = &c->rows[c->n];
+    r->stats_only = run->stats_only;
+    r->qps = s->req_per_s;
+    if (run->stats_only && !(r->qps >= 0)) /* genai-perf: its request_throughput */
+        r->qps = llmm_cli_figure_find(run->fig, run->nfig, LLMM_CLI_FM_REQ_RATE,
+                                      LLMM_CLI_ST_VALUE, NAN);
+    if (!(r->qps >= 0)) {
+        skip(c, src, run->stats_only ? "statistics only, without a request throughput or a "
+                                       "completed count and duration"
+                                     : "no duration");
+        return LLMM_CLI_OK;
     }
+    if (!run->stats_only && s->completed == 0) {
+        skip(c, src, "no completed request");
+        return LLMM_CLI_OK;
+    }
+    for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
+        const llmm_sketch *sk = t->sk[m];
+        r->p99[m] = NAN;
+        if (run->stats_only)
+            r->p99[m] = stated_p99(run, m);
+        else if (llmm_sketch_count(sk) > 0 && llmm_sketch_quantile(sk, 0.99, &r->p99[m]) != LLMM_OK)
+            r->p99[m] = NAN;
+    }
+    r->rate = isfinite(run->request_rate) && run->request_rate > 0 ? run->request_rate : NAN;
+    r->conc_stated = isfinite(run->concurrency) && run->concurrency > 0;
+    if (r->conc_stated) {
+        r->conc = run->concurrency;
+    } else { /* Little's law: mean in flight = mean E2E x completions per second */
+        mean_e2e = run->stats_only ? llmm_cli_figure_find(run->fig, run->nfig, LLMM_CLI_FM_E2E,
+                                                          LLMM_CLI_ST_MEAN, NAN)
+                                   : s->m[LLMM_CLI_M_E2E].mean;
+        r->conc = mean_e2e * r->qps;
+    }
+    if (!(r->conc > 0) && isnan(r->rate)) {
+        skip(c, src, "no concurrency, request rate or mean E2E stated");
+        return LLMM_CLI_OK;
+    }
+    c->stats_only += run->stats_only;
     c->n++;
     return LLMM_CLI_OK;
 }
@@ -83,7 +138,9 @@ static int series(collect *c, llmm_cli_sweep *s, llmm_cli_error *err)
     if (c->npts < 2)
         return llmm_cli_fail(err, LLMM_CLI_EPARSE,
                              "%s: no send times: an in-run series needs requests with start "
-                             "times (vLLM's start_times, genai-perf, GuideLLM, CSV start_s)",
+                             "times (vLLM's start_times, genai-perf, GuideLLM, CSV start_s); "
+                             "give the result files of every level of a sweep, or a "
+                             "concurrency,qps[,p99_ms] table (llmm knee SWEEP.csv)",
                              c->first_path);
     llmm_cli_sort(c->start, c->npts);
     llmm_cli_sort(c->end, c->npts);
@@ -120,40 +177,116 @@ static int series(collect *c, llmm_cli_sweep *s, llmm_cli_error *err)
     return rc;
 }
 
+/* The P99 column: --latency when every row has it; else, unless --latency was given, the
+ * first of E2E, TTFT, TPOT, ITL that every row has (vLLM writes no E2E statistics by
+ * default); -1: none. */
+static int p99_column(const collect *c)
+{
+    static const int order[] = {LLMM_CLI_M_E2E, LLMM_CLI_M_TTFT, LLMM_CLI_M_TPOT, LLMM_CLI_M_ITL};
+    for (size_t k = 0; k < 4; k++) {
+        int m = k == 0 ? c->o->latency : order[k];
+        int all = 1;
+        if (k > 0 && (c->o->latency_given || m == c->o->latency))
+            continue;
+        for (size_t i = 0; i < c->n; i++)
+            all &= !isnan(c->rows[i].p99[m]);
+        if (all)
+            return m;
+    }
+    return -1;
+}
+
+/* The x column: the concurrency when every row has one (stated or measured), else the
+ * request rate when every row states one; 0 concurrency, 1 rate, -1 neither. */
+static int x_column(const collect *c)
+{
+    int conc = 1, rate = 1;
+    for (size_t i = 0; i < c->n; i++) {
+        conc &= c->rows[i].conc > 0;
+        rate &= !isnan(c->rows[i].rate);
+    }
+    return conc ? 0 : rate ? 1 : -1;
+}
+
+static int refuse(const collect *c, char **files, size_t nfiles, const char *what,
+                  llmm_cli_error *err)
+{
+    char names[400];
+    size_t n = 0;
+    names[0] = '\0';
+    for (size_t i = 0; i < nfiles && n + 4 < sizeof names; i++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", files[i]);
+    return llmm_cli_fail(err, LLMM_CLI_EPARSE,
+                         "%s: %s; %zu usable run%s of %zu%s%s. A sweep needs at least 3 "
+                         "levels; a concurrency,qps[,p99_ms] table works as well (llmm knee "
+                         "SWEEP.csv)",
+                         names, what, c->n, c->n == 1 ? "" : "s", c->runs,
+                         c->nskipped ? ", left out: " : "", c->skipped);
+}
+
+/* The sweep's rows from the runs; source says how. */
+static int rows_sweep(collect *c, char **files, size_t nfiles, llmm_cli_sweep *s,
+                      llmm_cli_error *err)
+{
+    int m = p99_column(c), x = x_column(c), rc;
+    size_t stated = 0;
+    char source[sizeof s->source], lat[160];
+    llmm_cli_sweep_row *rows;
+    if (c->n < 3)
+        return refuse(c, files, nfiles, "fewer than 3 runs with a throughput", err);
+    if (x < 0)
+        return refuse(c, files, nfiles,
+                      "some runs state neither a concurrency nor a request rate", err);
+    rows = malloc(c->n * sizeof *rows);
+    if (!rows)
+        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
+    for (size_t i = 0; i < c->n; i++) {
+        rows[i].conc = x == 0 ? c->rows[i].conc : c->rows[i].rate;
+        rows[i].qps = c->rows[i].qps;
+        rows[i].p99 = m >= 0 ? 1e3 * c->rows[i].p99[m] : NAN;
+        stated += c->rows[i].conc_stated;
+    }
+    if (m < 0)
+        snprintf(lat, sizeof lat, "no P99 column (not every run has a P99 of %s%s)",
+                 llmm_cli_metric_label[c->o->latency],
+                 c->o->latency_given ? "" : " or of another latency");
+    else
+        snprintf(lat, sizeof lat, "P99 of %s (%s)%s%s", llmm_cli_metric_label[m],
+                 c->stats_only == c->n ? "each tool's own p99, its rule"
+                 : c->stats_only        ? "nearest rank; the tool's own p99 for runs with "
+                                          "statistics only"
+                                        : "nearest rank",
+                 m != c->o->latency ? ": the runs state no P99 of " : "",
+                 m != c->o->latency ? llmm_cli_metric_label[c->o->latency] : "");
+    snprintf(source, sizeof source,
+             "%zu runs of %zu file%s%s: %s, QPS = completed requests / the run's duration%s, %s",
+             c->n, nfiles, nfiles == 1 ? "" : "s",
+             c->nskipped ? " (runs without a throughput left out)" : "",
+             x == 1             ? "N = the request rate each run states (req/s; no concurrency)"
+             : stated == c->n   ? "concurrency as each run states it"
+             : stated == 0      ? "concurrency measured: mean requests in flight = mean E2E x QPS"
+                                : "concurrency as stated, else the measured mean in flight",
+             c->stats_only ? " (or the tool's request throughput)" : "", lat);
+    rc = llmm_cli_sweep_from_rows(rows, c->n, m >= 0, files[0], s, err);
+    if (rc == LLMM_CLI_OK)
+        memcpy(s->source, source, sizeof source);
+    free(rows);
+    return rc;
+}
+
 int llmm_cli_sweep_build(char **files, size_t nfiles, const llmm_cli_sweep_opts *o,
                          llmm_cli_sweep *s, llmm_cli_error *err)
 {
     collect c;
     int rc;
-    char source[sizeof s->source];
     memset(&c, 0, sizeof c);
     memset(s, 0, sizeof *s);
     c.o = o;
     rc = llmm_cli_per_run(files, nfiles, o->fmt, NULL, on_run, &c, NULL, err);
-    if (rc == LLMM_CLI_OK && (o->series || c.runs == 1)) {
+    if (rc == LLMM_CLI_OK && (o->series || (c.runs == 1 && c.stats_only == 0)))
         rc = series(&c, s, err);
-    } else if (rc == LLMM_CLI_OK && c.n < 3 && c.skipped) {
-        rc = llmm_cli_fail(err, LLMM_CLI_EPARSE,
-                           "%s: %zu run%s with samples and a duration, %zu left out (statistics "
-                           "only, or no duration); a sweep needs at least 3 concurrency levels",
-                           files[0], c.n, c.n == 1 ? "" : "s", c.skipped);
-    } else if (rc == LLMM_CLI_OK) {
-        int has_p99 = 1;
-        for (size_t i = 0; i < c.n; i++)
-            has_p99 &= !isnan(c.rows[i].p99);
-        snprintf(source, sizeof source,
-                 "%zu runs of %zu file%s%s: concurrency %s, QPS = completed requests / the run's "
-                 "duration, P99 of %s (nearest rank)",
-                 c.n, nfiles, nfiles == 1 ? "" : "s",
-                 c.skipped ? " (runs without samples or a duration left out)" : "",
-                 c.stated == c.n ? "as each run states it"
-                 : c.stated == 0 ? "measured: mean requests in flight = sum of E2E / duration"
-                                 : "as stated, else the measured mean in flight",
-                 llmm_cli_metric_label[o->latency]);
-        rc = llmm_cli_sweep_from_rows(c.rows, c.n, has_p99, files[0], s, err);
-        if (rc == LLMM_CLI_OK)
-            memcpy(s->source, source, sizeof source);
-    }
+    else if (rc == LLMM_CLI_OK)
+        rc = rows_sweep(&c, files, nfiles, s, err);
     free(c.rows);
     free(c.start);
     free(c.end);

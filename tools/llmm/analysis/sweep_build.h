@@ -17,6 +17,8 @@
 typedef struct llmm_cli_sweep_opts {
     llmm_cli_format fmt; /* of every file (AUTO: detected) */
     int latency;         /* LLMM_CLI_M_* whose P99 goes in the p99_ms column */
+    int latency_given;   /* 1: --latency chose it; 0: another may stand in where every run
+                            lacks its P99 (statistics-only vLLM files hold no E2E) */
     int series;          /* 1: the in-run series even with several runs (their requests on
                             one time line); 0: the series only for a single run */
     double step_s;       /* series: sampling step (0.05 s) */

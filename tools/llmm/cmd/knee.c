@@ -132,6 +132,7 @@ static int option(void *ctx, int id, const char *name, const char *arg)
             a->so.latency = LLMM_CLI_M_E2E;
         else
             return llmm_cli_say(SELF, 2, "--latency: '%s' is not ttft, tpot or e2e", arg);
+        a->so.latency_given = 1;
         return -1;
     case OPT_SERIES:
         a->so.series = 1;

@@ -1,6 +1,7 @@
 /* compare_json.c: `llmm compare --json` (compare.h). Times in seconds; a figure not measured
  * is null; "from_tool" names the figures that are a run's tool's own. */
 #include <math.h>
+#include <stdint.h>
 
 #include "common/jsonw.h"
 #include "render/compare.h"
@@ -33,6 +34,7 @@ static void run_json(llmm_cli_jw *w, const llmm_cli_cmp_run *r)
     llmm_cli_jw_kv_str(w, "format", llmm_cli_format_name(r->fmt));
     llmm_cli_jw_kv_str(w, "tool", r->tool ? r->tool->name : "");
     llmm_cli_jw_kv_str(w, "label", r->label);
+    llmm_cli_jw_kv_str(w, "model", r->model);
     llmm_cli_jw_kv_bool(w, "statistics_only", r->stats_only);
     LLMM_CLI_JW_NUM_MAP(w, "stated", {"concurrency", r->concurrency},
                         {"request_rate", r->request_rate});
@@ -46,6 +48,11 @@ static void run_json(llmm_cli_jw *w, const llmm_cli_cmp_run *r)
                      {"goodput_fraction", s->has_goodput ? s->good_fraction : NAN},
                      {"mean_input_tokens", r->in_mean}, {"mean_output_tokens", r->out_mean},
                      {"seqlen_decay", r->decay});
+    if (r->baseline != SIZE_MAX)
+        llmm_cli_jw_kv_u64(w, "seqlen_decay_baseline", r->baseline);
+    else
+        (llmm_cli_jw_key(w, "seqlen_decay_baseline"), llmm_cli_jw_null(w));
+    llmm_cli_jw_kv_str(w, "seqlen_decay_none", r->decay_why ? r->decay_why : "");
     llmm_cli_jw_map_end(w);
 }
 
@@ -62,10 +69,6 @@ int llmm_cli_compare_json(const llmm_cli_compare *c, FILE *out)
     llmm_cli_jw_arr_end(&w);
     llmm_cli_jw_key_map(&w, "seqlen_decay");
     llmm_cli_jw_kv_str(&w, "definition", llmm_cli_cmp_def_decay);
-    if (c->has_decay)
-        llmm_cli_jw_kv_u64(&w, "baseline", c->baseline);
-    else
-        (llmm_cli_jw_key(&w, "baseline"), llmm_cli_jw_null(&w));
     llmm_cli_jw_map_end(&w);
     llmm_cli_jw_key_map(&w, "slo");
     for (int i = 0; i < 3; i++)

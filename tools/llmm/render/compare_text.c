@@ -1,6 +1,7 @@
 /* compare_text.c: `llmm compare` as a table, a row per figure and a column per run, in
  * blocks of five runs (compare.h). */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "render/compare.h"
@@ -30,20 +31,40 @@ static void cell(FILE *o, double v, int prec, int tool)
     fprintf(o, " %*s", COL - 1, b);
 }
 
-/* A text cell: the last COL-1 characters of a name (its end tells runs apart best), the first
- * of a label, '~' where cut. */
-static void text_cell(FILE *o, const char *s, int tail)
+/* A text cell: the first COL-2 characters of a text, '~' where cut (the legend under the
+ * table has it whole). */
+static void text_cell(FILE *o, const char *s)
 {
     size_t n = strlen(s), w = COL - 1;
     if (n <= w)
         fprintf(o, " %*s", (int)w, s);
-    else if (tail)
-        fprintf(o, " ~%s", s + n - (w - 1));
     else
         fprintf(o, " %.*s~", (int)(w - 1), s);
 }
 
-typedef enum { R_RUN, R_LABEL, R_CONC, R_REQS, R_ERR, R_RPS, R_TPS, R_LAT, R_GOOD, R_IN, R_DECAY } row_kind;
+/* The load a run states, short: "c 16", "rate 2/s", "c 4, rate inf". */
+static void load_text(const llmm_cli_cmp_run *r, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (!isnan(r->concurrency))
+        n += (size_t)snprintf(buf, cap, "c %g", r->concurrency);
+    if (isinf(r->request_rate) && n < cap)
+        snprintf(buf + n, cap - n, "%srate inf", n ? ", " : "");
+    else if (!isnan(r->request_rate) && n < cap)
+        snprintf(buf + n, cap - n, "%srate %.3g/s", n ? ", " : "", r->request_rate);
+    if (!buf[0])
+        snprintf(buf, cap, "-");
+}
+
+/* A model's name without its organisation ("meta-llama/"). */
+static const char *model_short(const char *m)
+{
+    const char *slash = strrchr(m, '/');
+    return !m[0] ? "-" : slash && slash[1] ? slash + 1 : m;
+}
+
+typedef enum { R_RUN, R_FILE, R_MODEL, R_LABEL, R_REQS, R_ERR, R_RPS, R_TPS, R_LAT, R_GOOD, R_IN, R_DECAY } row_kind;
 
 static void row(const llmm_cli_compare *c, size_t lo, size_t hi, row_kind k, int m, int q,
                 FILE *o)
@@ -51,8 +72,9 @@ static void row(const llmm_cli_compare *c, size_t lo, size_t hi, row_kind k, int
     char head[40];
     switch (k) {
     case R_RUN: snprintf(head, sizeof head, "run"); break;
+    case R_FILE: snprintf(head, sizeof head, "file"); break;
+    case R_MODEL: snprintf(head, sizeof head, "model"); break;
     case R_LABEL: snprintf(head, sizeof head, "load (stated)"); break;
-    case R_CONC: snprintf(head, sizeof head, "concurrency (stated)"); break;
     case R_REQS: snprintf(head, sizeof head, "requests completed"); break;
     case R_ERR: snprintf(head, sizeof head, "error rate %%"); break;
     case R_RPS: snprintf(head, sizeof head, "throughput req/s"); break;
@@ -72,17 +94,22 @@ static void row(const llmm_cli_compare *c, size_t lo, size_t hi, row_kind k, int
         char name[128];
         switch (k) {
         case R_RUN:
+            snprintf(name, sizeof name, "#%zu", i + 1);
+            text_cell(o, name);
+            break;
+        case R_FILE:
             llmm_cli_cmp_run_name(r, name, sizeof name);
-            text_cell(o, name, 1);
+            text_cell(o, name);
+            break;
+        case R_MODEL:
+            text_cell(o, model_short(r->model));
             break;
         case R_LABEL:
-            text_cell(o, r->label[0] ? r->label : "-", 0);
-            break;
-        case R_CONC:
-            cell(o, r->concurrency, 0, 0);
+            load_text(r, name, sizeof name);
+            text_cell(o, name);
             break;
         case R_REQS:
-            cell(o, r->stats_only && !r->rates_from_tool ? NAN : (double)s->completed, 0,
+            cell(o, r->stats_only && !r->completed_stated ? NAN : (double)s->completed, 0,
                  r->stats_only);
             break;
         case R_ERR:
@@ -101,7 +128,7 @@ static void row(const llmm_cli_compare *c, size_t lo, size_t hi, row_kind k, int
             cell(o, s->has_goodput ? s->good_per_s : NAN, 3, 0);
             break;
         case R_IN:
-            cell(o, r->in_mean, 1, 0);
+            cell(o, r->in_mean, 1, r->stats_only);
             break;
         default:
             cell(o, r->decay, 4, 0);
@@ -114,8 +141,12 @@ static void row(const llmm_cli_compare *c, size_t lo, size_t hi, row_kind k, int
 static void block(const llmm_cli_compare *c, size_t lo, size_t hi, FILE *o)
 {
     int goodput = !isnan(c->slo[0]) || !isnan(c->slo[1]) || !isnan(c->slo[2]);
+    int models = 0;
+    for (size_t i = lo; i < hi; i++)
+        models |= c->runs[i].model[0] != '\0';
     for (row_kind k = R_RUN; k <= R_DECAY; k++) {
-        if ((k == R_GOOD && !goodput) || (k == R_DECAY && !c->has_decay))
+        if ((k == R_GOOD && !goodput) || (k == R_DECAY && !c->has_decay) ||
+            (k == R_MODEL && !models))
             continue;
         if (k == R_LAT) {
             for (int m = 0; m < LLMM_CLI_CMP_NM; m++)
@@ -127,6 +158,24 @@ static void block(const llmm_cli_compare *c, size_t lo, size_t hi, FILE *o)
     }
 }
 
+/* Every run whole: its input, its place there, its label and model. */
+static void legend(const llmm_cli_compare *c, FILE *o)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const llmm_cli_cmp_run *r = &c->runs[i];
+        fprintf(o, "  #%-3zu %s", i + 1, r->path);
+        if (r->of > 1)
+            fprintf(o, ", run %llu of %llu", (unsigned long long)r->index + 1,
+                    (unsigned long long)r->of);
+        if (r->label[0])
+            fprintf(o, " (%s)", r->label);
+        if (r->model[0])
+            fprintf(o, ", model %s", r->model);
+        fputc('\n', o);
+    }
+    fputc('\n', o);
+}
+
 void llmm_cli_compare_text(const llmm_cli_compare *c, FILE *o)
 {
     fprintf(o, "llmm compare: %zu run%s\n", c->n, c->n == 1 ? "" : "s");
@@ -135,6 +184,7 @@ void llmm_cli_compare_text(const llmm_cli_compare *c, FILE *o)
         block(c, lo, lo + PER_BLOCK < c->n ? lo + PER_BLOCK : c->n, o);
     }
     fputc('\n', o);
+    legend(c, o);
     llmm_cli_wrapped(o, 2, "runs", 14, llmm_cli_cmp_def_runs);
     llmm_cli_wrapped(o, 2, "latencies", 14,
                      "ours, vLLM's definitions (llmm report --help); TTFT, TPOT and E2E of the "
@@ -144,9 +194,13 @@ void llmm_cli_compare_text(const llmm_cli_compare *c, FILE *o)
                          "completed requests meeting every --slo limit, per second (vLLM's "
                          "definition)");
     if (c->has_decay) {
-        char name[128], base[300];
-        llmm_cli_cmp_run_name(&c->runs[c->baseline], name, sizeof name);
-        snprintf(base, sizeof base, "%s; the baseline is %s", llmm_cli_cmp_def_decay, name);
-        llmm_cli_wrapped(o, 2, "decay", 14, base);
+        llmm_cli_wrapped(o, 2, "decay", 14, llmm_cli_cmp_def_decay);
+        for (size_t i = 0; i < c->n; i++) {
+            const llmm_cli_cmp_run *r = &c->runs[i];
+            if (r->baseline != SIZE_MAX)
+                fprintf(o, "                #%zu against #%zu\n", i + 1, r->baseline + 1);
+            else if (r->decay_why)
+                fprintf(o, "                #%zu -: %s\n", i + 1, r->decay_why);
+        }
     }
 }

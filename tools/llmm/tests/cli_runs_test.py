@@ -91,13 +91,13 @@ class Compare(Base):
             a = self.write("short.json", json.dumps(vllm_doc(10, 10.0, 100, short, [0.5] * 10)))
             b = self.write("long.json", json.dumps(vllm_doc(10, 10.0, 1000, long_, [0.5] * 10)))
             rep = self.ok_json("compare", "--json", b, a)
-            self.assertEqual(rep["seqlen_decay"]["baseline"], 1)
+            self.assertEqual(rep["runs"][0]["seqlen_decay_baseline"], 1)
             self.assertIsNone(rep["runs"][1]["seqlen_decay"])
             self.assertLessEqual(abs(rep["runs"][0]["seqlen_decay"] - want), 5e-5)
             self.assertAlmostEqual(rep["runs"][0]["seqlen_decay"], 1 - long_ / short, places=12)
         # runs of one input length: no decay
         rep = self.ok_json("compare", "--json", a, a)
-        self.assertIsNone(rep["seqlen_decay"]["baseline"])
+        self.assertEqual([r["seqlen_decay_baseline"] for r in rep["runs"]], [None, None])
 
     def test_goodput_and_charts(self):
         path = os.path.join(DATA, "vllm", "serve_detailed.json")
@@ -172,7 +172,7 @@ class KneeFromRuns(Base):
     def test_too_few_runs(self):
         p = run("knee", os.path.join(DATA, "guidellm", "benchmarks_v07.json"))  # 2 runs
         self.assertEqual(p.returncode, 1)
-        self.assertIn("a sweep needs at least 3", p.stderr)
+        self.assertIn("A sweep needs at least 3", p.stderr)
         table = self.write("t.csv", "concurrency,qps\n1,1\n2,2\n3,3\n")
         p = run("knee", table, os.path.join(DATA, "vllm", "serve_detailed.json"))
         self.assertEqual(p.returncode, 2)
