@@ -23,7 +23,22 @@ typedef struct llmm_cli_knee_eval {
     double slo_measured_n;   /* largest measured N whose P99 and all below meet it; 0 when
                                 none does; NaN without the P99 column */
     double slo_measured_qps;
+    /* what the output says the library's grade cannot: per estimator (LLMM_CLI_KE_*) the
+     * fewest points it takes with these options, and where its knee lies against the
+     * measured levels (llmm_cli_knee_where) */
+    size_t need[4];
+    const char *where[4];
 } llmm_cli_knee_eval;
+
+enum { LLMM_CLI_KE_INFLECTION = 0, LLMM_CLI_KE_COLLAPSE, LLMM_CLI_KE_KNEEDLE, LLMM_CLI_KE_USL };
+
+/* Where n lies against the sweep's levels: "measured" (one of them), "interpolated" (between
+ * two, a level never run), "extrapolated" (outside them). */
+const char *llmm_cli_knee_where(const llmm_cli_sweep *s, double n);
+/* "needs >= K points (has N)" when an estimator refused a sweep for want of points, else
+ * NULL; buf holds it. */
+const char *llmm_cli_knee_short(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, int e,
+                                llmm_status st, char *buf, size_t cap);
 
 /* opt: NULL for the defaults; slo_ms NaN for none. */
 int llmm_cli_knee_run(const llmm_cli_sweep *s, const llmm_knee_options *opt, double slo_ms,
@@ -36,5 +51,6 @@ extern const char *const llmm_cli_knee_def_collapse;
 extern const char *const llmm_cli_knee_def_kneedle;
 extern const char *const llmm_cli_knee_def_usl;
 extern const char *const llmm_cli_knee_def_slo;
+extern const char *const llmm_cli_knee_def_where;
 
 #endif /* LLMM_CLI_KNEE_H */

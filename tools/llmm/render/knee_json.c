@@ -14,25 +14,46 @@ static void estimator_head(llmm_cli_jw *w, const char *key, const char *def, con
     llmm_cli_jw_kv_str(w, "quality", llmm_cli_quality_name(q));
 }
 
-static void knee_json(llmm_cli_jw *w, const char *key, const char *def, llmm_status st,
+/* "status": "ok", "needs >= K points (has N)" or the library's message. */
+static const char *status_of(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, int e,
+                             llmm_status st, char *buf, size_t cap)
+{
+    const char *need = llmm_cli_knee_short(s, k, e, st, buf, cap);
+    return st == LLMM_OK || st == LLMM_E_EMPTY ? "ok" : need ? need : llmm_strerror(st);
+}
+
+static void place_json(llmm_cli_jw *w, const llmm_cli_knee_eval *k, int e)
+{
+    llmm_cli_jw_kv_u64(w, "needs_points", k->need[e]);
+    if (k->where[e])
+        llmm_cli_jw_kv_str(w, "where", k->where[e]);
+    else
+        (llmm_cli_jw_key(w, "where"), llmm_cli_jw_null(w));
+}
+
+static void knee_json(llmm_cli_jw *w, const llmm_cli_sweep *s, const llmm_cli_knee_eval *k,
+                      int e, const char *key, const char *def, llmm_status st,
                       const llmm_knee *kn, const char *strength)
 {
-    estimator_head(w, key, def, st == LLMM_OK || st == LLMM_E_EMPTY ? "ok" : llmm_strerror(st),
-                   kn->quality);
+    char buf[64];
+    estimator_head(w, key, def, status_of(s, k, e, st, buf, sizeof buf), kn->quality);
     LLMM_CLI_JW_NUMS(w, {"knee", kn->knee}, {"qps", kn->qps}, {"strength", kn->strength});
     llmm_cli_jw_kv_str(w, "strength_is", strength);
+    place_json(w, k, e);
     llmm_cli_jw_map_end(w);
 }
 
-static void usl_json(llmm_cli_jw *w, const llmm_cli_knee_eval *k)
+static void usl_json(llmm_cli_jw *w, const llmm_cli_sweep *s, const llmm_cli_knee_eval *k)
 {
     const llmm_usl *u = &k->usl;
+    char buf[64];
     estimator_head(w, "usl", llmm_cli_knee_def_usl,
-                   k->st_usl == LLMM_OK ? "ok" : llmm_strerror(k->st_usl), u->quality);
+                   status_of(s, k, LLMM_CLI_KE_USL, k->st_usl, buf, sizeof buf), u->quality);
     LLMM_CLI_JW_NUMS(w, {"lambda", u->lambda}, {"sigma", u->sigma}, {"kappa", u->kappa},
                      {"n_max", u->n_max}, {"x_max", u->x_max}, {"r2", u->r2}, {"rss", u->rss},
                      {"iterations", u->iterations});
     llmm_cli_jw_kv_bool(w, "kappa_at_bound", u->kappa_at_bound);
+    place_json(w, k, LLMM_CLI_KE_USL);
     llmm_cli_jw_map_end(w);
 }
 
@@ -71,13 +92,14 @@ int llmm_cli_knee_json(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, con
                         {"smooth", k->opt.smooth},
                         {"kneedle_sensitivity", k->opt.kneedle_sensitivity});
     llmm_cli_jw_key_map(&w, "estimators");
-    knee_json(&w, "inflection", llmm_cli_knee_def_inflection, k->st_inflection, &k->inflection,
-              "R2 of the cubic");
-    knee_json(&w, "collapse", llmm_cli_knee_def_collapse, k->st_collapse, &k->collapse,
-              "share of the initial growth lost after the knee");
-    knee_json(&w, "kneedle", llmm_cli_knee_def_kneedle, k->st_kneedle, &k->kneedle,
-              "largest normalised difference above the chord");
-    usl_json(&w, k);
+    knee_json(&w, s, k, LLMM_CLI_KE_INFLECTION, "inflection", llmm_cli_knee_def_inflection,
+              k->st_inflection, &k->inflection, "R2 of the cubic");
+    knee_json(&w, s, k, LLMM_CLI_KE_COLLAPSE, "collapse", llmm_cli_knee_def_collapse,
+              k->st_collapse, &k->collapse, "share of the initial growth lost after the knee");
+    knee_json(&w, s, k, LLMM_CLI_KE_KNEEDLE, "kneedle", llmm_cli_knee_def_kneedle,
+              k->st_kneedle, &k->kneedle, "largest normalised difference above the chord");
+    usl_json(&w, s, k);
+    llmm_cli_jw_kv_str(&w, "where_is", llmm_cli_knee_def_where);
     llmm_cli_jw_map_end(&w);
     slo_json(&w, k);
     llmm_cli_jw_key_arr(&w, "points");

@@ -7,20 +7,23 @@
 #include "render/knee.h"
 #include "render/text.h"
 
-static void knee_row(FILE *out, const char *name, llmm_status st, const llmm_knee *kn,
-                     const char *support)
+static void knee_row(FILE *out, const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, int e,
+                     const char *name, llmm_status st, const llmm_knee *kn, const char *support)
 {
+    char why[64];
+    const char *need = llmm_cli_knee_short(s, k, e, st, why, sizeof why);
     if (st != LLMM_OK && !(st == LLMM_E_EMPTY && kn->quality == LLMM_KNEE_NONE)) {
-        fprintf(out, "  %-18s %12s %12s  %-7s %s\n", name, "-", "-", "n/a", llmm_strerror(st));
+        fprintf(out, "  %-18s %12s %12s  %-7s %-12s %s\n", name, "-", "-", "n/a", "-",
+                need ? need : llmm_strerror(st));
         return;
     }
     if (kn->quality == LLMM_KNEE_NONE) {
-        fprintf(out, "  %-18s %12s %12s  %-7s %s\n", name, "-", "-", "none",
+        fprintf(out, "  %-18s %12s %12s  %-7s %-12s %s\n", name, "-", "-", "none", "-",
                 "no knee inside the measured range");
         return;
     }
-    fprintf(out, "  %-18s %12.2f %12.2f  %-7s %s %.4f\n", name, kn->knee, kn->qps,
-            llmm_cli_quality_name(kn->quality), support, kn->strength);
+    fprintf(out, "  %-18s %12.2f %12.2f  %-7s %-12s %s %.4f\n", name, kn->knee, kn->qps,
+            llmm_cli_quality_name(kn->quality), k->where[e], support, kn->strength);
 }
 
 /* "  NAME  text" with the text wrapped under itself. */
@@ -41,17 +44,22 @@ void llmm_cli_knee_text(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, co
         wrapped(out, "built from", s->source);
     fputc('\n', out);
     fprintf(out, "Knee estimators (QPS vs concurrency):\n");
-    fprintf(out, "  %-18s %12s %12s  %-7s %s\n", "estimator", "knee N", "QPS there", "quality",
-            "support");
-    knee_row(out, "cubic inflection", k->st_inflection, &k->inflection, "R2");
-    knee_row(out, "growth collapse", k->st_collapse, &k->collapse, "growth lost");
-    knee_row(out, "kneedle", k->st_kneedle, &k->kneedle, "max difference");
-    if (k->st_usl == LLMM_OK)
-        fprintf(out, "  %-18s %12.0f %12.2f  %-7s R2 %.4f\n", "USL peak N_max", u->n_max,
-                u->x_max, llmm_cli_quality_name(u->quality), u->r2);
-    else
-        fprintf(out, "  %-18s %12s %12s  %-7s %s\n", "USL peak N_max", "-", "-", "n/a",
-                llmm_strerror(k->st_usl));
+    fprintf(out, "  %-18s %12s %12s  %-7s %-12s %s\n", "estimator", "knee N", "QPS there",
+            "quality", "where", "support");
+    knee_row(out, s, k, LLMM_CLI_KE_INFLECTION, "cubic inflection", k->st_inflection,
+             &k->inflection, "R2");
+    knee_row(out, s, k, LLMM_CLI_KE_COLLAPSE, "growth collapse", k->st_collapse, &k->collapse,
+             "growth lost");
+    knee_row(out, s, k, LLMM_CLI_KE_KNEEDLE, "kneedle", k->st_kneedle, &k->kneedle,
+             "max difference");
+    if (k->st_usl == LLMM_OK) {
+        fprintf(out, "  %-18s %12.0f %12.2f  %-7s %-12s R2 %.4f\n", "USL peak N_max", u->n_max,
+                u->x_max, llmm_cli_quality_name(u->quality), k->where[LLMM_CLI_KE_USL], u->r2);
+    } else {
+        const char *need = llmm_cli_knee_short(s, k, LLMM_CLI_KE_USL, k->st_usl, buf, sizeof buf);
+        fprintf(out, "  %-18s %12s %12s  %-7s %-12s %s\n", "USL peak N_max", "-", "-", "n/a",
+                "-", need ? need : llmm_strerror(k->st_usl));
+    }
     fprintf(out, "\nDefinitions:\n");
     snprintf(buf, sizeof buf, "%s (trim %g)", llmm_cli_knee_def_inflection, k->opt.trim);
     wrapped(out, "cubic inflection", buf);
@@ -63,6 +71,9 @@ void llmm_cli_knee_text(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, co
     wrapped(out, "USL", llmm_cli_knee_def_usl);
     wrapped(out, "quality", "ok: well supported; weak: an estimate the data support poorly; "
                             "none: no knee in the measured range");
+    snprintf(buf, sizeof buf, "%s; measured levels %g ... %g", llmm_cli_knee_def_where,
+             s->conc[0], s->conc[s->n - 1]);
+    wrapped(out, "where", buf);
     if (k->st_usl == LLMM_OK)
         fprintf(out, "\nUSL fit: lambda = %.6g QPS, sigma = %.6g, kappa = %.6g%s, R2 = %.6f, "
                      "%u iterations\n",
