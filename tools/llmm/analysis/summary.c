@@ -119,6 +119,9 @@ static double latency_stat(const llmm_cli_trace *t, const llmm_cli_msum *m, cons
         return (double)m->count;
     case LLMM_CLI_ST_MEDIAN:
     case LLMM_CLI_ST_QUANTILE:
+        if (t->exact && t->ex[f->metric].n > 0) /* --exact: numpy's linear, sorted above */
+            return llmm_cli_linear_percentile(t->ex[f->metric].v, t->ex[f->metric].n,
+                                              100.0 * (f->stat == LLMM_CLI_ST_MEDIAN ? 0.5 : f->q));
         if (llmm_sketch_quantile(t->sk[f->metric], f->stat == LLMM_CLI_ST_MEDIAN ? 0.5 : f->q,
                                  &v) != LLMM_OK)
             return NAN;

@@ -20,7 +20,8 @@
 
 static const llmm_cli_tool guidellm_tool = {
     "GuideLLM",
-    "weighted nearest rank over the sorted values; time_per_output_token_ms and "
+    "the sorted value of rank floor(q n) + 1 (1-based, no interpolation: the first value "
+    "whose cumulative weight exceeds q times the total); time_per_output_token_ms and "
     "inter_token_latency_ms are weighted by tokens, so their mean and percentiles are over "
     "tokens, not requests",
     {

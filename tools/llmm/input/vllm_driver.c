@@ -24,6 +24,29 @@ static const llmm_cli_tool vllm_tool = {
         "uses --slo",
     }};
 
+/* benchmarks/benchmark_serving.py, before `vllm bench serve`: no per-request latencies, and
+ * its latency (and so its TPOT and E2E statistics) taken when the stream ended. */
+static const llmm_cli_tool vllm_legacy_tool = {
+    "vLLM",
+    "numpy.percentile (linear interpolation) over the successful requests",
+    {
+        "the same: the file's ttfts (to the first chunk with choices)",
+        "(latency - TTFT) / (output tokens - 1), its latency taken when the stream ended "
+        "([DONE], after the last token) and not stored per request; ours is (E2E - TTFT) / "
+        "(output tokens - 1) with our E2E = TTFT + sum of the file's itls, to the last token: "
+        "ours is lower by the time from the last token to the stream's end / (output tokens - "
+        "1)",
+        "the same: every gap between streamed chunks (the file's itls)",
+        "its latency (mean_e2el_ms where written) runs to the stream's end ([DONE]) and is not "
+        "stored per request; ours is TTFT + sum of the file's itls, to the last token, so ours "
+        "is at most vLLM's",
+        "the same: completed requests / the benchmark's duration",
+        "the same: output tokens of the completed requests / duration",
+        "the same: input and output tokens of the completed requests / duration",
+        "good requests / duration under its --goodput limits (not stored in the file); ours "
+        "uses --slo",
+    }};
+
 static const llmm_cli_tool sglang_tool = {
     "SGLang",
     "numpy.percentile (linear interpolation) over the requests it counts completed",
@@ -77,6 +100,15 @@ static int vllm_feed(void *v, const char *buf, size_t len, llmm_cli_error *err)
     return llmm_cli_jr_feed(v, buf, len, err);
 }
 
+/* Written by benchmarks/benchmark_serving.py: its "request_goodput:" key, or no endpoint_type
+ * (which `vllm bench serve` always writes) and no per-request latencies (which the legacy
+ * script never kept). */
+static int legacy(const llmm_cli_vllm *p)
+{
+    int m = p->layout_marks;
+    return (m & MARK_LEGACY) || (!(m & MARK_NEW) && !p->docs_with_lat);
+}
+
 /* Which layout the documents had, for the input table. */
 static void layout(llmm_cli_vllm *p)
 {
@@ -89,8 +121,9 @@ static void layout(llmm_cli_vllm *p)
         what = p->docs_with_lat ? "vllm bench serve, pooling run: end-to-end latencies only, no "
                                   "per-token latencies"
                                 : "vllm bench serve, pooling run, statistics only";
-    else if (m & MARK_LEGACY)
-        what = "benchmarks/benchmark_serving.py (legacy)";
+    else if (legacy(p))
+        what = p->docs_with_ttfts ? "benchmarks/benchmark_serving.py (legacy), per request"
+                                  : "benchmarks/benchmark_serving.py (legacy), statistics only";
     else if (p->docs_with_ttfts)
         what = "vllm bench serve --save-detailed";
     else if (p->docs_with_lat)
@@ -98,6 +131,10 @@ static void layout(llmm_cli_vllm *p)
     else
         what = "vllm bench serve, statistics only";
     snprintf(p->jr.info.layout, sizeof p->jr.info.layout, "%s", what);
+    /* the legacy script (no endpoint_type, which `vllm bench serve` always writes) times its
+     * latency at the stream's end */
+    if (!p->d->sglang && !(m & MARK_POOLING) && legacy(p))
+        p->jr.info.tool = &vllm_legacy_tool;
 }
 
 static int vllm_finish(void *v, llmm_cli_input_info *info, llmm_cli_error *err)

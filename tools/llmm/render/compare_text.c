@@ -20,6 +20,17 @@ void llmm_cli_cmp_run_name(const llmm_cli_cmp_run *r, char *buf, size_t cap)
         snprintf(buf, cap, "%s", base);
 }
 
+/* A rate's cell: at least three significant digits. */
+static void rate_cell(FILE *o, double v, int tool)
+{
+    char b[48], r[40];
+    if (isnan(v))
+        snprintf(b, sizeof b, "-");
+    else
+        snprintf(b, sizeof b, "%s%s", llmm_cli_rate3(v, r, sizeof r), tool ? "*" : "");
+    fprintf(o, " %*s", COL - 1, b);
+}
+
 /* One cell: a number with its precision, '*' when it is the tool's own, '-' when unknown. */
 static void cell(FILE *o, double v, int prec, int tool)
 {
@@ -116,16 +127,16 @@ static void row(const llmm_cli_compare *c, size_t lo, size_t hi, row_kind k, int
             cell(o, 100.0 * s->error_rate, 2, r->stats_only);
             break;
         case R_RPS:
-            cell(o, s->req_per_s, 3, r->stats_only);
+            rate_cell(o, s->req_per_s, r->stats_only);
             break;
         case R_TPS:
-            cell(o, s->tok_per_s, 1, r->stats_only);
+            rate_cell(o, s->tok_per_s, r->stats_only);
             break;
         case R_LAT:
             cell(o, 1e3 * r->lat[m][q], 2, r->from_tool[m][q]);
             break;
         case R_GOOD:
-            cell(o, s->has_goodput ? s->good_per_s : NAN, 3, 0);
+            rate_cell(o, s->has_goodput ? s->good_per_s : NAN, 0);
             break;
         case R_IN:
             cell(o, r->in_mean, 1, r->stats_only);

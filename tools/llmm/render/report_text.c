@@ -4,6 +4,7 @@
 
 #include "common/events.h"
 #include "render/report.h"
+#include "render/text.h"
 
 static void heading(FILE *o, const char *title)
 {
@@ -21,10 +22,8 @@ static void ms_cell(FILE *o, double seconds)
 
 static void rate(FILE *o, double v, const char *unit)
 {
-    if (isnan(v))
-        fprintf(o, "n/a %s", unit);
-    else
-        fprintf(o, "%.2f %s", v, unit);
+    char b[48];
+    fprintf(o, "%s %s", llmm_cli_rate3(v, b, sizeof b), unit);
 }
 
 static void input_line(const llmm_cli_input *in, FILE *o)

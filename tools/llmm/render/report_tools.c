@@ -131,7 +131,7 @@ static void group_lines(const llmm_cli_report *r, const llmm_cli_run_rec *run, c
         char item[160];
         if (ours && (run->stats_only || !single_run(r) || !grp->counterpart))
             return;
-        wrap_start(&w, o, ours ? "" : head, ours ? "llmm:" : tool);
+        wrap_start(&w, o, ours ? "" : head, !ours ? tool : r->exact ? "llmm exact:" : "llmm:");
         for (size_t i = 0; i < run->nfig; i++) {
             fgroup g;
             group_of(&run->fig[i], &g);
@@ -275,8 +275,9 @@ void llmm_cli_report_tools_text(const llmm_cli_report *r, FILE *o)
         }
         {
             char pct[400];
-            snprintf(pct, sizeof pct, "%s: %s; llmm: nearest rank from sketches", t->name,
-                     t->percentiles);
+            snprintf(pct, sizeof pct, "%s: %s; llmm: %s", t->name, t->percentiles,
+                     r->exact ? "numpy.percentile (linear) over every value (--exact)"
+                              : "nearest rank, rank = max(1, ceil(q n)), from sketches");
             llmm_cli_wrapped(o, 4, "percentiles", 24, pct);
         }
     }

@@ -1,4 +1,5 @@
 /* text.c: what the text outputs share (text.h). */
+#include <math.h>
 #include <string.h>
 
 #include "render/text.h"
@@ -26,4 +27,20 @@ void llmm_cli_wrapped(FILE *out, size_t lead, const char *name, size_t col, cons
             text++;
     }
     fputc('\n', out);
+}
+
+const char *llmm_cli_rate3(double v, char *buf, size_t cap)
+{
+    int decimals = 0;
+    if (isnan(v)) {
+        snprintf(buf, cap, "n/a");
+        return buf;
+    }
+    if (v != 0 && isfinite(v) && fabs(v) < 100) {
+        decimals = 2 - (int)floor(log10(fabs(v)));
+        if (decimals > 12)
+            decimals = 12;
+    }
+    snprintf(buf, cap, "%.*f", decimals, v);
+    return buf;
 }
