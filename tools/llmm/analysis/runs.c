@@ -43,18 +43,25 @@ void llmm_cli_runs_free(llmm_cli_runs *rs)
     memset(rs, 0, sizeof *rs);
 }
 
-double llmm_cli_figure_find(const llmm_cli_figure *figs, size_t n, int metric, int stat, double q)
+const llmm_cli_figure *llmm_cli_figure_find(const llmm_cli_figure *figs, size_t n, int metric,
+                                            int stat, double q)
 {
     for (size_t i = 0; i < n; i++) {
         const llmm_cli_figure *f = &figs[i];
         if (f->metric != metric || isnan(f->si))
             continue;
         if (f->stat == stat && (stat != LLMM_CLI_ST_QUANTILE || fabs(f->q - q) < 1e-9))
-            return f->si;
+            return f;
         if (stat == LLMM_CLI_ST_QUANTILE && f->stat == LLMM_CLI_ST_MEDIAN && fabs(q - 0.5) < 1e-9)
-            return f->si;
+            return f;
     }
-    return NAN;
+    return NULL;
+}
+
+double llmm_cli_figure_si(const llmm_cli_figure *figs, size_t n, int metric, int stat, double q)
+{
+    const llmm_cli_figure *f = llmm_cli_figure_find(figs, n, metric, stat, q);
+    return f ? f->si : NAN;
 }
 
 const char *llmm_cli_figure_relation(const llmm_cli_tool *tool, const llmm_cli_figure *f)

@@ -30,9 +30,12 @@ typedef struct llmm_cli_runs {
 int llmm_cli_runs_add(llmm_cli_runs *rs, size_t input, uint64_t index, const llmm_cli_run *run);
 void llmm_cli_runs_free(llmm_cli_runs *rs);
 
-/* The SI value of the first of figs that measures metric with statistic stat (and quantile q
- * for LLMM_CLI_ST_QUANTILE, 0.5 also matching a median), NaN when there is none. */
-double llmm_cli_figure_find(const llmm_cli_figure *figs, size_t n, int metric, int stat, double q);
+/* The first of figs that measures metric with statistic stat (and quantile q for
+ * LLMM_CLI_ST_QUANTILE, a median matching 0.5) and has a value, NULL when there is none. */
+const llmm_cli_figure *llmm_cli_figure_find(const llmm_cli_figure *figs, size_t n, int metric,
+                                            int stat, double q);
+/* Its value in SI units, NaN when there is none. */
+double llmm_cli_figure_si(const llmm_cli_figure *figs, size_t n, int metric, int stat, double q);
 
 /* The tool's relation text for a figure's metric, or NULL. */
 const char *llmm_cli_figure_relation(const llmm_cli_tool *tool, const llmm_cli_figure *f);

@@ -21,15 +21,11 @@
 static double stated_quantile(const llmm_cli_report *r, int m, double q, llmm_cli_slo_check *c)
 {
     const llmm_cli_runs *rs = &r->trace.run_list;
+    const llmm_cli_figure *f;
     if (rs->n != 1 || !rs->v[0].stats_only)
         return NAN;
-    for (size_t i = 0; i < rs->v[0].nfig; i++) {
-        const llmm_cli_figure *f = &rs->v[0].fig[i];
-        double fq = f->stat == LLMM_CLI_ST_MEDIAN ? 0.5 : f->q;
-        if (f->metric != m || (f->stat != LLMM_CLI_ST_QUANTILE && f->stat != LLMM_CLI_ST_MEDIAN))
-            continue;
-        if (fabs(fq - q) > 1e-9 || !(f->si >= 0))
-            continue;
+    f = llmm_cli_figure_find(rs->v[0].fig, rs->v[0].nfig, m, LLMM_CLI_ST_QUANTILE, q);
+    if (f && f->si >= 0) {
         snprintf(c->figure, sizeof c->figure, "%s", f->name);
         for (size_t k = 0; k < r->ninputs; k++)
             if (r->inputs[k].info.tool)

@@ -24,7 +24,7 @@ typedef struct prow {
     int conc_stated;
     double rate;           /* the offered request rate the run states, NaN: none */
     double qps;
-    double p99[LLMM_CLI_M_COUNT]; /* seconds: ours (nearest rank), or the tool's own */
+    double p99[LLMM_CLI_M_COUNT]; /* ms: ours (nearest rank), or the tool's own as written */
     int stats_only;
 } prow;
 
@@ -54,10 +54,13 @@ static void skip(collect *c, const llmm_cli_run_src *src, const char *why)
              src->path, (unsigned long long)src->index + 1, why);
 }
 
-/* The tool's own P99 of metric m in a run of statistics only, seconds, or NaN. */
-static double stated_p99(const llmm_cli_run *run, int m)
+/* The tool's own P99 of metric m in a run of statistics only, in ms (its own value when it
+ * writes milliseconds), or NaN. */
+static double stated_p99_ms(const llmm_cli_run *run, int m)
 {
-    return llmm_cli_figure_find(run->fig, run->nfig, m, LLMM_CLI_ST_QUANTILE, 0.99);
+    const llmm_cli_figure *f =
+        llmm_cli_figure_find(run->fig, run->nfig, m, LLMM_CLI_ST_QUANTILE, 0.99);
+    return !f ? NAN : strcmp(f->unit, "ms") == 0 ? f->value : 1e3 * f->si;
 }
 
 /* One run: a row, and its requests for the series. */
@@ -87,8 +90,8 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
     r->stats_only = run->stats_only;
     r->qps = s->req_per_s;
     if (run->stats_only && !(r->qps >= 0)) /* genai-perf: its request_throughput */
-        r->qps = llmm_cli_figure_find(run->fig, run->nfig, LLMM_CLI_FM_REQ_RATE,
-                                      LLMM_CLI_ST_VALUE, NAN);
+        r->qps = llmm_cli_figure_si(run->fig, run->nfig, LLMM_CLI_FM_REQ_RATE, LLMM_CLI_ST_VALUE,
+                                    NAN);
     if (!(r->qps >= 0)) {
         skip(c, src, run->stats_only ? "statistics only, without a request throughput or a "
                                        "completed count and duration"
@@ -103,8 +106,10 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
         const llmm_sketch *sk = t->sk[m];
         r->p99[m] = NAN;
         if (run->stats_only)
-            r->p99[m] = stated_p99(run, m);
-        else if (llmm_sketch_count(sk) > 0 && llmm_sketch_quantile(sk, 0.99, &r->p99[m]) != LLMM_OK)
+            r->p99[m] = stated_p99_ms(run, m);
+        else if (llmm_sketch_count(sk) > 0 && llmm_sketch_quantile(sk, 0.99, &r->p99[m]) == LLMM_OK)
+            r->p99[m] *= 1e3;
+        else
             r->p99[m] = NAN;
     }
     r->rate = isfinite(run->request_rate) && run->request_rate > 0 ? run->request_rate : NAN;
@@ -112,8 +117,8 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
     if (r->conc_stated) {
         r->conc = run->concurrency;
     } else { /* Little's law: mean in flight = mean E2E x completions per second */
-        mean_e2e = run->stats_only ? llmm_cli_figure_find(run->fig, run->nfig, LLMM_CLI_FM_E2E,
-                                                          LLMM_CLI_ST_MEAN, NAN)
+        mean_e2e = run->stats_only ? llmm_cli_figure_si(run->fig, run->nfig, LLMM_CLI_FM_E2E,
+                                                        LLMM_CLI_ST_MEAN, NAN)
                                    : s->m[LLMM_CLI_M_E2E].mean;
         r->conc = mean_e2e * r->qps;
     }
@@ -243,7 +248,7 @@ static int rows_sweep(collect *c, char **files, size_t nfiles, llmm_cli_sweep *s
     for (size_t i = 0; i < c->n; i++) {
         rows[i].conc = x == 0 ? c->rows[i].conc : c->rows[i].rate;
         rows[i].qps = c->rows[i].qps;
-        rows[i].p99 = m >= 0 ? 1e3 * c->rows[i].p99[m] : NAN;
+        rows[i].p99 = m >= 0 ? c->rows[i].p99[m] : NAN;
         stated += c->rows[i].conc_stated;
     }
     if (m < 0)

@@ -214,15 +214,11 @@ static int on_itl_reset(void *user)
     return from_status(llmm_sketch_reset(t->itl_input));
 }
 
-/* The figure a run states of a metric as a single value (a count), or -1. */
+/* The count a run states of a metric, or -1. */
 static int64_t stated_count(const llmm_cli_run *run, int metric)
 {
-    for (size_t i = 0; i < run->nfig; i++) {
-        const llmm_cli_figure *f = &run->fig[i];
-        if (f->metric == metric && f->stat == LLMM_CLI_ST_VALUE && f->si >= 0 && f->si < 9e15)
-            return (int64_t)f->si;
-    }
-    return -1;
+    double v = llmm_cli_figure_si(run->fig, run->nfig, metric, LLMM_CLI_ST_VALUE, NAN);
+    return v >= 0 && v < 9e15 ? (int64_t)v : -1;
 }
 
 /* A run with statistics only: its requests are counted, its tokens and duration summed, from
