@@ -1,7 +1,7 @@
 /* libFuzzer target: the llmm tool's trace readers (tools/llmm/input) on arbitrary bytes. Built
  * once per reader (FUZZ_CLI_FORMAT: fuzz_cli_vllm, fuzz_cli_sglang, fuzz_cli_genai_perf,
- * fuzz_cli_genai_perf_summary, fuzz_cli_guidellm, fuzz_cli_llmperf) and once over vLLM, CSV
- * and JSONL (fuzz_cli_parse).
+ * fuzz_cli_genai_perf_summary, fuzz_cli_guidellm, fuzz_cli_llmperf, fuzz_cli_llmperf_summary)
+ * and once over vLLM, CSV and JSONL (fuzz_cli_parse).
  *
  * Input: byte 0 picks the format (low two bits, fuzz_cli_parse only) and whether the sink fails
  * (bit 2: the k-th callback returns "out of memory", k from byte 1); byte 1 also seeds the

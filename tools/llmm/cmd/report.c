@@ -25,6 +25,7 @@ static void usage(FILE *f)
           "  genai-perf-summary  profile_export_genai_perf.json (statistics only)\n"
           "  guidellm GuideLLM's benchmarks.json (every benchmark is a run)\n"
           "  llmperf  LLMPerf's *_individual_responses.json\n"
+          "  llmperf-summary  LLMPerf's *_summary.json (statistics only; its throughput)\n"
           "  csv      a header line, then one request per line; columns start_s, ttft_s,\n"
           "           e2e_s, output_tokens, input_tokens, status (ttft_s and e2e_s\n"
           "           required; status ok|success|2xx = success, anything else = failed)\n"
