@@ -13,7 +13,7 @@
  * (linear interpolation). Its only throughput figures are the completed requests per minute
  * and the output tokens per second, both over its test time (end - start), which the file does
  * not hold: the run's duration follows as completed x 60 / the per-minute figure, and its
- * output-token total as the mean output tokens x completed. Its token counts are its client
+ * token totals as the mean output (input) tokens x completed. Its token counts are its client
  * tokenizer's, not the server's. The run holds statistics only: no distribution is made. */
 #include <math.h>
 #include <stdio.h>
@@ -60,7 +60,7 @@ typedef struct lps {
     llmm_cli_run run;
     char key[72]; /* the results_ key waiting for its value, without "results_" */
     char model[96];
-    double per_min, out_mean;
+    double per_min, out_mean, in_mean;
     uint64_t nresults;
 } lps;
 
@@ -166,6 +166,8 @@ static int result(lps *p, const llmm_cli_json_value *v)
                                   LLMM_CLI_ST_VALUE, NAN, x, "", x);
     if (mi == 5 && stat == LLMM_CLI_ST_MEAN) /* number_output_tokens */
         p->out_mean = x;
+    else if (mi == 4 && stat == LLMM_CLI_ST_MEAN) /* number_input_tokens */
+        p->in_mean = x;
     return llmm_cli_jr_figure(&p->jr, name, strlen(name), metrics[mi].metric, stat, q, x,
                               metrics[mi].unit, x);
 }
@@ -206,6 +208,8 @@ static int on_close(void *self, llmm_cli_json_frame *f)
         p->run.duration_from = "completed x 60 / LLMPerf's results_num_completed_requests_per_min";
         if (p->out_mean >= 0)
             p->run.out_tokens = llround(p->out_mean * (double)p->run.completed);
+        if (p->in_mean >= 0)
+            p->run.in_tokens = llround(p->in_mean * (double)p->run.completed);
     }
     label[0] = '\0';
     if (!isnan(p->run.concurrency))
@@ -222,7 +226,7 @@ static void lps_init(llmm_cli_jreader *r)
 {
     lps *p = (lps *)r;
     llmm_cli_run_init(&p->run);
-    p->out_mean = -1;
+    p->out_mean = p->in_mean = -1;
 }
 
 static int lps_end(llmm_cli_jreader *r, llmm_cli_error *err)

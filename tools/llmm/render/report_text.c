@@ -29,8 +29,9 @@ static void rate(FILE *o, double v, const char *unit)
 static void input_line(const llmm_cli_input *in, FILE *o)
 {
     const llmm_cli_input_info *f = &in->info;
-    fprintf(o, "  %s  [%s] %llu requests", in->path, llmm_cli_format_name(in->fmt),
-            (unsigned long long)f->requests);
+    fprintf(o, "  %s  [%s] %llu %s", in->path, llmm_cli_format_name(in->fmt),
+            (unsigned long long)f->requests,
+            f->stats_only_runs ? "per-request records" : "requests");
     if (f->runs > 1)
         fprintf(o, " in %llu runs", (unsigned long long)f->runs);
     if (f->stats_only_runs)
