@@ -26,12 +26,15 @@
 enum { S_ROOT = 1 };
 enum { K_MODEL = 1, K_CONC, K_RESULT };
 
-/* LLMPerf's per-request metrics and ours. */
-static const struct {
+/* One of LLMPerf's names, what it measures in our terms, its unit. */
+typedef struct lp_name {
     const char *name;
     int metric;
     const char *unit;
-} metrics[] = {
+} lp_name;
+
+/* LLMPerf's per-request metrics and ours. */
+static const lp_name metrics[] = {
     {"ttft_s", LLMM_CLI_FM_TTFT, "s"},
     {"end_to_end_latency_s", LLMM_CLI_FM_E2E, "s"},
     {"inter_token_latency_s", LLMM_CLI_FM_OTHER, "s"},
@@ -42,11 +45,7 @@ static const struct {
 };
 
 /* Its run-level figures. */
-static const struct {
-    const char *name;
-    int metric;
-    const char *unit;
-} values[] = {
+static const lp_name values[] = {
     {"num_completed_requests", LLMM_CLI_FM_COMPLETED, "count"},
     {"number_errors", LLMM_CLI_FM_FAILED, "count"},
     {"num_completed_requests_per_min", LLMM_CLI_FM_REQ_RATE, "req/min"},
