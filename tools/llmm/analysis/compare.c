@@ -107,8 +107,8 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
 static int alike(const llmm_cli_cmp_run *a, const llmm_cli_cmp_run *b)
 {
     int conc = (isnan(a->concurrency) && isnan(b->concurrency)) || a->concurrency == b->concurrency;
-    int rate = (isnan(a->request_rate) && isnan(b->request_rate)) ||
-               a->request_rate == b->request_rate;
+    int rate =
+        (isnan(a->request_rate) && isnan(b->request_rate)) || a->request_rate == b->request_rate;
     return strcmp(a->model, b->model) == 0 && conc && rate;
 }
 

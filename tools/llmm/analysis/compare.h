@@ -45,7 +45,7 @@ typedef struct llmm_cli_compare {
     /* results */
     llmm_cli_cmp_run *runs;
     size_t n, cap;
-    int has_decay;   /* some run has a decay, or has none only for want of a like run */
+    int has_decay; /* some run has a decay, or has none only for want of a like run */
 } llmm_cli_compare;
 
 void llmm_cli_compare_init(llmm_cli_compare *c);

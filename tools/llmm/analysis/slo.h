@@ -10,7 +10,7 @@ typedef struct llmm_cli_slo_check {
     double bound;     /* seconds */
     double latency;   /* the quantile checked; +Inf with no success, NaN not judged */
     int32_t latency_ok;
-    int32_t judged;   /* 0: the inputs hold no such quantile (statistics only): not judged */
+    int32_t judged; /* 0: the inputs hold no such quantile (statistics only): not judged */
     /* the tool's figure the latency is (a run with statistics only that states this very
      * quantile), "" when it is ours */
     char figure[64];

@@ -20,9 +20,9 @@ void llmm_cli_sweep_opts_init(llmm_cli_sweep_opts *o)
 
 /* A row of a run, before the sweep's columns are chosen. */
 typedef struct prow {
-    double conc;           /* stated, else the mean in flight (Little); NaN: neither */
+    double conc; /* stated, else the mean in flight (Little); NaN: neither */
     int conc_stated;
-    double rate;           /* the offered request rate the run states, NaN: none */
+    double rate; /* the offered request rate the run states, NaN: none */
     double qps;
     double p99[LLMM_CLI_M_COUNT]; /* ms: ours (nearest rank), or the tool's own as written */
     int stats_only;
@@ -50,8 +50,8 @@ static void skip(collect *c, const llmm_cli_run_src *src, const char *why)
     c->nskipped++;
     if (n + 8 >= sizeof c->skipped)
         return;
-    snprintf(c->skipped + n, sizeof c->skipped - n, "%s%s run %llu (%s)", n ? "; " : "",
-             src->path, (unsigned long long)src->index + 1, why);
+    snprintf(c->skipped + n, sizeof c->skipped - n, "%s%s run %llu (%s)", n ? "; " : "", src->path,
+             (unsigned long long)src->index + 1, why);
 }
 
 /* The tool's own P99 of metric m in a run of statistics only, in ms (its own value when it
@@ -90,12 +90,13 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
     r->stats_only = run->stats_only;
     r->qps = s->req_per_s;
     if (run->stats_only && !(r->qps >= 0)) /* genai-perf: its request_throughput */
-        r->qps = llmm_cli_figure_si(run->fig, run->nfig, LLMM_CLI_FM_REQ_RATE, LLMM_CLI_ST_VALUE,
-                                    NAN);
+        r->qps =
+            llmm_cli_figure_si(run->fig, run->nfig, LLMM_CLI_FM_REQ_RATE, LLMM_CLI_ST_VALUE, NAN);
     if (!(r->qps >= 0)) {
-        skip(c, src, run->stats_only ? "statistics only, without a request throughput or a "
-                                       "completed count and duration"
-                                     : "no duration");
+        skip(c, src,
+             run->stats_only ? "statistics only, without a request throughput or a "
+                               "completed count and duration"
+                             : "no duration");
         return LLMM_CLI_OK;
     }
     if (!run->stats_only && s->completed == 0) {
@@ -240,8 +241,8 @@ static int rows_sweep(collect *c, char **files, size_t nfiles, llmm_cli_sweep *s
     if (c->n < 3)
         return refuse(c, files, nfiles, "fewer than 3 runs with a throughput", err);
     if (x < 0)
-        return refuse(c, files, nfiles,
-                      "some runs state neither a concurrency nor a request rate", err);
+        return refuse(c, files, nfiles, "some runs state neither a concurrency nor a request rate",
+                      err);
     rows = malloc(c->n * sizeof *rows);
     if (!rows)
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
@@ -258,19 +259,19 @@ static int rows_sweep(collect *c, char **files, size_t nfiles, llmm_cli_sweep *s
     else
         snprintf(lat, sizeof lat, "P99 of %s (%s)%s%s", llmm_cli_metric_label[m],
                  c->stats_only == c->n ? "each tool's own p99, its rule"
-                 : c->stats_only        ? "nearest rank; the tool's own p99 for runs with "
-                                          "statistics only"
-                                        : "nearest rank",
+                 : c->stats_only       ? "nearest rank; the tool's own p99 for runs with "
+                                         "statistics only"
+                                       : "nearest rank",
                  m != c->o->latency ? ": the runs state no P99 of " : "",
                  m != c->o->latency ? llmm_cli_metric_label[c->o->latency] : "");
     snprintf(source, sizeof source,
              "%zu runs of %zu file%s%s: %s, QPS = completed requests / the run's duration%s, %s",
              c->n, nfiles, nfiles == 1 ? "" : "s",
              c->nskipped ? " (runs without a throughput left out)" : "",
-             x == 1             ? "N = the request rate each run states (req/s; no concurrency)"
-             : stated == c->n   ? "concurrency as each run states it"
-             : stated == 0      ? "concurrency measured: mean requests in flight = mean E2E x QPS"
-                                : "concurrency as stated, else the measured mean in flight",
+             x == 1           ? "N = the request rate each run states (req/s; no concurrency)"
+             : stated == c->n ? "concurrency as each run states it"
+             : stated == 0    ? "concurrency measured: mean requests in flight = mean E2E x QPS"
+                              : "concurrency as stated, else the measured mean in flight",
              c->stats_only ? " (or the tool's request throughput)" : "", lat);
     rc = llmm_cli_sweep_from_rows(rows, c->n, m >= 0, files[0], s, err);
     if (rc == LLMM_CLI_OK)

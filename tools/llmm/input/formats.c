@@ -9,10 +9,14 @@
 
 /* Every reader, in the order `--format` lists them and detection breaks ties. */
 static const llmm_cli_reader *const readers[] = {
-    &llmm_cli_reader_vllm,       &llmm_cli_reader_sglang,
-    &llmm_cli_reader_genai_perf, &llmm_cli_reader_genai_perf_summary,
-    &llmm_cli_reader_guidellm,   &llmm_cli_reader_llmperf,
-    &llmm_cli_reader_llmperf_summary, &llmm_cli_reader_csv,
+    &llmm_cli_reader_vllm,
+    &llmm_cli_reader_sglang,
+    &llmm_cli_reader_genai_perf,
+    &llmm_cli_reader_genai_perf_summary,
+    &llmm_cli_reader_guidellm,
+    &llmm_cli_reader_llmperf,
+    &llmm_cli_reader_llmperf_summary,
+    &llmm_cli_reader_csv,
     &llmm_cli_reader_jsonl,
 };
 

@@ -76,7 +76,7 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
                : llmm_cli_key_is(k, len, "request_rate") ? 2
                : llmm_cli_key_is(k, len, "model") || llmm_cli_key_is(k, len, "model_names")
                    ? 3 | LLMM_CLI_JSON_TEXT
-                                                         : LLMM_CLI_JSON_SKIP;
+                   : LLMM_CLI_JSON_SKIP;
     case S_PA:
         return llmm_cli_key_is(k, len, "stimulus") ? 0 : LLMM_CLI_JSON_SKIP;
     default: /* S_STIMULUS */
@@ -135,8 +135,7 @@ static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_val
         }
     } else if ((f->type == S_CONFIG && f->key == 3) || f->type == S_MODELS) {
         if (v->kind == K_STRING && !p->model[0])
-            snprintf(p->model, sizeof p->model, "%.*s", (int)(v->len > 95 ? 95 : v->len),
-                     v->text);
+            snprintf(p->model, sizeof p->model, "%.*s", (int)(v->len > 95 ? 95 : v->len), v->text);
     } else if ((f->type == S_STIMULUS || f->type == S_CONFIG) && v->kind == K_NUMBER &&
                isfinite(v->num) && v->num > 0) {
         if (f->key == 1)

@@ -15,11 +15,11 @@
 
 typedef enum llmm_cli_format {
     LLMM_CLI_FORMAT_AUTO = 0,
-    LLMM_CLI_FORMAT_VLLM = 1,   /* vllm bench serve / benchmark_serving.py result JSON */
-    LLMM_CLI_FORMAT_CSV = 2,    /* header line, then one request per line */
-    LLMM_CLI_FORMAT_JSONL = 3,  /* one JSON object per line */
-    LLMM_CLI_FORMAT_SGLANG = 4, /* python -m sglang.bench_serving result JSON / JSONL */
-    LLMM_CLI_FORMAT_GENAI_PERF = 5,         /* perf_analyzer's profile_export.json */
+    LLMM_CLI_FORMAT_VLLM = 1,       /* vllm bench serve / benchmark_serving.py result JSON */
+    LLMM_CLI_FORMAT_CSV = 2,        /* header line, then one request per line */
+    LLMM_CLI_FORMAT_JSONL = 3,      /* one JSON object per line */
+    LLMM_CLI_FORMAT_SGLANG = 4,     /* python -m sglang.bench_serving result JSON / JSONL */
+    LLMM_CLI_FORMAT_GENAI_PERF = 5, /* perf_analyzer's profile_export.json */
     LLMM_CLI_FORMAT_GENAI_PERF_SUMMARY = 6, /* genai-perf's profile_export_genai_perf.json */
     LLMM_CLI_FORMAT_GUIDELLM = 7,           /* GuideLLM benchmarks.json */
     LLMM_CLI_FORMAT_LLMPERF = 8,            /* LLMPerf *_individual_responses.json */

@@ -180,7 +180,8 @@ static int lp_end(llmm_cli_jreader *r, llmm_cli_error *err)
 }
 
 static const llmm_cli_jformat lp_format = {
-    &handler, sizeof(llmperf), "LLMPerf responses list", &llmm_cli_llmperf_tool, 0, NULL, lp_end, NULL};
+    &handler, sizeof(llmperf), "LLMPerf responses list", &llmm_cli_llmperf_tool, 0, NULL, lp_end,
+    NULL};
 
 static int lp_detect(const llmm_cli_sniff *s)
 {

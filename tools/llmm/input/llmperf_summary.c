@@ -156,13 +156,13 @@ static int result(lps *p, const llmm_cli_json_value *v)
             p->run.failed = (int64_t)x;
         else if (values[i].metric == LLMM_CLI_FM_REQ_RATE)
             p->per_min = x;
-        return llmm_cli_jr_figure(&p->jr, name, strlen(name), values[i].metric,
-                                  LLMM_CLI_ST_VALUE, NAN, x, values[i].unit,
+        return llmm_cli_jr_figure(&p->jr, name, strlen(name), values[i].metric, LLMM_CLI_ST_VALUE,
+                                  NAN, x, values[i].unit,
                                   values[i].metric == LLMM_CLI_FM_REQ_RATE ? x / 60.0 : x);
     }
     if (!split_stat(p->key, &mi, &stat, &q))
-        return llmm_cli_jr_figure(&p->jr, name, strlen(name), LLMM_CLI_FM_OTHER,
-                                  LLMM_CLI_ST_VALUE, NAN, x, "", x);
+        return llmm_cli_jr_figure(&p->jr, name, strlen(name), LLMM_CLI_FM_OTHER, LLMM_CLI_ST_VALUE,
+                                  NAN, x, "", x);
     if (mi == 5 && stat == LLMM_CLI_ST_MEAN) /* number_output_tokens */
         p->out_mean = x;
     else if (mi == 4 && stat == LLMM_CLI_ST_MEAN) /* number_input_tokens */
@@ -181,8 +181,7 @@ static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_val
     switch (f->key) {
     case K_MODEL:
         if (v->kind == K_STRING)
-            snprintf(p->model, sizeof p->model, "%.*s", (int)(v->len > 95 ? 95 : v->len),
-                     v->text);
+            snprintf(p->model, sizeof p->model, "%.*s", (int)(v->len > 95 ? 95 : v->len), v->text);
         return 1;
     case K_CONC:
         if (v->kind == K_NUMBER && isfinite(v->num) && v->num > 0)
@@ -237,8 +236,7 @@ static int lps_end(llmm_cli_jreader *r, llmm_cli_error *err)
 }
 
 static const llmm_cli_jformat lps_format = {
-    &handler, sizeof(lps), "LLMPerf summary", &llmm_cli_llmperf_tool, 0, lps_init, lps_end,
-    NULL};
+    &handler, sizeof(lps), "LLMPerf summary", &llmm_cli_llmperf_tool, 0, lps_init, lps_end, NULL};
 
 static int lps_detect(const llmm_cli_sniff *s)
 {
@@ -252,5 +250,5 @@ static int lps_detect(const llmm_cli_sniff *s)
 }
 
 LLMM_CLI_JFORMAT_READER(llmperf_summary, LLMM_CLI_FORMAT_LLMPERF_SUMMARY, "llmperf-summary",
-    "an object with 'results_ttft_s_mean' or 'results_num_completed_requests'",
-    lps_detect, &lps_format);
+                        "an object with 'results_ttft_s_mean' or 'results_num_completed_requests'",
+                        lps_detect, &lps_format);

@@ -15,7 +15,7 @@ typedef struct llmm_cli_sweep {
     size_t n;                    /* distinct concurrencies */
     size_t rows;                 /* data rows read */
     int has_p99;
-    char source[640];            /* where the rows came from, when not a CSV file ("" else) */
+    char source[640]; /* where the rows came from, when not a CSV file ("" else) */
 } llmm_cli_sweep;
 
 /* One row of a sweep. */

@@ -316,8 +316,8 @@ static int itl(llmm_cli_vllm *p, size_t i, const llmm_cli_json_value *v)
 
 static int doc_key(llmm_cli_vllm *p, const char *k, size_t len)
 {
-    static const char *const scalars[] = {"duration", "completed", "failed", "max_concurrency",
-                                          "request_rate", "backend", "model_id"};
+    static const char *const scalars[] = {"duration",     "completed", "failed",  "max_concurrency",
+                                          "request_rate", "backend",   "model_id"};
     int f = llmm_cli_key_find(k, len, llmm_cli_vllm_field_name + 1, VF_LISTS - 1) + 1, s;
     if (p->replay) /* the second pass reads ITLs only */
         return f == VF_ITLS ? (p->seen_field[VF_ITLS] = 1, VF_ITLS) : LLMM_CLI_JSON_SKIP;
@@ -436,8 +436,7 @@ static int doc_scalar(llmm_cli_vllm *p, int field, const llmm_cli_json_value *v)
         return 1;
     case VF_MODEL:
         if (v->kind == K_STRING)
-            snprintf(p->model, sizeof p->model, "%.*s", (int)(v->len > 95 ? 95 : v->len),
-                     v->text);
+            snprintf(p->model, sizeof p->model, "%.*s", (int)(v->len > 95 ? 95 : v->len), v->text);
         return 1;
     default:
         return llmm_cli_vllm_figure_value(p, v);

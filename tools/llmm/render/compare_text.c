@@ -75,7 +75,20 @@ static const char *model_short(const char *m)
     return !m[0] ? "-" : slash && slash[1] ? slash + 1 : m;
 }
 
-typedef enum { R_RUN, R_FILE, R_MODEL, R_LABEL, R_REQS, R_ERR, R_RPS, R_TPS, R_LAT, R_GOOD, R_IN, R_DECAY } row_kind;
+typedef enum {
+    R_RUN,
+    R_FILE,
+    R_MODEL,
+    R_LABEL,
+    R_REQS,
+    R_ERR,
+    R_RPS,
+    R_TPS,
+    R_LAT,
+    R_GOOD,
+    R_IN,
+    R_DECAY
+} row_kind;
 
 static void row(const llmm_cli_compare *c, size_t lo, size_t hi, row_kind k, int m, int q,
                 FILE *o)
@@ -83,9 +96,15 @@ static void row(const llmm_cli_compare *c, size_t lo, size_t hi, row_kind k, int
     char head[40];
     switch (k) {
     case R_RUN: snprintf(head, sizeof head, "run"); break;
-    case R_FILE: snprintf(head, sizeof head, "file"); break;
-    case R_MODEL: snprintf(head, sizeof head, "model"); break;
-    case R_LABEL: snprintf(head, sizeof head, "load (stated)"); break;
+    case R_FILE:
+        snprintf(head, sizeof head, "file");
+        break;
+    case R_MODEL:
+        snprintf(head, sizeof head, "model");
+        break;
+    case R_LABEL:
+        snprintf(head, sizeof head, "load (stated)");
+        break;
     case R_REQS: snprintf(head, sizeof head, "requests completed"); break;
     case R_ERR: snprintf(head, sizeof head, "error rate %%"); break;
     case R_RPS: snprintf(head, sizeof head, "throughput req/s"); break;

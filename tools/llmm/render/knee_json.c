@@ -31,9 +31,9 @@ static void place_json(llmm_cli_jw *w, const llmm_cli_knee_eval *k, int e)
         (llmm_cli_jw_key(w, "where"), llmm_cli_jw_null(w));
 }
 
-static void knee_json(llmm_cli_jw *w, const llmm_cli_sweep *s, const llmm_cli_knee_eval *k,
-                      int e, const char *key, const char *def, llmm_status st,
-                      const llmm_knee *kn, const char *strength)
+static void knee_json(llmm_cli_jw *w, const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, int e,
+                      const char *key, const char *def, llmm_status st, const llmm_knee *kn,
+                      const char *strength)
 {
     char buf[64];
     estimator_head(w, key, def, status_of(s, k, e, st, buf, sizeof buf), kn->quality);
@@ -96,8 +96,8 @@ int llmm_cli_knee_json(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, con
               k->st_inflection, &k->inflection, "R2 of the cubic");
     knee_json(&w, s, k, LLMM_CLI_KE_COLLAPSE, "collapse", llmm_cli_knee_def_collapse,
               k->st_collapse, &k->collapse, "share of the initial growth lost after the knee");
-    knee_json(&w, s, k, LLMM_CLI_KE_KNEEDLE, "kneedle", llmm_cli_knee_def_kneedle,
-              k->st_kneedle, &k->kneedle, "largest normalised difference above the chord");
+    knee_json(&w, s, k, LLMM_CLI_KE_KNEEDLE, "kneedle", llmm_cli_knee_def_kneedle, k->st_kneedle,
+              &k->kneedle, "largest normalised difference above the chord");
     usl_json(&w, s, k);
     llmm_cli_jw_kv_str(&w, "where_is", llmm_cli_knee_def_where);
     llmm_cli_jw_map_end(&w);

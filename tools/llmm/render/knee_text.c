@@ -57,8 +57,8 @@ void llmm_cli_knee_text(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, co
                 u->x_max, llmm_cli_quality_name(u->quality), k->where[LLMM_CLI_KE_USL], u->r2);
     } else {
         const char *need = llmm_cli_knee_short(s, k, LLMM_CLI_KE_USL, k->st_usl, buf, sizeof buf);
-        fprintf(out, "  %-18s %12s %12s  %-7s %-12s %s\n", "USL peak N_max", "-", "-", "n/a",
-                "-", need ? need : llmm_strerror(k->st_usl));
+        fprintf(out, "  %-18s %12s %12s  %-7s %-12s %s\n", "USL peak N_max", "-", "-", "n/a", "-",
+                need ? need : llmm_strerror(k->st_usl));
     }
     fprintf(out, "\nDefinitions:\n");
     snprintf(buf, sizeof buf, "%s (trim %g)", llmm_cli_knee_def_inflection, k->opt.trim);
@@ -71,8 +71,8 @@ void llmm_cli_knee_text(const llmm_cli_sweep *s, const llmm_cli_knee_eval *k, co
     wrapped(out, "USL", llmm_cli_knee_def_usl);
     wrapped(out, "quality", "ok: well supported; weak: an estimate the data support poorly; "
                             "none: no knee in the measured range");
-    snprintf(buf, sizeof buf, "%s; measured levels %g ... %g", llmm_cli_knee_def_where,
-             s->conc[0], s->conc[s->n - 1]);
+    snprintf(buf, sizeof buf, "%s; measured levels %g ... %g", llmm_cli_knee_def_where, s->conc[0],
+             s->conc[s->n - 1]);
     wrapped(out, "where", buf);
     if (k->st_usl == LLMM_OK)
         fprintf(out, "\nUSL fit: lambda = %.6g QPS, sigma = %.6g, kappa = %.6g%s, R2 = %.6f, "

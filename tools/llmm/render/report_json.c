@@ -184,7 +184,10 @@ static void slo_verdict(llmm_cli_jw *w, const llmm_cli_report *r)
     llmm_cli_jw_kv_bool(w, "errors_ok", v->errors_ok);
     llmm_cli_jw_kv_bool(w, "errors_judged", v->errors_judged);
     llmm_cli_jw_kv_bool(w, "satisfied", v->satisfied && !v->unjudged);
-    llmm_cli_jw_kv_str(w, "verdict", !v->satisfied ? "violated" : v->unjudged ? "not judged" : "met");
+    llmm_cli_jw_kv_str(w, "verdict",
+                       !v->satisfied ? "violated"
+                       : v->unjudged ? "not judged"
+                                     : "met");
     llmm_cli_jw_map_end(w);
 }
 

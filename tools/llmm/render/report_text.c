@@ -77,8 +77,8 @@ static void requests(const llmm_cli_report *r, FILE *o)
                 "  are the file's own fields; %s percentiles are the tool's, shown with its rule\n"
                 "  under what the tools reported, never in our tables\n",
                 (unsigned long long)r->trace.runs_stats_only,
-                r->trace.runs_stats_only == 1 ? "" : "s",
-                r->trace.runs_stats_only == 1 ? "s" : "", r->trace.runs_stats_only == 1 ? "its" : "their",
+                r->trace.runs_stats_only == 1 ? "" : "s", r->trace.runs_stats_only == 1 ? "s" : "",
+                r->trace.runs_stats_only == 1 ? "its" : "their",
                 r->trace.runs_stats_only == 1 ? "its" : "their");
     fprintf(o, "  %llu total, %llu completed, %llu failed", (unsigned long long)s->total,
             (unsigned long long)s->completed, (unsigned long long)s->failed);
@@ -273,10 +273,11 @@ static void slo_verdict(const llmm_cli_report *r, FILE *o)
     else
         fprintf(o, "  error rate <= %.3f %%: not judged (a run states no request counts)\n",
                 100.0 * v->err_max);
-    fprintf(o, "  verdict: %s\n", !v->satisfied ? "SLO VIOLATED"
-                                   : v->unjudged ? "not judged (nothing violated, but not every "
-                                                   "check could be made)"
-                                                 : "SLO met");
+    fprintf(o, "  verdict: %s\n",
+            !v->satisfied ? "SLO VIOLATED"
+            : v->unjudged ? "not judged (nothing violated, but not every "
+                            "check could be made)"
+                          : "SLO met");
     fprintf(o, "  llmm_slo_check: the %s (nearest rank, from the sketch) of successful requests\n"
                "  against each bound, failed requests / all requests against the error bound.\n",
             q);

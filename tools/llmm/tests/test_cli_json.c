@@ -364,8 +364,7 @@ static void detection(void **state)
     assert_int_equal(detect("{\"a\": [1, 2", &err), -1);
     assert_non_null(strstr(err.msg, "h:1:12: the input ends inside a list"));
     /* issue 40: LLMPerf's summary has a reader of its own */
-    assert_int_equal(detect("{\"results_ttft_s_mean\": 1}", &err),
-                     LLMM_CLI_FORMAT_LLMPERF_SUMMARY);
+    assert_int_equal(detect("{\"results_ttft_s_mean\": 1}", &err), LLMM_CLI_FORMAT_LLMPERF_SUMMARY);
 }
 
 int main(void)
