@@ -55,10 +55,20 @@ void llmm__ow_labels(llmm__ow *w, uint32_t field, const char *key, const char *l
 void llmm__ow_scope(llmm__ow *w, uint32_t field, const char *name, const char *version,
                     const char *attributes);
 
+/* The request's frame: `outer` (resourceMetrics / resourceSpans) { resource, `inner`
+ * (scopeMetrics / scopeSpans) { scope, ... } }; close gives `st` back unless it is OK, then
+ * the sink's status and the length. */
+void llmm__ow_request_open(llmm__ow *w, const char *outer, const char *inner,
+                           const char *resource_attributes, const char *scope_name,
+                           const char *scope_version, const char *scope_attributes);
+llmm_status llmm__ow_request_close(llmm__ow *w, llmm_status st, size_t *len);
+
 /* Shared request checks: encoding, buffer arguments, label lists, UTF-8 text (NULL passes). */
 llmm_status llmm__otlp_check_common(llmm_otlp_encoding enc, const uint8_t *buf, size_t cap,
                                     const size_t *len);
 int llmm__otlp_text_ok(const char *z);
+llmm_status llmm__otlp_check_scope(const char *resource_attributes, const char *scope_name,
+                                   const char *scope_version, const char *scope_attributes);
 int llmm__otlp_id_zero(const uint8_t *id, size_t n);
 /* Element i of a caller array of caller-sized structs: the stride is element 0's size. */
 const void *llmm__otlp_elem(const void *base, size_t i);

@@ -105,27 +105,15 @@ llmm_status llmm_export_otlp_traces(const llmm_otlp_traces_request *req,
         return LLMM_E_INVALID;
     if ((st = LLMM__SIZED_GET(llmm_otlp_traces_request, &r, req)) != LLMM_OK)
         return st;
-    if ((st = llmm__labels_check(r.resource_attributes, LLMM__KEYS_OTLP, NULL)) != LLMM_OK ||
-        (st = llmm__labels_check(r.scope_attributes, LLMM__KEYS_OTLP, NULL)) != LLMM_OK)
-        return st;
-    if (!llmm__otlp_text_ok(r.scope_name) || !llmm__otlp_text_ok(r.scope_version))
-        return LLMM_E_INVALID;
-    if ((st = llmm__otlp_check_array(r.spans, r.span_count, LLMM_STRUCT_OTLP_SPAN)) != LLMM_OK)
+    if ((st = llmm__otlp_check_scope(r.resource_attributes, r.scope_name, r.scope_version,
+                                     r.scope_attributes)) != LLMM_OK ||
+        (st = llmm__otlp_check_array(r.spans, r.span_count, LLMM_STRUCT_OTLP_SPAN)) != LLMM_OK)
         return st;
     llmm__sink_fixed(&out, buf, cap);
     llmm__ow_init(&w, &out, encoding);
-    llmm__ow_begin(&w, 1, "resourceSpans", LLMM__OW_REP);
-    llmm__ow_begin(&w, 1, "resource", LLMM__OW_ONE);
-    llmm__ow_labels(&w, 1, "attributes", r.resource_attributes);
-    llmm__ow_end(&w);
-    llmm__ow_begin(&w, 2, "scopeSpans", LLMM__OW_REP);
-    llmm__ow_scope(&w, 1, r.scope_name, r.scope_version, r.scope_attributes);
-    for (i = 0; i < r.span_count; i++)
-        if ((st = span(&w, llmm__otlp_elem(r.spans, i))) != LLMM_OK)
-            return st;
-    llmm__ow_end(&w);
-    llmm__ow_end(&w);
-    llmm__ow_finish(&w);
-    *len = out.len;
-    return llmm__sink_status(&out);
+    llmm__ow_request_open(&w, "resourceSpans", "scopeSpans", r.resource_attributes, r.scope_name,
+                          r.scope_version, r.scope_attributes);
+    for (i = 0; i < r.span_count && st == LLMM_OK; i++)
+        st = span(&w, llmm__otlp_elem(r.spans, i));
+    return llmm__ow_request_close(&w, st, len);
 }

@@ -284,7 +284,42 @@ void llmm__ow_scope(llmm__ow *w, uint32_t field, const char *name, const char *v
     llmm__ow_end(w);
 }
 
+void llmm__ow_request_open(llmm__ow *w, const char *outer, const char *inner,
+                           const char *resource_attributes, const char *scope_name,
+                           const char *scope_version, const char *scope_attributes)
+{
+    llmm__ow_begin(w, 1, outer, LLMM__OW_REP);
+    llmm__ow_begin(w, 1, "resource", LLMM__OW_ONE);
+    llmm__ow_labels(w, 1, "attributes", resource_attributes);
+    llmm__ow_end(w);
+    llmm__ow_begin(w, 2, inner, LLMM__OW_REP);
+    llmm__ow_scope(w, 1, scope_name, scope_version, scope_attributes);
+}
+
+llmm_status llmm__ow_request_close(llmm__ow *w, llmm_status st, size_t *len)
+{
+    if (st != LLMM_OK)
+        return st;
+    llmm__ow_end(w);
+    llmm__ow_end(w);
+    llmm__ow_finish(w);
+    *len = w->s->len;
+    return llmm__sink_status(w->s);
+}
+
 /* ---- shared checks ------------------------------------------------------------------------ */
+
+llmm_status llmm__otlp_check_scope(const char *resource_attributes, const char *scope_name,
+                                   const char *scope_version, const char *scope_attributes)
+{
+    llmm_status st;
+    if ((st = llmm__labels_check(resource_attributes, LLMM__KEYS_OTLP, NULL)) != LLMM_OK ||
+        (st = llmm__labels_check(scope_attributes, LLMM__KEYS_OTLP, NULL)) != LLMM_OK)
+        return st;
+    if (!llmm__otlp_text_ok(scope_name) || !llmm__otlp_text_ok(scope_version))
+        return LLMM_E_INVALID;
+    return LLMM_OK;
+}
 
 llmm_status llmm__otlp_check_common(llmm_otlp_encoding enc, const uint8_t *buf, size_t cap,
                                     const size_t *len)

@@ -38,11 +38,11 @@ type OTLPSpanKind int32
 
 // The span kinds.
 const (
-	OTLPSpanInternal OTLPSpanKind = C.LLMM_OTLP_SPAN_INTERNAL
-	OTLPSpanServer   OTLPSpanKind = C.LLMM_OTLP_SPAN_SERVER
-	OTLPSpanClient   OTLPSpanKind = C.LLMM_OTLP_SPAN_CLIENT // the default of a zero OTLPSpan
-	OTLPSpanProducer OTLPSpanKind = C.LLMM_OTLP_SPAN_PRODUCER
-	OTLPSpanConsumer OTLPSpanKind = C.LLMM_OTLP_SPAN_CONSUMER
+	OTLPSpanInternal OTLPSpanKind = C.LLMM_OTLP_SPAN_INTERNAL // an internal operation
+	OTLPSpanServer   OTLPSpanKind = C.LLMM_OTLP_SPAN_SERVER   // the server side of a request
+	OTLPSpanClient   OTLPSpanKind = C.LLMM_OTLP_SPAN_CLIENT   // the client side (the default of a zero OTLPSpan)
+	OTLPSpanProducer OTLPSpanKind = C.LLMM_OTLP_SPAN_PRODUCER // the sender of an asynchronous message
+	OTLPSpanConsumer OTLPSpanKind = C.LLMM_OTLP_SPAN_CONSUMER // the receiver of an asynchronous message
 )
 
 // OTLPStatusCode is the status of a span.
@@ -50,70 +50,75 @@ type OTLPStatusCode int32
 
 // The status codes.
 const (
-	OTLPStatusUnset OTLPStatusCode = C.LLMM_OTLP_STATUS_UNSET
-	OTLPStatusOK    OTLPStatusCode = C.LLMM_OTLP_STATUS_OK
-	OTLPStatusError OTLPStatusCode = C.LLMM_OTLP_STATUS_ERROR
+	OTLPStatusUnset OTLPStatusCode = C.LLMM_OTLP_STATUS_UNSET // not set
+	OTLPStatusOK    OTLPStatusCode = C.LLMM_OTLP_STATUS_OK    // the operation succeeded
+	OTLPStatusError OTLPStatusCode = C.LLMM_OTLP_STATUS_ERROR // the operation failed
 )
 
 // OTLPExemplar is one exemplar of a point; a zero TraceID or SpanID is left out.
 type OTLPExemplar struct {
-	Value        float64
-	TimeUnixNano uint64
-	TraceID      [16]byte
-	SpanID       [8]byte
-	Attributes   string // label list (`k="v"`), "" for none
+	Value        float64  // the recorded value
+	TimeUnixNano uint64   // when it was recorded
+	TraceID      [16]byte // W3C trace id; zero: left out
+	SpanID       [8]byte  // span id; zero: left out
+	Attributes   string   // filtered attributes as a label list (`k="v"`), "" for none
 }
 
 // OTLPPoint is one data point: Sketch for histograms and summaries (with Earlier, a delta
 // histogram point is Sketch − Earlier), Value for sums and gauges.
 type OTLPPoint struct {
-	Attributes        string
-	StartTimeUnixNano uint64
-	TimeUnixNano      uint64
-	Sketch            *Sketch
-	Earlier           *Sketch
-	Value             float64
-	Exemplars         []OTLPExemplar
+	Attributes        string         // point attributes as a label list, "" for none
+	StartTimeUnixNano uint64         // start of the covered interval
+	TimeUnixNano      uint64         // end of the covered interval
+	Sketch            *Sketch        // histograms and summaries: the data (only read)
+	Earlier           *Sketch        // delta histograms: an earlier snapshot, or nil
+	Value             float64        // sums and gauges: the value
+	Exemplars         []OTLPExemplar // exemplars of the point
 }
 
 // OTLPMetric is one metric and its points. A zero Temporality is cumulative and a zero
 // UnitToSeconds is 1. Bounds are a histogram's explicit bounds (nil: the OpenTelemetry GenAI
 // duration list) or a summary's quantiles (nil: 0.5, 0.9, 0.99).
 type OTLPMetric struct {
-	Name, Description, Unit string
-	Type                    OTLPMetricType
-	Temporality             OTLPTemporality
-	Monotonic               bool
-	UnitToSeconds           float64
-	MaxBuckets              uint32
-	Bounds                  []float64
-	Points                  []OTLPPoint
+	Name          string          // metric name, non-empty
+	Description   string          // description, "" for none
+	Unit          string          // unit, "" for none
+	Type          OTLPMetricType  // the data type
+	Temporality   OTLPTemporality // histograms and sums; zero: OTLPCumulative
+	Monotonic     bool            // sums: a counter
+	UnitToSeconds float64         // histograms and summaries: factor to the exported unit; zero: 1
+	MaxBuckets    uint32          // exponential histograms: bucket limit (0: none)
+	Bounds        []float64       // explicit bounds or quantiles; nil: the defaults
+	Points        []OTLPPoint     // the points
 }
 
 // OTLPScope is the resource and instrumentation scope of a request; the zero value means
 // no resource attributes and the library's own scope.
 type OTLPScope struct {
-	ResourceAttributes, Name, Version, Attributes string
+	ResourceAttributes string // resource attributes as a label list
+	Name               string // scope name; "": libllmmetrics
+	Version            string // scope version
+	Attributes         string // scope attributes as a label list
 }
 
 // OTLPSpan is one span. Attributes values must be string, an integer type or float64.
 type OTLPSpan struct {
-	TraceID           [16]byte
-	SpanID            [8]byte
-	ParentSpanID      [8]byte // zero: a root span
-	Name              string
-	Kind              OTLPSpanKind // zero: OTLPSpanClient
-	StartTimeUnixNano uint64
-	EndTimeUnixNano   uint64
-	Attributes        []OTLPAttribute
-	StatusCode        OTLPStatusCode
-	StatusMessage     string
+	TraceID           [16]byte        // W3C trace id, not zero
+	SpanID            [8]byte         // span id, not zero
+	ParentSpanID      [8]byte         // zero: a root span
+	Name              string          // span name, non-empty
+	Kind              OTLPSpanKind    // zero: OTLPSpanClient
+	StartTimeUnixNano uint64          // start
+	EndTimeUnixNano   uint64          // end, not before the start
+	Attributes        []OTLPAttribute // typed attributes
+	StatusCode        OTLPStatusCode  // status (default unset)
+	StatusMessage     string          // status message, "" for none
 }
 
 // OTLPAttribute is one typed span attribute: Value is a string, an int, int64 or float64.
 type OTLPAttribute struct {
-	Key   string
-	Value any
+	Key   string // attribute key, non-empty
+	Value any    // string, int, int64 or float64
 }
 
 // cMem holds the C memory of one request (strings and arrays) until the call returns: the
