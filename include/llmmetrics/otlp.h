@@ -237,8 +237,9 @@ typedef struct llmm_otlp_metrics_request {
  *         non-UTF-8 metric name, non-UTF-8 description, unit or scope text, a malformed
  *         attribute list, a histogram or summary point without a sketch, an `earlier` snapshot
  *         on a cumulative metric or on a sum, gauge or summary, bounds that are not finite and
- *         increasing, a quantile outside [0, 1], a factor that is not finite and > 0, an array
- *         whose elements differ in `struct_size`, or `earlier` of another scale or range
+ *         increasing, a quantile outside [0, 1], exemplars on a summary point, a factor
+ *         that is not finite and > 0, an array whose elements differ in `struct_size`, or
+ *         `earlier` of another scale or range
  * @retval LLMM_E_ABI a `struct_size` that is not a released size (see llmm_struct_init())
  * @retval LLMM_E_STATE an `earlier` snapshot is not contained in its sketch
  * @retval LLMM_E_RANGE as llmm_export_otlp_json_point(), or a bound times the factor is not

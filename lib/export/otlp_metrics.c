@@ -79,6 +79,8 @@ static llmm_status check_point(const llmm_otlp_metric *m, const llmm_otlp_point 
     }
     if (p->earlier && (!is_histogram(m->type) || m->temporality != LLMM_OTLP_DELTA))
         return LLMM_E_INVALID;
+    if (p->exemplar_count && m->type == LLMM_OTLP_SUMMARY) /* SummaryDataPoint has none */
+        return LLMM_E_INVALID;
     if ((st = llmm__labels_check(p->attributes, LLMM__KEYS_OTLP, NULL)) != LLMM_OK)
         return st;
     return llmm__otlp_check_array(p->exemplars, p->exemplar_count, LLMM_STRUCT_OTLP_EXEMPLAR);

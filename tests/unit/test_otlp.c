@@ -278,6 +278,8 @@ static void test_metric_errors(void **state)
     BAD((p.exemplars = &e, p.exemplar_count = 1), LLMM_OK);
     BAD(p.exemplar_count = 1, LLMM_E_INVALID);
     BAD((p.exemplars = &e, p.exemplar_count = 1, e.attributes = "x"), LLMM_E_INVALID);
+    BAD((m.type = LLMM_OTLP_SUMMARY, p.sketch = s, p.exemplars = &e, p.exemplar_count = 1),
+        LLMM_E_INVALID);
     e.attributes = NULL;
     BAD((p.exemplars = &e, p.exemplar_count = 1, e.struct_size = 3), LLMM_E_ABI);
 #undef BAD
