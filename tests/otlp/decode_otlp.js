@@ -171,6 +171,14 @@ check('exponential histogram, cumulative: every field against the raw values', (
     assert.ok(!has(rawE, 'min') && !has(rawE, 'max'), 'no min or max on an empty point');
 });
 
+check('the 1.0 JSON point (llmm_export_otlp_json) decodes to the same point', () => {
+    const legacy = MetricsRequest.toObject(MetricsRequest.fromObject(JSON.parse(read('legacy.json'))),
+        AS_OBJECT);
+    const old = legacy.resourceMetrics[0].scopeMetrics[0].metrics[0].exponentialHistogram.dataPoints[0];
+    const now = { ...metrics[0].exponentialHistogram.dataPoints[0], exemplars: [] };
+    assert.deepStrictEqual(old, now);
+});
+
 check('exemplars: value, time, trace and span ids, filtered attributes', () => {
     const ex = metrics[0].exponentialHistogram.dataPoints[0].exemplars;
     assert.strictEqual(ex.length, 2);

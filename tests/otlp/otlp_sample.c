@@ -247,6 +247,20 @@ int main(int argc, char **argv)
     req.metric_count = 6;
     encode(argv[1], "metrics.pb", enc_metrics, &req, LLMM_OTLP_PROTOBUF);
     encode(argv[1], "metrics.json", enc_metrics, &req, LLMM_OTLP_JSON);
+    {
+        /* the 1.0 single-point JSON request of the same point, for comparison */
+        llmm_otlp_options o;
+        static uint8_t legacy[1 << 16];
+        size_t n;
+        llmm_otlp_options_init(&o);
+        o.start_time_unix_nano = 1000;
+        o.time_unix_nano = 2000;
+        o.attributes = p_exp[0].attributes;
+        if ((st = llmm_export_otlp_json(sa, NULL, m[0].name, &o, legacy, sizeof legacy, &n)) !=
+            LLMM_OK)
+            die("llmm_export_otlp_json", st);
+        write_file(argv[1], "legacy.json", legacy, n);
+    }
 
     /* spans: a root and two children, typed attributes on one */
     for (i = 0; i < 4; i++)
