@@ -119,7 +119,8 @@ usage: ./dev.sh COMMAND [ARGS]
   demo           install what is missing (apt-get), build, run the main job
   deps [COMMAND] install (apt-get) the Debian packages COMMAND needs (demo, test,
                  coverage, bench, fuzz, abi-baseline; default test: every package any
-                 suite or platform target needs); each command runs this first
+                 suite or platform target needs, and the npm packages of NPM_PACKAGES
+                 into NPM_DIR); each command runs this first
   test           install every package the test suites need, then from fresh build
                  directories: gcc debugoptimized build with -Werror, every meson suite,
                  the Doxygen docs, the unit suite again under valgrind memcheck; a static
