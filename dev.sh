@@ -10,18 +10,22 @@ MAIN_JOB=(build/tools/llmm/llmm demo)
 # Debian packages needed to configure and build the library, the examples and the demo (the
 # demo's live sweep needs libcurl for `llmm bench`; without it that part is skipped).
 BUILD_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev libyajl-dev
-    libcurl4-openssl-dev)
+    libcurl4-openssl-dev zlib1g-dev)
 
 # Debian packages any test suite needs: with all of them installed no suite is skipped.
 TEST_PACKAGES=(meson ninja-build pkg-config gcc g++ clang libcmocka-dev doxygen abigail-tools
     python3 python3-numpy python3-cffi golang-go cargo libyajl-dev libmicrohttpd-dev libcurl4-openssl-dev
-    libssl-dev openssl python3-aiohttp
+    libssl-dev openssl python3-aiohttp zlib1g-dev nodejs
     prometheus valgrind libclang-rt-14-dev castxml clang-format
     python3-venv python3-mesonpy patchelf python3-build python3-pandas python3-nbclient python3-ipykernel)
 # The other commands' packages (`deps COMMAND` installs them; each command calls it).
 COVERAGE_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev gcovr)
 FUZZ_PACKAGES=(meson ninja-build pkg-config clang libclang-rt-14-dev python3 libyajl-dev)
 ABI_PACKAGES=("${BUILD_PACKAGES[@]}" abigail-tools castxml clang)
+# npm packages the test suites need, by name@version, installed into NPM_DIR (the OTLP
+# decoding test, tests/otlp, reads OpenTelemetry's generated protobuf root from there).
+NPM_PACKAGES=(@opentelemetry/otlp-transformer@0.57.2)
+NPM_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/llmmetrics/npm
 
 # The test configuration. The committed ABI baseline (tests/abi/libllmmetrics.abi) is made
 # from exactly this configuration, so `test` and `abi-baseline` share it.
@@ -115,7 +119,8 @@ usage: ./dev.sh COMMAND [ARGS]
   demo           install what is missing (apt-get), build, run the main job
   deps [COMMAND] install (apt-get) the Debian packages COMMAND needs (demo, test,
                  coverage, bench, fuzz, abi-baseline; default test: every package any
-                 suite or platform target needs); each command runs this first
+                 suite or platform target needs, and the npm packages of NPM_PACKAGES
+                 into NPM_DIR); each command runs this first
   test           install every package the test suites need, then from fresh build
                  directories: gcc debugoptimized build with -Werror, every meson suite,
                  the Doxygen docs, the unit suite again under valgrind memcheck; a static
@@ -214,11 +219,30 @@ target_ready() {
     return 1
 }
 
+# Install NPM_PACKAGES into NPM_DIR unless each is there at its version (npm itself comes with
+# nodejs from NodeSource, or from Debian's package `npm`).
+ensure_npm_packages() {
+    local p name want have missing=()
+    for p in "${NPM_PACKAGES[@]}"; do
+        name=${p%@*}
+        want=${p##*@}
+        have=$(node -p "require('$NPM_DIR/node_modules/$name/package.json').version" 2>/dev/null) || have=
+        [ "$have" = "$want" ] || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    command -v npm >/dev/null || ensure_packages npm
+    log "npm install ${missing[*]} into $NPM_DIR"
+    mkdir -p "$NPM_DIR"
+    npm install --no-audit --no-fund --prefix "$NPM_DIR" "${missing[@]}" ||
+        log "could not install ${missing[*]} from npm"
+}
+
 # `deps COMMAND`: install what COMMAND needs (test: every suite and platform target).
 cmd_deps() {
     case "${1:-test}" in
         demo | bench) ensure_packages "${BUILD_PACKAGES[@]}" ;;
-        test) ensure_packages "${TEST_PACKAGES[@]}" && ensure_platform_packages ;;
+        test) ensure_packages "${TEST_PACKAGES[@]}" && ensure_npm_packages &&
+            ensure_platform_packages ;;
         coverage) ensure_packages "${COVERAGE_PACKAGES[@]}" ;;
         fuzz) ensure_packages "${FUZZ_PACKAGES[@]}" ;;
         abi-baseline) ensure_packages "${ABI_PACKAGES[@]}" ;;

@@ -34,15 +34,19 @@ def documents(src):
 
 
 def header_names(src):
-    """Names the public headers declare, and the `llmm_cli_*` names of the tool's own headers
-    (the maintainers' layout in doc/cli.md names them)."""
+    """Names the public headers declare, the `llmm_cli_*` names of the tool's own headers
+    (the maintainers' layout in doc/cli.md names them) and the `llmm_push_*` names of the
+    OTLP sender (tools/otlp, doc/exporting.md)."""
     names = set()
     paths = glob.glob(os.path.join(src, 'include', 'llmmetrics', '*.h*'))
     paths += glob.glob(os.path.join(src, 'tools', 'llmm', '**', '*.h'), recursive=True)
+    paths += glob.glob(os.path.join(src, 'tools', 'otlp', '*.h'))
     for h in paths:
         with open(h, encoding='utf-8') as f:
             found = IDENT.findall(f.read())
-        if '/tools/' in h.replace(os.sep, '/'):
+        if '/tools/otlp/' in h.replace(os.sep, '/'):
+            found = [n for n in found if n.startswith('llmm_push_')]
+        elif '/tools/' in h.replace(os.sep, '/'):
             found = [n for n in found if n.startswith('llmm_cli_')]
         names.update(found)
     return names
@@ -183,7 +187,7 @@ def main():
     unknown = sorted('%s (%s)' % (i, ', '.join(sorted(w))) for i, w in mentioned.items()
                      if i not in names)
     tap.result(not unknown, '%d llmm_* identifiers in %d documents, each declared in a public '
-               'header (llmm_cli_*: in a header of the tool)' % (len(mentioned), len(docs)), ['not declared: ' + u for u in unknown])
+               'header (llmm_cli_*: in a header of the tool; llmm_push_*: tools/otlp)' % (len(mentioned), len(docs)), ['not declared: ' + u for u in unknown])
     check_program(tap, docs, 'llmm', find_llmm(build), lambda exe, cmd: [exe, cmd, '--help'])
     check_program(tap, docs, 'metrics_server', server, lambda exe, cmd: [exe, '--help'])
     print('1..%d' % tap.n)

@@ -164,6 +164,13 @@ typedef enum llmm_struct_kind {
     LLMM_STRUCT_BURN_RESULT = 19,            /**< ::llmm_burn_result */
     LLMM_STRUCT_ERROR_TRIGGER_READING = 20,  /**< ::llmm_error_trigger_reading */
     LLMM_STRUCT_OPTION_INFO = 21,            /**< ::llmm_option_info (since 1.1.0) */
+    LLMM_STRUCT_OTLP_EXEMPLAR = 22,          /**< ::llmm_otlp_exemplar (since 1.2.0) */
+    LLMM_STRUCT_OTLP_POINT = 23,             /**< ::llmm_otlp_point (since 1.2.0) */
+    LLMM_STRUCT_OTLP_METRIC = 24,            /**< ::llmm_otlp_metric (since 1.2.0) */
+    LLMM_STRUCT_OTLP_METRICS_REQUEST = 25,   /**< ::llmm_otlp_metrics_request (since 1.2.0) */
+    LLMM_STRUCT_OTLP_ATTRIBUTE = 26,         /**< ::llmm_otlp_attribute (since 1.2.0) */
+    LLMM_STRUCT_OTLP_SPAN = 27,              /**< ::llmm_otlp_span (since 1.2.0) */
+    LLMM_STRUCT_OTLP_TRACES_REQUEST = 28,    /**< ::llmm_otlp_traces_request (since 1.2.0) */
     LLMM_STRUCT_KIND_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_struct_kind;
 
@@ -189,7 +196,8 @@ typedef enum llmm_struct_kind {
  *   built against 1.0 call; they always write the 1.0 size, whatever the library's version.
  *
  * The defaults are zero except where a struct's init documents otherwise (::llmm_allocator,
- * ::llmm_knee, ::llmm_usl, ::llmm_knee_options, ::llmm_otlp_options).
+ * ::llmm_knee, ::llmm_usl, ::llmm_knee_options, ::llmm_otlp_options, ::llmm_otlp_metric,
+ * ::llmm_otlp_span).
  * @param[in] kind which struct `s` is
  * @param[out] s the struct to fill: its first `size` bytes are written, `struct_size` = `size`
  * @param[in] size `sizeof` the caller's struct

@@ -15,6 +15,7 @@
 #include "llmmetrics/slo.h"
 #include "llmmetrics/score.h"
 #include "llmmetrics/export.h"
+#include "llmmetrics/otlp.h"
 #include "llmmetrics/host.h"
 
 #endif /* LLMMETRICS_LLMMETRICS_H */

@@ -24,6 +24,8 @@ void llmm__otlp_options_defaults(void *full);
 void llmm__knee_defaults(void *full);
 void llmm__usl_defaults(void *full);
 void llmm__knee_options_defaults(void *full);
+void llmm__otlp_metric_defaults(void *full);
+void llmm__otlp_span_defaults(void *full);
 
 /* The kind of each struct type, for the macros below: LLMM__KIND(llmm_usl). */
 #define LLMM__KIND(type) ((llmm_struct_kind)LLMM__KIND_##type)

@@ -75,7 +75,14 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
 /* Structs introduced in 1.1 (shipped). */
 #define LLMM__STRUCTS_1_1(X) X(LLMM_STRUCT_OPTION_INFO, llmm_option_info, NULL)
 /* Structs introduced in 1.2 (open until 1.2 ships); one X(...) per struct. */
-#define LLMM__STRUCTS_1_2(X)
+#define LLMM__STRUCTS_1_2(X)                                                                       \
+    X(LLMM_STRUCT_OTLP_EXEMPLAR, llmm_otlp_exemplar, NULL)                                         \
+    X(LLMM_STRUCT_OTLP_POINT, llmm_otlp_point, NULL)                                               \
+    X(LLMM_STRUCT_OTLP_METRIC, llmm_otlp_metric, llmm__otlp_metric_defaults)                       \
+    X(LLMM_STRUCT_OTLP_METRICS_REQUEST, llmm_otlp_metrics_request, NULL)                           \
+    X(LLMM_STRUCT_OTLP_ATTRIBUTE, llmm_otlp_attribute, NULL)                                       \
+    X(LLMM_STRUCT_OTLP_SPAN, llmm_otlp_span, llmm__otlp_span_defaults)                             \
+    X(LLMM_STRUCT_OTLP_TRACES_REQUEST, llmm_otlp_traces_request, NULL)
 #define LLMM__STRUCTS(X) LLMM__STRUCTS_1_0(X) LLMM__STRUCTS_1_1(X) LLMM__STRUCTS_1_2(X)
 
 /* ---- the released sizes -----------------------------------------------------------------
@@ -103,6 +110,13 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
 #define LLMM__SIZES_llmm_burn_result LLMM__SZ(144, 144, 144)        /* 1.0 */
 #define LLMM__SIZES_llmm_error_trigger_reading LLMM__SZ(32, 32, 32) /* 1.0 */
 #define LLMM__SIZES_llmm_option_info LLMM__SZ(104, 100, 104)        /* 1.1 */
+#define LLMM__SIZES_llmm_otlp_exemplar LLMM__SZ(56, 48, 56)         /* 1.2 */
+#define LLMM__SIZES_llmm_otlp_point LLMM__SZ(72, 48, 48)            /* 1.2 */
+#define LLMM__SIZES_llmm_otlp_metric LLMM__SZ(96, 56, 64)           /* 1.2 */
+#define LLMM__SIZES_llmm_otlp_metrics_request LLMM__SZ(56, 28, 28)  /* 1.2 */
+#define LLMM__SIZES_llmm_otlp_attribute LLMM__SZ(48, 32, 32)        /* 1.2 */
+#define LLMM__SIZES_llmm_otlp_span LLMM__SZ(104, 76, 80)            /* 1.2 */
+#define LLMM__SIZES_llmm_otlp_traces_request LLMM__SZ(56, 28, 28)   /* 1.2 */
 
 /* ---- first and last of a size list (up to four releases per struct; add LLMM__LAST_5 …
  * when a struct grows a fourth time) --------------------------------------------------- */

@@ -41,13 +41,18 @@ void llmm__put_om_double(llmm__sink *s, double v);
 /* A JSON number, or the proto3-JSON strings "NaN" / "Infinity" / "-Infinity". */
 void llmm__put_json_double(llmm__sink *s, double v);
 
-/* protobuf wire encoding */
+/* ---- protobuf wire encoding (pb.c) ------------------------------------------------------- */
 size_t llmm__varint_len(uint64_t v);
 void llmm__pb_varint(llmm__sink *s, uint64_t v);
 void llmm__pb_tag(llmm__sink *s, uint32_t field, uint32_t wire);
 void llmm__pb_uint(llmm__sink *s, uint32_t field, uint64_t v);
 void llmm__pb_sint(llmm__sink *s, uint32_t field, int64_t v);
 void llmm__pb_double(llmm__sink *s, uint32_t field, double v);
+void llmm__pb_fixed64(llmm__sink *s, uint32_t field, uint64_t v);
+void llmm__pb_fixed32(llmm__sink *s, uint32_t field, uint32_t v);
+/* Untagged 8-byte little-endian values (elements of packed fields). */
+void llmm__pb_raw_fixed64(llmm__sink *s, uint64_t v);
+void llmm__pb_raw_double(llmm__sink *s, double v);
 void llmm__pb_bytes(llmm__sink *s, uint32_t field, const void *d, size_t n);
 /* Length-delimited field: begin writes the tag and returns the body start; end inserts the
  * body length in front of the body. */

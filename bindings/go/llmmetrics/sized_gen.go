@@ -38,4 +38,11 @@ var sizedStructs = []struct {
 	{C.LLMM_STRUCT_BURN_RESULT, C.sizeof_llmm_burn_result},
 	{C.LLMM_STRUCT_ERROR_TRIGGER_READING, C.sizeof_llmm_error_trigger_reading},
 	{C.LLMM_STRUCT_OPTION_INFO, C.sizeof_llmm_option_info},
+	{C.LLMM_STRUCT_OTLP_EXEMPLAR, C.sizeof_llmm_otlp_exemplar},
+	{C.LLMM_STRUCT_OTLP_POINT, C.sizeof_llmm_otlp_point},
+	{C.LLMM_STRUCT_OTLP_METRIC, C.sizeof_llmm_otlp_metric},
+	{C.LLMM_STRUCT_OTLP_METRICS_REQUEST, C.sizeof_llmm_otlp_metrics_request},
+	{C.LLMM_STRUCT_OTLP_ATTRIBUTE, C.sizeof_llmm_otlp_attribute},
+	{C.LLMM_STRUCT_OTLP_SPAN, C.sizeof_llmm_otlp_span},
+	{C.LLMM_STRUCT_OTLP_TRACES_REQUEST, C.sizeof_llmm_otlp_traces_request},
 }

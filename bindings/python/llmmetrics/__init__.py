@@ -42,6 +42,8 @@ from .export import (BucketList, OtlpTemporality, PromFormat, PromType, PromWrit
 from .fit import (FitStats, Knee, KneeQuality, KneeReport, PolyFit, Usl, knee_collapse,
                   knee_inflection, knee_inflection_value, knee_kneedle, knee_report, poly_deriv,
                   poly_eval, poly_residuals, poly_roots, polyfit, usl_fit)
+from .otlp import (OtlpEncoding, OtlpExemplar, OtlpMetric, OtlpMetricType, OtlpPoint, OtlpSpan,
+                   OtlpSpanKind, OtlpStatusCode, OtlpValueType, otlp_metrics, otlp_traces)
 from .host import HostOption, HostSampler, HostSignal, host_signal_event, host_signal_name
 from ._options import ObjectKind, OptionInfo, OptionType, options
 from .recorder import Recorder, Shard
@@ -79,6 +81,8 @@ __all__ = [
     "prometheus_text", "label_escape", "format_labels", "PromWriter", "PromFormat", "PromType",
     "BucketList", "OtlpTemporality", "prom_negotiate", "prom_content_type", "prom_buckets",
     "otlp_json_point", "otlp_json",
+    "OtlpEncoding", "OtlpMetricType", "OtlpValueType", "OtlpSpanKind", "OtlpStatusCode",
+    "OtlpExemplar", "OtlpPoint", "OtlpMetric", "OtlpSpan", "otlp_metrics", "otlp_traces",
     "LiiMonitor", "LiiOption", "LiiReading", "LiiTier", "lii", "kv_fragmentation",
     "kv_evict_threshold", "kv_ttl", "KvOccupancy", "kv_occupancy", "TlbWorkload", "TlbPreset",
     "tlb_preset", "page_walk_ns", "KvHitTracker", "KvHitReading", "TlbMonitor", "TlbReading",

@@ -67,7 +67,7 @@ CONSTANTS = {
 #: enum -> its public enumerators, (name, value) in declaration order
 ENUMS = {
     'llmm_status': (('LLMM_OK', 0), ('LLMM_E_INVALID', -1), ('LLMM_E_NOMEM', -2), ('LLMM_E_RANGE', -3), ('LLMM_E_EMPTY', -4), ('LLMM_E_CORRUPT', -5), ('LLMM_E_VERSION', -6), ('LLMM_E_BUFFER', -7), ('LLMM_E_UNKNOWN_OPTION', -8), ('LLMM_E_STATE', -9), ('LLMM_E_NOT_CONVERGED', -10), ('LLMM_E_ABI', -11)),
-    'llmm_struct_kind': (('LLMM_STRUCT_ALLOCATOR', 1), ('LLMM_STRUCT_SPIKE_STATS', 2), ('LLMM_STRUCT_COLLAPSE_VERDICT', 3), ('LLMM_STRUCT_COLLAPSE_REPORT', 4), ('LLMM_STRUCT_STABILITY_READING', 5), ('LLMM_STRUCT_SATURATION_READING', 6), ('LLMM_STRUCT_OTLP_OPTIONS', 7), ('LLMM_STRUCT_FIT_STATS', 8), ('LLMM_STRUCT_KNEE', 9), ('LLMM_STRUCT_USL', 10), ('LLMM_STRUCT_KNEE_OPTIONS', 11), ('LLMM_STRUCT_LII_READING', 12), ('LLMM_STRUCT_KV_OCCUPANCY_RESULT', 13), ('LLMM_STRUCT_KV_HIT_READING', 14), ('LLMM_STRUCT_TLB_READING', 15), ('LLMM_STRUCT_SCORE_RESULT', 16), ('LLMM_STRUCT_SLO_RESULT', 17), ('LLMM_STRUCT_GOODPUT_RESULT', 18), ('LLMM_STRUCT_BURN_RESULT', 19), ('LLMM_STRUCT_ERROR_TRIGGER_READING', 20), ('LLMM_STRUCT_OPTION_INFO', 21)),
+    'llmm_struct_kind': (('LLMM_STRUCT_ALLOCATOR', 1), ('LLMM_STRUCT_SPIKE_STATS', 2), ('LLMM_STRUCT_COLLAPSE_VERDICT', 3), ('LLMM_STRUCT_COLLAPSE_REPORT', 4), ('LLMM_STRUCT_STABILITY_READING', 5), ('LLMM_STRUCT_SATURATION_READING', 6), ('LLMM_STRUCT_OTLP_OPTIONS', 7), ('LLMM_STRUCT_FIT_STATS', 8), ('LLMM_STRUCT_KNEE', 9), ('LLMM_STRUCT_USL', 10), ('LLMM_STRUCT_KNEE_OPTIONS', 11), ('LLMM_STRUCT_LII_READING', 12), ('LLMM_STRUCT_KV_OCCUPANCY_RESULT', 13), ('LLMM_STRUCT_KV_HIT_READING', 14), ('LLMM_STRUCT_TLB_READING', 15), ('LLMM_STRUCT_SCORE_RESULT', 16), ('LLMM_STRUCT_SLO_RESULT', 17), ('LLMM_STRUCT_GOODPUT_RESULT', 18), ('LLMM_STRUCT_BURN_RESULT', 19), ('LLMM_STRUCT_ERROR_TRIGGER_READING', 20), ('LLMM_STRUCT_OPTION_INFO', 21), ('LLMM_STRUCT_OTLP_EXEMPLAR', 22), ('LLMM_STRUCT_OTLP_POINT', 23), ('LLMM_STRUCT_OTLP_METRIC', 24), ('LLMM_STRUCT_OTLP_METRICS_REQUEST', 25), ('LLMM_STRUCT_OTLP_ATTRIBUTE', 26), ('LLMM_STRUCT_OTLP_SPAN', 27), ('LLMM_STRUCT_OTLP_TRACES_REQUEST', 28)),
     'llmm_object_kind': (('LLMM_KIND_SPIKE', 1), ('LLMM_KIND_COLLAPSE', 2), ('LLMM_KIND_STABILITY', 3), ('LLMM_KIND_SATURATION', 4), ('LLMM_KIND_LII_MONITOR', 5), ('LLMM_KIND_SCORECARD', 6), ('LLMM_KIND_GOODPUT', 7), ('LLMM_KIND_BURN', 8), ('LLMM_KIND_ERROR_TRIGGER', 9), ('LLMM_KIND_HOST_SAMPLER', 10)),
     'llmm_option_type': (('LLMM_OPTION_F64', 1), ('LLMM_OPTION_U64', 2), ('LLMM_OPTION_I32', 3)),
     'llmm_spike_level': (('LLMM_SPIKE_NONE', 0), ('LLMM_SPIKE_LEVEL1', 1), ('LLMM_SPIKE_LEVEL2', 2)),
@@ -94,6 +94,11 @@ ENUMS = {
     'llmm_prom_type': (('LLMM_PROM_COUNTER', 0), ('LLMM_PROM_GAUGE', 1), ('LLMM_PROM_SUMMARY', 2), ('LLMM_PROM_HISTOGRAM', 3), ('LLMM_PROM_NATIVE_HISTOGRAM', 4)),
     'llmm_bucket_list': (('LLMM_BUCKETS_VLLM_TTFT', 0), ('LLMM_BUCKETS_VLLM_INTER_TOKEN', 1), ('LLMM_BUCKETS_VLLM_REQUEST_LATENCY', 2), ('LLMM_BUCKETS_OTEL_GENAI_DURATION', 3), ('LLMM_BUCKETS_OTEL_GENAI_TTFT', 4), ('LLMM_BUCKETS_OTEL_GENAI_TPOT', 5), ('LLMM_BUCKETS_OTEL_GENAI_TOKENS', 6)),
     'llmm_otlp_temporality': (('LLMM_OTLP_DELTA', 1), ('LLMM_OTLP_CUMULATIVE', 2)),
+    'llmm_otlp_encoding': (('LLMM_OTLP_PROTOBUF', 1), ('LLMM_OTLP_JSON', 2)),
+    'llmm_otlp_metric_type': (('LLMM_OTLP_EXPONENTIAL_HISTOGRAM', 1), ('LLMM_OTLP_HISTOGRAM', 2), ('LLMM_OTLP_SUM', 3), ('LLMM_OTLP_GAUGE', 4), ('LLMM_OTLP_SUMMARY', 5)),
+    'llmm_otlp_value_type': (('LLMM_OTLP_STRING', 1), ('LLMM_OTLP_INT', 2), ('LLMM_OTLP_DOUBLE', 3)),
+    'llmm_otlp_span_kind': (('LLMM_OTLP_SPAN_INTERNAL', 1), ('LLMM_OTLP_SPAN_SERVER', 2), ('LLMM_OTLP_SPAN_CLIENT', 3), ('LLMM_OTLP_SPAN_PRODUCER', 4), ('LLMM_OTLP_SPAN_CONSUMER', 5)),
+    'llmm_otlp_status_code': (('LLMM_OTLP_STATUS_UNSET', 0), ('LLMM_OTLP_STATUS_OK', 1), ('LLMM_OTLP_STATUS_ERROR', 2)),
     'llmm_host_signal': (('LLMM_HOST_TCP_RETRANS', 1), ('LLMM_HOST_MAJOR_FAULTS', 2), ('LLMM_HOST_CTX_SWITCHES', 3), ('LLMM_HOST_RUN_DELAY', 4), ('LLMM_HOST_NUMA_MIGRATIONS', 5), ('LLMM_HOST_PSI_CPU', 6), ('LLMM_HOST_PSI_MEMORY', 7), ('LLMM_HOST_PSI_IO', 8), ('LLMM_HOST_CPU_FREQ_MHZ', 9), ('LLMM_HOST_CPU_THROTTLE', 10)),
     'llmm_host_option': (('LLMM_HOST_TCP_RETRANS_ABOVE', 1), ('LLMM_HOST_MAJOR_FAULTS_ABOVE', 2), ('LLMM_HOST_CTX_SWITCHES_ABOVE', 3), ('LLMM_HOST_RUN_DELAY_ABOVE', 4), ('LLMM_HOST_NUMA_MIGRATIONS_ABOVE', 5), ('LLMM_HOST_PSI_CPU_ABOVE', 6), ('LLMM_HOST_PSI_MEMORY_ABOVE', 7), ('LLMM_HOST_PSI_IO_ABOVE', 8), ('LLMM_HOST_CPU_FREQ_DROP', 9), ('LLMM_HOST_CPU_THROTTLE_ABOVE', 10)),
 }
@@ -142,6 +147,13 @@ STRUCTS = {
     'llmm_scorecard': None,
     'llmm_prom_writer': None,
     'llmm_otlp_options': (('struct_size', 'uint32_t'), ('start_time_unix_nano', 'uint64_t'), ('time_unix_nano', 'uint64_t'), ('unit_to_seconds', 'double'), ('max_buckets', 'uint32_t'), ('temporality', 'llmm_otlp_temporality'), ('attributes', ('*', ('const', 'char'))), ('description', ('*', ('const', 'char'))), ('unit', ('*', ('const', 'char'))), ('resource_attributes', ('*', ('const', 'char')))),
+    'llmm_otlp_exemplar': (('struct_size', 'uint32_t'), ('value', 'double'), ('time_unix_nano', 'uint64_t'), ('trace_id', ('[]', 'uint8_t', 16)), ('span_id', ('[]', 'uint8_t', 8)), ('attributes', ('*', ('const', 'char')))),
+    'llmm_otlp_point': (('struct_size', 'uint32_t'), ('attributes', ('*', ('const', 'char'))), ('start_time_unix_nano', 'uint64_t'), ('time_unix_nano', 'uint64_t'), ('sketch', ('*', ('const', 'llmm_sketch'))), ('earlier', ('*', ('const', 'llmm_sketch'))), ('value', 'double'), ('exemplars', ('*', ('const', 'llmm_otlp_exemplar'))), ('exemplar_count', 'size_t')),
+    'llmm_otlp_metric': (('struct_size', 'uint32_t'), ('name', ('*', ('const', 'char'))), ('description', ('*', ('const', 'char'))), ('unit', ('*', ('const', 'char'))), ('type', 'llmm_otlp_metric_type'), ('temporality', 'llmm_otlp_temporality'), ('monotonic', 'int32_t'), ('unit_to_seconds', 'double'), ('max_buckets', 'uint32_t'), ('bounds', ('*', ('const', 'double'))), ('bound_count', 'size_t'), ('points', ('*', ('const', 'llmm_otlp_point'))), ('point_count', 'size_t')),
+    'llmm_otlp_metrics_request': (('struct_size', 'uint32_t'), ('resource_attributes', ('*', ('const', 'char'))), ('scope_name', ('*', ('const', 'char'))), ('scope_version', ('*', ('const', 'char'))), ('scope_attributes', ('*', ('const', 'char'))), ('metrics', ('*', ('const', 'llmm_otlp_metric'))), ('metric_count', 'size_t')),
+    'llmm_otlp_attribute': (('struct_size', 'uint32_t'), ('key', ('*', ('const', 'char'))), ('type', 'llmm_otlp_value_type'), ('string_value', ('*', ('const', 'char'))), ('int_value', 'int64_t'), ('double_value', 'double')),
+    'llmm_otlp_span': (('struct_size', 'uint32_t'), ('trace_id', ('[]', 'uint8_t', 16)), ('span_id', ('[]', 'uint8_t', 8)), ('parent_span_id', ('[]', 'uint8_t', 8)), ('name', ('*', ('const', 'char'))), ('kind', 'llmm_otlp_span_kind'), ('start_time_unix_nano', 'uint64_t'), ('end_time_unix_nano', 'uint64_t'), ('attributes', ('*', ('const', 'llmm_otlp_attribute'))), ('attribute_count', 'size_t'), ('status_code', 'llmm_otlp_status_code'), ('status_message', ('*', ('const', 'char')))),
+    'llmm_otlp_traces_request': (('struct_size', 'uint32_t'), ('resource_attributes', ('*', ('const', 'char'))), ('scope_name', ('*', ('const', 'char'))), ('scope_version', ('*', ('const', 'char'))), ('scope_attributes', ('*', ('const', 'char'))), ('spans', ('*', ('const', 'llmm_otlp_span'))), ('span_count', 'size_t')),
     'llmm_host_sampler': None,
 }
 
@@ -401,6 +413,8 @@ FUNCTIONS = {
     'llmm_otlp_options_init': ('llmm_status', (('*', 'llmm_otlp_options'),)),
     'llmm_export_otlp_json_point': ('llmm_status', (('*', ('const', 'llmm_sketch')), ('*', ('const', 'llmm_sketch')), ('*', ('const', 'llmm_otlp_options')), ('*', 'uint8_t'), 'size_t', ('*', 'size_t'))),
     'llmm_export_otlp_json': ('llmm_status', (('*', ('const', 'llmm_sketch')), ('*', ('const', 'llmm_sketch')), ('*', ('const', 'char')), ('*', ('const', 'llmm_otlp_options')), ('*', 'uint8_t'), 'size_t', ('*', 'size_t'))),
+    'llmm_export_otlp_metrics': ('llmm_status', (('*', ('const', 'llmm_otlp_metrics_request')), 'llmm_otlp_encoding', ('*', 'uint8_t'), 'size_t', ('*', 'size_t'))),
+    'llmm_export_otlp_traces': ('llmm_status', (('*', ('const', 'llmm_otlp_traces_request')), 'llmm_otlp_encoding', ('*', 'uint8_t'), 'size_t', ('*', 'size_t'))),
     'llmm_host_signal_name': (('*', ('const', 'char')), ('llmm_host_signal',)),
     'llmm_host_signal_event': ('int32_t', ('llmm_host_signal',)),
     'llmm_host_sampler_new': ('llmm_status', (('*', 'llmm_ctx'), ('*', ('const', 'char')), ('*', ('*', 'llmm_host_sampler')))),

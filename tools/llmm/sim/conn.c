@@ -72,11 +72,12 @@ static void log_request(llmm_sim_server *s, const llmm_sim_req *r, const char *o
     if (!f)
         return;
     fprintf(f,
-            "{\"id\":\"%s-%llu\",\"request_id\":\"%s\",\"endpoint\":\"%s\",\"stream\":%s,"
+            "{\"id\":\"%s-%llu\",\"request_id\":\"%s\",\"traceparent\":\"%s\","
+            "\"endpoint\":\"%s\",\"stream\":%s,"
             "\"status\":%d,\"outcome\":\"%s\",\"fault\":\"%s\",\"prompt_tokens\":%llu,"
             "\"output_tokens\":%u,\"planned_tokens\":%u",
             r->ep == LLMM_SIM_CHAT ? "chatcmpl" : "cmpl", (unsigned long long)r->num,
-            r->request_id, r->ep == LLMM_SIM_CHAT ? "chat" : "completions",
+            r->request_id, r->traceparent, r->ep == LLMM_SIM_CHAT ? "chat" : "completions",
             r->body.stream ? "true" : "false", r->status, outcome,
             fault_names[r->seq.plan.fault], (unsigned long long)r->body.prompt_tokens,
             r->seq.emitted, r->seq.plan.output_tokens);
@@ -142,6 +143,8 @@ static void completion(llmm_sim_conn *c, const llmm_sim_http_req *h, llmm_sim_en
     r->keep_alive = h->keep_alive;
     if (llmm_sim_json_escape(h->request_id, r->request_id, sizeof r->request_id) != 0)
         r->request_id[0] = '\0';
+    if (llmm_sim_json_escape(h->traceparent, r->traceparent, sizeof r->traceparent) != 0)
+        r->traceparent[0] = '\0';
     if (llmm_sim_body_parse(body, ep, s->cfg.model, &r->body, why, sizeof why) != 0) {
         answer_error(c, r, 400, why);
         return;

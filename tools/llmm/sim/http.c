@@ -96,6 +96,10 @@ static long header(const char *s, size_t n, llmm_sim_http_req *r)
         vn = vn < sizeof r->request_id ? vn : sizeof r->request_id - 1;
         memcpy(r->request_id, v, vn);
         r->request_id[vn] = '\0';
+    } else if (word_is(s, k, "traceparent")) {
+        vn = vn < sizeof r->traceparent ? vn : sizeof r->traceparent - 1;
+        memcpy(r->traceparent, v, vn);
+        r->traceparent[vn] = '\0';
     } else if (word_is(s, k, "transfer-encoding")) {
         if (!has_token(v, vn, "identity"))
             return LLMM_SIM_HTTP_UNSUPPORTED;

@@ -28,6 +28,7 @@ typedef struct llmm_sim_http_req {
     int http10;       /* an HTTP/1.0 request */
     int expect_continue;
     char request_id[128]; /* the X-Request-Id header, cut to fit ("" when none) */
+    char traceparent[64]; /* the W3C traceparent header (55 characters), cut to fit */
     size_t head_len;  /* bytes of the head, blank line included */
     size_t content_length;
 } llmm_sim_http_req;

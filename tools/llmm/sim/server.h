@@ -40,6 +40,7 @@ typedef struct llmm_sim_req {
     llmm_sim_endpoint ep;
     llmm_sim_body body;
     char request_id[256]; /* the x-request-id header, JSON-escaped ("" when none) */
+    char traceparent[128]; /* the traceparent header, JSON-escaped ("" when none) */
     long long created;
     uint32_t max_tokens;  /* the request's, else the default */
     int keep_alive;

@@ -153,7 +153,9 @@ class SimBase(C.Base):
 class Shapes(SimBase):
     def test_completions_stream(self):
         sim = self.start("--step-base-ms", "1")
-        r = self.one(sim, "/v1/completions", completion(5), {"X-Request-Id": "req-9"})
+        tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        r = self.one(sim, "/v1/completions", completion(5),
+                     {"X-Request-Id": "req-9", "traceparent": tp})
         self.assertEqual(r.status, 200)
         self.assertEqual(r.events[-1][1], "[DONE]")
         ev = decode(r)
@@ -176,6 +178,7 @@ class Shapes(SimBase):
         log = sim.stop()
         self.assertEqual(len(log), 2)
         self.assertEqual(log[0]["request_id"], "req-9")
+        self.assertEqual([x["traceparent"] for x in log], [tp, ""])
         self.assertEqual((log[0]["prompt_tokens"], log[0]["output_tokens"]), (7, 5))
         self.assertEqual((log[1]["prompt_tokens"], log[1]["output_tokens"]), (4, 3))
         self.assertEqual([x["outcome"] for x in log], ["ok", "ok"])

@@ -22,7 +22,9 @@
 /* ---- the HTTP parser ------------------------------------------------------------------------ */
 
 static const char req1[] = "POST /v1/completions?x=1 HTTP/1.1\r\nHost: a\r\n"
-                           "content-LENGTH:  12 \r\nX-Request-Id: abc-1\r\n\r\n{\"a\": true}\n";
+                           "content-LENGTH:  12 \r\nX-Request-Id: abc-1\r\n"
+                           "TraceParent: 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\r\n"
+                           "\r\n{\"a\": true}\n";
 
 static void http_complete(void **state)
 {
@@ -33,6 +35,7 @@ static void http_complete(void **state)
     assert_string_equal(r.method, "POST");
     assert_string_equal(r.path, "/v1/completions");
     assert_string_equal(r.request_id, "abc-1");
+    assert_string_equal(r.traceparent, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
     assert_int_equal(r.content_length, 12);
     assert_int_equal(r.keep_alive, 1);
     assert_int_equal(r.expect_continue, 0);

@@ -58,6 +58,13 @@ pub const LLMM_STRUCT_GOODPUT_RESULT: llmm_struct_kind = 18;
 pub const LLMM_STRUCT_BURN_RESULT: llmm_struct_kind = 19;
 pub const LLMM_STRUCT_ERROR_TRIGGER_READING: llmm_struct_kind = 20;
 pub const LLMM_STRUCT_OPTION_INFO: llmm_struct_kind = 21;
+pub const LLMM_STRUCT_OTLP_EXEMPLAR: llmm_struct_kind = 22;
+pub const LLMM_STRUCT_OTLP_POINT: llmm_struct_kind = 23;
+pub const LLMM_STRUCT_OTLP_METRIC: llmm_struct_kind = 24;
+pub const LLMM_STRUCT_OTLP_METRICS_REQUEST: llmm_struct_kind = 25;
+pub const LLMM_STRUCT_OTLP_ATTRIBUTE: llmm_struct_kind = 26;
+pub const LLMM_STRUCT_OTLP_SPAN: llmm_struct_kind = 27;
+pub const LLMM_STRUCT_OTLP_TRACES_REQUEST: llmm_struct_kind = 28;
 
 /// Allocation hooks. Every allocation the library makes for a handle goes through the allocator of the context the handle was made with.
 #[repr(C)]
@@ -1458,6 +1465,212 @@ extern "C" {
 }
 
 // ------------------------------------------------------------------------------------------------
+// otlp.h
+// ------------------------------------------------------------------------------------------------
+
+/// The encoding of an OTLP request.
+pub type llmm_otlp_encoding = c_int;
+pub const LLMM_OTLP_PROTOBUF: llmm_otlp_encoding = 1;
+pub const LLMM_OTLP_JSON: llmm_otlp_encoding = 2;
+
+/// The data type of an OTLP metric.
+pub type llmm_otlp_metric_type = c_int;
+pub const LLMM_OTLP_EXPONENTIAL_HISTOGRAM: llmm_otlp_metric_type = 1;
+pub const LLMM_OTLP_HISTOGRAM: llmm_otlp_metric_type = 2;
+pub const LLMM_OTLP_SUM: llmm_otlp_metric_type = 3;
+pub const LLMM_OTLP_GAUGE: llmm_otlp_metric_type = 4;
+pub const LLMM_OTLP_SUMMARY: llmm_otlp_metric_type = 5;
+
+/// One exemplar of a point: a recorded value and the trace it belongs to.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct llmm_otlp_exemplar {
+    /// caller-sized: set by llmm_otlp_exemplar_init()
+    pub struct_size: u32,
+    /// the recorded value (in the metric's exported unit)
+    pub value: f64,
+    /// when it was recorded
+    pub time_unix_nano: u64,
+    /// W3C trace id; all zero: none (the field is left out)
+    pub trace_id: [u8; 16],
+    /// span id; all zero: none (the field is left out)
+    pub span_id: [u8; 8],
+    /// `filtered_attributes` as a label list (see llmm_otlp_options), or NULL.
+    pub attributes: *const c_char,
+}
+
+/// One data point of a metric.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct llmm_otlp_point {
+    /// caller-sized: set by llmm_otlp_point_init()
+    pub struct_size: u32,
+    /// point attributes as a label list, or NULL
+    pub attributes: *const c_char,
+    /// start of the covered interval
+    pub start_time_unix_nano: u64,
+    /// end of the covered interval
+    pub time_unix_nano: u64,
+    /// The data of a histogram or summary point (only read); NULL for sums and gauges.
+    pub sketch: *const llmm_sketch,
+    /// Histograms of delta temporality only: an earlier snapshot of the same series; the point is then `sketch − earlier` (llmm_sketch_subtract() on a clone), or NULL.
+    pub earlier: *const llmm_sketch,
+    /// the value of a sum or gauge point (`as_double`)
+    pub value: f64,
+    /// Exemplars of the point (histograms, sums, gauges; a summary has none), or NULL.
+    pub exemplars: *const llmm_otlp_exemplar,
+    /// number of `exemplars`
+    pub exemplar_count: usize,
+}
+
+/// One metric and its points.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct llmm_otlp_metric {
+    /// caller-sized: set by llmm_otlp_metric_init()
+    pub struct_size: u32,
+    /// metric name, non-empty UTF-8
+    pub name: *const c_char,
+    /// description (UTF-8), or NULL for none
+    pub description: *const c_char,
+    /// unit (UTF-8, e.g. `"s"`, `"{request}"`), or NULL: none
+    pub unit: *const c_char,
+    /// the data type; must be set
+    pub r#type: llmm_otlp_metric_type,
+    /// Histograms and sums: LLMM_OTLP_CUMULATIVE (default) or LLMM_OTLP_DELTA.
+    pub temporality: llmm_otlp_temporality,
+    /// sums: 1 for a monotonic sum (a counter), 0 otherwise
+    pub monotonic: i32,
+    /// Histograms and summaries: factor from a recorded value to the exported unit (default 1; see export.h, "Units"). Exemplar values are not converted.
+    pub unit_to_seconds: f64,
+    /// Exponential histograms: the largest number of buckets (0 = no limit; see llmm_otlp_options).
+    pub max_buckets: u32,
+    /// Explicit-bucket histograms: the finite, strictly increasing bounds (NULL: the list LLMM_BUCKETS_OTEL_GENAI_DURATION); summaries: the quantiles, each in [0, 1] (NULL: 0.5, 0.9, 0.99).
+    pub bounds: *const f64,
+    /// number of `bounds`
+    pub bound_count: usize,
+    /// the points (see the file documentation on arrays)
+    pub points: *const llmm_otlp_point,
+    /// number of `points`
+    pub point_count: usize,
+}
+
+/// A whole metrics request: resource, scope and metrics.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct llmm_otlp_metrics_request {
+    /// caller-sized: set by llmm_otlp_metrics_request_init()
+    pub struct_size: u32,
+    /// resource attributes as a label list, or NULL
+    pub resource_attributes: *const c_char,
+    /// instrumentation scope name; NULL: `"libllmmetrics"`
+    pub scope_name: *const c_char,
+    /// scope version; NULL: the library's version with the default name, none with a name of the caller's
+    pub scope_version: *const c_char,
+    /// scope attributes as a label list, or NULL
+    pub scope_attributes: *const c_char,
+    /// the metrics (see the file documentation on arrays)
+    pub metrics: *const llmm_otlp_metric,
+    /// number of `metrics`
+    pub metric_count: usize,
+}
+
+/// The type of a span attribute's value.
+pub type llmm_otlp_value_type = c_int;
+pub const LLMM_OTLP_STRING: llmm_otlp_value_type = 1;
+pub const LLMM_OTLP_INT: llmm_otlp_value_type = 2;
+pub const LLMM_OTLP_DOUBLE: llmm_otlp_value_type = 3;
+
+/// One typed attribute of a span.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct llmm_otlp_attribute {
+    /// caller-sized: set by llmm_otlp_attribute_init()
+    pub struct_size: u32,
+    /// attribute key, non-empty UTF-8
+    pub key: *const c_char,
+    /// which value field is written
+    pub r#type: llmm_otlp_value_type,
+    /// LLMM_OTLP_STRING: the value (UTF-8)
+    pub string_value: *const c_char,
+    /// LLMM_OTLP_INT: the value
+    pub int_value: i64,
+    /// LLMM_OTLP_DOUBLE: the value
+    pub double_value: f64,
+}
+
+/// The kind of a span (OTLP `Span.SpanKind`).
+pub type llmm_otlp_span_kind = c_int;
+pub const LLMM_OTLP_SPAN_INTERNAL: llmm_otlp_span_kind = 1;
+pub const LLMM_OTLP_SPAN_SERVER: llmm_otlp_span_kind = 2;
+pub const LLMM_OTLP_SPAN_CLIENT: llmm_otlp_span_kind = 3;
+pub const LLMM_OTLP_SPAN_PRODUCER: llmm_otlp_span_kind = 4;
+pub const LLMM_OTLP_SPAN_CONSUMER: llmm_otlp_span_kind = 5;
+
+/// The status of a span (OTLP `Status.StatusCode`).
+pub type llmm_otlp_status_code = c_int;
+pub const LLMM_OTLP_STATUS_UNSET: llmm_otlp_status_code = 0;
+pub const LLMM_OTLP_STATUS_OK: llmm_otlp_status_code = 1;
+pub const LLMM_OTLP_STATUS_ERROR: llmm_otlp_status_code = 2;
+
+/// One span.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct llmm_otlp_span {
+    /// caller-sized: set by llmm_otlp_span_init()
+    pub struct_size: u32,
+    /// W3C trace id, not all zero
+    pub trace_id: [u8; 16],
+    /// span id, not all zero
+    pub span_id: [u8; 8],
+    /// the parent's span id; all zero: a root span (left out)
+    pub parent_span_id: [u8; 8],
+    /// span name, non-empty UTF-8
+    pub name: *const c_char,
+    /// default LLMM_OTLP_SPAN_CLIENT
+    pub kind: llmm_otlp_span_kind,
+    /// start
+    pub start_time_unix_nano: u64,
+    /// end, ≥ start
+    pub end_time_unix_nano: u64,
+    /// typed attributes (an array), or NULL
+    pub attributes: *const llmm_otlp_attribute,
+    /// number of `attributes`
+    pub attribute_count: usize,
+    /// default LLMM_OTLP_STATUS_UNSET
+    pub status_code: llmm_otlp_status_code,
+    /// status message (UTF-8), or NULL for none
+    pub status_message: *const c_char,
+}
+
+/// A whole traces request: resource, scope and spans.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct llmm_otlp_traces_request {
+    /// caller-sized: set by llmm_otlp_traces_request_init()
+    pub struct_size: u32,
+    /// resource attributes as a label list, or NULL
+    pub resource_attributes: *const c_char,
+    /// as in llmm_otlp_metrics_request
+    pub scope_name: *const c_char,
+    /// as in llmm_otlp_metrics_request
+    pub scope_version: *const c_char,
+    /// scope attributes as a label list, or NULL
+    pub scope_attributes: *const c_char,
+    /// the spans (see the file documentation on arrays)
+    pub spans: *const llmm_otlp_span,
+    /// number of `spans`
+    pub span_count: usize,
+}
+
+extern "C" {
+    /// Write an `ExportMetricsServiceRequest` holding every metric and point of `r`.
+    pub fn llmm_export_otlp_metrics(r: *const llmm_otlp_metrics_request, encoding: llmm_otlp_encoding, buf: *mut u8, cap: usize, len: *mut usize) -> llmm_status;
+    /// Write an `ExportTraceServiceRequest` holding every span of `r`.
+    pub fn llmm_export_otlp_traces(r: *const llmm_otlp_traces_request, encoding: llmm_otlp_encoding, buf: *mut u8, cap: usize, len: *mut usize) -> llmm_status;
+}
+
+// ------------------------------------------------------------------------------------------------
 // host.h
 // ------------------------------------------------------------------------------------------------
 
@@ -1534,4 +1747,11 @@ size_prefixed! {
     llmm_burn_result = LLMM_STRUCT_BURN_RESULT,
     llmm_error_trigger_reading = LLMM_STRUCT_ERROR_TRIGGER_READING,
     llmm_option_info = LLMM_STRUCT_OPTION_INFO,
+    llmm_otlp_exemplar = LLMM_STRUCT_OTLP_EXEMPLAR,
+    llmm_otlp_point = LLMM_STRUCT_OTLP_POINT,
+    llmm_otlp_metric = LLMM_STRUCT_OTLP_METRIC,
+    llmm_otlp_metrics_request = LLMM_STRUCT_OTLP_METRICS_REQUEST,
+    llmm_otlp_attribute = LLMM_STRUCT_OTLP_ATTRIBUTE,
+    llmm_otlp_span = LLMM_STRUCT_OTLP_SPAN,
+    llmm_otlp_traces_request = LLMM_STRUCT_OTLP_TRACES_REQUEST,
 }

@@ -62,6 +62,7 @@ mod fit;
 mod gates;
 mod host;
 mod options;
+mod otlp;
 mod recorder;
 mod resource;
 mod score;
@@ -105,6 +106,10 @@ pub use fit::{
 pub use gates::{SaturationReading, SaturationSignal, StabilityGate, StabilityReading};
 pub use host::{HostSampler, HostSignal, HostThreshold};
 pub use options::{options, ObjectKind, OptionBounds, OptionInfo, Options};
+pub use otlp::{
+    otlp_metrics, otlp_traces, OtlpEncoding, OtlpExemplar, OtlpMetric, OtlpMetricType, OtlpPoint,
+    OtlpScope, OtlpSpan, OtlpSpanKind, OtlpStatusCode, OtlpValue,
+};
 pub use recorder::{Recorder, Shard};
 pub use resource::{
     kv_evict_threshold, kv_fragmentation, kv_occupancy, kv_ttl, lii, page_walk_ns, tlb_preset,

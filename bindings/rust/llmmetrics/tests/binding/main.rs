@@ -13,6 +13,7 @@ mod export;
 mod fit;
 mod host;
 mod options;
+mod otlp;
 mod recorder;
 mod resource;
 mod score;
