@@ -141,6 +141,28 @@ int llmm_sim_put_done(llmm_sim_buf *b, const llmm_sim_reply *r)
     return llmm_sim_buf_put(b, done, sizeof done - 1);
 }
 
+int llmm_sim_put_stream_error(llmm_sim_buf *b, const llmm_sim_reply *r, int dialect,
+                              const char *message)
+{
+    char esc[600], ev[1024];
+    int n;
+    if (llmm_sim_json_escape(message, esc, sizeof esc) != 0)
+        strcpy(esc, "error");
+    if (dialect == LLMM_SIM_ERR_FIELD) /* llama.cpp: the error object in a field of its own */
+        n = snprintf(ev, sizeof ev,
+                     "error: {\"code\":500,\"message\":\"%s\",\"type\":\"server_error\"}\n\n", esc);
+    else
+        n = snprintf(ev, sizeof ev,
+                     "%sdata: {\"error\":{\"message\":\"%s\",\"type\":\"InternalServerError\","
+                     "\"param\":null,\"code\":500}}\n\n",
+                     dialect == LLMM_SIM_ERR_EVENT ? "event: error\n" : "", esc);
+    if (n < 0 || (size_t)n >= sizeof ev)
+        return -1;
+    if (r->unframed)
+        return llmm_sim_buf_put(b, ev, (size_t)n);
+    return llmm_sim_buf_printf(b, "%x\r\n%s\r\n0\r\n\r\n", n, ev);
+}
+
 int llmm_sim_put_full(llmm_sim_buf *b, const llmm_sim_reply *r, int keep_alive, int garble)
 {
     llmm_sim_buf body = {0};

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "sim/http.h"
+#include "sim/model.h"
 #include "sim/request.h"
 
 /* One completion as its chunks describe it. */
@@ -36,6 +37,10 @@ int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int
 /* The usage chunk (choices []); data: [DONE] and the chunked stream's end. */
 int llmm_sim_put_usage(llmm_sim_buf *b, const llmm_sim_reply *r);
 int llmm_sim_put_done(llmm_sim_buf *b, const llmm_sim_reply *r);
+/* An in-stream error in dialect (llmm_sim_error_dialect) with message (plain text), then the
+ * end of the stream (the chunked encoding's last chunk; an unframed stream ends by closing). */
+int llmm_sim_put_stream_error(llmm_sim_buf *b, const llmm_sim_reply *r, int dialect,
+                              const char *message);
 /* The whole completion as one JSON response (stream false). */
 int llmm_sim_put_full(llmm_sim_buf *b, const llmm_sim_reply *r, int keep_alive, int garble);
 
