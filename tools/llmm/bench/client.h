@@ -29,6 +29,9 @@ enum {
     LLMM_BENCH_OTHER,     /* another libcurl error */
     LLMM_BENCH_NREASONS
 };
+/* The longest message kept of a failure (the server's words, first bytes). */
+#define LLMM_BENCH_MSG_MAX 200
+
 /* "http", "connect", ... */
 const char *llmm_bench_reason_name(int reason);
 
@@ -75,6 +78,10 @@ typedef struct llmm_bench_level {
 /* One request's record. Times are CLOCK_MONOTONIC seconds. */
 typedef struct llmm_bench_rec {
     double intended, sent, first, last; /* first/last: output chunks (NaN: none) */
+    double first_sent;                  /* the first attempt's send time (sent: the attempt
+                                           the server answered) */
+    uint32_t resends;                   /* 0, or 1: re-sent after a reused connection died
+                                           before a byte of response */
     double end;                         /* the transfer ended */
     int64_t in_tokens, out_tokens;      /* usage when sent, else prompt length / chunks */
     uint32_t chunks;                    /* output chunks */
@@ -105,6 +112,7 @@ typedef struct llmm_bench_result {
     uint64_t http_status[6]; /* failures by status class: [4] 4xx, [5] 5xx, [0] other */
     uint32_t max_in_flight;
     uint64_t connects;    /* connections opened (the rest of the requests reused one) */
+    uint64_t resends;     /* requests sent again (llmm_bench_req_should_resend) */
     int interrupted;      /* Ctrl-C */
     llmm_recorder *rc[LLMM_BENCH_NSKETCH];
     llmm_shard *sh[LLMM_BENCH_NSKETCH];
@@ -136,9 +144,11 @@ typedef struct llmm_bench_progress {
 /* Set by the SIGINT handler (cmd/bench.c): stop sending, wait `grace` seconds. */
 extern volatile sig_atomic_t llmm_bench_interrupted;
 
-/* Is the server there? A GET of url that connects (any HTTP status will do): LLMM_CLI_OK, or
- * LLMM_CLI_EIO with a message. */
-int llmm_bench_preflight(const llmm_bench_target *t, llmm_cli_error *err);
+/* Does the server answer? One real request, prompt p with one output token, that must
+ * succeed: LLMM_CLI_OK, or LLMM_CLI_EIO with the reason, the HTTP status and the first line of
+ * what the server said. */
+int llmm_bench_preflight(const llmm_bench_target *t, const llmm_bench_prompt *p,
+                         llmm_cli_error *err);
 
 /* Run one level: prompts cycled from the level's seed. LLMM_CLI_OK, ENOMEM, or EIO (the
  * event loop itself failed) with a message; failed requests are data in *out. */

@@ -14,6 +14,7 @@
 #include "bench/dataset.h"
 #include "bench/metrics.h"
 #include "bench/results.h"
+#include "bench/url.h"
 #include "cmd/command.h"
 #include "common/file.h"
 
@@ -68,15 +69,7 @@ static void check_limits(llmm_bench_args *a)
 
 static int build_url(llmm_bench_args *a, char *buf, size_t cap)
 {
-    size_t n = strlen(a->base_url);
-    const char *path = a->t.chat ? "/v1/chat/completions" : "/v1/completions";
-    while (n > 0 && a->base_url[n - 1] == '/')
-        n--;
-    if (n >= 12 && memcmp(a->base_url + n - 12, "/completions", 12) == 0) {
-        path = "";
-        a->t.chat = n >= 17 && memcmp(a->base_url + n - 17, "chat/completions", 16) == 0;
-    }
-    if ((size_t)snprintf(buf, cap, "%.*s%s", (int)n, a->base_url, path) >= cap)
+    if (llmm_bench_endpoint(a->base_url, a->t.chat, buf, cap, &a->t.chat) != 0)
         return -1;
     a->t.url = buf;
     return 0;
@@ -230,13 +223,16 @@ int llmm_bench_main(llmm_bench_args *a)
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         return llmm_cli_say(SELF, 1, "libcurl cannot start");
     check_limits(a);
-    rc = llmm_bench_preflight(&a->t, &err);
-    if (rc == LLMM_CLI_OK && a->dataset) {
+    if (a->dataset) {
         rc = llmm_bench_dataset_read(a->dataset, a->out_given ? a->synth.out_len : 0, &p, &err);
-    } else if (rc == LLMM_CLI_OK) {
-        a->synth.text = a->t.chat;
+    } else {
+        a->synth.text = a->t.chat || a->synth.text;
         rc = llmm_bench_prompts_synth(&a->synth, &p, &err);
     }
+    if (rc == LLMM_CLI_OK && p.n == 0)
+        rc = llmm_cli_fail(&err, LLMM_CLI_EIO, "no prompts");
+    if (rc == LLMM_CLI_OK)
+        rc = llmm_bench_preflight(&a->t, &p.v[0], &err);
     files = calloc(LLMM_BENCH_LEVELS_MAX, sizeof *files);
     if (rc == LLMM_CLI_OK && !files)
         rc = llmm_cli_fail(&err, LLMM_CLI_ENOMEM, "out of memory");

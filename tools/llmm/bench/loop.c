@@ -115,7 +115,7 @@ static int send_one(loop *L, double intended)
     memset(rec, 0, sizeof *rec);
     rec->intended = intended;
     rec->in_tokens = L->p->v[pi].in_len;
-    rec->sent = llmm_bench_now();
+    rec->sent = rec->first_sent = llmm_bench_now();
     if (L->sent == 0) {
         r->t0 = rec->sent;
         if (!L->lv->num_requests)
@@ -155,15 +155,32 @@ static void record(loop *L, llmm_bench_rec *rec, const llmm_bench_req *q)
     r->measured_done++;
 }
 
+/* Send q's request again on a fresh connection (llmm_bench_req_should_resend): its send time
+ * becomes now. 0, or -1 when the handle cannot be added back. */
+static int resend(loop *L, llmm_bench_req *q)
+{
+    llmm_bench_rec *rec = &L->r->rec[q->rec];
+    curl_multi_remove_handle(L->multi, q->easy);
+    llmm_bench_req_resend(q);
+    rec->sent = llmm_bench_now();
+    rec->resends++;
+    L->r->resends++;
+    return curl_multi_add_handle(L->multi, q->easy) == CURLM_OK ? 0 : -1;
+}
+
 static void finish(loop *L, llmm_bench_req *q, CURLcode res)
 {
     llmm_bench_result *r = L->r;
     llmm_bench_rec *rec = &r->rec[q->rec];
-    int reason = llmm_bench_req_outcome(q, res);
-    double now = llmm_bench_now();
+    int reason;
+    double now;
     long connects = 0;
     if (curl_easy_getinfo(q->easy, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK && connects > 0)
         r->connects += (uint64_t)connects;
+    if (llmm_bench_req_should_resend(q, res) && !llmm_bench_interrupted && resend(L, q) == 0)
+        return;
+    reason = llmm_bench_req_outcome(q, res);
+    now = llmm_bench_now();
     curl_multi_remove_handle(L->multi, q->easy);
     L->free_slot[L->nfree++] = q;
     if (q->nomem)
