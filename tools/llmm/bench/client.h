@@ -41,6 +41,7 @@ typedef struct llmm_bench_prompt {
     char *json;      /* a JSON value: a list of token IDs or a string */
     int64_t in_len;  /* input tokens (exact for token IDs, estimated for text) */
     int64_t out_len; /* max_tokens */
+    int estimated;   /* in_len is an estimate (text) */
 } llmm_bench_prompt;
 
 typedef struct llmm_bench_prompts {
@@ -83,7 +84,14 @@ typedef struct llmm_bench_rec {
     uint32_t resends;                   /* 0, or 1: re-sent after a reused connection died
                                            before a byte of response */
     double end;                         /* the transfer ended */
-    int64_t in_tokens, out_tokens;      /* usage when sent, else prompt length / chunks */
+    int64_t in_tokens, out_tokens;      /* input_lens: the asked length of a token-ID prompt,
+                                           usage's when sent for text, else the estimate;
+                                           output: usage when sent, else output chunks */
+    int64_t asked_in, served_in;        /* the prompt's length as sent, and usage's
+                                           prompt_tokens (-1: not sent) */
+    int asked_exact;                    /* asked_in is exact (token IDs) */
+    char *msg;                          /* a failure's words: the server's (the first
+                                           LLMM_BENCH_MSG_MAX bytes) or libcurl's; NULL */
     uint32_t chunks;                    /* output chunks */
     uint32_t nitl;
     size_t itl;                         /* its ITLs at llmm_bench_result.itl[itl..] */
@@ -150,7 +158,7 @@ extern volatile sig_atomic_t llmm_bench_interrupted;
 int llmm_bench_preflight(const llmm_bench_target *t, const llmm_bench_prompt *p,
                          llmm_cli_error *err);
 
-/* Run one level: prompts cycled from the level's seed. LLMM_CLI_OK, ENOMEM, or EIO (the
+/* Run one level: prompts in the order llmm_bench_prompt_order(p->n, lv->seed). LLMM_CLI_OK, ENOMEM, or EIO (the
  * event loop itself failed) with a message; failed requests are data in *out. */
 int llmm_bench_run(const llmm_bench_target *t, const llmm_bench_prompts *p,
                    const llmm_bench_level *lv, double grace, const llmm_bench_progress *pr,

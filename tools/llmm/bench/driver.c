@@ -166,6 +166,11 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
         llmm_bench_level_name(&lv, name, sizeof name);
         pr.label = name;
         rc = llmm_bench_run(&a->t, p, &lv, a->grace, &pr, &r, err);
+        if (rc == LLMM_CLI_OK && r.n > p->n)
+            llmm_cli_say(SELF, 0,
+                         "level %s: %zu requests, %zu prompts: prompts were used again (a "
+                         "server's prefix cache may answer the repeats)",
+                         name, r.n, p->n);
         if (rc == LLMM_CLI_OK) {
             llmm_bench_print_level(stdout, &r);
             rc = write_level(a, &r, i, files[i], sizeof files[i], err);

@@ -8,6 +8,8 @@
 
 #define LLMM_BENCH_LEVELS_MAX 64
 #define LLMM_BENCH_HEADERS_MAX 16
+/* The most prompts made: one per request up to this many, then used again (said). */
+#define LLMM_BENCH_PROMPTS_MAX 100000
 
 typedef struct llmm_bench_args {
     llmm_bench_target t;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench/metrics.h"
+#include "bench/prompts.h"
 #include "bench/request.h"
 #include "common/hostsig.h"
 #include "synth/rng.h"
@@ -33,6 +34,7 @@ typedef struct loop {
     size_t nfree, nslot;
     llmm_cli_json tok;
     llmm_cli_rng rng;
+    size_t *order;             /* the prompts' order (llmm_bench_prompt_order) */
     uint64_t sent, done, failed;
     uint64_t warm_n;           /* with --num-requests: the first ones sent are not measured */
     double warm_until;         /* with --duration only: requests sent before are not measured */
@@ -105,7 +107,7 @@ static int send_one(loop *L, double intended)
     if (grow((void **)&r->rec, &r->cap, r->n + 1, sizeof *r->rec) != 0)
         return -1;
     q = L->free_slot[--L->nfree];
-    pi = (size_t)(llmm_cli_rng_next(&L->rng) % L->p->n);
+    pi = L->order[r->n % L->p->n];
     if (llmm_bench_req_start(q, L->t, &L->p->v[pi], r->n) != 0) {
         L->nfree++;
         return -1;
@@ -114,7 +116,9 @@ static int send_one(loop *L, double intended)
     rec = &r->rec[r->n++];
     memset(rec, 0, sizeof *rec);
     rec->intended = intended;
-    rec->in_tokens = L->p->v[pi].in_len;
+    rec->in_tokens = rec->asked_in = L->p->v[pi].in_len;
+    rec->asked_exact = !L->p->v[pi].estimated;
+    rec->served_in = -1;
     rec->sent = rec->first_sent = llmm_bench_now();
     if (L->sent == 0) {
         r->t0 = rec->sent;
@@ -187,13 +191,18 @@ static void finish(loop *L, llmm_bench_req *q, CURLcode res)
         L->nomem = 1;
     rec->reason = reason;
     rec->http_status = q->http_status;
+    if (reason != LLMM_BENCH_OK && q->nmsg > 0 && !(rec->msg = strdup(q->msg)))
+        L->nomem = 1;
     rec->first = q->first;
     rec->last = q->last;
     rec->chunks = q->chunks;
     rec->usage = q->usage_out >= 0;
     rec->out_tokens = rec->usage ? q->usage_out : (int64_t)q->chunks;
-    if (rec->usage && q->usage_in >= 0)
-        rec->in_tokens = q->usage_in;
+    if (rec->usage && q->usage_in >= 0) {
+        rec->served_in = q->usage_in;
+        if (!rec->asked_exact) /* the server's count beats an estimate */
+            rec->in_tokens = q->usage_in;
+    }
     rec->itl = r->nitl;
     rec->nitl = (uint32_t)q->nitl;
     if (grow((void **)&r->itl, &r->capitl, r->nitl + q->nitl, sizeof *r->itl) != 0) {
@@ -409,6 +418,7 @@ static void loop_free(loop *L)
     free(L->slot);
     free(L->free_slot);
     free(L->queue);
+    free(L->order);
     if (L->multi)
         curl_multi_cleanup(L->multi);
     if (L->ep >= 0)
@@ -488,7 +498,8 @@ int llmm_bench_run(const llmm_bench_target *t, const llmm_bench_prompts *p,
     L->r = out;
     L->curl_timeout_ms = -1;
     llmm_cli_rng_seed(&L->rng, lv->seed);
-    if (make_recorders(out) != 0 || loop_init(L, nslot) != 0) {
+    L->order = llmm_bench_prompt_order(p->n, lv->seed);
+    if (!L->order || make_recorders(out) != 0 || loop_init(L, nslot) != 0) {
         loop_free(L);
         free(L);
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "cannot set up the event loop: %s",

@@ -51,6 +51,8 @@ void llmm_bench_result_free(llmm_bench_result *r)
 {
     for (int k = 0; k < LLMM_BENCH_NSKETCH; k++)
         llmm_recorder_free(r->rc[k]);
+    for (size_t i = 0; i < r->n; i++)
+        free(r->rec[i].msg);
     free(r->rec);
     free(r->itl);
     free(r->series);

@@ -14,12 +14,13 @@
     "url= chat model= api-key= header= cacert= insecure concurrency= rate= arrivals= "         \
     "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos " \
     "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset= "  \
-    "metrics-port= host-signals="
+    "metrics-port= host-signals= vocab-size= shared-prefix= text-prompts"
 enum {
     OPT_URL = LLMM_CLI_OPT, OPT_CHAT, OPT_MODEL, OPT_KEY, OPT_HEADER, OPT_CACERT, OPT_INSECURE,
     OPT_CONC, OPT_RATE, OPT_ARRIVALS, OPT_MAXCONC, OPT_NUM, OPT_DURATION, OPT_IN, OPT_OUT,
     OPT_RANGE, OPT_EOS, OPT_SEED, OPT_WARMUP, OPT_TIMEOUT, OPT_GRACE, OPT_DIR, OPT_LABEL,
-    OPT_NOREPORT, OPT_QUIET, OPT_EVERY, OPT_DATASET, OPT_METRICS, OPT_HOST
+    OPT_NOREPORT, OPT_QUIET, OPT_EVERY, OPT_DATASET, OPT_METRICS, OPT_HOST, OPT_VOCAB,
+    OPT_SHARED, OPT_TEXT
 };
 
 static void usage(FILE *f)
@@ -63,7 +64,14 @@ static void usage(FILE *f)
           "  --input-len N, --output-len N   mean lengths in tokens (default 128, 64)\n"
           "  --range-ratio F      lengths uniform in mean*[1-F, 1+F] (default 0)\n"
           "  --ignore-eos         ask the server for exactly max_tokens (vLLM's ignore_eos)\n"
-          "  --seed N             prompts, lengths and arrivals (default 0)\n"
+          "  --seed N             prompts, lengths, their order and arrivals (default 0)\n"
+          "  --vocab-size V       token IDs drawn below V (default 32000: the smallest\n"
+          "                       vocabulary of the common model families; a smaller model\n"
+          "                       needs it)\n"
+          "  --shared-prefix N    every prompt starts with the same N tokens (to measure a\n"
+          "                       prefix cache on purpose; by default each prompt starts with\n"
+          "                       a prefix unique to it)\n"
+          "  --text-prompts       send words to /v1/completions too (default: token IDs)\n"
           "  --dataset FILE       prompts from a file instead: ShareGPT JSON (the first turn\n"
           "                       the prompt, the second's length in words max_tokens unless\n"
           "                       --output-len; vLLM's filters, lengths in words) or JSON Lines\n"
@@ -176,6 +184,14 @@ static int value_option(llmm_bench_args *a, int id, const char *arg)
         return 0;
     case OPT_RANGE:
         return number_arg(arg, 0, 0.99, &a->synth.range);
+    case OPT_VOCAB:
+        return llmm_cli_u64_arg(arg, UINT32_MAX, &a->synth.vocab) && a->synth.vocab >= 16 ? 0
+                                                                                          : -1;
+    case OPT_SHARED:
+        if (!llmm_cli_u64_arg(arg, 1000000, &u))
+            return -1;
+        a->synth.shared_prefix = (int64_t)u;
+        return 0;
     case OPT_SEED:
         if (!llmm_cli_u64_arg(arg, UINT64_MAX, &a->synth.seed))
             return -1;
@@ -220,6 +236,7 @@ static int option(void *ctx, int id, const char *name, const char *arg)
     case OPT_CACERT: a->t.cacert = arg; return -1;
     case OPT_INSECURE: a->t.insecure = 1; return -1;
     case OPT_EOS: a->t.ignore_eos = 1; return -1;
+    case OPT_TEXT: a->synth.text = 1; return -1;
     case 'o': a->out_dir = arg; return -1;
     case OPT_LABEL: a->label = arg; return -1;
     case OPT_DATASET: a->dataset = arg; return -1;
@@ -246,6 +263,7 @@ static void defaults(llmm_bench_args *a)
     a->lv.warmup = 0.1;
     a->synth.in_len = 128;
     a->synth.out_len = 64;
+    a->synth.vocab = LLMM_BENCH_VOCAB_DEFAULT;
     a->out_dir = "llmm-bench-out";
     a->grace = 5;
     a->progress_every = 10;
@@ -271,7 +289,11 @@ static int run(int argc, char **argv)
         a.lv.num_requests = 100;
     if (a.lv.open && !a.lv.concurrency)
         a.lv.concurrency = 1024;
-    a.synth.n = a.lv.num_requests && a.lv.num_requests < 1000 ? (size_t)a.lv.num_requests : 1000;
+    /* one prompt per request (used without replacement), up to LLMM_BENCH_PROMPTS_MAX */
+    a.synth.n = a.lv.num_requests && a.lv.num_requests < LLMM_BENCH_PROMPTS_MAX
+                    ? (size_t)a.lv.num_requests
+                : a.lv.num_requests ? LLMM_BENCH_PROMPTS_MAX
+                                    : 1000;
 #ifdef LLMM_CLI_HAVE_CURL
     return llmm_bench_main(&a);
 #else
