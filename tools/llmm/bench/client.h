@@ -98,8 +98,13 @@ typedef struct llmm_bench_rec {
     int reason, http_status;
     int usage;                          /* token counts from the server's usage */
     int windowed;                       /* sent after the warm-up, ended before the cool-down */
+    int phase;                          /* LLMM_BENCH_WARMUP, _WINDOW or _COOLDOWN */
     int measured;                       /* windowed and successful: in the sketches */
 } llmm_bench_rec;
+
+/* Where a request falls: sent in the warm-up, in the measured window (sent after the warm-up
+ * and ended while the load was whole), or ended in the cool-down (after sending stopped). */
+enum { LLMM_BENCH_WARMUP, LLMM_BENCH_WINDOW, LLMM_BENCH_COOLDOWN, LLMM_BENCH_NPHASES };
 
 /* The sketches of a level: TTFT, ITL, E2E from the send time, and TTFT and E2E from the
  * intended send time (open loop: coordinated omission corrected). */

@@ -80,7 +80,8 @@ static int sweep_row(const char *dir, const llmm_bench_result *r, int first, llm
 {
     char path[4096];
     llmm_sketch *s = llmm_bench_result_sketch(r, LLMM_BENCH_E2E);
-    double p99 = NAN;
+    double p99 = NAN, qps = llmm_bench_window_qps(r);
+    char b[32];
     FILE *f;
     if (s && llmm_sketch_count(s) > 0)
         llmm_sketch_quantile(s, 0.99, &p99);
@@ -92,7 +93,10 @@ static int sweep_row(const char *dir, const llmm_bench_result *r, int first, llm
         return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: cannot write", path);
     if (first)
         fputs("concurrency,qps,p99_ms\n", f);
-    fprintf(f, "%u,%.6g,%.6g\n", r->level.concurrency, llmm_bench_window_qps(r), p99 * 1e3);
+    /* a figure that does not exist is an empty field, never nan */
+    fprintf(f, "%u,%s,", r->level.concurrency,
+            isfinite(qps) ? (snprintf(b, sizeof b, "%.6g", qps), b) : "");
+    fprintf(f, "%s\n", isfinite(p99) ? (snprintf(b, sizeof b, "%.6g", p99 * 1e3), b) : "");
     return fclose(f) == 0 ? LLMM_CLI_OK : llmm_cli_fail(err, LLMM_CLI_EIO, "%s: write", path);
 }
 

@@ -13,6 +13,7 @@
 #include "bench/metrics.h"
 #include "bench/prompts.h"
 #include "bench/request.h"
+#include "bench/results.h"
 #include "common/hostsig.h"
 #include "synth/rng.h"
 
@@ -216,6 +217,9 @@ static void finish(loop *L, llmm_bench_req *q, CURLcode res)
     rec->end = now;
     /* past the warm-up, and ended while the load was still whole (not the cool-down) */
     rec->windowed = rec->measured && !L->stopped;
+    rec->phase = !rec->measured ? LLMM_BENCH_WARMUP
+                 : rec->windowed ? LLMM_BENCH_WINDOW
+                                 : LLMM_BENCH_COOLDOWN;
     L->done++;
     if (reason != LLMM_BENCH_OK) {
         rec->measured = 0;
@@ -326,6 +330,7 @@ static void progress(loop *L, double now, int last)
     llmm_sketch *s;
     uint64_t ok = L->done - L->failed;
     double p99 = NAN, el = now - L->r->t0;
+    char b[32];
     /* the current QPS: since the last line (the whole level's on the last line) */
     double since = last ? L->r->t0 : L->prog_t, n = (double)(last ? ok : ok - L->prog_ok);
     if (!pr || pr->quiet || (!pr->tty && !last && pr->every <= 0))
@@ -337,10 +342,12 @@ static void progress(loop *L, double now, int last)
         llmm_sketch_quantile(s, 0.99, &p99);
     llmm_sketch_free(s);
     fprintf(stderr,
-            "%s%s: %.1fs  done %llu  in flight %zu  failed %llu  %.1f req/s  P99 TTFT %.1f ms%s",
+            "%s%s: %.1fs  done %llu  in flight %zu  failed %llu  re-sent %llu  %.1f req/s  "
+            "P99 TTFT %s ms%s",
             pr->tty ? "\r\033[K" : "", pr->label, el, (unsigned long long)ok,
             L->nslot - L->nfree, (unsigned long long)L->failed,
-            now > since ? n / (now - since) : 0.0, p99 * 1e3, pr->tty && !last ? "" : "\n");
+            (unsigned long long)L->r->resends, now > since ? n / (now - since) : 0.0,
+            llmm_bench_num(b, sizeof b, "%.1f", p99 * 1e3), pr->tty && !last ? "" : "\n");
     fflush(stderr);
 }
 

@@ -51,6 +51,7 @@ static int on_event(void *ctx, const char *type, const char *data, size_t len)
     rc = llmm_bench_chunk_parse(q->tok, data, len, &c);
     if (rc != LLMM_BENCH_CHUNK_OK) {
         q->reason = LLMM_BENCH_MALFORMED;
+        keep(q, data, len); /* what could not be read */
         return 1;
     }
     if (c.error) { /* a data object {"error": ...} */
@@ -270,10 +271,10 @@ void llmm_bench_req_resend(llmm_bench_req *q)
 
 int llmm_bench_req_outcome(llmm_bench_req *q, CURLcode res)
 {
+    if (q->reason) /* ours: libcurl's words would only say that we stopped the transfer */
+        return q->reason;
     if (q->nmsg == 0 && q->curl_msg[0]) /* no words from the server: libcurl's */
         keep(q, q->curl_msg, strlen(q->curl_msg));
-    if (q->reason)
-        return q->reason;
     switch (res) {
     case CURLE_OK:
         break;
