@@ -125,8 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(len_of(get(doc, "errors", NULL, NULL)) == nphase[LLMM_BENCH_WINDOW]);
     CHECK(len_of(get(doc, "itls", NULL, NULL)) == nphase[LLMM_BENCH_WINDOW]);
     CHECK(len_of(get(doc, "llmm", "requests", "messages")) == nphase[LLMM_BENCH_WINDOW]);
-    CHECK(len_of(get(doc, "llmm", "requests", "served_input_lens")) ==
-          nphase[LLMM_BENCH_WINDOW]);
+    CHECK(len_of(get(doc, "llmm", "requests", "served_input_lens")) == nphase[LLMM_BENCH_WINDOW]);
     CHECK(len_of(get(doc, "llmm", "warmup", "errors")) == nphase[LLMM_BENCH_WARMUP]);
     CHECK(len_of(get(doc, "llmm", "cooldown", "reasons")) == nphase[LLMM_BENCH_COOLDOWN]);
     {

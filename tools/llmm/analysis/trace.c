@@ -294,8 +294,8 @@ static int on_failure(void *user, const char *kind, size_t len)
 
 void llmm_cli_trace_sink(llmm_cli_trace *t, llmm_cli_sink *sink)
 {
-    const llmm_cli_sink s = {t,        on_record, on_itl,   on_itl_reset,
-                             on_run_end, on_note, on_event, on_failure};
+    const llmm_cli_sink s = {t,          on_record, on_itl,   on_itl_reset,
+                             on_run_end, on_note,   on_event, on_failure};
     *sink = s;
 }
 

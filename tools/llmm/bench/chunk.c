@@ -8,9 +8,15 @@
 
 enum { R_ROOT = LLMM_CLI_OAI_ROOT, R_CHOICE = LLMM_CLI_OAI_CHOICE, R_DELTA = LLMM_CLI_OAI_DELTA,
        R_USAGE = LLMM_CLI_OAI_USAGE };
-enum { K_CHOICES = LLMM_CLI_OAI_K_CHOICES, K_USAGE = LLMM_CLI_OAI_K_USAGE,
-       K_DELTA = LLMM_CLI_OAI_K_DELTA, K_TEXT = LLMM_CLI_OAI_K_FIRST_FREE, K_CONTENT, K_TOOLS,
-       K_FINISH };
+enum {
+    K_CHOICES = LLMM_CLI_OAI_K_CHOICES,
+    K_USAGE = LLMM_CLI_OAI_K_USAGE,
+    K_DELTA = LLMM_CLI_OAI_K_DELTA,
+    K_TEXT = LLMM_CLI_OAI_K_FIRST_FREE,
+    K_CONTENT,
+    K_TOOLS,
+    K_FINISH
+};
 
 /* The key k (len bytes) is the string literal lit: a length test, then one fixed-size compare
  * the compiler expands inline (this runs for every key of every chunk). */

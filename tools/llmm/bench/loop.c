@@ -35,7 +35,7 @@ typedef struct loop {
     size_t nfree, nslot;
     llmm_cli_json tok;
     llmm_cli_rng rng;
-    size_t *order;             /* the prompts' order (llmm_bench_prompt_order) */
+    size_t *order; /* the prompts' order (llmm_bench_prompt_order) */
     uint64_t sent, done, failed;
     uint64_t warm_n;           /* with --num-requests: the first ones sent are not measured */
     double warm_until;         /* with --duration only: requests sent before are not measured */
@@ -217,7 +217,7 @@ static void finish(loop *L, llmm_bench_req *q, CURLcode res)
     rec->end = now;
     /* past the warm-up, and ended while the load was still whole (not the cool-down) */
     rec->windowed = rec->measured && !L->stopped;
-    rec->phase = !rec->measured ? LLMM_BENCH_WARMUP
+    rec->phase = !rec->measured  ? LLMM_BENCH_WARMUP
                  : rec->windowed ? LLMM_BENCH_WINDOW
                                  : LLMM_BENCH_COOLDOWN;
     L->done++;
@@ -344,10 +344,10 @@ static void progress(loop *L, double now, int last)
     fprintf(stderr,
             "%s%s: %.1fs  done %llu  in flight %zu  failed %llu  re-sent %llu  %.1f req/s  "
             "P99 TTFT %s ms%s",
-            pr->tty ? "\r\033[K" : "", pr->label, el, (unsigned long long)ok,
-            L->nslot - L->nfree, (unsigned long long)L->failed,
-            (unsigned long long)L->r->resends, now > since ? n / (now - since) : 0.0,
-            llmm_bench_num(b, sizeof b, "%.1f", p99 * 1e3), pr->tty && !last ? "" : "\n");
+            pr->tty ? "\r\033[K" : "", pr->label, el, (unsigned long long)ok, L->nslot - L->nfree,
+            (unsigned long long)L->failed, (unsigned long long)L->r->resends,
+            now > since ? n / (now - since) : 0.0, llmm_bench_num(b, sizeof b, "%.1f", p99 * 1e3),
+            pr->tty && !last ? "" : "\n");
     fflush(stderr);
 }
 

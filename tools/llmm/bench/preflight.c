@@ -38,8 +38,7 @@ int llmm_bench_preflight(const llmm_bench_target *t, const llmm_bench_prompt *p,
                       q.http_status, first_line(q.msg), q.msg);
     else
         llmm_cli_fail(err, LLMM_CLI_EIO, "the first request to %s failed (%s)%s%.*s", t->url,
-                      llmm_bench_reason_name(reason), q.nmsg ? ": " : "", first_line(q.msg),
-                      q.msg);
+                      llmm_bench_reason_name(reason), q.nmsg ? ": " : "", first_line(q.msg), q.msg);
     llmm_bench_req_free(&q);
     return LLMM_CLI_EIO;
 }

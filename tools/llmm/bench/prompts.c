@@ -45,8 +45,8 @@ static void unique_prefix(size_t i, uint64_t span, int ndig, uint64_t *dig)
 
 /* One prompt of n tokens as JSON: shared[0, nshared), the unique prefix of prompt i, random
  * tokens. NULL out of memory. */
-static char *make(llmm_cli_rng *g, const llmm_bench_synth *s, const uint64_t *shared,
-                  int64_t n, size_t i, int ndig)
+static char *make(llmm_cli_rng *g, const llmm_bench_synth *s, const uint64_t *shared, int64_t n,
+                  size_t i, int ndig)
 {
     uint64_t lo = low_id(s->vocab), span = s->vocab - lo, dig[8];
     size_t cap = (size_t)n * 22 + 32, at = 0;
@@ -58,7 +58,7 @@ static char *make(llmm_cli_rng *g, const llmm_bench_synth *s, const uint64_t *sh
     b[at++] = s->text ? '"' : '[';
     for (; k < n; k++) {
         const char *sep = k ? (s->text ? " " : ",") : "";
-        uint64_t r = k < s->shared_prefix            ? shared[k]
+        uint64_t r = k < s->shared_prefix          ? shared[k]
                      : k < s->shared_prefix + ndig ? dig[k - s->shared_prefix]
                                                    : llmm_cli_rng_next(g) % span;
         if (s->text && k >= s->shared_prefix && k < s->shared_prefix + ndig)
@@ -66,8 +66,7 @@ static char *make(llmm_cli_rng *g, const llmm_bench_synth *s, const uint64_t *sh
         else if (s->text)
             at += (size_t)snprintf(b + at, cap - at, "%s%s", sep, words[r % 8]);
         else
-            at += (size_t)snprintf(b + at, cap - at, "%s%llu", sep,
-                                   (unsigned long long)(lo + r));
+            at += (size_t)snprintf(b + at, cap - at, "%s%llu", sep, (unsigned long long)(lo + r));
     }
     b[at++] = s->text ? '"' : ']';
     b[at] = '\0';

@@ -15,8 +15,8 @@ typedef struct llmm_bench_synth {
     int text;                /* words (chat, --text-prompts), else token-ID lists (exact) */
     size_t n;                /* prompts made */
     uint64_t seed;
-    uint64_t vocab;          /* token IDs below this (--vocab-size) */
-    int64_t shared_prefix;   /* tokens every prompt starts with (--shared-prefix), 0: none */
+    uint64_t vocab;        /* token IDs below this (--vocab-size) */
+    int64_t shared_prefix; /* tokens every prompt starts with (--shared-prefix), 0: none */
 } llmm_bench_synth;
 
 /* Make the prompts: LLMM_CLI_OK or LLMM_CLI_ENOMEM. Prompt i starts with the shared prefix,

@@ -23,8 +23,8 @@ typedef struct llmm_bench_req {
     int64_t usage_in, usage_out; /* -1: no usage */
     int reason, http_status;
     int done, checked, nomem;
-    size_t body_bytes;         /* response body bytes read (the headers: CURLINFO_HEADER_SIZE) */
-    int resent;                /* this is the re-send of its request (on a fresh connection) */
+    size_t body_bytes; /* response body bytes read (the headers: CURLINFO_HEADER_SIZE) */
+    int resent;        /* this is the re-send of its request (on a fresh connection) */
     char msg[LLMM_BENCH_MSG_MAX + 1]; /* why it failed: the server's words ("" none) */
     size_t nmsg;
     char curl_msg[CURL_ERROR_SIZE]; /* libcurl's words of its error */

@@ -85,8 +85,8 @@ static int vllm_stats(llmm_cli_jw *w, const llmm_bench_result *r)
     stats(w, "tpot", v, n);
     n = 0;
     for (size_t i = 0; i < r->n; i++)
-        for (uint32_t j = 0; in(&r->rec[i], LLMM_BENCH_WINDOW) && ok(&r->rec[i]) &&
-                             j < r->rec[i].nitl; j++)
+        for (uint32_t j = 0;
+             in(&r->rec[i], LLMM_BENCH_WINDOW) && ok(&r->rec[i]) && j < r->rec[i].nitl; j++)
             v[n++] = r->itl[r->rec[i].itl + j];
     stats(w, "itl", v, n);
     n = 0;
@@ -100,28 +100,52 @@ static int vllm_stats(llmm_cli_jw *w, const llmm_bench_result *r)
 
 /* ---- the per-request lists ---------------------------------------------------------------- */
 
-enum { L_IN, L_OUT, L_TTFT, L_LAT, L_START, L_QUEUE, L_FIRST_START, L_ASKED, L_SERVED,
-       L_RESENDS, L_STATUS, L_NUM };
+enum {
+    L_IN,
+    L_OUT,
+    L_TTFT,
+    L_LAT,
+    L_START,
+    L_QUEUE,
+    L_FIRST_START,
+    L_ASKED,
+    L_SERVED,
+    L_RESENDS,
+    L_STATUS,
+    L_NUM
+};
 static const char *const list_key[L_NUM] = {
-    "input_lens",  "output_lens", "ttfts",       "latencies",         "start_times",
-    "queue_times", "first_start_times", "asked_input_lens", "served_input_lens", "resends",
-    "http_status"};
+    "input_lens",        "output_lens",      "ttfts",
+    "latencies",         "start_times",      "queue_times",
+    "first_start_times", "asked_input_lens", "served_input_lens",
+    "resends",           "http_status"};
 
 /* The value of list k for x (NaN: null). */
 static double value(const llmm_bench_rec *x, int k)
 {
     switch (k) {
-    case L_IN: return (double)x->in_tokens;
-    case L_OUT: return ok(x) ? (double)x->out_tokens : 0.0;
-    case L_TTFT: return ok(x) ? x->first - x->sent : 0.0;
-    case L_LAT: return ok(x) ? x->last - x->sent : 0.0;
-    case L_START: return x->sent; /* CLOCK_MONOTONIC, as vLLM's perf_counter() on Linux */
-    case L_QUEUE: return x->sent - x->intended;
-    case L_FIRST_START: return x->first_sent;
-    case L_ASKED: return (double)x->asked_in;
-    case L_SERVED: return x->served_in >= 0 ? (double)x->served_in : NAN;
-    case L_RESENDS: return (double)x->resends;
-    default: return x->http_status > 0 ? (double)x->http_status : NAN;
+    case L_IN:
+        return (double)x->in_tokens;
+    case L_OUT:
+        return ok(x) ? (double)x->out_tokens : 0.0;
+    case L_TTFT:
+        return ok(x) ? x->first - x->sent : 0.0;
+    case L_LAT:
+        return ok(x) ? x->last - x->sent : 0.0;
+    case L_START:
+        return x->sent; /* CLOCK_MONOTONIC, as vLLM's perf_counter() on Linux */
+    case L_QUEUE:
+        return x->sent - x->intended;
+    case L_FIRST_START:
+        return x->first_sent;
+    case L_ASKED:
+        return (double)x->asked_in;
+    case L_SERVED:
+        return x->served_in >= 0 ? (double)x->served_in : NAN;
+    case L_RESENDS:
+        return (double)x->resends;
+    default:
+        return x->http_status > 0 ? (double)x->http_status : NAN;
     }
 }
 
@@ -274,8 +298,8 @@ static int write_doc(llmm_cli_jw *w, const llmm_bench_result *r, const llmm_benc
     else
         llmm_cli_jw_null(w);
     LLMM_CLI_JW_NUMS(w, {"duration", dur}, {"completed", (double)c.done},
-                     {"failed", (double)(c.sent - c.done)},
-                     {"total_input_tokens", (double)c.in}, {"total_output_tokens", (double)c.out},
+                     {"failed", (double)(c.sent - c.done)}, {"total_input_tokens", (double)c.in},
+                     {"total_output_tokens", (double)c.out},
                      {"request_throughput", dur > 0 ? (double)c.done / dur : 0.0});
     llmm_cli_jw_key(w, "request_goodput");
     llmm_cli_jw_null(w);

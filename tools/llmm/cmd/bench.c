@@ -10,17 +10,44 @@
 #define SELF (&llmm_cli_command_bench)
 
 /* The options, in the order of their ids. */
-#define OPTIONS                                                                                \
-    "url= chat model= api-key= header= cacert= insecure concurrency= rate= arrivals= "         \
-    "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos " \
-    "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset= "  \
+#define OPTIONS                                                                                    \
+    "url= chat model= api-key= header= cacert= insecure concurrency= rate= arrivals= "             \
+    "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos "     \
+    "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset= "      \
     "metrics-port= host-signals= vocab-size= shared-prefix= text-prompts"
 enum {
-    OPT_URL = LLMM_CLI_OPT, OPT_CHAT, OPT_MODEL, OPT_KEY, OPT_HEADER, OPT_CACERT, OPT_INSECURE,
-    OPT_CONC, OPT_RATE, OPT_ARRIVALS, OPT_MAXCONC, OPT_NUM, OPT_DURATION, OPT_IN, OPT_OUT,
-    OPT_RANGE, OPT_EOS, OPT_SEED, OPT_WARMUP, OPT_TIMEOUT, OPT_GRACE, OPT_DIR, OPT_LABEL,
-    OPT_NOREPORT, OPT_QUIET, OPT_EVERY, OPT_DATASET, OPT_METRICS, OPT_HOST, OPT_VOCAB,
-    OPT_SHARED, OPT_TEXT
+    OPT_URL = LLMM_CLI_OPT,
+    OPT_CHAT,
+    OPT_MODEL,
+    OPT_KEY,
+    OPT_HEADER,
+    OPT_CACERT,
+    OPT_INSECURE,
+    OPT_CONC,
+    OPT_RATE,
+    OPT_ARRIVALS,
+    OPT_MAXCONC,
+    OPT_NUM,
+    OPT_DURATION,
+    OPT_IN,
+    OPT_OUT,
+    OPT_RANGE,
+    OPT_EOS,
+    OPT_SEED,
+    OPT_WARMUP,
+    OPT_TIMEOUT,
+    OPT_GRACE,
+    OPT_DIR,
+    OPT_LABEL,
+    OPT_NOREPORT,
+    OPT_QUIET,
+    OPT_EVERY,
+    OPT_DATASET,
+    OPT_METRICS,
+    OPT_HOST,
+    OPT_VOCAB,
+    OPT_SHARED,
+    OPT_TEXT
 };
 
 static void usage(FILE *f)
@@ -34,10 +61,14 @@ static void usage(FILE *f)
           "llmm sketches. Requests stream (\"stream\": true, stream_options.include_usage).\n"
           "\n"
           "Target:\n"
-          "  --url URL            the server (http://host:port, /v1/completions is added) or\n"
-          "                       the endpoint's full URL\n"
+          "  --url URL            the server as OpenAI clients take it: a path ending in\n"
+          "                       /completions is the endpoint; one ending in /v1 gets\n"
+          "                       /completions (/chat/completions with --chat); any other,\n"
+          "                       none included, gets /v1/...; a query string is kept\n"
           "  --chat               /v1/chat/completions (text prompts) instead of\n"
           "                       /v1/completions (token-ID prompts: exact input lengths)\n"
+          "  Before the run one real request (the first prompt, one output token) must\n"
+          "  succeed, else llmm bench says why and does not start.\n"
           "  --model NAME         the \"model\" of every request (default: default)\n"
           "  --api-key KEY        bearer token (default: $OPENAI_API_KEY); never printed\n"
           "  --header 'N: V'      an extra header (repeatable, up to 16)\n"
@@ -79,8 +110,9 @@ static void usage(FILE *f)
           "\n"
           "Output:\n"
           "  -o, --out DIR        where the files go (default llmm-bench-out): per level\n"
-          "                       result-c8.json (vLLM's --save-result --save-detailed keys:\n"
-          "                       `llmm report` and vLLM-reading tools take it), c8-ttft.llmm,\n"
+          "                       result-c8.json (vLLM's --save-result --save-detailed keys\n"
+          "                       over the measured window, llmm's own under \"llmm\": `llmm\n"
+          "                       report` and vLLM-reading tools take it), c8-ttft.llmm,\n"
           "                       c8-itl.llmm, c8-e2e.llmm (sketches of the measured window, for\n"
           "                       `llmm merge`; open loop adds r5-ttft-intended.llmm and\n"
           "                       r5-e2e-intended.llmm), series-c8.csv (every 50 ms: requests in\n"
@@ -101,11 +133,13 @@ static void usage(FILE *f)
           "                       a terminal, a line every DUR (default 10s)\n"
           "  -h, --help           this text\n"
           "\n"
-          "A request fails, and counts by reason, on an HTTP status other than 200 (http), no\n"
-          "connection (connect), a connection broken mid-stream (reset), a stream ending\n"
-          "without data: [DONE] (truncated), an event that is not a JSON object (malformed),\n"
-          "an error object in the stream (error-event), no output chunk (no-output), the\n"
-          "--timeout (timeout), TLS (tls), the end of the grace period (cancelled).\n"
+          "A request fails, and counts by reason with the server's words, on an HTTP status\n"
+          "other than 200 (http), no connection (connect), a broken connection (reset), a\n"
+          "stream ending without data: [DONE] (truncated), an event that is not a JSON object\n"
+          "(malformed), an in-stream error: event: error, a data object {\"error\": ...} or an\n"
+          "error: line (error-event), no output chunk (no-output), the --timeout (timeout),\n"
+          "TLS (tls), the end of the grace period (cancelled). A request whose reused\n"
+          "connection died before a byte of answer is sent again once, on a fresh one.\n"
           "\n"
           "Exit status: 0 done (failed requests are data), 1 the server cannot be reached\n"
           "before the run or a file cannot be written, 2 usage error.\n",
@@ -185,8 +219,7 @@ static int value_option(llmm_bench_args *a, int id, const char *arg)
     case OPT_RANGE:
         return number_arg(arg, 0, 0.99, &a->synth.range);
     case OPT_VOCAB:
-        return llmm_cli_u64_arg(arg, UINT32_MAX, &a->synth.vocab) && a->synth.vocab >= 16 ? 0
-                                                                                          : -1;
+        return llmm_cli_u64_arg(arg, UINT32_MAX, &a->synth.vocab) && a->synth.vocab >= 16 ? 0 : -1;
     case OPT_SHARED:
         if (!llmm_cli_u64_arg(arg, 1000000, &u))
             return -1;
@@ -236,7 +269,9 @@ static int option(void *ctx, int id, const char *name, const char *arg)
     case OPT_CACERT: a->t.cacert = arg; return -1;
     case OPT_INSECURE: a->t.insecure = 1; return -1;
     case OPT_EOS: a->t.ignore_eos = 1; return -1;
-    case OPT_TEXT: a->synth.text = 1; return -1;
+    case OPT_TEXT:
+        a->synth.text = 1;
+        return -1;
     case 'o': a->out_dir = arg; return -1;
     case OPT_LABEL: a->label = arg; return -1;
     case OPT_DATASET: a->dataset = arg; return -1;

@@ -20,9 +20,15 @@
 
 enum { R_ROOT = LLMM_CLI_OAI_ROOT, R_CHOICE = LLMM_CLI_OAI_CHOICE, R_DELTA = LLMM_CLI_OAI_DELTA,
        R_USAGE = LLMM_CLI_OAI_USAGE };
-enum { K_CHOICES = LLMM_CLI_OAI_K_CHOICES, K_USAGE = LLMM_CLI_OAI_K_USAGE,
-       K_DELTA = LLMM_CLI_OAI_K_DELTA, K_ERROR = LLMM_CLI_OAI_K_FIRST_FREE, K_DATA, K_TEXT,
-       K_FINISH };
+enum {
+    K_CHOICES = LLMM_CLI_OAI_K_CHOICES,
+    K_USAGE = LLMM_CLI_OAI_K_USAGE,
+    K_DELTA = LLMM_CLI_OAI_K_DELTA,
+    K_ERROR = LLMM_CLI_OAI_K_FIRST_FREE,
+    K_DATA,
+    K_TEXT,
+    K_FINISH
+};
 
 static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
 {

@@ -32,17 +32,17 @@ typedef struct llmm_sim_params {
     uint64_t seed;
     /* connection and stream faults (doc/sim.md), drawn from a generator of their own so that
      * the plans above stay those of the seed */
-    int close_after_stream;     /* close each connection once its stream is sent, while the
+    int close_after_stream;      /* close each connection once its stream is sent, while the
                                    response said keep-alive (llama-server's behaviour) */
-    double idle_close_rate;     /* after a response, the connection is closed when the next
+    double idle_close_rate;      /* after a response, the connection is closed when the next
                                    request arrives on it, unanswered (an idle close the request
                                    crossed) */
-    double stream_error_rate;   /* a stream ends with an in-stream error ... */
-    int stream_error_dialect;   /* ... written in this dialect (llmm_sim_error_dialect) ... */
+    double stream_error_rate;    /* a stream ends with an in-stream error ... */
+    int stream_error_dialect;    /* ... written in this dialect (llmm_sim_error_dialect) ... */
     uint32_t stream_error_after; /* ... after this many tokens (0: before any output) */
-    uint32_t error_status;      /* the status of --error-rate's errors (0: 500 or 429) */
-    uint64_t vocab_size;        /* token IDs from vocab_size on are refused (400); 0: any */
-    uint64_t max_prompt_tokens; /* longer prompts are truncated to this (usage says so); 0 */
+    uint32_t error_status;       /* the status of --error-rate's errors (0: 500 or 429) */
+    uint64_t vocab_size;         /* token IDs from vocab_size on are refused (400); 0: any */
+    uint64_t max_prompt_tokens;  /* longer prompts are truncated to this (usage says so); 0 */
 } llmm_sim_params;
 
 /* How an in-stream error is written: `event: error` + data, a data object {"error": ...},

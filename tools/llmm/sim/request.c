@@ -135,9 +135,9 @@ static int body_fields(yajl_val root, llmm_sim_endpoint ep, const char *model_de
         return *why = "\"model\" must be a string", -1;
     if (llmm_sim_json_escape(m, b->model, sizeof b->model) != 0)
         return *why = "\"model\" is too long", -1;
-    if ((ep == LLMM_SIM_CHAT ? chat_prompt(root, &b->prompt_tokens, why)
-                             : completion_prompt(root, &b->prompt_tokens, &b->max_token_id,
-                                                 why)) != 0)
+    if ((ep == LLMM_SIM_CHAT
+             ? chat_prompt(root, &b->prompt_tokens, why)
+             : completion_prompt(root, &b->prompt_tokens, &b->max_token_id, why)) != 0)
         return -1;
     if (b->prompt_tokens == 0)
         b->prompt_tokens = 1;

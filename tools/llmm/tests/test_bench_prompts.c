@@ -40,8 +40,8 @@ static void url_rule(void **state)
     url("http://h:8000/v1/chat/completions", 0, "http://h:8000/v1/chat/completions", 1);
     url("http://h:8000/v1/chat/completions/", 0, "http://h:8000/v1/chat/completions", 1);
     url("http://h:8000/v1?api-version=2", 0, "http://h:8000/v1/completions?api-version=2", 0);
-    url("http://h/deploy/x/chat/completions?k=v/v1", 0,
-        "http://h/deploy/x/chat/completions?k=v/v1", 1);
+    url("http://h/deploy/x/chat/completions?k=v/v1", 0, "http://h/deploy/x/chat/completions?k=v/v1",
+        1);
     url("http://h:8000?x=1", 1, "http://h:8000/v1/chat/completions?x=1", 1);
     /* the host itself is never taken for a path */
     url("http://v1", 0, "http://v1/v1/completions", 0);
@@ -67,8 +67,13 @@ static size_t ids(const char *json, uint64_t *v, size_t cap)
 
 static void synthetic(void **state)
 {
-    llmm_bench_synth s = {.in_len = 12, .out_len = 5, .range = 0.5, .n = 300, .seed = 7,
-                          .vocab = 100, .shared_prefix = 3};
+    llmm_bench_synth s = {.in_len = 12,
+                          .out_len = 5,
+                          .range = 0.5,
+                          .n = 300,
+                          .seed = 7,
+                          .vocab = 100,
+                          .shared_prefix = 3};
     llmm_bench_prompts p;
     llmm_cli_error err;
     uint64_t v[64], first_shared[3];

@@ -182,12 +182,10 @@ static void chunks(void **state)
                            &c),
                      0);
     assert_false(c.output);
-    assert_int_equal(chunk("{\"choices\":[{\"text\":\" end\",\"finish_reason\":\"length\"}]}",
-                           &c),
+    assert_int_equal(chunk("{\"choices\":[{\"text\":\" end\",\"finish_reason\":\"length\"}]}", &c),
                      0);
     assert_true(c.output);
-    assert_int_equal(chunk("{\"choices\":[{\"finish_reason\":\"stop\",\"text\":\"\"}]}", &c),
-                     0);
+    assert_int_equal(chunk("{\"choices\":[{\"finish_reason\":\"stop\",\"text\":\"\"}]}", &c), 0);
     assert_false(c.output);
     /* chat: the role-only first chunk and an empty final delta carry no output */
     assert_int_equal(chunk("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
@@ -227,10 +225,8 @@ static void chunks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_split),
-        cmocka_unit_test(byte_by_byte),
-        cmocka_unit_test(limits_and_stop),
-        cmocka_unit_test(chunks),
+        cmocka_unit_test(every_split),     cmocka_unit_test(byte_by_byte),
+        cmocka_unit_test(limits_and_stop), cmocka_unit_test(chunks),
         cmocka_unit_test(error_field),
     };
     return cmocka_run_group_tests_name("bench_sse", tests, NULL, NULL);
