@@ -163,6 +163,12 @@ extern volatile sig_atomic_t llmm_bench_interrupted;
 int llmm_bench_preflight(const llmm_bench_target *t, const llmm_bench_prompt *p,
                          llmm_cli_error *err);
 
+/* The first model of the server's list (GET .../v1/models beside the endpoint, as vLLM's
+ * client asks it without --model) into out[0, cap): 0, or -1 when there is none fit to send
+ * (no answer, not 200, no data[0].id, or an id with a quote, a backslash or a non-printable
+ * byte). */
+int llmm_bench_first_model(const llmm_bench_target *t, char *out, size_t cap);
+
 /* Run one level: prompts in the order llmm_bench_prompt_order(p->n, lv->seed). LLMM_CLI_OK, ENOMEM, or EIO (the
  * event loop itself failed) with a message; failed requests are data in *out. */
 int llmm_bench_run(const llmm_bench_target *t, const llmm_bench_prompts *p,

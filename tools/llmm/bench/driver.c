@@ -221,7 +221,7 @@ int llmm_bench_main(llmm_bench_args *a)
 {
     llmm_bench_prompts p = {NULL, 0};
     llmm_cli_error err;
-    char url[4096], (*files)[4096] = NULL;
+    char url[4096], model[512], (*files)[4096] = NULL;
     size_t nfiles = 0;
     struct sigaction sa, old;
     llmm_bench_metrics metrics, *m = NULL;
@@ -240,6 +240,12 @@ int llmm_bench_main(llmm_bench_args *a)
     }
     if (rc == LLMM_CLI_OK && p.n == 0)
         rc = llmm_cli_fail(&err, LLMM_CLI_EIO, "no prompts");
+    if (rc == LLMM_CLI_OK && !a->model_given &&
+        llmm_bench_first_model(&a->t, model, sizeof model) == 0) {
+        a->t.model = model;
+        if (!a->quiet)
+            fprintf(stderr, "llmm bench: model %s (the first the server lists)\n", model);
+    }
     if (rc == LLMM_CLI_OK)
         rc = llmm_bench_preflight(&a->t, &p.v[0], &err);
     files = calloc(LLMM_BENCH_LEVELS_MAX, sizeof *files);

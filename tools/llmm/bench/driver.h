@@ -22,6 +22,7 @@ typedef struct llmm_bench_args {
     llmm_bench_synth synth;
     const char *dataset;   /* NULL: synthetic prompts */
     int out_given;         /* --output-len was given */
+    int model_given;       /* --model was given (else the server's first, or "default") */
     const char *out_dir;
     const char *label;
     double grace, progress_every;

@@ -69,7 +69,8 @@ static void usage(FILE *f)
           "                       /v1/completions (token-ID prompts: exact input lengths)\n"
           "  Before the run one real request (the first prompt, one output token) must\n"
           "  succeed, else llmm bench says why and does not start.\n"
-          "  --model NAME         the \"model\" of every request (default: default)\n"
+          "  --model NAME         the \"model\" of every request (default: the first model of\n"
+          "                       the server's /v1/models, else \"default\")\n"
           "  --api-key KEY        bearer token (default: $OPENAI_API_KEY); never printed\n"
           "  --header 'N: V'      an extra header (repeatable, up to 16)\n"
           "  --cacert FILE        CA certificates for HTTPS; --insecure: no verification\n"
@@ -258,6 +259,7 @@ static int option(void *ctx, int id, const char *name, const char *arg)
         if (strpbrk(arg, "\"\\"))
             return llmm_cli_usage_error(SELF, "--model: no quote or backslash, please");
         a->t.model = arg;
+        a->model_given = 1;
         return -1;
     case OPT_KEY: a->t.api_key = arg; return -1;
     case OPT_HEADER:

@@ -147,6 +147,9 @@ class Urls(BenchBase):
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(self.every(os.path.join(self.dir, "u%d" % i), "c1")["why"],
                              [""] * 3)
+            # without --model: the first the server lists at /v1/models, beside the endpoint
+            self.assertEqual(self.result(os.path.join(self.dir, "u%d" % i), "c1")["model_id"],
+                             "llmm-sim")
         log = s.stop()
         self.assertEqual([x["endpoint"] for x in log],
                          ["completions"] * 4 + ["chat"] * 4 + ["completions"] * 4 +
