@@ -97,8 +97,9 @@ class ClosingServers(BenchBase):
 
 
 class SilentServer:
-    """Answers the first request (the preflight) with a one-token stream and closes; closes
-    every later connection once it has read the request, without a byte."""
+    """Answers GET /v1/models with a 404 and the first POST (the preflight) with a one-token
+    stream, closing each; closes every later connection once it has read the request,
+    without a byte. `connections` counts the POSTs."""
 
     BODY = (b'data: {"choices":[{"text":"x"}]}\n\ndata: [DONE]\n\n')
 
@@ -117,13 +118,18 @@ class SilentServer:
                 c, _ = self.sock.accept()
             except OSError:
                 return
-            self.connections += 1
             data = b""
             while b"\r\n\r\n" not in data:
                 chunk = c.recv(65536)
                 if not chunk:
                     break
                 data += chunk
+            if data.startswith(b"GET"):
+                c.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n"
+                          b"Connection: close\r\n\r\n")
+                c.close()
+                continue
+            self.connections += 1
             if self.connections == 1:
                 c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                           b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(self.BODY)
