@@ -14,10 +14,9 @@ import os
 import re
 import socket
 import threading
-import unittest
 
 import cli_common as C
-from bench_test import BenchBase, PlainServer, bench, every_request
+from bench_common import BenchBase, PlainServer, bench, every_request
 
 
 def strict_json(path):
