@@ -74,6 +74,8 @@ typedef struct llmm_bench_level {
     double duration;       /* seconds, 0: until num_requests */
     double warmup;         /* share of the requests sent first that is not measured */
     uint64_t seed;         /* arrivals and the prompt order */
+    uint64_t first_prompt; /* request k uses prompt order[(first_prompt + k) % n]: each level
+                              of a sweep starts where the one before ended */
 } llmm_bench_level;
 
 /* One request's record. Times are CLOCK_MONOTONIC seconds. */

@@ -158,7 +158,8 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
                   host_rec *h, char (*files)[4096], size_t *nfiles, llmm_cli_error *err)
 {
     size_t n = a->lv.open ? 1 : a->nconc;
-    int rc = LLMM_CLI_OK;
+    uint64_t next = 0; /* the prompts go on from level to level */
+    int rc = LLMM_CLI_OK, warned = 0;
     for (size_t i = 0; i < n && rc == LLMM_CLI_OK && !llmm_bench_interrupted; i++) {
         llmm_bench_level lv = a->lv;
         llmm_bench_result r;
@@ -167,14 +168,18 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
         char name[64];
         if (!lv.open)
             lv.concurrency = a->conc[i];
+        lv.first_prompt = next;
         llmm_bench_level_name(&lv, name, sizeof name);
         pr.label = name;
         rc = llmm_bench_run(&a->t, p, &lv, a->grace, &pr, &r, err);
-        if (rc == LLMM_CLI_OK && r.n > p->n)
+        next += r.n;
+        if (rc == LLMM_CLI_OK && next > p->n && !warned) {
             llmm_cli_say(SELF, 0,
-                         "level %s: %zu requests, %zu prompts: prompts were used again (a "
-                         "server's prefix cache may answer the repeats)",
-                         name, r.n, p->n);
+                         "level %s: %llu requests so far, %zu prompts: prompts were used "
+                         "again (a server's prefix cache may answer the repeats)",
+                         name, (unsigned long long)next, p->n);
+            warned = 1;
+        }
         if (rc == LLMM_CLI_OK) {
             llmm_bench_print_level(stdout, &r);
             rc = write_level(a, &r, i, files[i], sizeof files[i], err);
@@ -219,7 +224,7 @@ static void final_report(const llmm_bench_args *a, char (*files)[4096], size_t n
 
 int llmm_bench_main(llmm_bench_args *a)
 {
-    llmm_bench_prompts p = {NULL, 0};
+    llmm_bench_prompts p = {NULL, 0}, requests;
     llmm_cli_error err;
     char url[4096], model[512], (*files)[4096] = NULL;
     size_t nfiles = 0;
@@ -234,12 +239,15 @@ int llmm_bench_main(llmm_bench_args *a)
     check_limits(a);
     if (a->dataset) {
         rc = llmm_bench_dataset_read(a->dataset, a->out_given ? a->synth.out_len : 0, &p, &err);
-    } else {
+    } else { /* and one more, the preflight's own: no request's prompt is sent before it */
         a->synth.text = a->t.chat || a->synth.text;
+        a->synth.n++;
         rc = llmm_bench_prompts_synth(&a->synth, &p, &err);
     }
-    if (rc == LLMM_CLI_OK && p.n == 0)
+    if (rc == LLMM_CLI_OK && p.n < 1 + !a->dataset)
         rc = llmm_cli_fail(&err, LLMM_CLI_EIO, "no prompts");
+    requests = p;
+    requests.n -= !a->dataset && p.n > 0;
     if (rc == LLMM_CLI_OK && !a->model_given &&
         llmm_bench_first_model(&a->t, model, sizeof model) == 0) {
         a->t.model = model;
@@ -247,7 +255,7 @@ int llmm_bench_main(llmm_bench_args *a)
             fprintf(stderr, "llmm bench: model %s (the first the server lists)\n", model);
     }
     if (rc == LLMM_CLI_OK)
-        rc = llmm_bench_preflight(&a->t, &p.v[0], &err);
+        rc = llmm_bench_preflight(&a->t, &p.v[a->dataset ? 0 : p.n - 1], &err);
     files = calloc(LLMM_BENCH_LEVELS_MAX, sizeof *files);
     if (rc == LLMM_CLI_OK && !files)
         rc = llmm_cli_fail(&err, LLMM_CLI_ENOMEM, "out of memory");
@@ -265,7 +273,7 @@ int llmm_bench_main(llmm_bench_args *a)
         sa.sa_handler = on_sigint;
         sigaction(SIGINT, &sa, &old);
         llmm_bench_interrupted = 0;
-        rc = levels(a, &p, m, &host, files, &nfiles, &err);
+        rc = levels(a, &requests, m, &host, files, &nfiles, &err);
         sigaction(SIGINT, &old, NULL);
     }
     rc = host_close(a->host_signals, &host, rc, &err);

@@ -108,7 +108,7 @@ static int send_one(loop *L, double intended)
     if (grow((void **)&r->rec, &r->cap, r->n + 1, sizeof *r->rec) != 0)
         return -1;
     q = L->free_slot[--L->nfree];
-    pi = L->order[r->n % L->p->n];
+    pi = L->order[(L->lv->first_prompt + r->n) % L->p->n];
     if (llmm_bench_req_start(q, L->t, &L->p->v[pi], r->n) != 0) {
         L->nfree++;
         return -1;

@@ -326,11 +326,14 @@ static int run(int argc, char **argv)
         a.lv.num_requests = 100;
     if (a.lv.open && !a.lv.concurrency)
         a.lv.concurrency = 1024;
-    /* one prompt per request (used without replacement), up to LLMM_BENCH_PROMPTS_MAX */
-    a.synth.n = a.lv.num_requests && a.lv.num_requests < LLMM_BENCH_PROMPTS_MAX
-                    ? (size_t)a.lv.num_requests
-                : a.lv.num_requests ? LLMM_BENCH_PROMPTS_MAX
-                                    : 1000;
+    /* one prompt per request of every level (used without replacement: a level does not
+     * send the prompts of the one before), up to LLMM_BENCH_PROMPTS_MAX */
+    {
+        uint64_t levels = a.lv.open ? 1 : a.nconc, all = a.lv.num_requests * levels;
+        a.synth.n = !a.lv.num_requests               ? 1000
+                    : all < LLMM_BENCH_PROMPTS_MAX ? (size_t)all
+                                                   : LLMM_BENCH_PROMPTS_MAX;
+    }
 #ifdef LLMM_CLI_HAVE_CURL
     return llmm_bench_main(&a);
 #else

@@ -248,6 +248,26 @@ class Prompts(BenchBase):
         self.assertIn("prompt tokens: the server served fewer than asked for %d and more for 0"
                       % fewer, r.stdout)
 
+    def test_no_prompt_sent_twice_in_a_sweep(self):
+        # every level goes on with fresh prompts, the preflight has its own; each prompt starts
+        # with a prefix of its own, after --shared-prefix's common tokens
+        srv = PlainServer(b'data: {"choices":[{"text":"x"}]}\n\ndata: [DONE]\n\n')
+        self.addCleanup(srv.stop)
+        for shared in (0, 3):
+            del srv.seen[:]
+            d = os.path.join(self.dir, "sweep%d" % shared)
+            r = bench("--url", "http://127.0.0.1:%d/v1" % srv.port, "-o", d, "-q",
+                      "--no-report", "--concurrency", "1,2,4", "--num-requests", "7",
+                      "--input-len", "6", "--shared-prefix", str(shared), "--vocab-size", "5000")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertNotIn("used again", r.stderr)
+            prompts = [tuple(body["prompt"]) for _, body in srv.seen]
+            self.assertEqual(len(prompts), 1 + 3 * 7)
+            self.assertEqual(len(set(prompts)), len(prompts))
+            self.assertEqual(len({p[:shared + 1] for p in prompts}), len(prompts))
+            self.assertEqual(len({p[:shared] for p in prompts}), 1)
+            self.assertTrue(all(1000 <= t < 5000 for p in prompts for t in p))
+
     def test_text_prompts(self):
         s = self.sim()
         r, d = self.run_bench(s, "--text-prompts", "--num-requests", "4", "--input-len", "9",

@@ -121,7 +121,8 @@ class Counts(BenchBase):
                          sorted((x["prompt_tokens"], x["output_tokens"]) for x in log))
         # without replacement: 3 prompts, 12 requests: each used 4 times
         self.assertEqual(collections.Counter(res["input_lens"]), {3: 4, 5: 4, 8: 4})
-        self.assertIn("12 requests, 3 prompts: prompts were used again", r.stderr)
+        self.assertIn("level c2: 12 requests so far, 3 prompts: prompts were used again",
+                      r.stderr)
         bad = bench("--url", self.url(self.sim()), "--dataset", self.write("e.json", "[]"))
         self.assertEqual(bad.returncode, 1)
         self.assertIn("no usable prompt", bad.stderr)
