@@ -329,10 +329,10 @@ static int run(int argc, char **argv)
     /* one prompt per request of every level (used without replacement: a level does not
      * send the prompts of the one before), up to LLMM_BENCH_PROMPTS_MAX */
     {
-        uint64_t levels = a.lv.open ? 1 : a.nconc, all = a.lv.num_requests * levels;
-        a.synth.n = !a.lv.num_requests               ? 1000
-                    : all < LLMM_BENCH_PROMPTS_MAX ? (size_t)all
-                                                   : LLMM_BENCH_PROMPTS_MAX;
+        uint64_t levels = a.lv.open ? 1 : a.nconc, all = LLMM_BENCH_PROMPTS_MAX;
+        if (a.lv.num_requests < LLMM_BENCH_PROMPTS_MAX / levels)
+            all = a.lv.num_requests * levels;
+        a.synth.n = a.lv.num_requests ? (size_t)all : 1000;
     }
 #ifdef LLMM_CLI_HAVE_CURL
     return llmm_bench_main(&a);
