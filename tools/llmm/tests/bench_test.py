@@ -397,6 +397,7 @@ class Metrics(BenchBase):
         self.assertEqual(series['llm_client_ttft_seconds_count{level="c4"}'], ok)
         self.assertEqual(series['llm_client_itl_seconds_count{level="c4"}'], ok * 7)
         self.assertEqual(series['llm_client_in_flight{level="c4"}'], 4)
+        self.assertEqual(series['llm_client_resends_total{level="c4"}'], 0)
         self.assertEqual(series['llm_client_requests_total{level="c4",outcome="reset"}'], 0)
 
 
