@@ -332,7 +332,8 @@ static int run(int argc, char **argv)
         uint64_t levels = a.lv.open ? 1 : a.nconc, all = LLMM_BENCH_PROMPTS_MAX;
         if (a.lv.num_requests < LLMM_BENCH_PROMPTS_MAX / levels)
             all = a.lv.num_requests * levels;
-        a.synth.n = a.lv.num_requests ? (size_t)all : 1000;
+        /* --duration alone: 1000 a level, said when they run out */
+        a.synth.n = a.lv.num_requests ? (size_t)all : (size_t)(1000 * levels);
     }
 #ifdef LLMM_CLI_HAVE_CURL
     return llmm_bench_main(&a);
