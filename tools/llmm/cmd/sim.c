@@ -75,6 +75,8 @@ static void usage(FILE *f)
             "                       request crossed)\n"
             "  --vocab-size V       refuse (400) prompts with a token ID >= V\n"
             "  --max-prompt-tokens N  truncate longer prompts to N tokens (usage says N)\n"
+            "  --empty-finish-chunk end each stream with a chunk of its own holding the\n"
+            "                       finish_reason and an empty text (as llama.cpp does)\n"
             "  -h, --help           this text\n",
             (unsigned long long)d.seed, LLMM_SIM_MAX_CONNECTIONS, LLMM_SIM_PER_ADDRESS,
             LLMM_SIM_REQUEST_S, d.step_base_ms, d.step_per_seq_ms, d.prefill_ms_per_token,
@@ -84,7 +86,8 @@ static void usage(FILE *f)
 
 /* The options taking text, then the numeric ones in the order of `numeric`. */
 #define TEXT_OPTIONS                                                                               \
-    "port= host= model= seed= tls-cert= tls-key= log= close-after-stream stream-error= "
+    "port= host= model= seed= tls-cert= tls-key= log= close-after-stream stream-error= "           \
+    "empty-finish-chunk "
 enum {
     OPT_PORT = LLMM_CLI_OPT,
     OPT_HOST,
@@ -95,6 +98,7 @@ enum {
     OPT_LOG,
     OPT_CLOSE,
     OPT_DIALECT,
+    OPT_EMPTY,
     OPT_NUMERIC
 };
 #define NUMERIC_OPTIONS                                                                            \
@@ -177,6 +181,8 @@ static int option(void *ctx, int id, const char *name, const char *arg)
             return llmm_cli_usage_error(SELF, "--seed: '%s' is not a number", arg);
     } else if (id == OPT_CLOSE) {
         a->p.close_after_stream = 1;
+    } else if (id == OPT_EMPTY) {
+        a->p.empty_finish_chunk = 1;
     } else if (id == OPT_DIALECT) {
         static const char *const names[] = {"event", "object", "field"};
         int i = 2;

@@ -102,6 +102,7 @@ static void reply_of(const llmm_sim_req *r, llmm_sim_reply *p)
         .output_tokens = r->seq.plan.output_tokens,
         .length_limited = r->seq.plan.output_tokens == r->max_tokens,
         .unframed = r->unframed,
+        .empty_finish = r->conn && r->conn->srv->cfg.p.empty_finish_chunk,
     };
 }
 

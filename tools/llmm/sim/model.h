@@ -43,6 +43,8 @@ typedef struct llmm_sim_params {
     uint32_t error_status;       /* the status of --error-rate's errors (0: 500 or 429) */
     uint64_t vocab_size;         /* token IDs from vocab_size on are refused (400); 0: any */
     uint64_t max_prompt_tokens;  /* longer prompts are truncated to this (usage says so); 0 */
+    int empty_finish_chunk;      /* end each stream with a chunk of its own that carries the
+                                    finish_reason and no text (llama.cpp's last chunk) */
 } llmm_sim_params;
 
 /* How an in-stream error is written: `event: error` + data, a data object {"error": ...},

@@ -88,7 +88,7 @@ int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int
 {
     char s[CHUNK_MAX];
     size_t n0 = start(s, sizeof s, r, 0), n;
-    int last = k == r->output_tokens;
+    int last = k == r->output_tokens && !r->empty_finish;
     if (n0 >= sizeof s)
         return -1;
     if (r->ep == LLMM_SIM_CHAT && k == 1) {
@@ -108,7 +108,18 @@ int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int
                                   "\"choices\":[{\"index\":0,\"text\":\"%s\",\"logprobs\":null,"
                                   "\"finish_reason\":%s,\"stop_reason\":null}]}",
                                   llmm_sim_token_text(k), finish(r, last));
-    return event(b, r, s, garble ? n / 2 : n);
+    if (event(b, r, s, garble ? n / 2 : n) != 0)
+        return -1;
+    if (k < r->output_tokens || !r->empty_finish)
+        return 0;
+    n = n0 + (size_t)snprintf(s + n0, sizeof s - n0,
+                              r->ep == LLMM_SIM_CHAT
+                                  ? "\"choices\":[{\"index\":0,\"delta\":{},\"logprobs\":null,"
+                                    "\"finish_reason\":%s}]}"
+                                  : "\"choices\":[{\"index\":0,\"text\":\"\",\"logprobs\":null,"
+                                    "\"finish_reason\":%s,\"stop_reason\":null}]}",
+                              r->length_limited ? "\"length\"" : "\"stop\"");
+    return event(b, r, s, n);
 }
 
 static size_t usage(char *s, size_t cap, const llmm_sim_reply *r)

@@ -20,6 +20,9 @@ typedef struct llmm_sim_reply {
     uint32_t output_tokens;   /* tokens the completion has in all */
     int length_limited;       /* it ends at max_tokens: finish_reason "length", else "stop" */
     int unframed;             /* an HTTP/1.0 stream: events as they are, the end by closing */
+    int empty_finish;         /* the finish_reason comes in a chunk of its own with an empty
+                                 text (chat: an empty delta) after the last token, as
+                                 llama.cpp ends a stream */
 } llmm_sim_reply;
 
 /* A whole response with a body (Content-Length). */

@@ -299,6 +299,16 @@ class NoNan(BenchBase):
             res = strict_json(os.path.join(d, "result-c%d.json" % c))
             self.assertEqual(set(every_request(res)["why"]), {"error-event"})
 
+    def test_the_sims_empty_finish_chunk(self):
+        # with usage: the counts are the server's; the empty chunk adds no ITL
+        s = self.sim("--empty-finish-chunk", "--step-base-ms", "2")
+        r, d = self.run_bench(s, "--num-requests", "5", "--output-len", "6", "--ignore-eos")
+        every = self.every(d, "c1")
+        self.assertEqual(every["output_lens"], [6] * 5)
+        self.assertEqual([len(x) for x in every["itls"]], [5] * 5)
+        for ttft, itl, lat in zip(every["ttfts"], every["itls"], every["latencies"]):
+            self.assertAlmostEqual(ttft + sum(itl), lat, delta=1e-6)
+
     def test_empty_last_chunk_is_not_a_token(self):
         # llama.cpp ends a completion stream with an empty text and the finish_reason
         tok = 'data: {"choices":[{"text":"x","finish_reason":null}]}\n\n'
