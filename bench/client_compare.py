@@ -89,7 +89,15 @@ def main():
             "--num-requests", str(n), "--ignore-eos", "--input-len", "16", "--output-len",
             str(t), "--warmup", "0", "-q", "--no-report", "-o", outdir])
         with open(os.path.join(outdir, "result-c%d.json" % n)) as f:
-            res = json.load(f)
+            doc = json.load(f)
+        # every request in send order (bench-0, 1, ...): the measured window's lists and
+        # llmm's warm-up and cool-down ones
+        parts = (dict(doc, **doc["llmm"]["requests"]), doc["llmm"]["warmup"],
+                 doc["llmm"]["cooldown"])
+        res = {k: [x for p in parts for x in p[k]]
+               for k in ("start_times", "ttfts", "itls", "first_start_times")}
+        order = sorted(range(len(res["ttfts"])), key=lambda i: res["first_start_times"][i])
+        res = {k: [v[i] for i in order] for k, v in res.items()}
         err_l, chunks_l = [], 0
         for i in range(n):
             s = srv_l["bench-%d" % i]

@@ -62,7 +62,7 @@ int llmm_cli_per_run(char **files, size_t nfiles, llmm_cli_format fmt, const dou
                      llmm_cli_error *err)
 {
     per_run p;
-    llmm_cli_sink sink = {&p, pr_record, NULL, NULL, pr_run_end, pr_note, NULL};
+    llmm_cli_sink sink = {&p, pr_record, NULL, NULL, pr_run_end, pr_note, NULL, NULL};
     int rc = LLMM_CLI_OK;
     memset(&p, 0, sizeof p);
     p.slo = slo;

@@ -35,6 +35,7 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
     memset(s, 0, sizeof *s);
     s->completed = t->completed;
     s->failed = t->failed;
+    s->kinds = t->kinds;
     s->total = t->completed + t->failed;
     s->error_rate = s->total && !t->so_counts_unknown ? (double)s->failed / (double)s->total : NAN;
     s->out_tokens = t->out_tokens;

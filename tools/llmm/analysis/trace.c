@@ -315,9 +315,32 @@ static void on_note(void *user, const char *msg)
     fprintf(stderr, "llmm: note: %s\n", msg);
 }
 
+/* A failure's kind: counted in the table, past its size with the others. */
+static int on_failure(void *user, const char *kind, size_t len)
+{
+    llmm_cli_failure_kinds *k = &((llmm_cli_trace *)user)->kinds;
+    size_t i = 0;
+    if (len >= LLMM_CLI_FAILURE_KIND_MAX)
+        len = LLMM_CLI_FAILURE_KIND_MAX - 1;
+    while (i < k->nkinds && !(strlen(k->name[i]) == len && memcmp(k->name[i], kind, len) == 0))
+        i++;
+    if (i == k->nkinds && i == LLMM_CLI_FAILURE_KINDS) {
+        k->other++;
+        return LLMM_CLI_OK;
+    }
+    if (i == k->nkinds) {
+        memcpy(k->name[i], kind, len);
+        k->name[i][len] = '\0';
+        k->nkinds++;
+    }
+    k->n[i]++;
+    return LLMM_CLI_OK;
+}
+
 void llmm_cli_trace_sink(llmm_cli_trace *t, llmm_cli_sink *sink)
 {
-    const llmm_cli_sink s = {t, on_record, on_itl, on_itl_reset, on_run_end, on_note, on_event};
+    const llmm_cli_sink s = {t,          on_record, on_itl,   on_itl_reset,
+                             on_run_end, on_note,   on_event, on_failure};
     *sink = s;
 }
 

@@ -51,6 +51,7 @@ typedef struct llmm_cli_trace {
     llmm_sketch *itl_input;            /* ITLs of the input being read */
     size_t itl_exact_mark;
     uint64_t completed, failed;
+    llmm_cli_failure_kinds kinds; /* the failures whose input named their kind */
     uint64_t out_tokens, in_tokens, out_unknown, in_unknown;
     /* goodput as vLLM defines it (llmm_goodput): thresholds in seconds, NaN = not set */
     double slo[3]; /* ttft, tpot, e2e */
@@ -122,6 +123,7 @@ typedef struct llmm_cli_msum {
 /* Everything the basic report shows. */
 typedef struct llmm_cli_summary {
     uint64_t total, completed, failed;
+    llmm_cli_failure_kinds kinds; /* the failures by kind, where the inputs say it */
     double error_rate; /* NaN when there are no requests, or a run states no counts */
     double duration_s; /* NaN when unknown */
     const char *duration_source;

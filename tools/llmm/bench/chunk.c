@@ -8,8 +8,15 @@
 
 enum { R_ROOT = LLMM_CLI_OAI_ROOT, R_CHOICE = LLMM_CLI_OAI_CHOICE, R_DELTA = LLMM_CLI_OAI_DELTA,
        R_USAGE = LLMM_CLI_OAI_USAGE };
-enum { K_CHOICES = LLMM_CLI_OAI_K_CHOICES, K_USAGE = LLMM_CLI_OAI_K_USAGE,
-       K_DELTA = LLMM_CLI_OAI_K_DELTA, K_TEXT = LLMM_CLI_OAI_K_FIRST_FREE, K_CONTENT, K_TOOLS };
+enum {
+    K_CHOICES = LLMM_CLI_OAI_K_CHOICES,
+    K_USAGE = LLMM_CLI_OAI_K_USAGE,
+    K_DELTA = LLMM_CLI_OAI_K_DELTA,
+    K_TEXT = LLMM_CLI_OAI_K_FIRST_FREE,
+    K_CONTENT,
+    K_TOOLS,
+    K_FINISH
+};
 
 /* The key k (len bytes) is the string literal lit: a length test, then one fixed-size compare
  * the compiler expands inline (this runs for every key of every chunk). */
@@ -30,6 +37,8 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
     case R_CHOICE:
         if (KEY_IS(k, len, "text"))
             return K_TEXT;
+        if (KEY_IS(k, len, "finish_reason"))
+            return K_FINISH;
         return KEY_IS(k, len, "delta") ? K_DELTA : LLMM_CLI_JSON_SKIP;
     case R_DELTA:
         if (llmm_cli_oai_delta_text(k, len))
@@ -58,7 +67,9 @@ static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_val
     if (!f)
         return 1;
     if (f->type == R_CHOICE && f->key == K_TEXT && v->kind == K_STRING)
-        c->output = 1;
+        c->text = 1 + (v->len > 0);
+    else if (f->type == R_CHOICE && f->key == K_FINISH && v->kind == K_STRING)
+        c->finish = 1;
     else if (f->type == R_DELTA && f->key == K_CONTENT && v->kind == K_STRING && v->len > 0)
         c->output = 1;
     else if (f->type == R_USAGE)
@@ -85,5 +96,9 @@ int llmm_bench_chunk_parse(llmm_cli_json *j, const char *data, size_t len, llmm_
         return LLMM_BENCH_CHUNK_NOMEM;
     if (st != LLMM_CLI_JSON_OK || j->values != 1 || !c->object)
         return LLMM_BENCH_CHUNK_MALFORMED;
+    /* completions: text is output, even "" (a special token), unless the chunk is an empty
+     * one that only ends the stream (llama.cpp's last chunk) */
+    if (c->text == 2 || (c->text == 1 && !c->finish))
+        c->output = 1;
     return LLMM_BENCH_CHUNK_OK;
 }

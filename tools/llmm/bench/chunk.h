@@ -10,10 +10,13 @@
 
 typedef struct llmm_bench_chunk {
     int done;   /* data: [DONE] */
-    int output; /* it carries output: choices[0].text (completions, even "": special tokens),
-                   or a non-empty choices[0].delta.content / reasoning_content / reasoning /
-                   tool_calls (chat; the role-only first chunk and an empty final delta do
-                   not count) */
+    int output; /* it carries output, a token and an ITL: choices[0].text (completions;
+                   "" too, a special token, except in a chunk with a finish_reason: that
+                   empty chunk only ends the stream, as llama.cpp's last one), or a non-empty
+                   choices[0].delta.content / reasoning_content / reasoning / tool_calls
+                   (chat; the role-only first chunk and an empty final delta do not count) */
+    int text;   /* choices[0].text: 0 none, 1 "", 2 non-empty */
+    int finish; /* choices[0].finish_reason is a string */
     int object; /* the data is a JSON object (else the chunk is malformed) */
     int error;  /* an `error` object (an in-stream error; the HTTP status was 200) */
     int64_t completion_tokens, prompt_tokens; /* usage, -1 when absent */

@@ -29,6 +29,9 @@ enum {
     LLMM_BENCH_OTHER,     /* another libcurl error */
     LLMM_BENCH_NREASONS
 };
+/* The longest message kept of a failure (the server's words, first bytes). */
+#define LLMM_BENCH_MSG_MAX 200
+
 /* "http", "connect", ... */
 const char *llmm_bench_reason_name(int reason);
 
@@ -38,6 +41,7 @@ typedef struct llmm_bench_prompt {
     char *json;      /* a JSON value: a list of token IDs or a string */
     int64_t in_len;  /* input tokens (exact for token IDs, estimated for text) */
     int64_t out_len; /* max_tokens */
+    int estimated;   /* in_len is an estimate (text) */
 } llmm_bench_prompt;
 
 typedef struct llmm_bench_prompts {
@@ -70,21 +74,39 @@ typedef struct llmm_bench_level {
     double duration;       /* seconds, 0: until num_requests */
     double warmup;         /* share of the requests sent first that is not measured */
     uint64_t seed;         /* arrivals and the prompt order */
+    uint64_t first_prompt; /* request k uses prompt order[(first_prompt + k) % n]: each level
+                              of a sweep starts where the one before ended */
 } llmm_bench_level;
 
 /* One request's record. Times are CLOCK_MONOTONIC seconds. */
 typedef struct llmm_bench_rec {
     double intended, sent, first, last; /* first/last: output chunks (NaN: none) */
+    double first_sent;                  /* the first attempt's send time (sent: the attempt
+                                           the server answered) */
+    uint32_t resends;                   /* 0, or 1: re-sent after a reused connection died
+                                           before a byte of response */
     double end;                         /* the transfer ended */
-    int64_t in_tokens, out_tokens;      /* usage when sent, else prompt length / chunks */
+    int64_t in_tokens, out_tokens;      /* input_lens: the asked length of a token-ID prompt,
+                                           usage's when sent for text, else the estimate;
+                                           output: usage when sent, else output chunks */
+    int64_t asked_in, served_in;        /* the prompt's length as sent, and usage's
+                                           prompt_tokens (-1: not sent) */
+    int asked_exact;                    /* asked_in is exact (token IDs) */
+    char *msg;                          /* a failure's words: the server's (the first
+                                           LLMM_BENCH_MSG_MAX bytes) or libcurl's; NULL */
     uint32_t chunks;                    /* output chunks */
     uint32_t nitl;
     size_t itl;                         /* its ITLs at llmm_bench_result.itl[itl..] */
     int reason, http_status;
     int usage;                          /* token counts from the server's usage */
     int windowed;                       /* sent after the warm-up, ended before the cool-down */
+    int phase;                          /* LLMM_BENCH_WARMUP, _WINDOW or _COOLDOWN */
     int measured;                       /* windowed and successful: in the sketches */
 } llmm_bench_rec;
+
+/* Where a request falls: sent in the warm-up, in the measured window (sent after the warm-up
+ * and ended while the load was whole), or ended in the cool-down (after sending stopped). */
+enum { LLMM_BENCH_WARMUP, LLMM_BENCH_WINDOW, LLMM_BENCH_COOLDOWN, LLMM_BENCH_NPHASES };
 
 /* The sketches of a level: TTFT, ITL, E2E from the send time, and TTFT and E2E from the
  * intended send time (open loop: coordinated omission corrected). */
@@ -105,6 +127,7 @@ typedef struct llmm_bench_result {
     uint64_t http_status[6]; /* failures by status class: [4] 4xx, [5] 5xx, [0] other */
     uint32_t max_in_flight;
     uint64_t connects;    /* connections opened (the rest of the requests reused one) */
+    uint64_t resends;     /* requests sent again (llmm_bench_req_should_resend) */
     int interrupted;      /* Ctrl-C */
     llmm_recorder *rc[LLMM_BENCH_NSKETCH];
     llmm_shard *sh[LLMM_BENCH_NSKETCH];
@@ -136,11 +159,19 @@ typedef struct llmm_bench_progress {
 /* Set by the SIGINT handler (cmd/bench.c): stop sending, wait `grace` seconds. */
 extern volatile sig_atomic_t llmm_bench_interrupted;
 
-/* Is the server there? A GET of url that connects (any HTTP status will do): LLMM_CLI_OK, or
- * LLMM_CLI_EIO with a message. */
-int llmm_bench_preflight(const llmm_bench_target *t, llmm_cli_error *err);
+/* Does the server answer? One real request, prompt p with one output token, that must
+ * succeed: LLMM_CLI_OK, or LLMM_CLI_EIO with the reason, the HTTP status and the first line of
+ * what the server said. */
+int llmm_bench_preflight(const llmm_bench_target *t, const llmm_bench_prompt *p,
+                         llmm_cli_error *err);
 
-/* Run one level: prompts cycled from the level's seed. LLMM_CLI_OK, ENOMEM, or EIO (the
+/* The first model of the server's list (GET .../v1/models beside the endpoint, as vLLM's
+ * client asks it without --model) into out[0, cap): 0, or -1 when there is none fit to send
+ * (no answer, not 200, no data[0].id, or an id with a quote, a backslash or a non-printable
+ * byte). */
+int llmm_bench_first_model(const llmm_bench_target *t, char *out, size_t cap);
+
+/* Run one level: prompts in the order llmm_bench_prompt_order(p->n, lv->seed). LLMM_CLI_OK, ENOMEM, or EIO (the
  * event loop itself failed) with a message; failed requests are data in *out. */
 int llmm_bench_run(const llmm_bench_target *t, const llmm_bench_prompts *p,
                    const llmm_bench_level *lv, double grace, const llmm_bench_progress *pr,

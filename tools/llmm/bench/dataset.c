@@ -96,6 +96,7 @@ static int entry_end(reader *r)
         return r->nomem = 1, 0;
     p->in_len = in;
     p->out_len = outl;
+    p->estimated = 1; /* words, not the server's tokens */
     r->out->n++;
     return 1;
 }

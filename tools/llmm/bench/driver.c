@@ -14,6 +14,7 @@
 #include "bench/dataset.h"
 #include "bench/metrics.h"
 #include "bench/results.h"
+#include "bench/url.h"
 #include "cmd/command.h"
 #include "common/file.h"
 
@@ -68,15 +69,7 @@ static void check_limits(llmm_bench_args *a)
 
 static int build_url(llmm_bench_args *a, char *buf, size_t cap)
 {
-    size_t n = strlen(a->base_url);
-    const char *path = a->t.chat ? "/v1/chat/completions" : "/v1/completions";
-    while (n > 0 && a->base_url[n - 1] == '/')
-        n--;
-    if (n >= 12 && memcmp(a->base_url + n - 12, "/completions", 12) == 0) {
-        path = "";
-        a->t.chat = n >= 17 && memcmp(a->base_url + n - 17, "chat/completions", 16) == 0;
-    }
-    if ((size_t)snprintf(buf, cap, "%.*s%s", (int)n, a->base_url, path) >= cap)
+    if (llmm_bench_endpoint(a->base_url, a->t.chat, buf, cap, &a->t.chat) != 0)
         return -1;
     a->t.url = buf;
     return 0;
@@ -87,7 +80,8 @@ static int sweep_row(const char *dir, const llmm_bench_result *r, int first, llm
 {
     char path[4096];
     llmm_sketch *s = llmm_bench_result_sketch(r, LLMM_BENCH_E2E);
-    double p99 = NAN;
+    double p99 = NAN, qps = llmm_bench_window_qps(r);
+    char b[32];
     FILE *f;
     if (s && llmm_sketch_count(s) > 0)
         llmm_sketch_quantile(s, 0.99, &p99);
@@ -99,7 +93,10 @@ static int sweep_row(const char *dir, const llmm_bench_result *r, int first, llm
         return llmm_cli_fail(err, LLMM_CLI_EIO, "%s: cannot write", path);
     if (first)
         fputs("concurrency,qps,p99_ms\n", f);
-    fprintf(f, "%u,%.6g,%.6g\n", r->level.concurrency, llmm_bench_window_qps(r), p99 * 1e3);
+    /* a figure that does not exist is an empty field, never nan */
+    fprintf(f, "%u,%s,", r->level.concurrency,
+            isfinite(qps) ? (snprintf(b, sizeof b, "%.6g", qps), b) : "");
+    fprintf(f, "%s\n", isfinite(p99) ? (snprintf(b, sizeof b, "%.6g", p99 * 1e3), b) : "");
     return fclose(f) == 0 ? LLMM_CLI_OK : llmm_cli_fail(err, LLMM_CLI_EIO, "%s: write", path);
 }
 
@@ -161,7 +158,8 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
                   host_rec *h, char (*files)[4096], size_t *nfiles, llmm_cli_error *err)
 {
     size_t n = a->lv.open ? 1 : a->nconc;
-    int rc = LLMM_CLI_OK;
+    uint64_t next = 0; /* the prompts go on from level to level */
+    int rc = LLMM_CLI_OK, warned = 0;
     for (size_t i = 0; i < n && rc == LLMM_CLI_OK && !llmm_bench_interrupted; i++) {
         llmm_bench_level lv = a->lv;
         llmm_bench_result r;
@@ -170,9 +168,18 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
         char name[64];
         if (!lv.open)
             lv.concurrency = a->conc[i];
+        lv.first_prompt = next;
         llmm_bench_level_name(&lv, name, sizeof name);
         pr.label = name;
         rc = llmm_bench_run(&a->t, p, &lv, a->grace, &pr, &r, err);
+        next += r.n;
+        if (rc == LLMM_CLI_OK && next > p->n && !warned) {
+            llmm_cli_say(SELF, 0,
+                         "level %s: %llu requests so far, %zu prompts: prompts were used "
+                         "again (a server's prefix cache may answer the repeats)",
+                         name, (unsigned long long)next, p->n);
+            warned = 1;
+        }
         if (rc == LLMM_CLI_OK) {
             llmm_bench_print_level(stdout, &r);
             rc = write_level(a, &r, i, files[i], sizeof files[i], err);
@@ -217,9 +224,9 @@ static void final_report(const llmm_bench_args *a, char (*files)[4096], size_t n
 
 int llmm_bench_main(llmm_bench_args *a)
 {
-    llmm_bench_prompts p = {NULL, 0};
+    llmm_bench_prompts p = {NULL, 0}, requests;
     llmm_cli_error err;
-    char url[4096], (*files)[4096] = NULL;
+    char url[4096], model[512], (*files)[4096] = NULL;
     size_t nfiles = 0;
     struct sigaction sa, old;
     llmm_bench_metrics metrics, *m = NULL;
@@ -230,13 +237,25 @@ int llmm_bench_main(llmm_bench_args *a)
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         return llmm_cli_say(SELF, 1, "libcurl cannot start");
     check_limits(a);
-    rc = llmm_bench_preflight(&a->t, &err);
-    if (rc == LLMM_CLI_OK && a->dataset) {
+    if (a->dataset) {
         rc = llmm_bench_dataset_read(a->dataset, a->out_given ? a->synth.out_len : 0, &p, &err);
-    } else if (rc == LLMM_CLI_OK) {
-        a->synth.text = a->t.chat;
+    } else { /* and one more, the preflight's own: no request's prompt is sent before it */
+        a->synth.text = a->t.chat || a->synth.text;
+        a->synth.n++;
         rc = llmm_bench_prompts_synth(&a->synth, &p, &err);
     }
+    if (rc == LLMM_CLI_OK && p.n < 1 + !a->dataset)
+        rc = llmm_cli_fail(&err, LLMM_CLI_EIO, "no prompts");
+    requests = p;
+    requests.n -= !a->dataset && p.n > 0;
+    if (rc == LLMM_CLI_OK && !a->model_given &&
+        llmm_bench_first_model(&a->t, model, sizeof model) == 0) {
+        a->t.model = model;
+        if (!a->quiet)
+            fprintf(stderr, "llmm bench: model %s (the first the server lists)\n", model);
+    }
+    if (rc == LLMM_CLI_OK)
+        rc = llmm_bench_preflight(&a->t, &p.v[a->dataset ? 0 : p.n - 1], &err);
     files = calloc(LLMM_BENCH_LEVELS_MAX, sizeof *files);
     if (rc == LLMM_CLI_OK && !files)
         rc = llmm_cli_fail(&err, LLMM_CLI_ENOMEM, "out of memory");
@@ -254,7 +273,7 @@ int llmm_bench_main(llmm_bench_args *a)
         sa.sa_handler = on_sigint;
         sigaction(SIGINT, &sa, &old);
         llmm_bench_interrupted = 0;
-        rc = levels(a, &p, m, &host, files, &nfiles, &err);
+        rc = levels(a, &requests, m, &host, files, &nfiles, &err);
         sigaction(SIGINT, &old, NULL);
     }
     rc = host_close(a->host_signals, &host, rc, &err);

@@ -8,6 +8,8 @@
 
 #define LLMM_BENCH_LEVELS_MAX 64
 #define LLMM_BENCH_HEADERS_MAX 16
+/* The most prompts made: one per request up to this many, then used again (said). */
+#define LLMM_BENCH_PROMPTS_MAX 100000
 
 typedef struct llmm_bench_args {
     llmm_bench_target t;
@@ -20,6 +22,7 @@ typedef struct llmm_bench_args {
     llmm_bench_synth synth;
     const char *dataset;   /* NULL: synthetic prompts */
     int out_given;         /* --output-len was given */
+    int model_given;       /* --model was given (else the server's first, or "default") */
     const char *out_dir;
     const char *label;
     double grace, progress_every;

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "bench/metrics.h"
+#include "bench/prompts.h"
 #include "bench/request.h"
+#include "bench/results.h"
 #include "common/hostsig.h"
 #include "synth/rng.h"
 
@@ -33,6 +35,7 @@ typedef struct loop {
     size_t nfree, nslot;
     llmm_cli_json tok;
     llmm_cli_rng rng;
+    size_t *order; /* the prompts' order (llmm_bench_prompt_order) */
     uint64_t sent, done, failed;
     uint64_t warm_n;           /* with --num-requests: the first ones sent are not measured */
     double warm_until;         /* with --duration only: requests sent before are not measured */
@@ -105,7 +108,7 @@ static int send_one(loop *L, double intended)
     if (grow((void **)&r->rec, &r->cap, r->n + 1, sizeof *r->rec) != 0)
         return -1;
     q = L->free_slot[--L->nfree];
-    pi = (size_t)(llmm_cli_rng_next(&L->rng) % L->p->n);
+    pi = L->order[(L->lv->first_prompt + r->n) % L->p->n];
     if (llmm_bench_req_start(q, L->t, &L->p->v[pi], r->n) != 0) {
         L->nfree++;
         return -1;
@@ -114,8 +117,10 @@ static int send_one(loop *L, double intended)
     rec = &r->rec[r->n++];
     memset(rec, 0, sizeof *rec);
     rec->intended = intended;
-    rec->in_tokens = L->p->v[pi].in_len;
-    rec->sent = llmm_bench_now();
+    rec->in_tokens = rec->asked_in = L->p->v[pi].in_len;
+    rec->asked_exact = !L->p->v[pi].estimated;
+    rec->served_in = -1;
+    rec->sent = rec->first_sent = llmm_bench_now();
     if (L->sent == 0) {
         r->t0 = rec->sent;
         if (!L->lv->num_requests)
@@ -155,28 +160,50 @@ static void record(loop *L, llmm_bench_rec *rec, const llmm_bench_req *q)
     r->measured_done++;
 }
 
+/* Send q's request again on a fresh connection (llmm_bench_req_should_resend): its send time
+ * becomes now. 0, or -1 when the handle cannot be added back. */
+static int resend(loop *L, llmm_bench_req *q)
+{
+    llmm_bench_rec *rec = &L->r->rec[q->rec];
+    curl_multi_remove_handle(L->multi, q->easy);
+    llmm_bench_req_resend(q);
+    rec->sent = llmm_bench_now();
+    rec->resends++;
+    L->r->resends++;
+    return curl_multi_add_handle(L->multi, q->easy) == CURLM_OK ? 0 : -1;
+}
+
 static void finish(loop *L, llmm_bench_req *q, CURLcode res)
 {
     llmm_bench_result *r = L->r;
     llmm_bench_rec *rec = &r->rec[q->rec];
-    int reason = llmm_bench_req_outcome(q, res);
-    double now = llmm_bench_now();
+    int reason;
+    double now;
     long connects = 0;
     if (curl_easy_getinfo(q->easy, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK && connects > 0)
         r->connects += (uint64_t)connects;
+    if (llmm_bench_req_should_resend(q, res) && !llmm_bench_interrupted && resend(L, q) == 0)
+        return;
+    reason = llmm_bench_req_outcome(q, res);
+    now = llmm_bench_now();
     curl_multi_remove_handle(L->multi, q->easy);
     L->free_slot[L->nfree++] = q;
     if (q->nomem)
         L->nomem = 1;
     rec->reason = reason;
     rec->http_status = q->http_status;
+    if (reason != LLMM_BENCH_OK && q->nmsg > 0 && !(rec->msg = strdup(q->msg)))
+        L->nomem = 1;
     rec->first = q->first;
     rec->last = q->last;
     rec->chunks = q->chunks;
     rec->usage = q->usage_out >= 0;
     rec->out_tokens = rec->usage ? q->usage_out : (int64_t)q->chunks;
-    if (rec->usage && q->usage_in >= 0)
-        rec->in_tokens = q->usage_in;
+    if (rec->usage && q->usage_in >= 0) {
+        rec->served_in = q->usage_in;
+        if (!rec->asked_exact) /* the server's count beats an estimate */
+            rec->in_tokens = q->usage_in;
+    }
     rec->itl = r->nitl;
     rec->nitl = (uint32_t)q->nitl;
     if (grow((void **)&r->itl, &r->capitl, r->nitl + q->nitl, sizeof *r->itl) != 0) {
@@ -190,6 +217,9 @@ static void finish(loop *L, llmm_bench_req *q, CURLcode res)
     rec->end = now;
     /* past the warm-up, and ended while the load was still whole (not the cool-down) */
     rec->windowed = rec->measured && !L->stopped;
+    rec->phase = !rec->measured  ? LLMM_BENCH_WARMUP
+                 : rec->windowed ? LLMM_BENCH_WINDOW
+                                 : LLMM_BENCH_COOLDOWN;
     L->done++;
     if (reason != LLMM_BENCH_OK) {
         rec->measured = 0;
@@ -300,6 +330,7 @@ static void progress(loop *L, double now, int last)
     llmm_sketch *s;
     uint64_t ok = L->done - L->failed;
     double p99 = NAN, el = now - L->r->t0;
+    char b[32];
     /* the current QPS: since the last line (the whole level's on the last line) */
     double since = last ? L->r->t0 : L->prog_t, n = (double)(last ? ok : ok - L->prog_ok);
     if (!pr || pr->quiet || (!pr->tty && !last && pr->every <= 0))
@@ -311,10 +342,12 @@ static void progress(loop *L, double now, int last)
         llmm_sketch_quantile(s, 0.99, &p99);
     llmm_sketch_free(s);
     fprintf(stderr,
-            "%s%s: %.1fs  done %llu  in flight %zu  failed %llu  %.1f req/s  P99 TTFT %.1f ms%s",
-            pr->tty ? "\r\033[K" : "", pr->label, el, (unsigned long long)ok,
-            L->nslot - L->nfree, (unsigned long long)L->failed,
-            now > since ? n / (now - since) : 0.0, p99 * 1e3, pr->tty && !last ? "" : "\n");
+            "%s%s: %.1fs  done %llu  in flight %zu  failed %llu  re-sent %llu  %.1f req/s  "
+            "P99 TTFT %s ms%s",
+            pr->tty ? "\r\033[K" : "", pr->label, el, (unsigned long long)ok, L->nslot - L->nfree,
+            (unsigned long long)L->failed, (unsigned long long)L->r->resends,
+            now > since ? n / (now - since) : 0.0, llmm_bench_num(b, sizeof b, "%.1f", p99 * 1e3),
+            pr->tty && !last ? "" : "\n");
     fflush(stderr);
 }
 
@@ -392,6 +425,7 @@ static void loop_free(loop *L)
     free(L->slot);
     free(L->free_slot);
     free(L->queue);
+    free(L->order);
     if (L->multi)
         curl_multi_cleanup(L->multi);
     if (L->ep >= 0)
@@ -471,7 +505,8 @@ int llmm_bench_run(const llmm_bench_target *t, const llmm_bench_prompts *p,
     L->r = out;
     L->curl_timeout_ms = -1;
     llmm_cli_rng_seed(&L->rng, lv->seed);
-    if (make_recorders(out) != 0 || loop_init(L, nslot) != 0) {
+    L->order = llmm_bench_prompt_order(p->n, lv->seed);
+    if (!L->order || make_recorders(out) != 0 || loop_init(L, nslot) != 0) {
         loop_free(L);
         free(L);
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "cannot set up the event loop: %s",

@@ -108,6 +108,12 @@ void llmm_bench_metrics_expose(llmm_bench_metrics *m, const llmm_bench_live *liv
                  llmm_bench_reason_name(k));
         llmm_prom_writer_value(m->w, labels, (double)live->r->failed[k]);
     }
+    llmm_prom_writer_family(m->w, "llm_client_resends_total",
+                            "requests of this level sent again: their reused connection died "
+                            "before a byte of answer",
+                            LLMM_PROM_COUNTER, NULL, 0);
+    snprintf(labels, sizeof labels, "level=\"%s\"", live->level);
+    llmm_prom_writer_value(m->w, labels, (double)live->r->resends);
     llmm_prom_writer_family(m->w, "llm_client_in_flight", "requests in flight",
                             LLMM_PROM_GAUGE, NULL, 0);
     snprintf(labels, sizeof labels, "level=\"%s\"", live->level);

@@ -26,23 +26,37 @@ const char *llmm_bench_reason_name(int reason)
     return reason >= 0 && reason < LLMM_BENCH_NREASONS ? reason_names[reason] : "?";
 }
 
+/* Keep the first bytes of what the server said of a failure. */
+static void keep(llmm_bench_req *q, const char *s, size_t len)
+{
+    size_t room = LLMM_BENCH_MSG_MAX - q->nmsg;
+    if (len > room)
+        len = room;
+    memcpy(q->msg + q->nmsg, s, len);
+    q->nmsg += len;
+    q->msg[q->nmsg] = '\0';
+}
+
 /* One event of the stream. Returns non-zero to stop reading (the request failed). */
 static int on_event(void *ctx, const char *type, const char *data, size_t len)
 {
     llmm_bench_req *q = ctx;
     llmm_bench_chunk c;
     int rc;
-    if (strcmp(type, "error") == 0) {
+    if (strcmp(type, "error") == 0) { /* `event: error`, or llama.cpp's `error:` line */
         q->reason = LLMM_BENCH_ERROR_EVENT;
+        keep(q, data, len);
         return 1;
     }
     rc = llmm_bench_chunk_parse(q->tok, data, len, &c);
     if (rc != LLMM_BENCH_CHUNK_OK) {
         q->reason = LLMM_BENCH_MALFORMED;
+        keep(q, data, len); /* what could not be read */
         return 1;
     }
-    if (c.error) {
+    if (c.error) { /* a data object {"error": ...} */
         q->reason = LLMM_BENCH_ERROR_EVENT;
+        keep(q, data, len);
         return 1;
     }
     if (c.done) {
@@ -83,14 +97,17 @@ static size_t on_write(char *buf, size_t size, size_t n, void *ctx)
     size_t len = size * n;
     int rc;
     q->now = llmm_bench_now();
+    q->body_bytes += len;
     if (!q->checked) {
         q->checked = 1;
         curl_easy_getinfo(q->easy, CURLINFO_RESPONSE_CODE, &status);
         q->http_status = (int)status;
-        if (status != 200) {
+        if (status != 200)
             q->reason = LLMM_BENCH_HTTP;
-            return 0; /* stop: the body is an error message */
-        }
+    }
+    if (q->reason == LLMM_BENCH_HTTP) { /* the body is the server's message: its first bytes */
+        keep(q, buf, len);
+        return q->nmsg < LLMM_BENCH_MSG_MAX ? len : 0;
     }
     rc = llmm_bench_sse_feed(&q->sse, buf, len, on_event, q);
     if (rc == LLMM_BENCH_SSE_NOMEM)
@@ -160,7 +177,10 @@ static struct curl_slist *headers_of(const llmm_bench_target *t, size_t id)
 {
     char rid[64];
     struct curl_slist *h;
-    snprintf(rid, sizeof rid, "X-Request-Id: bench-%zu", id);
+    if (id == LLMM_BENCH_PREFLIGHT_ID)
+        snprintf(rid, sizeof rid, "X-Request-Id: bench-preflight");
+    else
+        snprintf(rid, sizeof rid, "X-Request-Id: bench-%zu", id);
     h = curl_slist_append(NULL, rid);
     h = h ? curl_slist_append(h, "Content-Type: application/json") : NULL;
     h = h ? curl_slist_append(h, "Accept: text/event-stream") : NULL;
@@ -211,6 +231,11 @@ int llmm_bench_req_start(llmm_bench_req *q, const llmm_bench_target *t,
     q->usage_in = q->usage_out = -1;
     q->reason = q->http_status = 0;
     q->done = q->checked = q->nomem = 0;
+    q->body_bytes = 0;
+    q->resent = 0;
+    q->nmsg = 0;
+    q->msg[0] = '\0';
+    curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 0L);
     curl_easy_setopt(e, CURLOPT_URL, t->url);
     curl_easy_setopt(e, CURLOPT_POSTFIELDS, q->body);
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, q->hdrs);
@@ -218,14 +243,38 @@ int llmm_bench_req_start(llmm_bench_req *q, const llmm_bench_target *t,
     curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
     curl_easy_setopt(e, CURLOPT_PRIVATE, q);
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(t->timeout * 1000.0));
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, q->curl_msg);
+    q->curl_msg[0] = '\0';
     llmm_bench_easy_common(e, t);
     return 0;
 }
 
+int llmm_bench_req_should_resend(llmm_bench_req *q, CURLcode res)
+{
+    long connects = -1, header_bytes = -1;
+    if (q->resent || q->reason || q->body_bytes > 0)
+        return 0;
+    if (res != CURLE_SEND_ERROR && res != CURLE_RECV_ERROR && res != CURLE_GOT_NOTHING)
+        return 0;
+    if (curl_easy_getinfo(q->easy, CURLINFO_NUM_CONNECTS, &connects) != CURLE_OK ||
+        curl_easy_getinfo(q->easy, CURLINFO_HEADER_SIZE, &header_bytes) != CURLE_OK)
+        return 0;
+    return connects == 0 && header_bytes == 0; /* reused, and nothing came back */
+}
+
+void llmm_bench_req_resend(llmm_bench_req *q)
+{
+    llmm_bench_sse_reset(&q->sse);
+    q->resent = 1;
+    curl_easy_setopt(q->easy, CURLOPT_FRESH_CONNECT, 1L);
+}
+
 int llmm_bench_req_outcome(llmm_bench_req *q, CURLcode res)
 {
-    if (q->reason)
+    if (q->reason) /* ours: libcurl's words would only say that we stopped the transfer */
         return q->reason;
+    if (q->nmsg == 0 && q->curl_msg[0]) /* no words from the server: libcurl's */
+        keep(q, q->curl_msg, strlen(q->curl_msg));
     switch (res) {
     case CURLE_OK:
         break;

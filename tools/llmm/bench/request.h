@@ -23,7 +23,15 @@ typedef struct llmm_bench_req {
     int64_t usage_in, usage_out; /* -1: no usage */
     int reason, http_status;
     int done, checked, nomem;
+    size_t body_bytes; /* response body bytes read (the headers: CURLINFO_HEADER_SIZE) */
+    int resent;        /* this is the re-send of its request (on a fresh connection) */
+    char msg[LLMM_BENCH_MSG_MAX + 1]; /* why it failed: the server's words ("" none) */
+    size_t nmsg;
+    char curl_msg[CURL_ERROR_SIZE]; /* libcurl's words of its error */
 } llmm_bench_req;
+
+/* The request number of the preflight (X-Request-Id: bench-preflight). */
+#define LLMM_BENCH_PREFLIGHT_ID ((size_t)-1)
 
 /* CLOCK_MONOTONIC in seconds. */
 double llmm_bench_now(void);
@@ -36,6 +44,13 @@ int llmm_bench_req_start(llmm_bench_req *q, const llmm_bench_target *t,
                          const llmm_bench_prompt *p, size_t id);
 /* The TLS and socket options of every handle (requests and the preflight). */
 void llmm_bench_easy_common(CURL *e, const llmm_bench_target *t);
+/* Should the request that ended with res be sent again? Only when it went out on a reused
+ * connection and not one byte of response came back (the server closed the idle connection as
+ * the request crossed it), and only once: the re-send goes on a fresh connection, where the
+ * same death is a `reset` failure. */
+int llmm_bench_req_should_resend(llmm_bench_req *q, CURLcode res);
+/* Make the handle ready to send the same request again on a fresh connection. */
+void llmm_bench_req_resend(llmm_bench_req *q);
 /* Why the request ended as it did (LLMM_BENCH_OK when it succeeded), after libcurl's res. */
 int llmm_bench_req_outcome(llmm_bench_req *q, CURLcode res);
 

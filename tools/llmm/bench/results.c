@@ -51,6 +51,8 @@ void llmm_bench_result_free(llmm_bench_result *r)
 {
     for (int k = 0; k < LLMM_BENCH_NSKETCH; k++)
         llmm_recorder_free(r->rc[k]);
+    for (size_t i = 0; i < r->n; i++)
+        free(r->rec[i].msg);
     free(r->rec);
     free(r->itl);
     free(r->series);
@@ -81,213 +83,26 @@ static FILE *open_out(llmm_cli_out *o, const char *dir, const char *name, const 
     return o->f;
 }
 
-/* ---- the vLLM result file ----------------------------------------------------------------- */
-
-/* "key": [v(rec 0), v(rec 1), ...]: durations with 9 significant digits (well below a
- * nanosecond), times of the monotonic clock exactly (17). */
-static void list(FILE *f, const char *key, const llmm_bench_result *r,
-                 double (*v)(const llmm_bench_rec *, double t0))
-{
-    int digits = strcmp(key, "start_times") == 0 ? 17 : 9;
-    fprintf(f, ", \"%s\": [", key);
-    for (size_t i = 0; i < r->n; i++)
-        fprintf(f, "%s%.*g", i ? ", " : "", digits, v(&r->rec[i], r->t0));
-    fputc(']', f);
-}
-
 static int ok(const llmm_bench_rec *x)
 {
     return x->reason == LLMM_BENCH_OK;
 }
-static double in_len(const llmm_bench_rec *x, double t0)
-{
-    (void)t0;
-    return (double)x->in_tokens;
-}
-static double out_len(const llmm_bench_rec *x, double t0)
-{
-    (void)t0;
-    return ok(x) ? (double)x->out_tokens : 0.0;
-}
-static double ttft(const llmm_bench_rec *x, double t0)
-{
-    (void)t0;
-    return ok(x) ? x->first - x->sent : 0.0;
-}
-static double e2e(const llmm_bench_rec *x, double t0)
-{
-    (void)t0;
-    return ok(x) ? x->last - x->sent : 0.0;
-}
-static double start(const llmm_bench_rec *x, double t0)
-{
-    (void)t0;
-    return x->sent; /* CLOCK_MONOTONIC, as vLLM's perf_counter() on Linux */
-}
-static double queued(const llmm_bench_rec *x, double t0)
-{
-    (void)t0;
-    return x->sent - x->intended;
-}
 
-static void totals(const llmm_bench_result *r, uint64_t *done, uint64_t *in, uint64_t *out)
+void llmm_bench_count(const llmm_bench_result *r, int phase, llmm_bench_counts *c)
 {
-    *done = *in = *out = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (ok(&r->rec[i])) {
-            ++*done;
-            *in += (uint64_t)r->rec[i].in_tokens;
-            *out += (uint64_t)r->rec[i].out_tokens;
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < r->n; i++) {
+        const llmm_bench_rec *x = &r->rec[i];
+        if (x->phase != phase)
+            continue;
+        c->sent++;
+        c->failed[x->reason]++;
+        if (ok(x)) {
+            c->done++;
+            c->in += (uint64_t)x->in_tokens;
+            c->out += (uint64_t)x->out_tokens;
         }
-}
-
-/* ---- vLLM's statistics: numpy's mean, median, population std and linear P99 ---------------- */
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* "mean_NAME_ms": ..., median, std, p99 of v[0..n) seconds (sorted here); 0 when empty. */
-static void stats(FILE *f, const char *name, double *v, size_t n)
-{
-    double mean = 0, var = 0, med = 0, p99 = 0;
-    if (n > 0) {
-        double h;
-        size_t lo;
-        qsort(v, n, sizeof *v, cmp_double);
-        for (size_t i = 0; i < n; i++)
-            mean += v[i];
-        mean /= (double)n;
-        for (size_t i = 0; i < n; i++)
-            var += (v[i] - mean) * (v[i] - mean);
-        var /= (double)n;
-        h = 0.5 * (double)(n - 1);
-        lo = (size_t)h;
-        med = v[lo] + (h - (double)lo) * (v[lo + (lo + 1 < n)] - v[lo]);
-        h = 0.99 * (double)(n - 1);
-        lo = (size_t)h;
-        p99 = v[lo] + (h - (double)lo) * (v[lo + (lo + 1 < n)] - v[lo]);
     }
-    fprintf(f, ", \"mean_%s_ms\": %.9g, \"median_%s_ms\": %.9g, \"std_%s_ms\": %.9g, "
-               "\"p99_%s_ms\": %.9g",
-            name, mean * 1e3, name, med * 1e3, name, sqrt(var) * 1e3, name, p99 * 1e3);
-}
-
-/* The four statistics of TTFT, TPOT, ITL and E2E over the successful requests, as vLLM's
- * --percentile-metrics ttft,tpot,itl,e2el writes them. 0 out of memory. */
-static int vllm_stats(FILE *f, const llmm_bench_result *r)
-{
-    double *v = malloc((r->n + r->nitl + 1) * sizeof *v);
-    size_t n;
-    if (!v)
-        return 0;
-    n = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (ok(&r->rec[i]))
-            v[n++] = r->rec[i].first - r->rec[i].sent;
-    stats(f, "ttft", v, n);
-    n = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (ok(&r->rec[i]) && r->rec[i].out_tokens > 1)
-            v[n++] = (r->rec[i].last - r->rec[i].first) / (double)(r->rec[i].out_tokens - 1);
-    stats(f, "tpot", v, n);
-    n = 0;
-    for (size_t i = 0; i < r->n; i++)
-        for (uint32_t j = 0; ok(&r->rec[i]) && j < r->rec[i].nitl; j++)
-            v[n++] = r->itl[r->rec[i].itl + j];
-    stats(f, "itl", v, n);
-    n = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (ok(&r->rec[i]))
-            v[n++] = r->rec[i].last - r->rec[i].sent;
-    stats(f, "e2el", v, n);
-    free(v);
-    return 1;
-}
-
-static int write_vllm(FILE *f, const llmm_bench_result *r, const llmm_bench_meta *m)
-{
-    const llmm_bench_level *lv = &r->level;
-    double dur = r->t_end > r->t0 ? r->t_end - r->t0 : 0.0;
-    uint64_t done, in, out;
-    char date[32];
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y%m%d-%H%M%S", localtime(&now));
-    totals(r, &done, &in, &out);
-    fprintf(f, "{\"date\": \"%s\", \"endpoint_type\": \"%s\", \"backend\": \"%s\", ", date,
-            m->backend, m->backend);
-    fprintf(f, "\"label\": %s%s%s, \"model_id\": \"%s\", \"tokenizer_id\": null, ",
-            m->label ? "\"" : "", m->label ? m->label : "null", m->label ? "\"" : "", m->model);
-    fprintf(f, "\"num_prompts\": %zu, ", r->n);
-    if (lv->open)
-        fprintf(f, "\"request_rate\": %.9g, \"burstiness\": %s, ", lv->rate,
-                lv->poisson ? "1.0" : "Infinity");
-    else
-        fprintf(f, "\"request_rate\": \"inf\", \"burstiness\": 1.0, ");
-    if (lv->concurrency)
-        fprintf(f, "\"max_concurrency\": %u, ", lv->concurrency);
-    else
-        fputs("\"max_concurrency\": null, ", f);
-    fprintf(f, "\"duration\": %.9g, \"completed\": %llu, \"failed\": %llu, ", dur,
-            (unsigned long long)done, (unsigned long long)(r->n - done));
-    fprintf(f, "\"total_input_tokens\": %llu, \"total_output_tokens\": %llu, ",
-            (unsigned long long)in, (unsigned long long)out);
-    fprintf(f, "\"request_throughput\": %.9g, \"request_goodput\": null, ",
-            dur > 0 ? (double)done / dur : 0.0);
-    fprintf(f, "\"output_throughput\": %.9g, \"total_token_throughput\": %.9g",
-            dur > 0 ? (double)out / dur : 0.0, dur > 0 ? (double)(in + out) / dur : 0.0);
-    if (!vllm_stats(f, r))
-        return 0;
-    list(f, "input_lens", r, in_len);
-    list(f, "output_lens", r, out_len);
-    list(f, "ttfts", r, ttft);
-    fputs(", \"itls\": [", f);
-    for (size_t i = 0; i < r->n; i++) {
-        const llmm_bench_rec *x = &r->rec[i];
-        fputs(i ? ", [" : "[", f);
-        for (uint32_t j = 0; ok(x) && j < x->nitl; j++)
-            fprintf(f, "%s%.9g", j ? ", " : "", r->itl[x->itl + j]);
-        fputc(']', f);
-    }
-    fputc(']', f);
-    list(f, "latencies", r, e2e);
-    list(f, "start_times", r, start);
-    list(f, "queue_times", r, queued);
-    fputs(", \"generated_texts\": [", f);
-    for (size_t i = 0; i < r->n; i++)
-        fputs(i ? ", \"\"" : "\"\"", f);
-    fputs("], \"errors\": [", f);
-    for (size_t i = 0; i < r->n; i++) {
-        const llmm_bench_rec *x = &r->rec[i];
-        if (ok(x))
-            fprintf(f, "%s\"\"", i ? ", " : "");
-        else if (x->reason == LLMM_BENCH_HTTP)
-            fprintf(f, "%s\"http %d\"", i ? ", " : "", x->http_status);
-        else
-            fprintf(f, "%s\"%s\"", i ? ", " : "", llmm_bench_reason_name(x->reason));
-    }
-    fputs("]}", f);
-    return 1;
-}
-
-int llmm_bench_write_vllm(const char *dir, const llmm_bench_result *r, const llmm_bench_meta *m,
-                          char *path, size_t cap, llmm_cli_error *err)
-{
-    char name[64], base[80];
-    llmm_cli_out o;
-    FILE *f;
-    llmm_bench_level_name(&r->level, name, sizeof name);
-    snprintf(base, sizeof base, "result-%s", name);
-    f = open_out(&o, dir, base, ".json", path, cap, err);
-    if (!f)
-        return LLMM_CLI_EIO;
-    if (!write_vllm(f, r, m)) {
-        llmm_cli_out_discard(&o);
-        return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
-    }
-    return llmm_cli_out_close(&o, err);
 }
 
 /* ---- sketches and series ------------------------------------------------------------------ */
@@ -338,50 +153,166 @@ int llmm_bench_write_series(const char *dir, const llmm_bench_result *r, llmm_cl
 
 /* ---- the summary -------------------------------------------------------------------------- */
 
+const char *llmm_bench_num(char *buf, size_t cap, const char *fmt, double v)
+{
+    if (!isfinite(v))
+        return "\xe2\x80\x93"; /* an en dash */
+    snprintf(buf, cap, fmt, v);
+    return buf;
+}
+
+/* s right-aligned in width columns (an en dash is one column of three bytes). */
+static void cell(FILE *f, const char *s, int width)
+{
+    int cols = strcmp(s, "\xe2\x80\x93") == 0 ? 1 : (int)strlen(s);
+    fprintf(f, " %*s%s", width > cols ? width - cols : 0, "", s);
+}
+
+/* Mean, P50, P90, P99 of sketch k in ms, and its count. */
 static void quantiles(FILE *f, const llmm_bench_result *r, int k, const char *label)
 {
     llmm_sketch *s = llmm_bench_result_sketch(r, k);
-    double q[3] = {NAN, NAN, NAN};
+    double q[4] = {NAN, NAN, NAN, NAN};
     static const double at[3] = {0.5, 0.9, 0.99};
-    if (s && llmm_sketch_count(s) > 0)
+    char b[32];
+    if (s && llmm_sketch_count(s) > 0) {
+        llmm_sketch_mean(s, &q[0]);
         for (int i = 0; i < 3; i++)
-            llmm_sketch_quantile(s, at[i], &q[i]);
-    fprintf(f, "  %-22s %10.2f %10.2f %10.2f  (%llu values)\n", label, q[0] * 1e3, q[1] * 1e3,
-            q[2] * 1e3, s ? (unsigned long long)llmm_sketch_count(s) : 0ull);
+            llmm_sketch_quantile(s, at[i], &q[i + 1]);
+    }
+    fprintf(f, "  %-22s", label);
+    for (int i = 0; i < 4; i++)
+        cell(f, llmm_bench_num(b, sizeof b, "%.2f", q[i] * 1e3), 10);
+    fprintf(f, "  (%llu values)\n", s ? (unsigned long long)llmm_sketch_count(s) : 0ull);
     llmm_sketch_free(s);
+}
+
+/* "reason N, reason N" of c's failures. */
+static void reasons(FILE *f, const llmm_bench_counts *c)
+{
+    int first = 1;
+    for (int k = 1; k < LLMM_BENCH_NREASONS; k++)
+        if (c->failed[k]) {
+            fprintf(f, "%s%s %llu", first ? ": " : ", ", llmm_bench_reason_name(k),
+                    (unsigned long long)c->failed[k]);
+            first = 0;
+        }
+}
+
+/* The window's failures grouped by reason, status and message: a line each, the most
+ * frequent first (at most GROUPS; the rest counted). */
+#define GROUPS 6
+static void failure_lines(FILE *f, const llmm_bench_result *r)
+{
+    const llmm_bench_rec *g[GROUPS];
+    uint64_t n[GROUPS], rest = 0;
+    size_t ng = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const llmm_bench_rec *x = &r->rec[i];
+        size_t j = 0;
+        if (x->phase != LLMM_BENCH_WINDOW || ok(x))
+            continue;
+        while (j < ng && !(g[j]->reason == x->reason && g[j]->http_status == x->http_status &&
+                           strcmp(g[j]->msg ? g[j]->msg : "", x->msg ? x->msg : "") == 0))
+            j++;
+        if (j < ng)
+            n[j]++;
+        else if (ng < GROUPS)
+            g[ng] = x, n[ng++] = 1;
+        else
+            rest++;
+    }
+    for (size_t j = 0; j < ng; j++) {
+        char st[16] = "";
+        if (g[j]->reason == LLMM_BENCH_HTTP)
+            snprintf(st, sizeof st, " %d", g[j]->http_status);
+        fprintf(f, "    %llu x %s%s", (unsigned long long)n[j],
+                llmm_bench_reason_name(g[j]->reason), st);
+        if (g[j]->msg) { /* control bytes shown as spaces: one line each */
+            fputs(": ", f);
+            for (const char *c = g[j]->msg; *c; c++)
+                fputc((unsigned char)*c < 0x20 || *c == 0x7f ? ' ' : *c, f);
+        }
+        fputc('\n', f);
+    }
+    if (rest)
+        fprintf(f, "    %llu more of other kinds (the result file keeps each)\n",
+                (unsigned long long)rest);
+}
+
+/* Asked and served prompt lengths, where they can differ (token-ID prompts with usage). */
+static void prompt_lengths(FILE *f, const llmm_bench_result *r)
+{
+    uint64_t n = 0, fewer = 0, more = 0;
+    double asked = 0, served = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const llmm_bench_rec *x = &r->rec[i];
+        if (x->phase != LLMM_BENCH_WINDOW || !ok(x) || !x->asked_exact || x->served_in < 0)
+            continue;
+        n++;
+        fewer += x->served_in < x->asked_in;
+        more += x->served_in > x->asked_in;
+        asked += (double)x->asked_in;
+        served += (double)x->served_in;
+    }
+    if (fewer || more)
+        fprintf(f,
+                "  prompt tokens: the server served fewer than asked for %llu and more for %llu "
+                "of %llu requests (means: asked %.1f, served %.1f; input_lens holds the asked, "
+                "llmm.requests.served_input_lens the served)\n",
+                (unsigned long long)fewer, (unsigned long long)more, (unsigned long long)n,
+                asked / (double)n, served / (double)n);
 }
 
 void llmm_bench_print_level(FILE *f, const llmm_bench_result *r)
 {
-    char name[64];
-    uint64_t done, in, out, usage = 0, failed = 0;
-    totals(r, &done, &in, &out);
+    char name[64], b1[32], b2[32];
+    llmm_bench_counts c[LLMM_BENCH_NPHASES];
+    uint64_t usage = 0;
+    double dur = r->w1 - r->w0;
+    for (int ph = 0; ph < LLMM_BENCH_NPHASES; ph++)
+        llmm_bench_count(r, ph, &c[ph]);
     for (size_t i = 0; i < r->n; i++)
-        usage += ok(&r->rec[i]) && r->rec[i].usage;
+        usage += r->rec[i].phase == LLMM_BENCH_WINDOW && ok(&r->rec[i]) && r->rec[i].usage;
     llmm_bench_level_name(&r->level, name, sizeof name);
     fprintf(f,
-            "level %s: %zu sent, %llu succeeded, %zu failed%s; max in flight %u; %llu "
-            "connections opened\n",
-            name, r->n, (unsigned long long)done, r->n - (size_t)done,
-            r->interrupted ? " (interrupted)" : "", r->max_in_flight,
-            (unsigned long long)r->connects);
-    for (int k = 1; k < LLMM_BENCH_NREASONS; k++) {
-        if (!r->failed[k])
-            continue;
-        fprintf(f, "%s %s %llu", failed ? "," : "  failures:", llmm_bench_reason_name(k),
-                (unsigned long long)r->failed[k]);
-        failed += r->failed[k];
-    }
-    if (failed)
-        fputc('\n', f);
-    fprintf(f, "  measured window %.2f s (warm-up and cool-down excluded): %.2f req/s\n",
-            r->w1 - r->w0, llmm_bench_window_qps(r));
+            "level %s: %zu sent%s (%llu warm-up, %llu in the measured window, %llu cool-down); "
+            "max in flight %u; %llu connections opened; %llu re-sent\n",
+            name, r->n, r->interrupted ? ", interrupted" : "",
+            (unsigned long long)c[LLMM_BENCH_WARMUP].sent,
+            (unsigned long long)c[LLMM_BENCH_WINDOW].sent,
+            (unsigned long long)c[LLMM_BENCH_COOLDOWN].sent, r->max_in_flight,
+            (unsigned long long)r->connects, (unsigned long long)r->resends);
+    fprintf(f, "  window: %llu requests, %llu succeeded, %llu failed",
+            (unsigned long long)c[LLMM_BENCH_WINDOW].sent,
+            (unsigned long long)c[LLMM_BENCH_WINDOW].done,
+            (unsigned long long)(c[LLMM_BENCH_WINDOW].sent - c[LLMM_BENCH_WINDOW].done));
+    reasons(f, &c[LLMM_BENCH_WINDOW]);
+    fputc('\n', f);
+    failure_lines(f, r);
+    c[0].sent += c[2].sent;
+    c[0].done += c[2].done;
+    for (int k = 0; k < LLMM_BENCH_NREASONS; k++)
+        c[0].failed[k] += c[2].failed[k];
+    fprintf(f, "  outside the window (in no figure below): %llu requests, %llu failed",
+            (unsigned long long)c[0].sent, (unsigned long long)(c[0].sent - c[0].done));
+    reasons(f, &c[0]);
+    fputc('\n', f);
+    fprintf(f,
+            "  measured window %s s: %s req/s completed / duration (vLLM's "
+            "request_throughput), %s req/s %s\n",
+            llmm_bench_num(b1, sizeof b1, "%.2f", dur),
+            llmm_bench_num(b2, sizeof b2, "%.2f",
+                           dur > 0 ? (double)c[LLMM_BENCH_WINDOW].done / dur : NAN),
+            llmm_bench_num(name, sizeof name, "%.2f", llmm_bench_window_qps(r)),
+            r->level.open ? "ended in the window" : "by Little's law");
+    prompt_lengths(f, r);
     fprintf(f, "  output tokens: %s (%llu of %llu successful requests sent usage)\n",
-            usage == done ? "the server's usage"
-            : usage == 0  ? "streamed chunk counts"
-                          : "usage where sent, else chunk counts",
-            (unsigned long long)usage, (unsigned long long)done);
-    fprintf(f, "  %-22s %10s %10s %10s\n", "latency (ms)", "P50", "P90", "P99");
+            usage == c[LLMM_BENCH_WINDOW].done ? "the server's usage"
+            : usage == 0                       ? "streamed chunk counts"
+                                               : "usage where sent, else chunk counts",
+            (unsigned long long)usage, (unsigned long long)c[LLMM_BENCH_WINDOW].done);
+    fprintf(f, "  %-22s %10s %10s %10s %10s\n", "latency (ms)", "mean", "P50", "P90", "P99");
     quantiles(f, r, LLMM_BENCH_TTFT, "TTFT from send");
     quantiles(f, r, LLMM_BENCH_ITL, "ITL");
     quantiles(f, r, LLMM_BENCH_E2E, "E2E from send");

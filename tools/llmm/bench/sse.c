@@ -92,6 +92,8 @@ static int line(llmm_bench_sse *p, const char *l, size_t len, llmm_bench_sse_fn 
         p->has_data = 1;
         return rc;
     }
+    if (flen == 5 && memcmp(l, "error", 5) == 0) /* llama.cpp's in-stream error line */
+        return fn(ctx, "error", val, vlen);
     if (flen == 5 && memcmp(l, "event", 5) == 0) {
         if (vlen >= sizeof p->type)
             vlen = sizeof p->type - 1;

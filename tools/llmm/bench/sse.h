@@ -2,8 +2,10 @@
  *
  * Bytes are fed as they arrive, cut anywhere (inside a line, between CR and LF). Lines end at
  * CRLF, LF or CR; a line starting with ':' is a comment; `field: value` loses one space after
- * the colon; `data` lines of one event join with '\n'; `event` names the event; other fields
- * (id, retry, unknown ones) are ignored; a blank line dispatches an event that has data. An
+ * the colon; `data` lines of one event join with '\n'; `event` names the event; an `error`
+ * field (llama.cpp's in-stream error, outside the WHATWG grammar) is dispatched at once as an
+ * event of type "error" whose data is its value; other fields (id, retry, unknown ones) are
+ * ignored; a blank line dispatches an event that has data. An
  * event still open when the stream ends is not dispatched (llmm_bench_sse_pending() tells).
  * Memory: one buffer for the line being read and one for the event's data, grown as needed up
  * to `max` bytes each. */

@@ -10,16 +10,44 @@
 #define SELF (&llmm_cli_command_bench)
 
 /* The options, in the order of their ids. */
-#define OPTIONS                                                                                \
-    "url= chat model= api-key= header= cacert= insecure concurrency= rate= arrivals= "         \
-    "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos " \
-    "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset= "  \
-    "metrics-port= host-signals="
+#define OPTIONS                                                                                    \
+    "url= chat model= api-key= header= cacert= insecure concurrency= rate= arrivals= "             \
+    "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos "     \
+    "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset= "      \
+    "metrics-port= host-signals= vocab-size= shared-prefix= text-prompts"
 enum {
-    OPT_URL = LLMM_CLI_OPT, OPT_CHAT, OPT_MODEL, OPT_KEY, OPT_HEADER, OPT_CACERT, OPT_INSECURE,
-    OPT_CONC, OPT_RATE, OPT_ARRIVALS, OPT_MAXCONC, OPT_NUM, OPT_DURATION, OPT_IN, OPT_OUT,
-    OPT_RANGE, OPT_EOS, OPT_SEED, OPT_WARMUP, OPT_TIMEOUT, OPT_GRACE, OPT_DIR, OPT_LABEL,
-    OPT_NOREPORT, OPT_QUIET, OPT_EVERY, OPT_DATASET, OPT_METRICS, OPT_HOST
+    OPT_URL = LLMM_CLI_OPT,
+    OPT_CHAT,
+    OPT_MODEL,
+    OPT_KEY,
+    OPT_HEADER,
+    OPT_CACERT,
+    OPT_INSECURE,
+    OPT_CONC,
+    OPT_RATE,
+    OPT_ARRIVALS,
+    OPT_MAXCONC,
+    OPT_NUM,
+    OPT_DURATION,
+    OPT_IN,
+    OPT_OUT,
+    OPT_RANGE,
+    OPT_EOS,
+    OPT_SEED,
+    OPT_WARMUP,
+    OPT_TIMEOUT,
+    OPT_GRACE,
+    OPT_DIR,
+    OPT_LABEL,
+    OPT_NOREPORT,
+    OPT_QUIET,
+    OPT_EVERY,
+    OPT_DATASET,
+    OPT_METRICS,
+    OPT_HOST,
+    OPT_VOCAB,
+    OPT_SHARED,
+    OPT_TEXT
 };
 
 static void usage(FILE *f)
@@ -33,11 +61,16 @@ static void usage(FILE *f)
           "llmm sketches. Requests stream (\"stream\": true, stream_options.include_usage).\n"
           "\n"
           "Target:\n"
-          "  --url URL            the server (http://host:port, /v1/completions is added) or\n"
-          "                       the endpoint's full URL\n"
+          "  --url URL            the server as OpenAI clients take it: a path ending in\n"
+          "                       /completions is the endpoint; one ending in /v1 gets\n"
+          "                       /completions (/chat/completions with --chat); any other,\n"
+          "                       none included, gets /v1/...; a query string is kept\n"
           "  --chat               /v1/chat/completions (text prompts) instead of\n"
           "                       /v1/completions (token-ID prompts: exact input lengths)\n"
-          "  --model NAME         the \"model\" of every request (default: default)\n"
+          "  Before the run one real request (the first prompt, one output token) must\n"
+          "  succeed, else llmm bench says why and does not start.\n"
+          "  --model NAME         the \"model\" of every request (default: the first model of\n"
+          "                       the server's /v1/models, else \"default\")\n"
           "  --api-key KEY        bearer token (default: $OPENAI_API_KEY); never printed\n"
           "  --header 'N: V'      an extra header (repeatable, up to 16)\n"
           "  --cacert FILE        CA certificates for HTTPS; --insecure: no verification\n"
@@ -63,7 +96,14 @@ static void usage(FILE *f)
           "  --input-len N, --output-len N   mean lengths in tokens (default 128, 64)\n"
           "  --range-ratio F      lengths uniform in mean*[1-F, 1+F] (default 0)\n"
           "  --ignore-eos         ask the server for exactly max_tokens (vLLM's ignore_eos)\n"
-          "  --seed N             prompts, lengths and arrivals (default 0)\n"
+          "  --seed N             prompts, lengths, their order and arrivals (default 0)\n"
+          "  --vocab-size V       token IDs drawn below V (default 32000: the smallest\n"
+          "                       vocabulary of the common model families; a smaller model\n"
+          "                       needs it)\n"
+          "  --shared-prefix N    every prompt starts with the same N tokens (to measure a\n"
+          "                       prefix cache on purpose; by default each prompt starts with\n"
+          "                       a prefix unique to it)\n"
+          "  --text-prompts       send words to /v1/completions too (default: token IDs)\n"
           "  --dataset FILE       prompts from a file instead: ShareGPT JSON (the first turn\n"
           "                       the prompt, the second's length in words max_tokens unless\n"
           "                       --output-len; vLLM's filters, lengths in words) or JSON Lines\n"
@@ -71,8 +111,9 @@ static void usage(FILE *f)
           "\n"
           "Output:\n"
           "  -o, --out DIR        where the files go (default llmm-bench-out): per level\n"
-          "                       result-c8.json (vLLM's --save-result --save-detailed keys:\n"
-          "                       `llmm report` and vLLM-reading tools take it), c8-ttft.llmm,\n"
+          "                       result-c8.json (vLLM's --save-result --save-detailed keys\n"
+          "                       over the measured window, llmm's own under \"llmm\": `llmm\n"
+          "                       report` and vLLM-reading tools take it), c8-ttft.llmm,\n"
           "                       c8-itl.llmm, c8-e2e.llmm (sketches of the measured window, for\n"
           "                       `llmm merge`; open loop adds r5-ttft-intended.llmm and\n"
           "                       r5-e2e-intended.llmm), series-c8.csv (every 50 ms: requests in\n"
@@ -93,11 +134,13 @@ static void usage(FILE *f)
           "                       a terminal, a line every DUR (default 10s)\n"
           "  -h, --help           this text\n"
           "\n"
-          "A request fails, and counts by reason, on an HTTP status other than 200 (http), no\n"
-          "connection (connect), a connection broken mid-stream (reset), a stream ending\n"
-          "without data: [DONE] (truncated), an event that is not a JSON object (malformed),\n"
-          "an error object in the stream (error-event), no output chunk (no-output), the\n"
-          "--timeout (timeout), TLS (tls), the end of the grace period (cancelled).\n"
+          "A request fails, and counts by reason with the server's words, on an HTTP status\n"
+          "other than 200 (http), no connection (connect), a broken connection (reset), a\n"
+          "stream ending without data: [DONE] (truncated), an event that is not a JSON object\n"
+          "(malformed), an in-stream error: event: error, a data object {\"error\": ...} or an\n"
+          "error: line (error-event), no output chunk (no-output), the --timeout (timeout),\n"
+          "TLS (tls), the end of the grace period (cancelled). A request whose reused\n"
+          "connection died before a byte of answer is sent again once, on a fresh one.\n"
           "\n"
           "Exit status: 0 done (failed requests are data), 1 the server cannot be reached\n"
           "before the run or a file cannot be written, 2 usage error.\n",
@@ -176,6 +219,13 @@ static int value_option(llmm_bench_args *a, int id, const char *arg)
         return 0;
     case OPT_RANGE:
         return number_arg(arg, 0, 0.99, &a->synth.range);
+    case OPT_VOCAB:
+        return llmm_cli_u64_arg(arg, UINT32_MAX, &a->synth.vocab) && a->synth.vocab >= 16 ? 0 : -1;
+    case OPT_SHARED:
+        if (!llmm_cli_u64_arg(arg, 1000000, &u))
+            return -1;
+        a->synth.shared_prefix = (int64_t)u;
+        return 0;
     case OPT_SEED:
         if (!llmm_cli_u64_arg(arg, UINT64_MAX, &a->synth.seed))
             return -1;
@@ -209,6 +259,7 @@ static int option(void *ctx, int id, const char *name, const char *arg)
         if (strpbrk(arg, "\"\\"))
             return llmm_cli_usage_error(SELF, "--model: no quote or backslash, please");
         a->t.model = arg;
+        a->model_given = 1;
         return -1;
     case OPT_KEY: a->t.api_key = arg; return -1;
     case OPT_HEADER:
@@ -220,6 +271,9 @@ static int option(void *ctx, int id, const char *name, const char *arg)
     case OPT_CACERT: a->t.cacert = arg; return -1;
     case OPT_INSECURE: a->t.insecure = 1; return -1;
     case OPT_EOS: a->t.ignore_eos = 1; return -1;
+    case OPT_TEXT:
+        a->synth.text = 1;
+        return -1;
     case 'o': a->out_dir = arg; return -1;
     case OPT_LABEL: a->label = arg; return -1;
     case OPT_DATASET: a->dataset = arg; return -1;
@@ -246,6 +300,7 @@ static void defaults(llmm_bench_args *a)
     a->lv.warmup = 0.1;
     a->synth.in_len = 128;
     a->synth.out_len = 64;
+    a->synth.vocab = LLMM_BENCH_VOCAB_DEFAULT;
     a->out_dir = "llmm-bench-out";
     a->grace = 5;
     a->progress_every = 10;
@@ -271,7 +326,15 @@ static int run(int argc, char **argv)
         a.lv.num_requests = 100;
     if (a.lv.open && !a.lv.concurrency)
         a.lv.concurrency = 1024;
-    a.synth.n = a.lv.num_requests && a.lv.num_requests < 1000 ? (size_t)a.lv.num_requests : 1000;
+    /* one prompt per request of every level (used without replacement: a level does not
+     * send the prompts of the one before), up to LLMM_BENCH_PROMPTS_MAX */
+    {
+        uint64_t levels = a.lv.open ? 1 : a.nconc, all = LLMM_BENCH_PROMPTS_MAX;
+        if (a.lv.num_requests < LLMM_BENCH_PROMPTS_MAX / levels)
+            all = a.lv.num_requests * levels;
+        /* --duration alone: 1000 a level, said when they run out */
+        a.synth.n = a.lv.num_requests ? (size_t)all : (size_t)(1000 * levels);
+    }
 #ifdef LLMM_CLI_HAVE_CURL
     return llmm_bench_main(&a);
 #else

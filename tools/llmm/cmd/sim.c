@@ -62,21 +62,51 @@ static void usage(FILE *f)
             "  --stall-rate P       pause the stream once for --stall-ms (default %g)\n"
             "  --drop-rate P        close the connection mid-stream\n"
             "  --malformed-rate P   send one chunk whose JSON is cut in half\n"
+            "  --error-status S     the status of --error-rate's errors (400 ... 599)\n"
+            "  --stream-error-rate P  end the stream with an in-stream error (status 200) ...\n"
+            "  --stream-error D     ... written as D: event (`event: error` and a data\n"
+            "                       object), object (a data object {\"error\": ...}) or field\n"
+            "                       (llama.cpp's line `error: {...}`; default event) ...\n"
+            "  --stream-error-after N  ... after N output tokens (default 0: before any)\n"
+            "  --close-after-stream close each connection once its response is sent, while\n"
+            "                       the response said keep-alive (as llama-server does)\n"
+            "  --idle-close-rate P  after a response, close the connection when the next\n"
+            "                       request arrives on it, unanswered (an idle close that the\n"
+            "                       request crossed)\n"
+            "  --vocab-size V       refuse (400) prompts with a token ID >= V\n"
+            "  --max-prompt-tokens N  truncate longer prompts to N tokens (usage says N)\n"
+            "  --empty-finish-chunk end each stream with a chunk of its own holding the\n"
+            "                       finish_reason and an empty text (as llama.cpp does)\n"
             "  -h, --help           this text\n",
             (unsigned long long)d.seed, LLMM_SIM_MAX_CONNECTIONS, LLMM_SIM_PER_ADDRESS,
-            LLMM_SIM_REQUEST_S, d.step_base_ms, d.step_per_seq_ms,
-            d.prefill_ms_per_token, d.max_batch, (unsigned long long)d.kv_tokens,
-            d.default_max_tokens, d.mean_output, d.stall_ms);
+            LLMM_SIM_REQUEST_S, d.step_base_ms, d.step_per_seq_ms, d.prefill_ms_per_token,
+            d.max_batch, (unsigned long long)d.kv_tokens, d.default_max_tokens, d.mean_output,
+            d.stall_ms);
 }
 
 /* The options taking text, then the numeric ones in the order of `numeric`. */
-#define TEXT_OPTIONS "port= host= model= seed= tls-cert= tls-key= log= "
-enum { OPT_PORT = LLMM_CLI_OPT, OPT_HOST, OPT_MODEL, OPT_SEED, OPT_CERT, OPT_KEY, OPT_LOG,
-       OPT_NUMERIC };
-#define NUMERIC_OPTIONS                                                                        \
-    "step-base-ms= step-per-seq-ms= prefill-ms-per-token= max-batch= kv-tokens= "              \
-    "default-max-tokens= mean-output= error-rate= stall-rate= stall-ms= drop-rate= "          \
-    "malformed-rate= max-connections= max-connections-per-address= request-deadline="
+#define TEXT_OPTIONS                                                                               \
+    "port= host= model= seed= tls-cert= tls-key= log= close-after-stream stream-error= "           \
+    "empty-finish-chunk "
+enum {
+    OPT_PORT = LLMM_CLI_OPT,
+    OPT_HOST,
+    OPT_MODEL,
+    OPT_SEED,
+    OPT_CERT,
+    OPT_KEY,
+    OPT_LOG,
+    OPT_CLOSE,
+    OPT_DIALECT,
+    OPT_EMPTY,
+    OPT_NUMERIC
+};
+#define NUMERIC_OPTIONS                                                                            \
+    "step-base-ms= step-per-seq-ms= prefill-ms-per-token= max-batch= kv-tokens= "                  \
+    "default-max-tokens= mean-output= error-rate= stall-rate= stall-ms= drop-rate= "               \
+    "malformed-rate= max-connections= max-connections-per-address= request-deadline= "             \
+    "idle-close-rate= stream-error-rate= stream-error-after= error-status= vocab-size= "           \
+    "max-prompt-tokens="
 
 /* A numeric option: where it goes (the engine's parameters, or the limits when `limit`), its
  * kind and bounds. */
@@ -90,14 +120,27 @@ typedef struct numeric_opt {
 #define P_OFF(f) 0, offsetof(llmm_sim_params, f)
 #define L_OFF(f) 1, offsetof(llmm_sim_limits, f)
 static const numeric_opt numeric[] = {
-    {P_OFF(step_base_ms), 'd', 0, 1e6},      {P_OFF(step_per_seq_ms), 'd', 0, 1e6},
-    {P_OFF(prefill_ms_per_token), 'd', 0, 1e6}, {P_OFF(max_batch), 'u', 1, 1e6},
-    {P_OFF(kv_tokens), 'U', 1, 1e15},         {P_OFF(default_max_tokens), 'u', 1, 1e6},
-    {P_OFF(mean_output), 'd', 1, 1e6},        {P_OFF(error_rate), 'd', 0, 1},
-    {P_OFF(stall_rate), 'd', 0, 1},           {P_OFF(stall_ms), 'd', 0, 3.6e6},
-    {P_OFF(drop_rate), 'd', 0, 1},            {P_OFF(malformed_rate), 'd', 0, 1},
-    {L_OFF(max_connections), 'u', 1, 1e6},    {L_OFF(per_address), 'u', 1, 1e6},
+    {P_OFF(step_base_ms), 'd', 0, 1e6},
+    {P_OFF(step_per_seq_ms), 'd', 0, 1e6},
+    {P_OFF(prefill_ms_per_token), 'd', 0, 1e6},
+    {P_OFF(max_batch), 'u', 1, 1e6},
+    {P_OFF(kv_tokens), 'U', 1, 1e15},
+    {P_OFF(default_max_tokens), 'u', 1, 1e6},
+    {P_OFF(mean_output), 'd', 1, 1e6},
+    {P_OFF(error_rate), 'd', 0, 1},
+    {P_OFF(stall_rate), 'd', 0, 1},
+    {P_OFF(stall_ms), 'd', 0, 3.6e6},
+    {P_OFF(drop_rate), 'd', 0, 1},
+    {P_OFF(malformed_rate), 'd', 0, 1},
+    {L_OFF(max_connections), 'u', 1, 1e6},
+    {L_OFF(per_address), 'u', 1, 1e6},
     {L_OFF(request_s), 'd', 0.001, 86400},
+    {P_OFF(idle_close_rate), 'd', 0, 1},
+    {P_OFF(stream_error_rate), 'd', 0, 1},
+    {P_OFF(stream_error_after), 'u', 0, 1e6},
+    {P_OFF(error_status), 'u', 400, 599},
+    {P_OFF(vocab_size), 'U', 1, 1e12},
+    {P_OFF(max_prompt_tokens), 'U', 1, 1e12},
 };
 
 typedef struct sim_args {
@@ -136,6 +179,21 @@ static int option(void *ctx, int id, const char *name, const char *arg)
     } else if (id == OPT_SEED) {
         if (!llmm_cli_u64_arg(arg, UINT64_MAX, &a->p.seed))
             return llmm_cli_usage_error(SELF, "--seed: '%s' is not a number", arg);
+    } else if (id == OPT_CLOSE) {
+        a->p.close_after_stream = 1;
+    } else if (id == OPT_EMPTY) {
+        a->p.empty_finish_chunk = 1;
+    } else if (id == OPT_DIALECT) {
+        static const char *const names[] = {"event", "object", "field"};
+        int i = 2;
+        while (i >= 0 && strcmp(arg, names[i]) != 0)
+            i--;
+        if (i < 0)
+            return llmm_cli_usage_error(SELF,
+                                        "--stream-error: '%s' is not event, object or "
+                                        "field",
+                                        arg);
+        a->p.stream_error_dialect = i;
     } else if (id >= OPT_NUMERIC) {
         return set_numeric(a, &numeric[id - OPT_NUMERIC], name, arg);
     } else {

@@ -36,6 +36,7 @@ typedef struct llmm_cli_gp_stream {
     int other_body;       /* a JSON body that is not a completion (embeddings) */
     /* what the event being parsed holds */
     int ev_content, ev_other, ev_err_obj;
+    int ev_empty_text, ev_finish; /* choices[0].text was "", finish_reason a string */
     char msg[192];        /* why an event's data was refused */
 } llmm_cli_gp_stream;
 

@@ -4,8 +4,10 @@
  * `data` lines join with '\n', a line starting with ':' is a comment, other fields are
  * ignored) whose data is a JSON chunk of the OpenAI API, or `[DONE]`. A chunk carries text when
  * choices[0].delta.content (chat), choices[0].text (completions) or their reasoning
- * counterparts are non-empty; a role-only first chunk, an empty delta, a usage chunk and
- * [DONE] carry none. An `event:` naming an error marks an error event (no text). A usage
+ * counterparts are non-empty, or choices[0].text is "" in a chunk without a finish_reason (a
+ * special token; `llmm bench`'s rule, bench/chunk.h); a role-only first chunk, an empty delta,
+ * an empty text with a finish_reason (llama.cpp's last chunk), a usage chunk and [DONE] carry
+ * none. An `event:` naming an error marks an error event (no text). A usage
  * object gives the server's token counts. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,15 +20,22 @@
 
 enum { R_ROOT = LLMM_CLI_OAI_ROOT, R_CHOICE = LLMM_CLI_OAI_CHOICE, R_DELTA = LLMM_CLI_OAI_DELTA,
        R_USAGE = LLMM_CLI_OAI_USAGE };
-enum { K_CHOICES = LLMM_CLI_OAI_K_CHOICES, K_USAGE = LLMM_CLI_OAI_K_USAGE,
-       K_DELTA = LLMM_CLI_OAI_K_DELTA, K_ERROR = LLMM_CLI_OAI_K_FIRST_FREE, K_DATA, K_TEXT };
+enum {
+    K_CHOICES = LLMM_CLI_OAI_K_CHOICES,
+    K_USAGE = LLMM_CLI_OAI_K_USAGE,
+    K_DELTA = LLMM_CLI_OAI_K_DELTA,
+    K_ERROR = LLMM_CLI_OAI_K_FIRST_FREE,
+    K_DATA,
+    K_TEXT,
+    K_FINISH
+};
 
 static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
 {
     static const char *const root[] = {"choices", "usage", "error", "data"};
     static const int root_id[] = {K_CHOICES, K_USAGE, K_ERROR, K_DATA};
-    static const char *const choice[] = {"delta", "message", "text"};
-    static const int choice_id[] = {K_DELTA, K_DELTA, K_TEXT};
+    static const char *const choice[] = {"delta", "message", "text", "finish_reason"};
+    static const int choice_id[] = {K_DELTA, K_DELTA, K_TEXT, K_FINISH};
     llmm_cli_gp_stream *s = self;
     int id;
     switch (f->type) {
@@ -38,7 +47,7 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
             s->ev_other = 1;
         return id == K_ERROR || id == K_DATA ? LLMM_CLI_JSON_SKIP : id;
     case R_CHOICE:
-        return llmm_cli_key_id(k, len, choice, choice_id, 3);
+        return llmm_cli_key_id(k, len, choice, choice_id, 4);
     case R_DELTA:
         return llmm_cli_oai_delta_text(k, len) ? K_TEXT : LLMM_CLI_JSON_SKIP;
     case R_USAGE:
@@ -62,6 +71,10 @@ static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_val
     if (f->key == K_TEXT && v->kind == K_STRING && v->len > 0 &&
         (f->type == R_CHOICE || f->type == R_DELTA))
         s->ev_content = 1;
+    else if (f->key == K_TEXT && v->kind == K_STRING && f->type == R_CHOICE)
+        s->ev_empty_text = 1;
+    else if (f->key == K_FINISH && v->kind == K_STRING && f->type == R_CHOICE)
+        s->ev_finish = 1;
     if (f->type == R_USAGE)
         llmm_cli_oai_usage_scalar(f, v, &s->out_tokens, &s->in_tokens);
     return 1;
@@ -107,6 +120,7 @@ static int event(llmm_cli_gp_stream *s, size_t resp, const char *data, size_t le
     if (len == 6 && memcmp(data, "[DONE]", 6) == 0)
         return LLMM_CLI_OK;
     s->ev_content = s->ev_other = s->ev_err_obj = 0;
+    s->ev_empty_text = s->ev_finish = 0;
     llmm_cli_json_init(&s->inner, &handler, s, 0);
     st = llmm_cli_json_feed(&s->inner, data, len);
     if (st == LLMM_CLI_JSON_OK)
@@ -123,7 +137,7 @@ static int event(llmm_cli_gp_stream *s, size_t resp, const char *data, size_t le
     }
     if (s->ev_err_obj)
         s->error_events++;
-    else if (s->ev_content)
+    else if (s->ev_content || (s->ev_empty_text && !s->ev_finish))
         s->content[resp] = 1;
     s->other_body |= s->ev_other;
     return LLMM_CLI_OK;

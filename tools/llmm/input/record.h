@@ -129,7 +129,21 @@ typedef struct llmm_cli_sink {
      * clock of its start times), type an event attribute name such as "model.weight_switch";
      * delivered before the run's records. */
     int (*event)(void *user, double t_s, const char *type, double value);
+    /* The kind of failure of the failed request just delivered, as its input names it (a
+     * vLLM errors entry up to its first ':', "http 404" or "reset" in `llmm bench`'s files;
+     * len bytes, not NUL-terminated); only for inputs that say. */
+    int (*failure)(void *user, const char *kind, size_t len);
 } llmm_cli_sink;
+
+/* The most kinds of failure a report tells apart (the rest are counted together). */
+#define LLMM_CLI_FAILURE_KINDS 16
+#define LLMM_CLI_FAILURE_KIND_MAX 24 /* bytes of a kind, its NUL included */
+typedef struct llmm_cli_failure_kinds {
+    char name[LLMM_CLI_FAILURE_KINDS][LLMM_CLI_FAILURE_KIND_MAX];
+    uint64_t n[LLMM_CLI_FAILURE_KINDS];
+    size_t nkinds;
+    uint64_t other; /* failures of further kinds */
+} llmm_cli_failure_kinds;
 
 /* Statistics about what a reader read, for the report's input table. */
 typedef struct llmm_cli_input_info {

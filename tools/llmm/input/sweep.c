@@ -125,6 +125,10 @@ static int parse_row(char *line, uint64_t lineno, int first, int *ncols, row *ou
                              name, (unsigned long long)lineno, n > 3 ? "more than " : "",
                              n > 3 ? (size_t)3 : n, *ncols);
     for (size_t i = 0; i < n; i++) {
+        if (i == 2 && flen[i] == 0) { /* an empty p99_ms: the level had none (llmm bench) */
+            v[i] = NAN;
+            continue;
+        }
         if (llmm_cli_number(f[i], flen[i], &v[i]) != LLMM_CLI_OK)
             return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: %s '%.*s' is not a number",
                                  name, (unsigned long long)lineno, what[i],
@@ -136,7 +140,7 @@ static int parse_row(char *line, uint64_t lineno, int first, int *ncols, row *ou
     if (!(v[1] >= 0))
         return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: qps %g is negative", name,
                              (unsigned long long)lineno, v[1]);
-    if (n == 3 && !(v[2] >= 0))
+    if (n == 3 && v[2] < 0)
         return llmm_cli_fail(err, LLMM_CLI_EPARSE, "%s:%llu: p99_ms %g is negative", name,
                              (unsigned long long)lineno, v[2]);
     out->conc = v[0];

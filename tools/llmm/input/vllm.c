@@ -202,6 +202,9 @@ static int end_document(llmm_cli_vllm *p)
             return llmm_cli_jr_fail(&p->jr, LLMM_CLI_ENOMEM, "out of memory");
         if (!llmm_cli_jr_record(&p->jr, &r))
             return 0;
+        if (f && q->nkind && p->jr.sink.failure &&
+            !llmm_cli_jr_sink(&p->jr, p->jr.sink.failure(p->jr.sink.user, q->kind, q->nkind)))
+            return 0;
     }
     if (!p->run.stats_only) {
         check_counts(p, ok, bad);
@@ -266,6 +269,13 @@ static int element(llmm_cli_vllm *p, int field, size_t i, const llmm_cli_json_va
                         llmm_cli_json_kind_name(v->kind));
         q->err = v->kind == K_STRING && v->len > 0;
         q->seen |= SEEN_ERR;
+        q->nkind = 0;
+        if (q->err && v->text) {
+            const char *colon = memchr(v->text, ':', v->len);
+            size_t n = colon ? (size_t)(colon - v->text) : v->len;
+            q->nkind = (uint8_t)(n < sizeof q->kind ? n : sizeof q->kind);
+            memcpy(q->kind, v->text, q->nkind);
+        }
         return 1;
     default:
         break;
@@ -368,7 +378,8 @@ static int on_open(void *self, llmm_cli_json_frame *parent, int map)
         }
         if (map)
             return STOP(p, "'%s' is an object, expected a list", NAME(parent->key));
-        return VT_LIST;
+        /* errors: their text, for the kind of each failure */
+        return parent->key == VF_ERR ? VT_LIST | LLMM_CLI_JSON_TEXT : VT_LIST;
     case VT_LIST: {
         int field = parent[-1].key;
         if (field == VF_EVENTS && map)

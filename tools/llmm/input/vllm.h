@@ -64,6 +64,8 @@ typedef struct vreq {
     int64_t in_len, out_len;
     uint32_t itl_n;
     uint8_t err;  /* 0 none or "", 1 a non-empty error string */
+    uint8_t nkind; /* the error string up to its first ':' (at most 23 bytes) */
+    char kind[LLMM_CLI_FAILURE_KIND_MAX - 1];
     uint8_t seen;
     uint8_t itl;  /* ITL_* */
 } vreq;

@@ -53,6 +53,14 @@ void llmm_cli_counts_json(llmm_cli_jw *w, const llmm_cli_summary *s)
     llmm_cli_jw_kv_u64(w, "total", s->total);
     llmm_cli_jw_kv_u64(w, "completed", s->completed);
     llmm_cli_jw_kv_u64(w, "failed", s->failed);
+    if (s->kinds.nkinds) { /* where the inputs name the kinds of failure */
+        llmm_cli_jw_key_map(w, "failures_by_reason");
+        for (size_t i = 0; i < s->kinds.nkinds; i++)
+            llmm_cli_jw_kv_u64(w, s->kinds.name[i], s->kinds.n[i]);
+        if (s->kinds.other)
+            llmm_cli_jw_kv_u64(w, "(other kinds)", s->kinds.other);
+        llmm_cli_jw_map_end(w);
+    }
     llmm_cli_jw_map_end(w);
     llmm_cli_jw_kv(w, "error_rate", s->error_rate);
 }

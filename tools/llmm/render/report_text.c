@@ -86,6 +86,13 @@ static void requests(const llmm_cli_report *r, FILE *o)
         fputs(" (error rate n/a)\n", o);
     else
         fprintf(o, " (error rate %.3f %%)\n", 100.0 * s->error_rate);
+    for (size_t i = 0; i < s->kinds.nkinds; i++) /* where the inputs name the kinds */
+        fprintf(o, "%s%s %llu", i ? ", " : "  failures by reason: ", s->kinds.name[i],
+                (unsigned long long)s->kinds.n[i]);
+    if (s->kinds.other)
+        fprintf(o, ", %llu of other kinds", (unsigned long long)s->kinds.other);
+    if (s->kinds.nkinds)
+        fputc('\n', o);
     heading(o, "Throughput");
     fputs("  ", o);
     rate(o, s->req_per_s, "req/s, ");

@@ -103,6 +103,7 @@ static void reply_of(const llmm_sim_req *r, llmm_sim_reply *p)
         .output_tokens = r->seq.plan.output_tokens,
         .length_limited = r->seq.plan.output_tokens == r->max_tokens,
         .unframed = r->unframed,
+        .empty_finish = r->conn && r->conn->srv->cfg.p.empty_finish_chunk,
     };
 }
 
@@ -149,14 +150,27 @@ static void completion(llmm_sim_conn *c, const llmm_sim_http_req *h, llmm_sim_en
         answer_error(c, r, 400, why);
         return;
     }
+    if (s->cfg.p.vocab_size && r->body.max_token_id >= (int64_t)s->cfg.p.vocab_size) {
+        snprintf(why, sizeof why, "token id %lld is out of vocabulary (size %llu)",
+                 (long long)r->body.max_token_id, (unsigned long long)s->cfg.p.vocab_size);
+        answer_error(c, r, 400, why);
+        return;
+    }
+    if (s->cfg.p.max_prompt_tokens && r->body.prompt_tokens > s->cfg.p.max_prompt_tokens)
+        r->body.prompt_tokens = s->cfg.p.max_prompt_tokens; /* truncated, as a context limit */
     llmm_sim_plan_request(&s->cfg.p, &s->rng, r->body.max_tokens, r->body.ignore_eos,
                           &r->seq.plan);
     if (r->seq.plan.fault == LLMM_SIM_FAULT_ERROR_500 ||
         r->seq.plan.fault == LLMM_SIM_FAULT_ERROR_429) {
-        answer_error(c, r, r->seq.plan.fault == LLMM_SIM_FAULT_ERROR_429 ? 429 : 500,
-                            fault_message(r->seq.plan.fault));
+        int st = r->seq.plan.fault == LLMM_SIM_FAULT_ERROR_429 ? 429 : 500;
+        answer_error(c, r, s->cfg.p.error_status ? (int)s->cfg.p.error_status : st,
+                     fault_message(r->seq.plan.fault));
         return;
     }
+    if (llmm_cli_rng_uniform(&s->fault_rng) < s->cfg.p.stream_error_rate && r->body.stream)
+        r->error_at = s->cfg.p.stream_error_after + 1 < r->seq.plan.output_tokens
+                          ? s->cfg.p.stream_error_after + 1
+                          : r->seq.plan.output_tokens;
     r->max_tokens = r->body.max_tokens ? r->body.max_tokens : s->cfg.p.default_max_tokens;
     r->seq.prompt_tokens = r->body.prompt_tokens;
     r->seq.reserve = r->body.prompt_tokens + r->max_tokens;
@@ -237,6 +251,10 @@ static void answer_complete(llmm_sim_conn *c)
             return;
         }
         c->continued = 0;
+        if (c->close_on_next) { /* the idle close this request crossed: not a byte back */
+            c->close_after = 1;
+            return;
+        }
         body = malloc(h.content_length + 1);
         if (!body) {
             c->close_after = 1;
@@ -282,6 +300,15 @@ int llmm_sim_on_token(void *ctx, llmm_sim_seq *seq, uint64_t t_ns)
     if (!c)
         return 1;
     reply_of(r, &p);
+    if (r->error_at && k == r->error_at) { /* the in-stream error fault ends the stream */
+        r->stream_failed = 1;
+        seq->emitted = k - 1; /* the error took this token's place */
+        rc = llmm_sim_put_stream_error(&c->out, &p, c->srv->cfg.p.stream_error_dialect,
+                                       "simulated in-stream error (--stream-error-rate)");
+        if (rc != 0 || flush(c) != 0)
+            drop(r);
+        return 1;
+    }
     if (r->body.stream) {
         rc |= llmm_sim_put_token(&c->out, &p, k, bad);
         if (k == p.output_tokens && r->body.include_usage)
@@ -321,13 +348,17 @@ void llmm_sim_on_release(void *ctx, llmm_sim_seq *seq, uint64_t t_ns)
     const char *outcome = done ? "ok" : s->stopping ? "shutdown" : "client_closed";
     if (!done && seq->plan.fault == LLMM_SIM_FAULT_DROP && seq->emitted == seq->plan.fault_at)
         outcome = "dropped";
+    if (r->stream_failed)
+        outcome = "stream_error";
     log_request(s, r, outcome);
     free(r);
     if (!c)
         return;
     c->req = NULL;
-    if (!keep_alive)
-        c->close_after = 1;
+    if (!keep_alive || s->cfg.p.close_after_stream)
+        c->close_after = 1; /* close_after_stream: although the head said keep-alive */
+    else if (llmm_cli_rng_uniform(&s->fault_rng) < s->cfg.p.idle_close_rate)
+        c->close_on_next = 1;
     process(c);
     if (flush(c) != 0)
         llmm_sim_conn_close(c);

@@ -30,7 +30,30 @@ typedef struct llmm_sim_params {
     double error_rate, stall_rate, drop_rate, malformed_rate;
     double stall_ms;
     uint64_t seed;
+    /* connection and stream faults (doc/sim.md), drawn from a generator of their own so that
+     * the plans above stay those of the seed */
+    int close_after_stream;      /* close each connection once its stream is sent, while the
+                                   response said keep-alive (llama-server's behaviour) */
+    double idle_close_rate;      /* after a response, the connection is closed when the next
+                                   request arrives on it, unanswered (an idle close the request
+                                   crossed) */
+    double stream_error_rate;    /* a stream ends with an in-stream error ... */
+    int stream_error_dialect;    /* ... written in this dialect (llmm_sim_error_dialect) ... */
+    uint32_t stream_error_after; /* ... after this many tokens (0: before any output) */
+    uint32_t error_status;       /* the status of --error-rate's errors (0: 500 or 429) */
+    uint64_t vocab_size;         /* token IDs from vocab_size on are refused (400); 0: any */
+    uint64_t max_prompt_tokens;  /* longer prompts are truncated to this (usage says so); 0 */
+    int empty_finish_chunk;      /* end each stream with a chunk of its own that carries the
+                                    finish_reason and no text (llama.cpp's last chunk) */
 } llmm_sim_params;
+
+/* How an in-stream error is written: `event: error` + data, a data object {"error": ...},
+ * or llama.cpp's field line `error: {...}`. */
+typedef enum llmm_sim_error_dialect {
+    LLMM_SIM_ERR_EVENT,
+    LLMM_SIM_ERR_OBJECT,
+    LLMM_SIM_ERR_FIELD,
+} llmm_sim_error_dialect;
 
 /* The defaults (doc/cli.md lists them). */
 void llmm_sim_params_default(llmm_sim_params *p);

@@ -88,7 +88,7 @@ static int chat_prompt(yajl_val root, uint64_t *n, const char **why)
 }
 
 /* "prompt": a string, a list of token IDs, or a list of one string or one ID list. */
-static int completion_prompt(yajl_val root, uint64_t *n, const char **why)
+static int completion_prompt(yajl_val root, uint64_t *n, int64_t *max_id, const char **why)
 {
     yajl_val p = field(root, "prompt");
     *why = "\"prompt\" must be a string or a list of token IDs (one prompt per request)";
@@ -100,9 +100,12 @@ static int completion_prompt(yajl_val root, uint64_t *n, const char **why)
     }
     if (!p || !YAJL_IS_ARRAY(p))
         return -1;
-    for (size_t i = 0; i < p->u.array.len; i++)
+    for (size_t i = 0; i < p->u.array.len; i++) {
         if (!YAJL_IS_INTEGER(p->u.array.values[i]))
             return -1;
+        if (YAJL_GET_INTEGER(p->u.array.values[i]) > *max_id)
+            *max_id = YAJL_GET_INTEGER(p->u.array.values[i]);
+    }
     *n = p->u.array.len;
     return 0;
 }
@@ -132,8 +135,9 @@ static int body_fields(yajl_val root, llmm_sim_endpoint ep, const char *model_de
         return *why = "\"model\" must be a string", -1;
     if (llmm_sim_json_escape(m, b->model, sizeof b->model) != 0)
         return *why = "\"model\" is too long", -1;
-    if ((ep == LLMM_SIM_CHAT ? chat_prompt(root, &b->prompt_tokens, why)
-                             : completion_prompt(root, &b->prompt_tokens, why)) != 0)
+    if ((ep == LLMM_SIM_CHAT
+             ? chat_prompt(root, &b->prompt_tokens, why)
+             : completion_prompt(root, &b->prompt_tokens, &b->max_token_id, why)) != 0)
         return -1;
     if (b->prompt_tokens == 0)
         b->prompt_tokens = 1;
@@ -155,6 +159,7 @@ int llmm_sim_body_parse(const char *json, llmm_sim_endpoint ep, const char *mode
     yajl_val root = yajl_tree_parse(json, yerr, sizeof yerr);
     int rc;
     memset(b, 0, sizeof *b);
+    b->max_token_id = -1;
     if (!root || !YAJL_IS_OBJECT(root)) {
         snprintf(err, errcap, "the body is not a JSON object");
         yajl_tree_free(root);

@@ -17,6 +17,7 @@ typedef struct llmm_sim_body {
     char model[512];        /* JSON-escaped, ready to print between quotes */
     uint64_t prompt_tokens; /* token IDs given, else whitespace-separated words (at least 1) */
     uint32_t max_tokens;    /* 0: not given */
+    int64_t max_token_id;   /* the largest token ID of the prompt, -1 for text */
     int ignore_eos, stream, include_usage;
 } llmm_sim_body;
 

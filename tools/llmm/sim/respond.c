@@ -88,7 +88,7 @@ int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int
 {
     char s[CHUNK_MAX];
     size_t n0 = start(s, sizeof s, r, 0), n;
-    int last = k == r->output_tokens;
+    int last = k == r->output_tokens && !r->empty_finish;
     if (n0 >= sizeof s)
         return -1;
     if (r->ep == LLMM_SIM_CHAT && k == 1) {
@@ -108,7 +108,18 @@ int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int
                                   "\"choices\":[{\"index\":0,\"text\":\"%s\",\"logprobs\":null,"
                                   "\"finish_reason\":%s,\"stop_reason\":null}]}",
                                   llmm_sim_token_text(k), finish(r, last));
-    return event(b, r, s, garble ? n / 2 : n);
+    if (event(b, r, s, garble ? n / 2 : n) != 0)
+        return -1;
+    if (k < r->output_tokens || !r->empty_finish)
+        return 0;
+    n = n0 + (size_t)snprintf(s + n0, sizeof s - n0,
+                              r->ep == LLMM_SIM_CHAT
+                                  ? "\"choices\":[{\"index\":0,\"delta\":{},\"logprobs\":null,"
+                                    "\"finish_reason\":%s}]}"
+                                  : "\"choices\":[{\"index\":0,\"text\":\"\",\"logprobs\":null,"
+                                    "\"finish_reason\":%s,\"stop_reason\":null}]}",
+                              r->length_limited ? "\"length\"" : "\"stop\"");
+    return event(b, r, s, n);
 }
 
 static size_t usage(char *s, size_t cap, const llmm_sim_reply *r)
@@ -139,6 +150,28 @@ int llmm_sim_put_done(llmm_sim_buf *b, const llmm_sim_reply *r)
     if (r->unframed) /* "data: [DONE]\n\n" alone */
         return llmm_sim_buf_put(b, done + 3, 14);
     return llmm_sim_buf_put(b, done, sizeof done - 1);
+}
+
+int llmm_sim_put_stream_error(llmm_sim_buf *b, const llmm_sim_reply *r, int dialect,
+                              const char *message)
+{
+    char esc[600], ev[1024];
+    int n;
+    if (llmm_sim_json_escape(message, esc, sizeof esc) != 0)
+        strcpy(esc, "error");
+    if (dialect == LLMM_SIM_ERR_FIELD) /* llama.cpp: the error object in a field of its own */
+        n = snprintf(ev, sizeof ev,
+                     "error: {\"code\":500,\"message\":\"%s\",\"type\":\"server_error\"}\n\n", esc);
+    else
+        n = snprintf(ev, sizeof ev,
+                     "%sdata: {\"error\":{\"message\":\"%s\",\"type\":\"InternalServerError\","
+                     "\"param\":null,\"code\":500}}\n\n",
+                     dialect == LLMM_SIM_ERR_EVENT ? "event: error\n" : "", esc);
+    if (n < 0 || (size_t)n >= sizeof ev)
+        return -1;
+    if (r->unframed)
+        return llmm_sim_buf_put(b, ev, (size_t)n);
+    return llmm_sim_buf_printf(b, "%x\r\n%s\r\n0\r\n\r\n", n, ev);
 }
 
 int llmm_sim_put_full(llmm_sim_buf *b, const llmm_sim_reply *r, int keep_alive, int garble)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "sim/http.h"
+#include "sim/model.h"
 #include "sim/request.h"
 
 /* One completion as its chunks describe it. */
@@ -19,6 +20,9 @@ typedef struct llmm_sim_reply {
     uint32_t output_tokens;   /* tokens the completion has in all */
     int length_limited;       /* it ends at max_tokens: finish_reason "length", else "stop" */
     int unframed;             /* an HTTP/1.0 stream: events as they are, the end by closing */
+    int empty_finish;         /* the finish_reason comes in a chunk of its own with an empty
+                                 text (chat: an empty delta) after the last token, as
+                                 llama.cpp ends a stream */
 } llmm_sim_reply;
 
 /* A whole response with a body (Content-Length). */
@@ -36,6 +40,10 @@ int llmm_sim_put_token(llmm_sim_buf *b, const llmm_sim_reply *r, uint32_t k, int
 /* The usage chunk (choices []); data: [DONE] and the chunked stream's end. */
 int llmm_sim_put_usage(llmm_sim_buf *b, const llmm_sim_reply *r);
 int llmm_sim_put_done(llmm_sim_buf *b, const llmm_sim_reply *r);
+/* An in-stream error in dialect (llmm_sim_error_dialect) with message (plain text), then the
+ * end of the stream (the chunked encoding's last chunk; an unframed stream ends by closing). */
+int llmm_sim_put_stream_error(llmm_sim_buf *b, const llmm_sim_reply *r, int dialect,
+                              const char *message);
 /* The whole completion as one JSON response (stream false). */
 int llmm_sim_put_full(llmm_sim_buf *b, const llmm_sim_reply *r, int keep_alive, int garble);
 

@@ -193,6 +193,7 @@ static int setup(llmm_sim_server *s, const llmm_sim_config *cfg, FILE *err)
     llmm_cli_guard_init(&s->guard, cfg->limits.per_address, cfg->limits.max_connections,
                         cfg->limits.request_s);
     llmm_cli_rng_seed(&s->rng, cfg->p.seed);
+    llmm_cli_rng_seed(&s->fault_rng, cfg->p.seed ^ 0x6a09e667f3bcc909ull);
     if (llmm_sim_engine_init(&s->engine, &cfg->p, &cb) != 0)
         return fprintf(err, "llmm sim: out of memory\n"), -1;
     if (cfg->tls_cert &&

@@ -46,6 +46,8 @@ typedef struct llmm_sim_req {
     int keep_alive;
     int unframed;         /* an HTTP/1.0 stream (respond.h) */
     int status;           /* the HTTP status sent */
+    uint32_t error_at;    /* the in-stream error fault: the token it replaces (0: none) */
+    int stream_failed;    /* the in-stream error was sent */
     uint64_t arrival_ns, first_ns, last_ns;
     uint64_t first_due_ns, last_due_ns; /* the model's times of those chunks (step ends) */
 } llmm_sim_req;
@@ -57,6 +59,7 @@ struct llmm_sim_conn {
     llmm_sim_req *req;    /* the request being answered, NULL between requests */
     int close_after;      /* close once out is sent */
     int continued;        /* "100 Continue" sent for the request being read */
+    int close_on_next;    /* the idle-close fault: the next request is met with a close */
     llmm_cli_guard_entry guard; /* its address and its request's deadline */
     llmm_sim_server *srv;
     llmm_sim_conn *prev, *next; /* the server's list of connections */
@@ -66,6 +69,7 @@ struct llmm_sim_server {
     llmm_sim_config cfg;
     llmm_sim_engine engine;
     llmm_cli_rng rng;
+    llmm_cli_rng fault_rng; /* the connection and stream faults' draws */
     int epfd;
     int listen_fd;
     int accept_paused;    /* out of descriptors: the listening socket rests until one closes */

@@ -289,7 +289,10 @@ def sse_text_responses(req):
                     continue
                 ch = json.loads(data).get("choices") or [{}]
                 delta = ch[0].get("delta") or ch[0].get("message") or {}
-                if delta.get("content") or ch[0].get("text"):
+                # completions: an empty text is a token unless its chunk carries a
+                # finish_reason (llmm bench's rule: llama.cpp's last chunk is none)
+                empty_token = ch[0].get("text") == "" and not ch[0].get("finish_reason")
+                if delta.get("content") or ch[0].get("text") or empty_token:
                     has[begun] = True
     return has
 
@@ -330,6 +333,28 @@ class GenaiPerf(Base):
         p = run("report", path)
         self.assertNotIn("--save-detailed", p.stdout + p.stderr)
         self.assertIn("counted failed here", p.stderr)
+
+    def test_empty_text_chunks(self):
+        """A completions stream as llama.cpp ends it: tokens, an empty text without a
+        finish_reason (a special token: a response with text), and an empty text with one
+        (the end of the stream only: none)."""
+        def ev(text, finish):
+            return {"response": "data: %s\n\n" % json.dumps(
+                {"choices": [{"index": 0, "text": text, "finish_reason": finish}]})}
+        ms = 1000000
+        req = {"timestamp": 0, "request_inputs": {"payload": "{}"},
+               "response_timestamps": [10 * ms, 20 * ms, 35 * ms, 36 * ms, 37 * ms],
+               "response_outputs": [ev("a", None), ev("", None), ev("b", None),
+                                    ev("", "stop"), {"response": "data: [DONE]\n\n"}]}
+        doc = {"experiments": [{"experiment": {"mode": "concurrency", "value": 1},
+                                "requests": [req]}],
+               "version": "0.0.3", "service_kind": "openai", "endpoint": "v1/completions"}
+        self.assertEqual(sse_text_responses(req), [True, True, True, False, False])
+        path = self.write("profile_export.json", json.dumps(doc))
+        rep = self.report("--format", "genai-perf", path)
+        self.assertEqual(rep["requests"]["completed"], 1)
+        self.assertAlmostEqual(rep["e2e_s"]["mean"], 0.035, places=12)  # not the 36 ms end
+        self.assertEqual(rep["itl_s"]["count"], 2)  # 10 ms and 15 ms: no gap to the end
 
     def test_summary_is_statistics_only(self):
         path = data("genai-perf", "profile_export_genai_perf.json")

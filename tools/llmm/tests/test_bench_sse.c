@@ -140,6 +140,22 @@ static void limits_and_stop(void **state)
     llmm_bench_sse_free(&p);
 }
 
+/* llama.cpp's in-stream error is a field line of its own, `error: {...}`: dispatched at once
+ * as an "error" event, before or after data, cut anywhere. */
+static void error_field(void **state)
+{
+    static const char s[] = "data: {\"a\":1}\n\nerror: {\"code\":500,\"message\":\"x\"}\n\n";
+    llmm_bench_sse p;
+    events e;
+    (void)state;
+    llmm_bench_sse_init(&p, 0);
+    for (size_t cut = 0; cut <= sizeof s - 1; cut++) {
+        feed_cut(s, sizeof s - 1, &cut, 1, &e, &p);
+        assert_string_equal(e.out, "|{\"a\":1}\nerror|{\"code\":500,\"message\":\"x\"}\n");
+    }
+    llmm_bench_sse_free(&p);
+}
+
 static llmm_cli_json tok;
 
 static int chunk(const char *s, llmm_bench_chunk *c)
@@ -159,6 +175,18 @@ static void chunks(void **state)
                      0);
     assert_true(c.output && !c.done && !c.error);
     assert_int_equal(c.completion_tokens, -1);
+    /* an empty text with a finish_reason only ends the stream (llama.cpp's last chunk): not a
+     * token; with text, or with a null finish_reason, it is one */
+    assert_int_equal(chunk("{\"choices\":[{\"index\":0,\"text\":\"\",\"finish_reason\":"
+                           "\"stop\"}]}",
+                           &c),
+                     0);
+    assert_false(c.output);
+    assert_int_equal(chunk("{\"choices\":[{\"text\":\" end\",\"finish_reason\":\"length\"}]}", &c),
+                     0);
+    assert_true(c.output);
+    assert_int_equal(chunk("{\"choices\":[{\"finish_reason\":\"stop\",\"text\":\"\"}]}", &c), 0);
+    assert_false(c.output);
     /* chat: the role-only first chunk and an empty final delta carry no output */
     assert_int_equal(chunk("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
                            "\"content\":\"\"},\"finish_reason\":null}]}",
@@ -197,10 +225,9 @@ static void chunks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_split),
-        cmocka_unit_test(byte_by_byte),
-        cmocka_unit_test(limits_and_stop),
-        cmocka_unit_test(chunks),
+        cmocka_unit_test(every_split),     cmocka_unit_test(byte_by_byte),
+        cmocka_unit_test(limits_and_stop), cmocka_unit_test(chunks),
+        cmocka_unit_test(error_field),
     };
     return cmocka_run_group_tests_name("bench_sse", tests, NULL, NULL);
 }

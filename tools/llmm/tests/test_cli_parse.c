@@ -92,7 +92,7 @@ static int cap_event(void *u, double t, const char *type, double value)
 
 static llmm_cli_sink cap_sink(cap *c)
 {
-    llmm_cli_sink s = {c, cap_record, cap_itl, cap_reset, cap_run_end, cap_note, cap_event};
+    llmm_cli_sink s = {c, cap_record, cap_itl, cap_reset, cap_run_end, cap_note, cap_event, NULL};
     memset(c, 0, sizeof *c);
     return s;
 }
