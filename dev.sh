@@ -15,7 +15,7 @@ BUILD_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev
 # Debian packages any test suite needs: with all of them installed no suite is skipped.
 TEST_PACKAGES=(meson ninja-build pkg-config gcc g++ clang libcmocka-dev doxygen abigail-tools
     python3 python3-numpy python3-cffi golang-go cargo libyajl-dev libmicrohttpd-dev libcurl4-openssl-dev
-    libssl-dev openssl python3-aiohttp
+    libssl-dev openssl python3-aiohttp python3-prometheus-client
     prometheus valgrind libclang-rt-14-dev castxml clang-format
     python3-venv python3-mesonpy patchelf python3-build python3-pandas python3-nbclient python3-ipykernel)
 # The other commands' packages (`deps COMMAND` installs them; each command calls it).

@@ -164,6 +164,7 @@ typedef enum llmm_struct_kind {
     LLMM_STRUCT_BURN_RESULT = 19,            /**< ::llmm_burn_result */
     LLMM_STRUCT_ERROR_TRIGGER_READING = 20,  /**< ::llmm_error_trigger_reading */
     LLMM_STRUCT_OPTION_INFO = 21,            /**< ::llmm_option_info (since 1.1.0) */
+    LLMM_STRUCT_EXEMPLAR = 22,               /**< ::llmm_exemplar (since 1.2.0) */
     LLMM_STRUCT_KIND_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_struct_kind;
 

@@ -75,7 +75,7 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
 /* Structs introduced in 1.1 (shipped). */
 #define LLMM__STRUCTS_1_1(X) X(LLMM_STRUCT_OPTION_INFO, llmm_option_info, NULL)
 /* Structs introduced in 1.2 (open until 1.2 ships); one X(...) per struct. */
-#define LLMM__STRUCTS_1_2(X)
+#define LLMM__STRUCTS_1_2(X) X(LLMM_STRUCT_EXEMPLAR, llmm_exemplar, NULL)
 #define LLMM__STRUCTS(X) LLMM__STRUCTS_1_0(X) LLMM__STRUCTS_1_1(X) LLMM__STRUCTS_1_2(X)
 
 /* ---- the released sizes -----------------------------------------------------------------
@@ -103,6 +103,7 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
 #define LLMM__SIZES_llmm_burn_result LLMM__SZ(144, 144, 144)        /* 1.0 */
 #define LLMM__SIZES_llmm_error_trigger_reading LLMM__SZ(32, 32, 32) /* 1.0 */
 #define LLMM__SIZES_llmm_option_info LLMM__SZ(104, 100, 104)        /* 1.1 */
+#define LLMM__SIZES_llmm_exemplar LLMM__SZ(112, 112, 112)           /* 1.2 */
 
 /* ---- first and last of a size list (up to four releases per struct; add LLMM__LAST_5 …
  * when a struct grows a fourth time) --------------------------------------------------- */

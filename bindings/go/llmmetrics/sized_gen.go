@@ -38,4 +38,5 @@ var sizedStructs = []struct {
 	{C.LLMM_STRUCT_BURN_RESULT, C.sizeof_llmm_burn_result},
 	{C.LLMM_STRUCT_ERROR_TRIGGER_READING, C.sizeof_llmm_error_trigger_reading},
 	{C.LLMM_STRUCT_OPTION_INFO, C.sizeof_llmm_option_info},
+	{C.LLMM_STRUCT_EXEMPLAR, C.sizeof_llmm_exemplar},
 }

@@ -62,12 +62,14 @@ CONSTANTS = {
     'LLMM_ERROR_TRIGGER_SLOTS': 60,
     'LLMM_LAYER_COUNT': 4,
     'LLMM_SCORE_NAME_MAX': 255,
+    'LLMM_EXEMPLAR_BOUNDS_MAX': 255,
+    'LLMM_EXEMPLAR_LABELS_MAX': 64,
 }
 
 #: enum -> its public enumerators, (name, value) in declaration order
 ENUMS = {
     'llmm_status': (('LLMM_OK', 0), ('LLMM_E_INVALID', -1), ('LLMM_E_NOMEM', -2), ('LLMM_E_RANGE', -3), ('LLMM_E_EMPTY', -4), ('LLMM_E_CORRUPT', -5), ('LLMM_E_VERSION', -6), ('LLMM_E_BUFFER', -7), ('LLMM_E_UNKNOWN_OPTION', -8), ('LLMM_E_STATE', -9), ('LLMM_E_NOT_CONVERGED', -10), ('LLMM_E_ABI', -11)),
-    'llmm_struct_kind': (('LLMM_STRUCT_ALLOCATOR', 1), ('LLMM_STRUCT_SPIKE_STATS', 2), ('LLMM_STRUCT_COLLAPSE_VERDICT', 3), ('LLMM_STRUCT_COLLAPSE_REPORT', 4), ('LLMM_STRUCT_STABILITY_READING', 5), ('LLMM_STRUCT_SATURATION_READING', 6), ('LLMM_STRUCT_OTLP_OPTIONS', 7), ('LLMM_STRUCT_FIT_STATS', 8), ('LLMM_STRUCT_KNEE', 9), ('LLMM_STRUCT_USL', 10), ('LLMM_STRUCT_KNEE_OPTIONS', 11), ('LLMM_STRUCT_LII_READING', 12), ('LLMM_STRUCT_KV_OCCUPANCY_RESULT', 13), ('LLMM_STRUCT_KV_HIT_READING', 14), ('LLMM_STRUCT_TLB_READING', 15), ('LLMM_STRUCT_SCORE_RESULT', 16), ('LLMM_STRUCT_SLO_RESULT', 17), ('LLMM_STRUCT_GOODPUT_RESULT', 18), ('LLMM_STRUCT_BURN_RESULT', 19), ('LLMM_STRUCT_ERROR_TRIGGER_READING', 20), ('LLMM_STRUCT_OPTION_INFO', 21)),
+    'llmm_struct_kind': (('LLMM_STRUCT_ALLOCATOR', 1), ('LLMM_STRUCT_SPIKE_STATS', 2), ('LLMM_STRUCT_COLLAPSE_VERDICT', 3), ('LLMM_STRUCT_COLLAPSE_REPORT', 4), ('LLMM_STRUCT_STABILITY_READING', 5), ('LLMM_STRUCT_SATURATION_READING', 6), ('LLMM_STRUCT_OTLP_OPTIONS', 7), ('LLMM_STRUCT_FIT_STATS', 8), ('LLMM_STRUCT_KNEE', 9), ('LLMM_STRUCT_USL', 10), ('LLMM_STRUCT_KNEE_OPTIONS', 11), ('LLMM_STRUCT_LII_READING', 12), ('LLMM_STRUCT_KV_OCCUPANCY_RESULT', 13), ('LLMM_STRUCT_KV_HIT_READING', 14), ('LLMM_STRUCT_TLB_READING', 15), ('LLMM_STRUCT_SCORE_RESULT', 16), ('LLMM_STRUCT_SLO_RESULT', 17), ('LLMM_STRUCT_GOODPUT_RESULT', 18), ('LLMM_STRUCT_BURN_RESULT', 19), ('LLMM_STRUCT_ERROR_TRIGGER_READING', 20), ('LLMM_STRUCT_OPTION_INFO', 21), ('LLMM_STRUCT_EXEMPLAR', 22)),
     'llmm_object_kind': (('LLMM_KIND_SPIKE', 1), ('LLMM_KIND_COLLAPSE', 2), ('LLMM_KIND_STABILITY', 3), ('LLMM_KIND_SATURATION', 4), ('LLMM_KIND_LII_MONITOR', 5), ('LLMM_KIND_SCORECARD', 6), ('LLMM_KIND_GOODPUT', 7), ('LLMM_KIND_BURN', 8), ('LLMM_KIND_ERROR_TRIGGER', 9), ('LLMM_KIND_HOST_SAMPLER', 10)),
     'llmm_option_type': (('LLMM_OPTION_F64', 1), ('LLMM_OPTION_U64', 2), ('LLMM_OPTION_I32', 3)),
     'llmm_spike_level': (('LLMM_SPIKE_NONE', 0), ('LLMM_SPIKE_LEVEL1', 1), ('LLMM_SPIKE_LEVEL2', 2)),
@@ -90,10 +92,11 @@ ENUMS = {
     'llmm_direction': (('LLMM_HIGHER_IS_BETTER', 0), ('LLMM_LOWER_IS_BETTER', 1)),
     'llmm_missing_policy': (('LLMM_MISSING_REFUSE', 0), ('LLMM_MISSING_RENORMALIZE', 1)),
     'llmm_scorecard_option': (('LLMM_SCORECARD_MISSING', 0),),
-    'llmm_prom_format': (('LLMM_PROM_TEXT', 0), ('LLMM_PROM_PROTOBUF', 1)),
+    'llmm_prom_format': (('LLMM_PROM_TEXT', 0), ('LLMM_PROM_PROTOBUF', 1), ('LLMM_PROM_OPENMETRICS', 2)),
     'llmm_prom_type': (('LLMM_PROM_COUNTER', 0), ('LLMM_PROM_GAUGE', 1), ('LLMM_PROM_SUMMARY', 2), ('LLMM_PROM_HISTOGRAM', 3), ('LLMM_PROM_NATIVE_HISTOGRAM', 4)),
     'llmm_bucket_list': (('LLMM_BUCKETS_VLLM_TTFT', 0), ('LLMM_BUCKETS_VLLM_INTER_TOKEN', 1), ('LLMM_BUCKETS_VLLM_REQUEST_LATENCY', 2), ('LLMM_BUCKETS_OTEL_GENAI_DURATION', 3), ('LLMM_BUCKETS_OTEL_GENAI_TTFT', 4), ('LLMM_BUCKETS_OTEL_GENAI_TPOT', 5), ('LLMM_BUCKETS_OTEL_GENAI_TOKENS', 6)),
     'llmm_otlp_temporality': (('LLMM_OTLP_DELTA', 1), ('LLMM_OTLP_CUMULATIVE', 2)),
+    'llmm_exemplar_keep': (('LLMM_EXEMPLAR_LATEST', 0), ('LLMM_EXEMPLAR_MAX', 1)),
     'llmm_host_signal': (('LLMM_HOST_TCP_RETRANS', 1), ('LLMM_HOST_MAJOR_FAULTS', 2), ('LLMM_HOST_CTX_SWITCHES', 3), ('LLMM_HOST_RUN_DELAY', 4), ('LLMM_HOST_NUMA_MIGRATIONS', 5), ('LLMM_HOST_PSI_CPU', 6), ('LLMM_HOST_PSI_MEMORY', 7), ('LLMM_HOST_PSI_IO', 8), ('LLMM_HOST_CPU_FREQ_MHZ', 9), ('LLMM_HOST_CPU_THROTTLE', 10)),
     'llmm_host_option': (('LLMM_HOST_TCP_RETRANS_ABOVE', 1), ('LLMM_HOST_MAJOR_FAULTS_ABOVE', 2), ('LLMM_HOST_CTX_SWITCHES_ABOVE', 3), ('LLMM_HOST_RUN_DELAY_ABOVE', 4), ('LLMM_HOST_NUMA_MIGRATIONS_ABOVE', 5), ('LLMM_HOST_PSI_CPU_ABOVE', 6), ('LLMM_HOST_PSI_MEMORY_ABOVE', 7), ('LLMM_HOST_PSI_IO_ABOVE', 8), ('LLMM_HOST_CPU_FREQ_DROP', 9), ('LLMM_HOST_CPU_THROTTLE_ABOVE', 10)),
 }
@@ -142,6 +145,9 @@ STRUCTS = {
     'llmm_scorecard': None,
     'llmm_prom_writer': None,
     'llmm_otlp_options': (('struct_size', 'uint32_t'), ('start_time_unix_nano', 'uint64_t'), ('time_unix_nano', 'uint64_t'), ('unit_to_seconds', 'double'), ('max_buckets', 'uint32_t'), ('temporality', 'llmm_otlp_temporality'), ('attributes', ('*', ('const', 'char'))), ('description', ('*', ('const', 'char'))), ('unit', ('*', ('const', 'char'))), ('resource_attributes', ('*', ('const', 'char')))),
+    'llmm_exemplar': (('struct_size', 'uint32_t'), ('reserved_', 'uint32_t'), ('value', 'double'), ('time_unix_nano', 'uint64_t'), ('trace_id', ('[]', 'uint8_t', 16)), ('span_id', ('[]', 'uint8_t', 8)), ('labels', ('[]', 'char', 64))),
+    'llmm_exemplars': None,
+    'llmm_exemplar_shard': None,
     'llmm_host_sampler': None,
 }
 
@@ -401,6 +407,19 @@ FUNCTIONS = {
     'llmm_otlp_options_init': ('llmm_status', (('*', 'llmm_otlp_options'),)),
     'llmm_export_otlp_json_point': ('llmm_status', (('*', ('const', 'llmm_sketch')), ('*', ('const', 'llmm_sketch')), ('*', ('const', 'llmm_otlp_options')), ('*', 'uint8_t'), 'size_t', ('*', 'size_t'))),
     'llmm_export_otlp_json': ('llmm_status', (('*', ('const', 'llmm_sketch')), ('*', ('const', 'llmm_sketch')), ('*', ('const', 'char')), ('*', ('const', 'llmm_otlp_options')), ('*', 'uint8_t'), 'size_t', ('*', 'size_t'))),
+    'llmm_exemplars_new': ('llmm_status', (('*', 'llmm_ctx'), ('*', ('const', 'double')), 'size_t', 'llmm_exemplar_keep', ('*', ('*', 'llmm_exemplars')))),
+    'llmm_exemplars_free': ('void', (('*', 'llmm_exemplars'),)),
+    'llmm_exemplars_shard': ('llmm_status', (('*', 'llmm_exemplars'), ('*', ('*', 'llmm_exemplar_shard')))),
+    'llmm_exemplar_shard_release': ('void', (('*', 'llmm_exemplar_shard'),)),
+    'llmm_exemplar_shard_record': ('llmm_status', (('*', 'llmm_exemplar_shard'), 'double', ('*', ('const', 'uint8_t')), ('*', ('const', 'uint8_t')), 'uint64_t', ('*', ('const', 'char')))),
+    'llmm_exemplars_roll': ('llmm_status', (('*', 'llmm_exemplars'),)),
+    'llmm_exemplars_slots': ('uint32_t', (('*', ('const', 'llmm_exemplars')),)),
+    'llmm_exemplars_get': ('llmm_status', (('*', ('const', 'llmm_exemplars')), 'uint32_t', ('*', 'llmm_exemplar'))),
+    'llmm_prom_writer_sketch_exemplars': ('llmm_status', (('*', 'llmm_prom_writer'), ('*', ('const', 'char')), ('*', ('const', 'llmm_sketch')), 'double', ('*', ('const', 'llmm_exemplars')))),
+    'llmm_prom_writer_value_exemplar': ('llmm_status', (('*', 'llmm_prom_writer'), ('*', ('const', 'char')), 'double', ('*', ('const', 'llmm_exemplar')))),
+    'llmm_prom_negotiate_openmetrics': ('llmm_status', (('*', ('const', 'char')), ('*', 'llmm_prom_format'), ('*', ('*', ('const', 'char'))))),
+    'llmm_traceparent_parse': ('llmm_status', (('*', ('const', 'char')), ('*', 'uint8_t'), ('*', 'uint8_t'), ('*', 'uint8_t'))),
+    'llmm_traceparent_format': ('llmm_status', (('*', ('const', 'uint8_t')), ('*', ('const', 'uint8_t')), 'uint8_t', ('*', 'uint8_t'), 'size_t', ('*', 'size_t'))),
     'llmm_host_signal_name': (('*', ('const', 'char')), ('llmm_host_signal',)),
     'llmm_host_signal_event': ('int32_t', ('llmm_host_signal',)),
     'llmm_host_sampler_new': ('llmm_status', (('*', 'llmm_ctx'), ('*', ('const', 'char')), ('*', ('*', 'llmm_host_sampler')))),
