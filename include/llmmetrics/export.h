@@ -592,7 +592,7 @@ LLMM_API llmm_status llmm_export_otlp_json(const llmm_sketch *s, const llmm_sket
  * together stay within OpenMetrics' limit of 128 characters.
  *
  * **Which exemplar a slot keeps** is the caller's choice (::llmm_exemplar_keep): the latest
- * recorded, or the largest recorded since the last llmm_exemplars_roll(). Reading or
+ * (by its time), or the largest recorded since the last llmm_exemplars_roll(). Reading or
  * exporting never changes the state (a scrape resets nothing).
  *
  * **Many writers:** as with ::llmm_recorder, each writer thread takes its own
@@ -622,7 +622,7 @@ LLMM_API llmm_status llmm_export_otlp_json(const llmm_sketch *s, const llmm_sket
  * @since 1.2.0
  */
 typedef enum llmm_exemplar_keep {
-    /** The latest recorded one. */
+    /** The one with the latest time (of equal times, the one recorded last). */
     LLMM_EXEMPLAR_LATEST = 0,
     /** The largest value recorded since the last llmm_exemplars_roll() (the first one after
      *  a roll replaces the older interval's); ties keep the earlier. */

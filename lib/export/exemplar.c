@@ -7,7 +7,7 @@
  * scheme free of data races in C11 terms. The shard list is a push-front list that never
  * shrinks, as in the recorder; handing out and releasing shards take the store's mutex.
  *
- * The keep rule is applied twice: by the writer against its own slot (latest, or largest
+ * The keep rule is applied twice: by the writer against its own slot (latest time, or largest
  * within the current interval) and by readers among the shards' copies of a slot. */
 #include <math.h>
 #include <pthread.h>
@@ -240,10 +240,14 @@ llmm_status llmm_exemplar_shard_record(llmm_exemplar_shard *sh, double value,
     ex = sh->owner;
     sl = &sh->slots[slot_of(ex, value)];
     epoch = atomic_load_explicit(&ex->epoch, memory_order_relaxed);
-    if (ex->keep == LLMM_EXEMPLAR_MAX && /* the writer reads its own slot: no retry needed */
+    /* the writer reads its own slot: no retry needed */
+    if (ex->keep == LLMM_EXEMPLAR_MAX &&
         atomic_load_explicit(&sl->w[W_EPOCH], memory_order_relaxed) == epoch &&
         !(value > bitsd(atomic_load_explicit(&sl->w[W_VALUE], memory_order_relaxed))))
         return LLMM_OK;
+    if (ex->keep == LLMM_EXEMPLAR_LATEST &&
+        atomic_load_explicit(&sl->w[W_TIME], memory_order_relaxed) > time_unix_nano)
+        return LLMM_OK; /* a shard handed from thread to thread may see older times */
 
     memset(words, 0, sizeof words);
     n = labels ? strlen(labels) : 0;

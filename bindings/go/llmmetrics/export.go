@@ -123,6 +123,9 @@ type PromFormat int32
 const (
 	PromText     PromFormat = C.LLMM_PROM_TEXT     // text format 0.0.4
 	PromProtobuf PromFormat = C.LLMM_PROM_PROTOBUF // length-delimited MetricFamily protobuf: carries native histograms
+	// OpenMetrics 1.0 text with exemplars and "# EOF", chosen by [PromNegotiateOpenMetrics].
+	// Since 1.2.0.
+	PromOpenMetrics PromFormat = C.LLMM_PROM_OPENMETRICS
 )
 
 // ContentType is the Content-Type to answer a scrape in this format with ("" for an unknown
