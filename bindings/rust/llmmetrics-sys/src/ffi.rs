@@ -1425,7 +1425,7 @@ pub const LLMM_EXEMPLAR_MAX: llmm_exemplar_keep = 1;
 
 /// One exemplar as read back (caller-sized: see llmm_struct_init()).
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct llmm_exemplar {
     /// caller-sized: set by llmm_exemplar_init()
     pub struct_size: u32,
