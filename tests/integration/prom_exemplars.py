@@ -16,10 +16,13 @@ in the bucket), and checked against /api/v1/query_exemplars:
   * the simulating server's live exemplars are well-formed W3C ids within its buckets;
   * `up` is 1 for every target at every scrape; promtool check metrics is clean on the 0.0.4
     output (which carries no exemplar), and Python's prometheus_client OpenMetrics parser reads
-    the same exemplars from the served text.
-Usage: prom_exemplars.py METRICS_SERVER LIBLLMMETRICS_SO
+    the same exemplars from the served text;
+  * the Grafana dashboard's exemplar queries (what Grafana sends to query_exemplars) return
+    recorded traces in both servers, and the data source example links their `trace_id`.
+Usage: prom_exemplars.py METRICS_SERVER LIBLLMMETRICS_SO SOURCE_ROOT
 Exit 77 (skipped) when prometheus is not installed. About 15 s.
 """
+import json
 import os
 import re
 import shutil
@@ -33,6 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from prom_harness import (OTEL_DURATION, OTEL_TPOT, OTEL_TTFT, VLLM_REQUEST_LATENCY,  # noqa: E402
                           Lib, check, free_port, get_json, get_text, query, scalar_values,
                           wait_until)
+from prom_live import expand  # noqa: E402
 
 REQUESTS = 2000
 OM_ACCEPT = ('application/openmetrics-text;version=1.0.0,application/openmetrics-text;'
@@ -139,6 +143,27 @@ def check_live(prom, mode, instance, bounds):
                   '%s: live exemplar %s in le=%s' % (mode, e['labels']['trace_id'], k))
 
 
+def check_grafana(src, proms, instance, offers):
+    """Every dashboard target marked `exemplar` returns recorded exemplars in both modes."""
+    with open(os.path.join(src, 'examples', 'grafana', 'llmmetrics.json')) as f:
+        dash = json.load(f)
+    traces = {o[1] for fam in offers.values() for o in fam}
+    targets = [(p['title'], t) for p in dash['panels'] for t in p['targets'] if t.get('exemplar')]
+    check(len(targets) == 4, 'dashboard: exemplars on the four latency panels')
+    for title, t in targets:
+        expr = expand(t['expr'], 'ex', instance)
+        for mode, port in proms.items():
+            got = [e['labels']['trace_id'] for g in query_exemplars(port, expr)
+                   for e in g['exemplars']]
+            check(got and set(got) <= traces, '%s: %r exemplars are recorded traces (%d)'
+                  % (mode, title, len(got)))
+    with open(os.path.join(src, 'examples', 'grafana', 'prometheus-datasource.json')) as f:
+        ds = json.load(f)
+    links = ds['jsonData']['exemplarTraceIdDestinations']
+    check(ds['type'] == 'prometheus' and [x['name'] for x in links] == ['trace_id'],
+          'data source links the exemplars\' trace_id label to traces')
+
+
 def check_up(proms):
     for mode, port in proms.items():
         v = scalar_values(query(port, 'min(min_over_time(up[10m]))'))
@@ -214,7 +239,7 @@ def wait_up(proms):
 
 
 def main():
-    server_exe, lib_path = sys.argv[1], sys.argv[2]
+    server_exe, lib_path, src = sys.argv[1], sys.argv[2], sys.argv[3]
     prom_exe = shutil.which('prometheus')
     if not prom_exe:
         print('1..0 # SKIP prometheus is not installed')
@@ -245,6 +270,7 @@ def main():
             check_one(proms['proto'], 'proto', inst, fam, latest)
         for mode in proms:
             check_live(proms[mode], mode, live, bounds['llm_e2e_classic_seconds'])
+        check_grafana(src, proms, inst, offers)
         check_up(proms)
         print('# finished in %.1f s' % (time.monotonic() - t0))
         return 0
