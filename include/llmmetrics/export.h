@@ -1,6 +1,7 @@
 /**
  * @file export.h
- * @brief Prometheus text and protobuf (native histograms) and OpenTelemetry JSON export.
+ * @brief Prometheus text, OpenMetrics (since 1.2.0, with exemplars) and protobuf (native
+ * histograms) and OpenTelemetry JSON export; exemplar stores and W3C trace context.
  *
  * Every encoder writes into a caller buffer (`buf`, `cap`, `*len`): when the output needs more
  * than `cap` bytes the call returns #LLMM_E_BUFFER with the needed size in `*len` (the
@@ -201,7 +202,8 @@ typedef struct llmm_prom_writer llmm_prom_writer;
 /**
  * @brief Create an empty writer.
  * @param[in] ctx allocation context, or NULL for libc
- * @param[in] format #LLMM_PROM_TEXT or #LLMM_PROM_PROTOBUF
+ * @param[in] format #LLMM_PROM_TEXT, #LLMM_PROM_PROTOBUF or (since 1.2.0)
+ *            #LLMM_PROM_OPENMETRICS
  * @param[out] out the new writer, or NULL on failure; free it with llmm_prom_writer_free()
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID NULL `out` or an unknown format
@@ -223,7 +225,8 @@ LLMM_API void llmm_prom_writer_free(llmm_prom_writer *w);
 /**
  * @brief Drop everything written and start a new exposition in `format`; memory is kept.
  * @param[in,out] w the writer
- * @param[in] format #LLMM_PROM_TEXT or #LLMM_PROM_PROTOBUF
+ * @param[in] format #LLMM_PROM_TEXT, #LLMM_PROM_PROTOBUF or (since 1.2.0)
+ *            #LLMM_PROM_OPENMETRICS
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID NULL `w` or an unknown format (nothing changed)
  * @since 1.0.0
@@ -304,7 +307,8 @@ LLMM_API llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *la
  * @brief End the current family and copy the whole exposition into `buf`.
  *
  * The writer keeps its contents: calling again gives the same bytes, and further families
- * may be added (but no more series to the ended family).
+ * may be added (but no more series to the ended family). In #LLMM_PROM_OPENMETRICS the
+ * output ends with the `# EOF` line; a family added later goes before it.
  * @param[in,out] w the writer
  * @param[out] buf output buffer (may be NULL when `cap` is 0)
  * @param[in] cap capacity of `buf`
@@ -313,6 +317,8 @@ LLMM_API llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *la
  * @retval LLMM_E_INVALID NULL `w` or `len`, or NULL `buf` with `cap` > 0
  * @retval LLMM_E_BUFFER `cap` is too small; `*len` holds the size needed (the family stays
  *         open)
+ * @retval LLMM_E_NOMEM (OpenMetrics only) no room for `# EOF` in a writer that never held
+ *         a family
  * @since 1.0.0
  * @note Not thread-safe: one thread per writer.
  */
@@ -320,12 +326,15 @@ LLMM_API llmm_status llmm_prom_writer_finish(llmm_prom_writer *w, uint8_t *buf, 
                                              size_t *len);
 
 /**
- * @brief End the current family and give read access to the exposition without copying.
+ * @brief End the current family and give read access to the exposition without copying
+ * (in #LLMM_PROM_OPENMETRICS, ending with `# EOF`).
  * @param[in,out] w the writer
  * @param[out] data the bytes, owned by the writer and valid until its next call
  * @param[out] len number of bytes
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL argument
+ * @retval LLMM_E_NOMEM (OpenMetrics only) no room for `# EOF` in a writer that never held
+ *         a family
  * @since 1.0.0
  * @note Not thread-safe: one thread per writer.
  */
@@ -339,7 +348,8 @@ LLMM_API llmm_status llmm_prom_writer_data(llmm_prom_writer *w, const uint8_t **
  * `encoding=delimited` at a quality (`q`) higher than every text type it also accepts
  * (`text/plain`, the `text` wildcard or the full wildcard; ties go to the earlier entry), as Prometheus does with
  * `--enable-feature=native-histograms`. Anything else, a missing or unparsable header
- * included, gives text. OpenMetrics is not produced.
+ * included, gives text. OpenMetrics is not produced (llmm_prom_negotiate_openmetrics()
+ * chooses it).
  * @param[in] accept the header value, or NULL
  * @param[out] format the chosen format
  * @param[out] content_type the exact `Content-Type` to answer with (a static string), or NULL
@@ -355,9 +365,10 @@ LLMM_API llmm_status llmm_prom_negotiate(const char *accept, llmm_prom_format *f
 /**
  * @brief The `Content-Type` of a format.
  * @param[in] format a format
- * @return a static string (`"text/plain; version=0.0.4; charset=utf-8"` or
+ * @return a static string (`"text/plain; version=0.0.4; charset=utf-8"`,
  *         `"application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
- *         encoding=delimited"`), or NULL for an unknown format
+ *         encoding=delimited"` or, since 1.2.0, `"application/openmetrics-text;
+ *         version=1.0.0; charset=utf-8"`), or NULL for an unknown format
  * @since 1.0.0
  * @note Thread-safe.
  */
