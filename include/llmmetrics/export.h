@@ -777,8 +777,7 @@ LLMM_API uint32_t llmm_exemplars_slots(const llmm_exemplars *ex);
  * @since 1.2.0
  * @note Thread-safe, concurrent with writers.
  */
-LLMM_API llmm_status llmm_exemplars_get(const llmm_exemplars *ex, uint32_t slot,
-                                        llmm_exemplar *e);
+LLMM_API llmm_status llmm_exemplars_get(const llmm_exemplars *ex, uint32_t slot, llmm_exemplar *e);
 
 /**
  * @brief Add one histogram or summary series, as llmm_prom_writer_sketch(), with the
@@ -801,8 +800,7 @@ LLMM_API llmm_status llmm_exemplars_get(const llmm_exemplars *ex, uint32_t slot,
  * @note Not thread-safe: one thread per writer.
  */
 LLMM_API llmm_status llmm_prom_writer_sketch_exemplars(llmm_prom_writer *w, const char *labels,
-                                                       const llmm_sketch *s,
-                                                       double unit_to_seconds,
+                                                       const llmm_sketch *s, double unit_to_seconds,
                                                        const llmm_exemplars *ex);
 
 /**
@@ -839,8 +837,7 @@ LLMM_API llmm_status llmm_prom_writer_value_exemplar(llmm_prom_writer *w, const 
  * @since 1.2.0
  * @note Thread-safe.
  */
-LLMM_API llmm_status llmm_prom_negotiate_openmetrics(const char *accept,
-                                                     llmm_prom_format *format,
+LLMM_API llmm_status llmm_prom_negotiate_openmetrics(const char *accept, llmm_prom_format *format,
                                                      const char **content_type);
 
 /**
@@ -860,8 +857,8 @@ LLMM_API llmm_status llmm_prom_negotiate_openmetrics(const char *accept,
  * @since 1.2.0
  * @note Thread-safe.
  */
-LLMM_API llmm_status llmm_traceparent_parse(const char *header, uint8_t *trace_id,
-                                            uint8_t *span_id, uint8_t *flags);
+LLMM_API llmm_status llmm_traceparent_parse(const char *header, uint8_t *trace_id, uint8_t *span_id,
+                                            uint8_t *flags);
 
 /**
  * @brief Write a version-00 `traceparent` value (55 bytes, no NUL).
@@ -878,8 +875,7 @@ LLMM_API llmm_status llmm_traceparent_parse(const char *header, uint8_t *trace_i
  * @note Thread-safe.
  */
 LLMM_API llmm_status llmm_traceparent_format(const uint8_t *trace_id, const uint8_t *span_id,
-                                             uint8_t flags, uint8_t *buf, size_t cap,
-                                             size_t *len);
+                                             uint8_t flags, uint8_t *buf, size_t cap, size_t *len);
 
 /** @} */
 

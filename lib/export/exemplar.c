@@ -191,15 +191,6 @@ static double bitsd(uint64_t b)
     return d;
 }
 
-static int all_zero(const uint8_t *p, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (p[i])
-            return 0;
-    return 1;
-}
-
 /* One exemplar as the slot holds it, with its interval; `seen` is 0 for a never-written slot. */
 typedef struct held {
     llmm_exemplar e;
@@ -232,8 +223,8 @@ llmm_status llmm_exemplar_shard_record(llmm_exemplar_shard *sh, double value,
     uint64_t seq, epoch, words[LLMM_EXEMPLAR_LABELS_MAX / 8];
     size_t n, k;
 
-    if (!sh || !llmm__is_finite(value) || (trace_id && all_zero(trace_id, 16)) ||
-        (span_id && all_zero(span_id, 8)))
+    if (!sh || !llmm__is_finite(value) || (trace_id && llmm__all_zero(trace_id, 16)) ||
+        (span_id && llmm__all_zero(span_id, 8)))
         return LLMM_E_INVALID;
     if (llmm__exemplar_labels_check(labels, trace_id != NULL, span_id != NULL) != LLMM_OK)
         return LLMM_E_INVALID;

@@ -50,7 +50,7 @@ llmm_status llmm__exemplar_labels_check(const char *labels, int has_trace, int h
     return chars <= CHAR_CAP ? LLMM_OK : LLMM_E_INVALID;
 }
 
-static int zero_id(const uint8_t *p, size_t n)
+int llmm__all_zero(const uint8_t *p, size_t n)
 {
     size_t i;
     for (i = 0; i < n; i++)
@@ -59,7 +59,7 @@ static int zero_id(const uint8_t *p, size_t n)
     return 1;
 }
 
-static void put_hex(llmm__sink *o, const uint8_t *p, size_t n)
+void llmm__put_hex(llmm__sink *o, const uint8_t *p, size_t n)
 {
     static const char digits[] = "0123456789abcdef";
     size_t i;
@@ -95,15 +95,15 @@ void llmm__om_exemplar(llmm__sink *o, const llmm_exemplar *e, double f)
 {
     int sep = 0;
     llmm__puts(o, " # {");
-    if (!zero_id(e->trace_id, 16)) {
+    if (!llmm__all_zero(e->trace_id, 16)) {
         llmm__puts(o, "trace_id=\"");
-        put_hex(o, e->trace_id, 16);
+        llmm__put_hex(o, e->trace_id, 16);
         llmm__putc(o, '"');
         sep = 1;
     }
-    if (!zero_id(e->span_id, 8)) {
+    if (!llmm__all_zero(e->span_id, 8)) {
         llmm__puts(o, sep ? ",span_id=\"" : "span_id=\"");
-        put_hex(o, e->span_id, 8);
+        llmm__put_hex(o, e->span_id, 8);
         llmm__putc(o, '"');
         sep = 1;
     }
@@ -126,26 +126,18 @@ static void pb_id_label(llmm__sink *o, const char *name, const uint8_t *id, size
     llmm__pb_bytes(o, 1, name, strlen(name));
     llmm__pb_tag(o, 2, 2);
     llmm__pb_varint(o, 2 * n);
-    put_hex(o, id, n);
+    llmm__put_hex(o, id, n);
     llmm__pb_end(o, m);
 }
 
 void llmm__pb_exemplar(llmm__sink *o, uint32_t field, const llmm_exemplar *e, double f)
 {
-    size_t m = llmm__pb_begin(o, field), pos = 0;
-    llmm__label l;
-    if (!zero_id(e->trace_id, 16))
+    size_t m = llmm__pb_begin(o, field);
+    if (!llmm__all_zero(e->trace_id, 16))
         pb_id_label(o, "trace_id", e->trace_id, 16);
-    if (!zero_id(e->span_id, 8))
+    if (!llmm__all_zero(e->span_id, 8))
         pb_id_label(o, "span_id", e->span_id, 8);
-    while (llmm__labels_next(e->labels, &pos, &l)) {
-        size_t lm = llmm__pb_begin(o, 1);
-        llmm__pb_bytes(o, 1, l.name, l.name_len);
-        llmm__pb_tag(o, 2, 2);
-        llmm__pb_varint(o, l.raw_len);
-        llmm__put_unescaped(o, l.value, l.value_len);
-        llmm__pb_end(o, lm);
-    }
+    llmm__pb_labels(o, e->labels);
     llmm__pb_double(o, 2, e->value * f);
     if (e->time_unix_nano) {
         size_t t = llmm__pb_begin(o, 3);

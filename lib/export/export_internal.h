@@ -170,6 +170,8 @@ void llmm__om_header(llmm__sink *o, const char *name, const char *help, llmm_pro
 void llmm__om_counter(llmm__sink *o, const char *name, const char *labels, double v,
                       const llmm_exemplar *e);
 void llmm__pb_family_header(llmm__sink *o, const char *name, const char *help, llmm_prom_type t);
+/* A validated label list as repeated LabelPair messages (field 1 of Metric and Exemplar). */
+void llmm__pb_labels(llmm__sink *o, const char *labels);
 void llmm__pb_value(llmm__sink *o, const char *labels, llmm_prom_type t, double v,
                     const llmm_exemplar *e);
 /* As llmm__text_sketch; a native histogram carries classic buckets only for `points`. With
@@ -194,6 +196,10 @@ int llmm__exsel_pick(llmm__exsel *x, double lo, double hi, llmm_exemplar *out);
 int llmm__exemplars_best(const llmm_exemplars *ex, llmm_exemplar *out);
 /* Labels an exemplar may carry beside the ids it has: syntax, size, the 128-character cap. */
 llmm_status llmm__exemplar_labels_check(const char *labels, int has_trace, int has_span);
+/* 1 when the n bytes are all zero (an absent trace or span id). */
+int llmm__all_zero(const uint8_t *p, size_t n);
+/* The n bytes as 2n lower-case hex digits. */
+void llmm__put_hex(llmm__sink *o, const uint8_t *p, size_t n);
 /* ` # {labels} value timestamp` after an OpenMetrics sample (value times f). */
 void llmm__om_exemplar(llmm__sink *o, const llmm_exemplar *e, double f);
 /* An io.prometheus.client.Exemplar message as field `field` (value times f). */

@@ -41,7 +41,7 @@ void llmm__pb_family_header(llmm__sink *o, const char *name, const char *help, l
     llmm__pb_uint(o, 3, family_type_code(t));
 }
 
-static void labels_pb(llmm__sink *o, const char *labels)
+void llmm__pb_labels(llmm__sink *o, const char *labels)
 {
     size_t pos = 0;
     llmm__label l;
@@ -59,7 +59,7 @@ void llmm__pb_value(llmm__sink *o, const char *labels, llmm_prom_type t, double 
                     const llmm_exemplar *e)
 {
     size_t m = llmm__pb_begin(o, 4), inner;
-    labels_pb(o, labels);
+    llmm__pb_labels(o, labels);
     inner = llmm__pb_begin(o, t == LLMM_PROM_COUNTER ? 3 : 2);
     llmm__pb_double(o, 1, v);
     if (e && t == LLMM_PROM_COUNTER)
@@ -213,7 +213,7 @@ llmm_status llmm__pb_sketch(llmm__sink *o, const char *labels, llmm_prom_type t,
     uint64_t n;
     double sum, mn, mx;
 
-    labels_pb(o, labels);
+    llmm__pb_labels(o, labels);
     if (t == LLMM_PROM_SUMMARY) {
         h = llmm__pb_begin(o, 4);
         summary(o, s, f, points, npoints);

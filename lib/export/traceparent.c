@@ -30,15 +30,6 @@ static int unhex(const char *p, uint8_t *out, size_t n)
     return 1;
 }
 
-static int nonzero(const uint8_t *p, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (p[i])
-            return 1;
-    return 0;
-}
-
 llmm_status llmm_traceparent_parse(const char *header, uint8_t *trace_id, uint8_t *span_id,
                                    uint8_t *flags)
 {
@@ -56,7 +47,7 @@ llmm_status llmm_traceparent_parse(const char *header, uint8_t *trace_id, uint8_
         !unhex(header + 53, &fl, 1))
         return LLMM_E_INVALID;
     if (ver == 0xff || (ver == 0 && n != TP_LEN) || (n > TP_LEN && header[TP_LEN] != '-') ||
-        !nonzero(tid, 16) || !nonzero(sid, 8))
+        llmm__all_zero(tid, 16) || llmm__all_zero(sid, 8))
         return LLMM_E_INVALID;
     memcpy(trace_id, tid, 16);
     memcpy(span_id, sid, 8);
@@ -65,33 +56,22 @@ llmm_status llmm_traceparent_parse(const char *header, uint8_t *trace_id, uint8_
     return LLMM_OK;
 }
 
-llmm_status llmm_traceparent_format(const uint8_t *trace_id, const uint8_t *span_id,
-                                    uint8_t flags, uint8_t *buf, size_t cap, size_t *len)
+llmm_status llmm_traceparent_format(const uint8_t *trace_id, const uint8_t *span_id, uint8_t flags,
+                                    uint8_t *buf, size_t cap, size_t *len)
 {
-    static const char digits[] = "0123456789abcdef";
-    char z[TP_LEN];
-    size_t i, k = 0;
-    if (!trace_id || !span_id || !len || (!buf && cap) || !nonzero(trace_id, 16) ||
-        !nonzero(span_id, 8))
+    llmm__sink o;
+    if (!trace_id || !span_id || !len || (!buf && cap) || llmm__all_zero(trace_id, 16) ||
+        llmm__all_zero(span_id, 8))
         return LLMM_E_INVALID;
     *len = TP_LEN;
     if (cap < TP_LEN)
         return LLMM_E_BUFFER;
-    z[k++] = '0';
-    z[k++] = '0';
-    z[k++] = '-';
-    for (i = 0; i < 16; i++) {
-        z[k++] = digits[trace_id[i] >> 4];
-        z[k++] = digits[trace_id[i] & 15];
-    }
-    z[k++] = '-';
-    for (i = 0; i < 8; i++) {
-        z[k++] = digits[span_id[i] >> 4];
-        z[k++] = digits[span_id[i] & 15];
-    }
-    z[k++] = '-';
-    z[k++] = digits[flags >> 4];
-    z[k] = digits[flags & 15];
-    memcpy(buf, z, TP_LEN);
+    llmm__sink_fixed(&o, buf, cap);
+    llmm__puts(&o, "00-");
+    llmm__put_hex(&o, trace_id, 16);
+    llmm__putc(&o, '-');
+    llmm__put_hex(&o, span_id, 8);
+    llmm__putc(&o, '-');
+    llmm__put_hex(&o, &flags, 1);
     return LLMM_OK;
 }

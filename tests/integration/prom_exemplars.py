@@ -35,7 +35,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from prom_harness import (OTEL_DURATION, OTEL_TPOT, OTEL_TTFT, VLLM_REQUEST_LATENCY,  # noqa: E402
                           Lib, check, free_port, get_json, get_text, query, scalar_values,
-                          wait_until)
+                          stop_all, wait_targets_up, wait_until)
 from prom_live import expand  # noqa: E402
 
 REQUESTS = 2000
@@ -226,18 +226,6 @@ def start(tmp, server_exe, prom_exe, dump):
     return procs, fixed, sim, proms
 
 
-def wait_up(proms):
-    for mode, port in proms.items():
-        def up(port=port):
-            t = get_json('http://127.0.0.1:%d/api/v1/targets' % port)['data']['activeTargets']
-            errors = [x.get('lastError') for x in t if x.get('lastError')]
-            if errors:
-                raise AssertionError('scrape error: %r' % errors)
-            return len(t) == 2 and all(x['health'] == 'up' for x in t), t
-        wait_until('%s prometheus targets up' % mode, up, 30)
-        check(True, '%s prometheus: both targets up, no scrape error' % mode)
-
-
 def main():
     server_exe, lib_path, src = sys.argv[1], sys.argv[2], sys.argv[3]
     prom_exe = shutil.which('prometheus')
@@ -250,7 +238,7 @@ def main():
     try:
         dump = os.path.join(tmp, 'exemplars.txt')
         procs, fixed, sim, proms = start(tmp, server_exe, prom_exe, dump)
-        wait_up(proms)
+        wait_targets_up(proms, 2)
         offers = read_dump(dump)
         lib = Lib(lib_path)
         bounds = {fam: lib.buckets(which) for fam, which in LISTS.items()}
@@ -275,13 +263,7 @@ def main():
         print('# finished in %.1f s' % (time.monotonic() - t0))
         return 0
     finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_all(procs)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

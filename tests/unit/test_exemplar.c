@@ -40,9 +40,9 @@ static void test_new_invalid(void **state)
     assert_null(ex);
     assert_status(llmm_exemplars_new(NULL, nan_b, 2, LLMM_EXEMPLAR_LATEST, &ex), LLMM_E_INVALID);
     assert_status(llmm_exemplars_new(NULL, NULL, 1, LLMM_EXEMPLAR_LATEST, &ex), LLMM_E_INVALID);
-    assert_status(llmm_exemplars_new(NULL, many, LLMM_EXEMPLAR_BOUNDS_MAX + 1,
-                                     LLMM_EXEMPLAR_LATEST, &ex),
-                  LLMM_E_INVALID);
+    assert_status(
+        llmm_exemplars_new(NULL, many, LLMM_EXEMPLAR_BOUNDS_MAX + 1, LLMM_EXEMPLAR_LATEST, &ex),
+        LLMM_E_INVALID);
     assert_status(llmm_exemplars_new(NULL, NULL, 0, (llmm_exemplar_keep)2, &ex), LLMM_E_INVALID);
     ex = store(many, LLMM_EXEMPLAR_BOUNDS_MAX, LLMM_EXEMPLAR_MAX);
     assert_int_equal(llmm_exemplars_slots(ex), LLMM_EXEMPLAR_BOUNDS_MAX + 1);
@@ -460,12 +460,12 @@ static void test_traceparent(void **state)
     uint8_t tr[16], sp[8], fl = 0, buf[64];
     size_t n;
     static const char *const bad[] = {
-        "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",  /* upper case */
-        "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",  /* version ff */
-        "00-00000000000000000000000000000000-00f067aa0ba902b7-01",  /* zero trace */
-        "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",  /* zero span */
+        "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",   /* upper case */
+        "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",   /* version ff */
+        "00-00000000000000000000000000000000-00f067aa0ba902b7-01",   /* zero trace */
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",   /* zero span */
         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x", /* 00 with more */
-        "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x", /* no dash after */
+        "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x",  /* no dash after */
         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-1",
         "00_4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
         "",

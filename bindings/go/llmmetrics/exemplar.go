@@ -258,17 +258,9 @@ func (w *PromWriter) AddValueExemplar(labels string, value float64, e *Exemplar)
 // PromNegotiateOpenMetrics is PromNegotiate with OpenMetrics as a third choice (what
 // Prometheus asks for first without native histograms). Since 1.2.0.
 func PromNegotiateOpenMetrics(accept string) (PromFormat, string) {
-	var caccept *C.char
-	if accept != "" {
-		caccept = C.CString(accept)
-		defer C.free(unsafe.Pointer(caccept))
-	}
-	var f C.llmm_prom_format
-	var ct *C.char
-	if C.llmm_prom_negotiate_openmetrics(caccept, &f, &ct) != C.LLMM_OK || ct == nil {
-		return PromText, PromText.ContentType()
-	}
-	return PromFormat(f), C.GoString(ct)
+	return negotiate(accept, func(a *C.char, f *C.llmm_prom_format, ct **C.char) C.llmm_status {
+		return C.llmm_prom_negotiate_openmetrics(a, f, ct)
+	})
 }
 
 // ParseTraceparent reads a W3C traceparent header: the trace id, the parent (span) id and

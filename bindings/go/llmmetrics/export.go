@@ -139,6 +139,13 @@ func (f PromFormat) ContentType() string {
 // type; anything else, an empty header included, gives text. It also returns the exact
 // Content-Type to answer with.
 func PromNegotiate(accept string) (PromFormat, string) {
+	return negotiate(accept, func(a *C.char, f *C.llmm_prom_format, ct **C.char) C.llmm_status {
+		return C.llmm_prom_negotiate(a, f, ct)
+	})
+}
+
+// negotiate runs one of the C negotiation calls on accept; text when it fails.
+func negotiate(accept string, call func(*C.char, *C.llmm_prom_format, **C.char) C.llmm_status) (PromFormat, string) {
 	var caccept *C.char
 	if accept != "" {
 		caccept = C.CString(accept)
@@ -146,7 +153,7 @@ func PromNegotiate(accept string) (PromFormat, string) {
 	}
 	var f C.llmm_prom_format
 	var ct *C.char
-	if C.llmm_prom_negotiate(caccept, &f, &ct) != C.LLMM_OK || ct == nil {
+	if call(caccept, &f, &ct) != C.LLMM_OK || ct == nil {
 		return PromText, PromText.ContentType()
 	}
 	return PromFormat(f), C.GoString(ct)

@@ -8,7 +8,7 @@ use llmmetrics_sys as ffi;
 
 use crate::context::Context;
 use crate::error::{check, Error, Result};
-use crate::export::{c_opt, c_string, opt_ptr, static_str, PromFormat};
+use crate::export::{c_opt, c_string, opt_ptr, PromFormat};
 use crate::object::Owned;
 
 /// Which exemplar a slot keeps (`llmm_exemplar_keep`).
@@ -217,18 +217,7 @@ impl fmt::Debug for ExemplarShard<'_> {
 
 /// [`prom_negotiate`](crate::prom_negotiate) with OpenMetrics as a third choice. Since 1.2.0.
 pub fn prom_negotiate_openmetrics(accept: Option<&str>) -> Result<(PromFormat, &'static str)> {
-    let accept = c_opt(accept)?;
-    let mut format = ffi::LLMM_PROM_TEXT;
-    let mut ct = ptr::null();
-    // SAFETY: NULL or NUL-terminated input; valid out-pointers.
-    check(unsafe { ffi::llmm_prom_negotiate_openmetrics(opt_ptr(&accept), &mut format, &mut ct) })?;
-    let format = match format {
-        ffi::LLMM_PROM_TEXT => PromFormat::Text,
-        ffi::LLMM_PROM_PROTOBUF => PromFormat::Protobuf,
-        ffi::LLMM_PROM_OPENMETRICS => PromFormat::OpenMetrics,
-        _ => return Err(Error::abi()),
-    };
-    Ok((format, static_str(ct)))
+    crate::export::negotiate(accept, ffi::llmm_prom_negotiate_openmetrics)
 }
 
 /// The trace id, span id and flags of a W3C `traceparent` header.

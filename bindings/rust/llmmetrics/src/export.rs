@@ -48,7 +48,7 @@ pub(crate) fn opt_ptr(s: &Option<CString>) -> *const ffi::c_char {
     s.as_ref().map_or(ptr::null(), |c| c.as_ptr())
 }
 
-pub(crate) fn static_str(p: *const ffi::c_char) -> &'static str {
+fn static_str(p: *const ffi::c_char) -> &'static str {
     if p.is_null() {
         return "";
     }
@@ -149,11 +149,25 @@ impl PromFormat {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub fn prom_negotiate(accept: Option<&str>) -> Result<(PromFormat, &'static str)> {
+    negotiate(accept, ffi::llmm_prom_negotiate)
+}
+
+type NegotiateFn = unsafe extern "C" fn(
+    *const ffi::c_char,
+    *mut ffi::llmm_prom_format,
+    *mut *const ffi::c_char,
+) -> ffi::llmm_status;
+
+/// One of the C negotiation calls on `accept`.
+pub(crate) fn negotiate(
+    accept: Option<&str>,
+    call: NegotiateFn,
+) -> Result<(PromFormat, &'static str)> {
     let accept = c_opt(accept)?;
     let mut format = ffi::LLMM_PROM_TEXT;
     let mut ct = ptr::null();
     // SAFETY: NULL or NUL-terminated input; valid out-pointers.
-    check(unsafe { ffi::llmm_prom_negotiate(opt_ptr(&accept), &mut format, &mut ct) })?;
+    check(unsafe { call(opt_ptr(&accept), &mut format, &mut ct) })?;
     let format = match format {
         ffi::LLMM_PROM_TEXT => PromFormat::Text,
         ffi::LLMM_PROM_PROTOBUF => PromFormat::Protobuf,
