@@ -1471,7 +1471,7 @@ extern "C" {
     pub fn llmm_prom_writer_sketch(w: *mut llmm_prom_writer, labels: *const c_char, s: *const llmm_sketch, unit_to_seconds: f64) -> llmm_status;
     /// End the current family and copy the whole exposition into `buf`.
     pub fn llmm_prom_writer_finish(w: *mut llmm_prom_writer, buf: *mut u8, cap: usize, len: *mut usize) -> llmm_status;
-    /// End the current family and give read access to the exposition without copying.
+    /// End the current family and give read access to the exposition without copying (in LLMM_PROM_OPENMETRICS, ending with `# EOF`).
     pub fn llmm_prom_writer_data(w: *mut llmm_prom_writer, data: *mut *const u8, len: *mut usize) -> llmm_status;
     /// Choose the exposition format for an HTTP `Accept` header.
     pub fn llmm_prom_negotiate(accept: *const c_char, format: *mut llmm_prom_format, content_type: *mut *const c_char) -> llmm_status;
