@@ -16,7 +16,7 @@ BUILD_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev
 TEST_PACKAGES=(meson ninja-build pkg-config gcc g++ clang libcmocka-dev doxygen abigail-tools
     python3 python3-numpy python3-cffi golang-go cargo libyajl-dev libmicrohttpd-dev libcurl4-openssl-dev
     libssl-dev openssl python3-aiohttp zlib1g-dev nodejs golang-github-codahale-hdrhistogram-dev
-    golang-github-influxdata-tdigest-dev
+    golang-github-influxdata-tdigest-dev python3-prometheus-client
     prometheus valgrind libclang-rt-14-dev castxml clang-format
     python3-venv python3-mesonpy patchelf python3-build python3-pandas python3-nbclient python3-ipykernel)
 # The other commands' packages (`deps COMMAND` installs them; each command calls it).

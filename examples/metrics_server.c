@@ -26,6 +26,15 @@
  * force when they arrived, from an llmm_spike detector over E2E; 0 to 1) and
  * llm_spikes_total{level}. Per scrape that is 38 samples with native histograms and 87 in
  * text with the lists (with --classic-max N at most 3·N + 44).
+ *
+ * Exemplars: every simulated request gets a random W3C trace id and span id, and offers an
+ * exemplar (its latency, its ids, the wall-clock time) to each latency family, whose store
+ * keeps the latest one per bucket of that family's list; the request counters carry the
+ * latest request's (the error counter the latest failed one's). They are served in
+ * OpenMetrics (asked for first by Prometheus without native histograms) on every classic
+ * bucket and counter, and in protobuf on classic buckets, counters and as the native
+ * histograms' one exemplar; text 0.0.4 has none. --exemplar-dump FILE (test mode) writes
+ * every offered exemplar.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
@@ -58,7 +67,12 @@ static const char *const family_help[NSERIES] = {
 static const llmm_bucket_list family_list[NSERIES] = {
     LLMM_BUCKETS_OTEL_GENAI_TTFT, LLMM_BUCKETS_OTEL_GENAI_TPOT, LLMM_BUCKETS_OTEL_GENAI_DURATION};
 
+/* Exemplar stores: one per latency family (on its bucket list), one for the classic E2E
+ * family (vLLM's list), one slot each for the two counters. */
+enum { EX_CLASSIC = NSERIES, EX_REQUESTS, EX_ERRORS, NEXSTORES };
+
 typedef struct server {
+    llmm_exemplars *ex[NEXSTORES];
     llmm_recorder *rec[NSERIES];
     llmm_sketch *snap[NSERIES];
     llmm_prom_writer *writer;
@@ -75,6 +89,87 @@ typedef struct server {
     int test_mode;
     unsigned classic_max; /* 0: the families' bucket lists; else the downscaled grid's bound */
 } server;
+
+/* ---- exemplars ---------------------------------------------------------------------------- */
+
+typedef struct trace {
+    uint8_t trace_id[16], span_id[8];
+    uint64_t unix_ns;
+} trace;
+
+static uint64_t rng(uint64_t *x);
+
+/* A request's ids: random, never all zero (the xorshift state never is). */
+static void new_trace(uint64_t *x, uint64_t unix_ns, trace *t)
+{
+    uint64_t a = rng(x), b = rng(x), c = rng(x) | 1u;
+    memcpy(t->trace_id, &a, 8);
+    memcpy(t->trace_id + 8, &b, 8);
+    memcpy(t->span_id, &c, 8);
+    t->unix_ns = unix_ns;
+}
+
+static uint64_t wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Exemplar layouts: each latency family's bucket list, vLLM's for the classic family, one
+ * slot for each counter. */
+static int exemplars_new(server *srv)
+{
+    static const llmm_bucket_list lists[EX_REQUESTS] = {
+        LLMM_BUCKETS_OTEL_GENAI_TTFT, LLMM_BUCKETS_OTEL_GENAI_TPOT,
+        LLMM_BUCKETS_OTEL_GENAI_DURATION, LLMM_BUCKETS_VLLM_REQUEST_LATENCY};
+    for (int k = 0; k < NEXSTORES; k++) {
+        double b[64];
+        size_t nb = 0;
+        if ((k < EX_REQUESTS && llmm_prom_buckets(lists[k], b, 64, &nb) != LLMM_OK) ||
+            llmm_exemplars_new(NULL, b, nb, LLMM_EXEMPLAR_LATEST, &srv->ex[k]) != LLMM_OK)
+            return -1;
+    }
+    return 0;
+}
+
+static int exemplar_shards(server *srv, llmm_exemplar_shard *xs[])
+{
+    for (int k = 0; k < NEXSTORES; k++)
+        if (llmm_exemplars_shard(srv->ex[k], &xs[k]) != LLMM_OK)
+            return -1;
+    return 0;
+}
+
+static void exemplar_shards_release(llmm_exemplar_shard *xs[])
+{
+    for (int k = 0; k < NEXSTORES; k++)
+        llmm_exemplar_shard_release(xs[k]);
+}
+
+/* One request's exemplars: its latencies, and the counters' (the value 1: one request). */
+static void record_exemplars(llmm_exemplar_shard *const xs[], const double v[], int failed,
+                             const trace *t, FILE *dump)
+{
+    static const char *const name[NEXSTORES] = {"llm_ttft_seconds", "llm_tpot_seconds",
+                                                "llm_e2e_seconds", "llm_e2e_classic_seconds",
+                                                "llm_requests_total", "llm_request_errors_total"};
+    for (int k = 0; k < NEXSTORES; k++) {
+        double x = k < NSERIES ? v[k] : k == EX_CLASSIC ? v[E2E] : 1.0;
+        if ((k <= EX_CLASSIC && failed) || (k == EX_ERRORS && !failed))
+            continue;
+        llmm_exemplar_shard_record(xs[k], x, t->trace_id, t->span_id, t->unix_ns, NULL);
+        if (dump) {
+            fprintf(dump, "%s %.17g ", name[k], x);
+            for (int i = 0; i < 16; i++)
+                fprintf(dump, "%02x", t->trace_id[i]);
+            fputc(' ', dump);
+            for (int i = 0; i < 8; i++)
+                fprintf(dump, "%02x", t->span_id[i]);
+            fprintf(dump, " %llu\n", (unsigned long long)t->unix_ns);
+        }
+    }
+}
 
 /* Count one finished request: errors record no latency. */
 static void finish_request(server *srv, llmm_shard *const sh[], const double v[], int failed,
@@ -131,38 +226,57 @@ static void *worker(void *p)
     worker_arg *a = p;
     server *srv = a->srv;
     llmm_shard *sh[NSERIES];
+    llmm_exemplar_shard *xs[NEXSTORES];
     uint64_t x = srv->seed * 0x9E3779B97F4A7C15u + a->id + 1;
+    uint64_t tx = (wall_ns() ^ (uint64_t)a->id << 56) | 1u; /* trace ids: random per run */
     struct timespec pause;
     double gap = 1.0 / srv->rate;
     for (int k = 0; k < NSERIES; k++)
         if (llmm_recorder_shard(srv->rec[k], &sh[k]) != LLMM_OK)
             return NULL;
+    if (exemplar_shards(srv, xs) != 0)
+        return NULL;
     pause.tv_sec = (time_t)gap;
     pause.tv_nsec = (long)((gap - (double)pause.tv_sec) * 1e9);
     while (!srv->stop) {
         double v[NSERIES];
+        int failed;
+        trace t;
         simulate(&x, &v[TTFT], &v[TPOT], &v[E2E]);
-        finish_request(srv, sh, v, unit(&x) < 0.01, llmm_now_ns());
+        failed = unit(&x) < 0.01;
+        new_trace(&tx, wall_ns(), &t);
+        finish_request(srv, sh, v, failed, llmm_now_ns());
+        record_exemplars(xs, v, failed, &t, NULL);
         nanosleep(&pause, NULL);
     }
     for (int k = 0; k < NSERIES; k++)
         llmm_shard_release(sh[k]);
+    exemplar_shards_release(xs);
     return NULL;
 }
 
 /* Test mode: a fixed data set recorded once (through one shard per series). */
-static int record_fixed(server *srv, unsigned n, const char *dump)
+static FILE *open_dump(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "metrics_server: cannot write %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+static int record_fixed(server *srv, unsigned n, const char *dump, const char *ex_dump)
 {
     llmm_shard *sh[NSERIES];
-    uint64_t x = srv->seed * 0x9E3779B97F4A7C15u + 12345;
-    FILE *f = NULL;
-    if (dump && !(f = fopen(dump, "w"))) {
-        fprintf(stderr, "metrics_server: cannot write %s: %s\n", dump, strerror(errno));
+    llmm_exemplar_shard *xs[NEXSTORES];
+    uint64_t x = srv->seed * 0x9E3779B97F4A7C15u + 12345, tx = x | 1u, t0 = wall_ns();
+    FILE *f = NULL, *xf = NULL;
+    if ((dump && !(f = open_dump(dump))) || (ex_dump && !(xf = open_dump(ex_dump))))
         return -1;
-    }
     for (int k = 0; k < NSERIES; k++)
         if (llmm_recorder_shard(srv->rec[k], &sh[k]) != LLMM_OK)
             return -1;
+    if (exemplar_shards(srv, xs) != 0)
+        return -1;
     for (unsigned i = 0; i < n; i++) {
         double v[NSERIES];
         int failed;
@@ -171,19 +285,28 @@ static int record_fixed(server *srv, unsigned n, const char *dump)
         /* one request per millisecond on a synthetic clock: a deterministic spike rate */
         srv->spike_clock = (uint64_t)(i + 1) * 1000000u;
         finish_request(srv, sh, v, failed, srv->spike_clock);
+        {
+            trace t; /* one microsecond apart on the wall clock: distinct, ordered times */
+            new_trace(&tx, t0 + (uint64_t)i * 1000u, &t);
+            record_exemplars(xs, v, failed, &t, xf);
+        }
         if (f && !failed)
             fprintf(f, "%.17g\n", v[E2E]);
     }
     for (int k = 0; k < NSERIES; k++)
         llmm_shard_release(sh[k]);
+    exemplar_shards_release(xs);
     if (f)
         fclose(f);
+    if (xf)
+        fclose(xf);
     return 0;
 }
 
 /* ---- /metrics ---------------------------------------------------------------------------- */
 
 static llmm_status write_spikes(server *srv);
+static llmm_status counter_with_exemplar(server *srv, double value, const llmm_exemplars *ex);
 
 static llmm_status build_exposition(server *srv, llmm_prom_format fmt)
 {
@@ -204,7 +327,8 @@ static llmm_status build_exposition(server *srv, llmm_prom_format fmt)
         if (st != LLMM_OK ||
             (st = llmm_prom_writer_family(srv->writer, family_name[k], family_help[k],
                                           LLMM_PROM_NATIVE_HISTOGRAM, NULL, 0)) != LLMM_OK ||
-            (st = llmm_prom_writer_sketch(srv->writer, NULL, srv->snap[k], 1.0)) != LLMM_OK)
+            (st = llmm_prom_writer_sketch_exemplars(srv->writer, NULL, srv->snap[k], 1.0,
+                                                    srv->ex[k])) != LLMM_OK)
             return st;
     }
     if ((st = llmm_prom_buckets(LLMM_BUCKETS_VLLM_REQUEST_LATENCY, bounds, 64, &nb)) != LLMM_OK)
@@ -212,7 +336,8 @@ static llmm_status build_exposition(server *srv, llmm_prom_format fmt)
     if ((st = llmm_prom_writer_family(srv->writer, "llm_e2e_classic_seconds",
                                       "End-to-end latency against vLLM's bucket list.",
                                       LLMM_PROM_HISTOGRAM, bounds, nb)) != LLMM_OK ||
-        (st = llmm_prom_writer_sketch(srv->writer, NULL, srv->snap[E2E], 1.0)) != LLMM_OK)
+        (st = llmm_prom_writer_sketch_exemplars(srv->writer, NULL, srv->snap[E2E], 1.0,
+                                                srv->ex[EX_CLASSIC])) != LLMM_OK)
         return st;
     if ((st = llmm_prom_writer_family(srv->writer, "llm_e2e_quantiles_seconds",
                                       "End-to-end latency quantiles (nearest rank).",
@@ -222,16 +347,26 @@ static llmm_status build_exposition(server *srv, llmm_prom_format fmt)
     if ((st = llmm_prom_writer_family(srv->writer, "llm_requests_total",
                                       "Requests finished, failed ones included.",
                                       LLMM_PROM_COUNTER, NULL, 0)) != LLMM_OK ||
-        (st = llmm_prom_writer_value(srv->writer, NULL,
-                                     (double)atomic_load(&srv->requests))) != LLMM_OK)
+        (st = counter_with_exemplar(srv, (double)atomic_load(&srv->requests),
+                                    srv->ex[EX_REQUESTS])) != LLMM_OK)
         return st;
     if ((st = llmm_prom_writer_family(srv->writer, "llm_request_errors_total",
                                       "Requests that failed.", LLMM_PROM_COUNTER, NULL, 0)) !=
             LLMM_OK ||
-        (st = llmm_prom_writer_value(srv->writer, NULL, (double)atomic_load(&srv->errors))) !=
-            LLMM_OK)
+        (st = counter_with_exemplar(srv, (double)atomic_load(&srv->errors),
+                                    srv->ex[EX_ERRORS])) != LLMM_OK)
         return st;
     return write_spikes(srv);
+}
+
+/* A counter series with the latest exemplar of its one-slot store, if there is one. */
+static llmm_status counter_with_exemplar(server *srv, double value, const llmm_exemplars *ex)
+{
+    llmm_exemplar e;
+    llmm_exemplar_init(&e);
+    if (llmm_exemplars_get(ex, 0, &e) != LLMM_OK)
+        return llmm_prom_writer_value(srv->writer, NULL, value);
+    return llmm_prom_writer_value_exemplar(srv->writer, NULL, value, &e);
 }
 
 /* Spike families: the window's spike ratio and the running level counts. */
@@ -305,7 +440,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (strcmp(url, "/metrics") != 0)
         return answer(c, MHD_HTTP_NOT_FOUND, "text/plain", "try /metrics\n", 13);
     accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
-    llmm_prom_negotiate(accept, &fmt, &ctype);
+    llmm_prom_negotiate_openmetrics(accept, &fmt, &ctype);
     pthread_mutex_lock(&srv->scrape_lock);
     st = build_exposition(srv, fmt);
     if (st == LLMM_OK)
@@ -330,7 +465,7 @@ static void on_signal(int sig)
 
 /* Every flag, in the order --help lists them; the parser accepts exactly these. */
 enum { O_PORT, O_SEED, O_RATE, O_THREADS, O_CLASSIC_MAX, O_TEST_MODE, O_REQUESTS, O_DUMP,
-       O_DEADLINE, O_HELP, NOPTIONS };
+       O_EXEMPLAR_DUMP, O_DEADLINE, O_HELP, NOPTIONS };
 static const struct {
     const char *flag, *arg, *help;
 } options[NOPTIONS] = {
@@ -347,6 +482,9 @@ static const struct {
                      "it unchanged (no workers): what the end-to-end tests compare against"},
     [O_REQUESTS] = {"--requests", "N", "size of the test-mode data set (default 5000)"},
     [O_DUMP] = {"--dump", "FILE", "in test mode, write the recorded E2E values, one per line"},
+    [O_EXEMPLAR_DUMP] = {"--exemplar-dump", "FILE",
+                         "in test mode, write every exemplar offered, one per line: family, "
+                         "value, trace id, span id, Unix time in ns"},
     [O_DEADLINE] = {"--request-deadline", "S",
                     "close a connection whose request has not arrived complete S seconds "
                     "(1 to 3600) after it opened, or after its previous response plus the "
@@ -380,8 +518,8 @@ static void help(void)
 {
     printf("usage: metrics_server [OPTION]...\n"
            "An inference-server simulation serving its latencies on "
-           "http://127.0.0.1:PORT/metrics\n(Prometheus protobuf with native histograms when "
-           "asked, text 0.0.4 otherwise).\n\n");
+           "http://127.0.0.1:PORT/metrics\n(Prometheus protobuf with native histograms or "
+           "OpenMetrics with exemplars when\nasked, text 0.0.4 otherwise).\n\n");
     for (int k = 0; k < NOPTIONS; k++) {
         char head[32];
         snprintf(head, sizeof head, "%s%s%s", options[k].flag, options[k].arg ? " " : "",
@@ -411,7 +549,7 @@ static int option_index(const char *a)
 typedef struct {
     unsigned port, threads, requests, deadline;
     int test_mode;
-    const char *dump;
+    const char *dump, *ex_dump;
 } cli;
 
 /* 0 to run, -1 after --help (exit 0), 2 for a bad command line. */
@@ -440,6 +578,7 @@ static int parse_args(int argc, char **argv, server *srv, cli *o)
         case O_CLASSIC_MAX: srv->classic_max = (unsigned)strtoul(val, &end, 10); break;
         case O_REQUESTS: o->requests = (unsigned)strtoul(val, &end, 10); break;
         case O_DEADLINE: o->deadline = (unsigned)strtoul(val, &end, 10); break;
+        case O_EXEMPLAR_DUMP: o->ex_dump = val; end = (char *)(uintptr_t)(val + strlen(val)); break;
         default: o->dump = val; end = (char *)(uintptr_t)(val + strlen(val)); break;
         }
         if (end == val || *end)
@@ -455,7 +594,7 @@ static int parse_args(int argc, char **argv, server *srv, cli *o)
 int main(int argc, char **argv)
 {
     server srv;
-    cli o = {9464, 2, 5000, LLMM_HTTP_REQUEST_S, 0, NULL};
+    cli o = {9464, 2, 5000, LLMM_HTTP_REQUEST_S, 0, NULL, NULL};
     struct sockaddr_in addr;
     llmm_http_limits limits;
     llmm_http_server *d;
@@ -479,9 +618,10 @@ int main(int argc, char **argv)
             llmm_sketch_new(NULL, LLMM_SCALE_DEFAULT, &srv.snap[k]) != LLMM_OK)
             return 1;
     }
-    if (llmm_prom_writer_new(NULL, LLMM_PROM_TEXT, &srv.writer) != LLMM_OK)
+    if (llmm_prom_writer_new(NULL, LLMM_PROM_TEXT, &srv.writer) != LLMM_OK ||
+        exemplars_new(&srv) != 0)
         return 1;
-    if (o.test_mode && record_fixed(&srv, o.requests, o.dump) != 0)
+    if (o.test_mode && record_fixed(&srv, o.requests, o.dump, o.ex_dump) != 0)
         return 1;
     memset(&addr, 0, sizeof addr);
     addr.sin_family = AF_INET;
@@ -518,5 +658,7 @@ int main(int argc, char **argv)
         llmm_recorder_free(srv.rec[k]);
         llmm_sketch_free(srv.snap[k]);
     }
+    for (int k = 0; k < NEXSTORES; k++)
+        llmm_exemplars_free(srv.ex[k]);
     return 0;
 }

@@ -1,6 +1,7 @@
 /**
  * @file export.h
- * @brief Prometheus text and protobuf (native histograms) and OpenTelemetry JSON export.
+ * @brief Prometheus text, OpenMetrics (since 1.2.0, with exemplars) and protobuf (native
+ * histograms) and OpenTelemetry JSON export; exemplar stores and W3C trace context.
  *
  * Every encoder writes into a caller buffer (`buf`, `cap`, `*len`): when the output needs more
  * than `cap` bytes the call returns #LLMM_E_BUFFER with the needed size in `*len` (the
@@ -145,6 +146,12 @@ typedef enum llmm_prom_format {
     /** Length-delimited `io.prometheus.client.MetricFamily` protobuf messages: the only
      *  format that carries native histograms. */
     LLMM_PROM_PROTOBUF = 1,
+    /** OpenMetrics 1.0 text (`application/openmetrics-text; version=1.0.0; charset=utf-8`):
+     *  the 0.0.4 families with OpenMetrics' names (a counter family is named without its
+     *  `_total` suffix, its sample with it), exemplars on classic buckets and counters, and
+     *  a final `# EOF` line. Chosen only by llmm_prom_negotiate_openmetrics(), never by
+     *  llmm_prom_negotiate(). @since 1.2.0 */
+    LLMM_PROM_OPENMETRICS = 2,
     /** @private keeps the enum int-sized */
     LLMM_PROM_FORMAT_FORCE_INT_ = 0x7fffffff
 } llmm_prom_format;
@@ -195,7 +202,8 @@ typedef struct llmm_prom_writer llmm_prom_writer;
 /**
  * @brief Create an empty writer.
  * @param[in] ctx allocation context, or NULL for libc
- * @param[in] format #LLMM_PROM_TEXT or #LLMM_PROM_PROTOBUF
+ * @param[in] format #LLMM_PROM_TEXT, #LLMM_PROM_PROTOBUF or (since 1.2.0)
+ *            #LLMM_PROM_OPENMETRICS
  * @param[out] out the new writer, or NULL on failure; free it with llmm_prom_writer_free()
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID NULL `out` or an unknown format
@@ -217,7 +225,8 @@ LLMM_API void llmm_prom_writer_free(llmm_prom_writer *w);
 /**
  * @brief Drop everything written and start a new exposition in `format`; memory is kept.
  * @param[in,out] w the writer
- * @param[in] format #LLMM_PROM_TEXT or #LLMM_PROM_PROTOBUF
+ * @param[in] format #LLMM_PROM_TEXT, #LLMM_PROM_PROTOBUF or (since 1.2.0)
+ *            #LLMM_PROM_OPENMETRICS
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID NULL `w` or an unknown format (nothing changed)
  * @since 1.0.0
@@ -298,7 +307,8 @@ LLMM_API llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *la
  * @brief End the current family and copy the whole exposition into `buf`.
  *
  * The writer keeps its contents: calling again gives the same bytes, and further families
- * may be added (but no more series to the ended family).
+ * may be added (but no more series to the ended family). In #LLMM_PROM_OPENMETRICS the
+ * output ends with the `# EOF` line; a family added later goes before it.
  * @param[in,out] w the writer
  * @param[out] buf output buffer (may be NULL when `cap` is 0)
  * @param[in] cap capacity of `buf`
@@ -307,6 +317,8 @@ LLMM_API llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *la
  * @retval LLMM_E_INVALID NULL `w` or `len`, or NULL `buf` with `cap` > 0
  * @retval LLMM_E_BUFFER `cap` is too small; `*len` holds the size needed (the family stays
  *         open)
+ * @retval LLMM_E_NOMEM (OpenMetrics only) no room for `# EOF` in a writer that never held
+ *         a family
  * @since 1.0.0
  * @note Not thread-safe: one thread per writer.
  */
@@ -314,12 +326,15 @@ LLMM_API llmm_status llmm_prom_writer_finish(llmm_prom_writer *w, uint8_t *buf, 
                                              size_t *len);
 
 /**
- * @brief End the current family and give read access to the exposition without copying.
+ * @brief End the current family and give read access to the exposition without copying
+ * (in #LLMM_PROM_OPENMETRICS, ending with `# EOF`).
  * @param[in,out] w the writer
  * @param[out] data the bytes, owned by the writer and valid until its next call
  * @param[out] len number of bytes
  * @retval LLMM_OK
  * @retval LLMM_E_INVALID a NULL argument
+ * @retval LLMM_E_NOMEM (OpenMetrics only) no room for `# EOF` in a writer that never held
+ *         a family
  * @since 1.0.0
  * @note Not thread-safe: one thread per writer.
  */
@@ -333,7 +348,8 @@ LLMM_API llmm_status llmm_prom_writer_data(llmm_prom_writer *w, const uint8_t **
  * `encoding=delimited` at a quality (`q`) higher than every text type it also accepts
  * (`text/plain`, the `text` wildcard or the full wildcard; ties go to the earlier entry), as Prometheus does with
  * `--enable-feature=native-histograms`. Anything else, a missing or unparsable header
- * included, gives text. OpenMetrics is not produced.
+ * included, gives text. OpenMetrics is not produced (llmm_prom_negotiate_openmetrics()
+ * chooses it).
  * @param[in] accept the header value, or NULL
  * @param[out] format the chosen format
  * @param[out] content_type the exact `Content-Type` to answer with (a static string), or NULL
@@ -349,9 +365,10 @@ LLMM_API llmm_status llmm_prom_negotiate(const char *accept, llmm_prom_format *f
 /**
  * @brief The `Content-Type` of a format.
  * @param[in] format a format
- * @return a static string (`"text/plain; version=0.0.4; charset=utf-8"` or
+ * @return a static string (`"text/plain; version=0.0.4; charset=utf-8"`,
  *         `"application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
- *         encoding=delimited"`), or NULL for an unknown format
+ *         encoding=delimited"` or, since 1.2.0, `"application/openmetrics-text;
+ *         version=1.0.0; charset=utf-8"`), or NULL for an unknown format
  * @since 1.0.0
  * @note Thread-safe.
  */
@@ -557,6 +574,308 @@ LLMM_API llmm_status llmm_export_otlp_json_point(const llmm_sketch *s, const llm
 LLMM_API llmm_status llmm_export_otlp_json(const llmm_sketch *s, const llmm_sketch *earlier,
                                            const char *name, const llmm_otlp_options *o,
                                            uint8_t *buf, size_t cap, size_t *len);
+
+/** @} */
+
+/**
+ * @defgroup exemplars Exemplars: the trace of a request, beside its sketch
+ *
+ * An exemplar ties one recorded value to the trace of the request that produced it, so that
+ * an operator can go from a latency panel to the trace of a slow request. A
+ * ::llmm_exemplars object lives beside a sketch or recorder (recording into a sketch is not
+ * affected: llmm_sketch_add() knows nothing of exemplars) and keeps **one exemplar per
+ * bucket** of a fixed layout chosen at creation: `nbounds` upper bounds `b[0] < … <
+ * b[n−1]`, in the unit the values are recorded in, give `n + 1` slots, slot `i` holding the
+ * values in (`b[i−1]`, `b[i]`] (slot 0 everything ≤ `b[0]`, slot `n` everything above
+ * `b[n−1]`). Give it the bounds of the classic histogram it will be exported with (divided
+ * by the export's `unit_to_seconds`) and every non-empty classic bucket gets an exemplar.
+ *
+ * **Memory bound:** at most #LLMM_EXEMPLAR_BOUNDS_MAX bounds; each writer shard holds
+ * `(nbounds + 1)` slots of 120 bytes (so at most 30 KiB per shard), allocated when the
+ * shard is handed out; nothing grows afterwards.
+ *
+ * An exemplar is a value (recorded unit), an optional 16-byte trace id and 8-byte span id
+ * (W3C / OpenTelemetry ids; all-zero means absent), a **wall-clock** time in Unix
+ * nanoseconds (unlike the library's monotonic `now_ns`: exemplar times are compared with
+ * trace times), and an optional preformatted label list (export.h syntax, at most
+ * #LLMM_EXEMPLAR_LABELS_MAX − 1 bytes, names other than `trace_id` and `span_id`). With the
+ * ids written as `trace_id` and `span_id` labels, the names and values of all labels
+ * together stay within OpenMetrics' limit of 128 characters.
+ *
+ * **Which exemplar a slot keeps** is the caller's choice (::llmm_exemplar_keep): the latest
+ * (by its time), or the largest recorded since the last llmm_exemplars_roll(). Reading or
+ * exporting never changes the state (a scrape resets nothing).
+ *
+ * **Many writers:** as with ::llmm_recorder, each writer thread takes its own
+ * ::llmm_exemplar_shard (llmm_exemplars_shard()) and records without locks; readers
+ * (llmm_exemplars_get(), the ::llmm_prom_writer) may run at any time, concurrently with the
+ * writers, and see each exemplar whole (a per-slot sequence counter), never torn. For a
+ * slot, the reader chooses among the shards by the keep rule.
+ *
+ * **Export.** llmm_prom_writer_sketch_exemplars() and llmm_prom_writer_value_exemplar() add
+ * them to an exposition: in #LLMM_PROM_OPENMETRICS on every classic `_bucket` line whose
+ * bucket holds one (and on counter samples); in #LLMM_PROM_PROTOBUF on classic buckets and
+ * counters, and for a native histogram (which has no classic buckets) as the one exemplar
+ * Prometheus 2.42 reads (on a classic `+Inf` bucket entry, the best by the keep rule) plus
+ * every exemplar in `Histogram.exemplars`, read by newer servers. Text 0.0.4 cannot carry
+ * exemplars and leaves them out. Exported values are multiplied by `unit_to_seconds` like
+ * the sketch's; times are written as Unix seconds with a fraction.
+ * @{
+ */
+
+/** Largest number of bounds of a ::llmm_exemplars layout. @since 1.2.0 */
+#define LLMM_EXEMPLAR_BOUNDS_MAX 255
+/** Size of ::llmm_exemplar::labels: a label list of at most this − 1 bytes. @since 1.2.0 */
+#define LLMM_EXEMPLAR_LABELS_MAX 64
+
+/**
+ * @brief Which exemplar a slot keeps (int-sized).
+ * @since 1.2.0
+ */
+typedef enum llmm_exemplar_keep {
+    /** The one with the latest time (of equal times, the one recorded last). */
+    LLMM_EXEMPLAR_LATEST = 0,
+    /** The largest value recorded since the last llmm_exemplars_roll() (the first one after
+     *  a roll replaces the older interval's); ties keep the earlier. */
+    LLMM_EXEMPLAR_MAX = 1,
+    /** @private keeps the enum int-sized */
+    LLMM_EXEMPLAR_KEEP_FORCE_INT_ = 0x7fffffff
+} llmm_exemplar_keep;
+
+/**
+ * @brief One exemplar as read back (caller-sized: see llmm_struct_init()).
+ * @since 1.2.0
+ */
+typedef struct llmm_exemplar {
+    uint32_t struct_size;    /**< caller-sized: set by llmm_exemplar_init() */
+    uint32_t reserved_;      /**< @private always 0 */
+    double value;            /**< the value, in the recorded unit */
+    uint64_t time_unix_nano; /**< wall-clock time in Unix nanoseconds (0 = none given) */
+    uint8_t trace_id[16];    /**< trace id, all zero when absent */
+    uint8_t span_id[8];      /**< span id, all zero when absent */
+    /** Extra labels as a NUL-terminated preformatted list (`""` for none). */
+    char labels[LLMM_EXEMPLAR_LABELS_MAX];
+} llmm_exemplar;
+
+/**
+ * @brief Initialise a ::llmm_exemplar (all zero; caller-sized: see llmm_struct_init()).
+ * @param[out] e the struct to fill
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `e` is NULL
+ * @retval LLMM_E_ABI `sizeof` the caller's struct is not a released size
+ * @since 1.2.0
+ * @note Thread-safe. A macro only (no exported symbol of this name).
+ */
+#define llmm_exemplar_init(e) LLMM_SIZED_INIT_(LLMM_STRUCT_EXEMPLAR, llmm_exemplar, e)
+
+/** The exemplars of one series (opaque). @since 1.2.0 */
+typedef struct llmm_exemplars llmm_exemplars;
+/** A single-writer shard of a ::llmm_exemplars (opaque, owned by it). @since 1.2.0 */
+typedef struct llmm_exemplar_shard llmm_exemplar_shard;
+
+/**
+ * @brief Create an exemplar store with `nbounds + 1` slots.
+ * @param[in] ctx allocation context, or NULL for libc (its allocator must be thread-safe
+ *            when shards are taken from several threads)
+ * @param[in] bounds slot upper bounds in the recorded unit: finite, strictly increasing
+ *            (copied; NULL when `nbounds` is 0: one slot for every value)
+ * @param[in] nbounds number of bounds, at most #LLMM_EXEMPLAR_BOUNDS_MAX
+ * @param[in] keep which exemplar a slot keeps
+ * @param[out] out the store, or NULL on failure; free it with llmm_exemplars_free()
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID NULL `out`, NULL `bounds` with `nbounds` > 0, bounds not finite
+ *         and strictly increasing, too many bounds, or an unknown `keep`
+ * @retval LLMM_E_NOMEM
+ * @since 1.2.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_exemplars_new(llmm_ctx *ctx, const double *bounds, size_t nbounds,
+                                        llmm_exemplar_keep keep, llmm_exemplars **out);
+
+/**
+ * @brief Free a store and all its shards. NULL is a no-op.
+ * @param[in] ex the store
+ * @since 1.2.0
+ * @note Only when no other call on the store or its shards is running.
+ */
+LLMM_API void llmm_exemplars_free(llmm_exemplars *ex);
+
+/**
+ * @brief Hand out a shard for the calling writer thread: a released one if there is one,
+ * else a new one.
+ * @param[in,out] ex the store
+ * @param[out] out the shard, valid until llmm_exemplars_free(); NULL on failure
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID a NULL argument
+ * @retval LLMM_E_NOMEM
+ * @since 1.2.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_exemplars_shard(llmm_exemplars *ex, llmm_exemplar_shard **out);
+
+/**
+ * @brief Give a shard back; its exemplars stay in the store and it may be handed out again.
+ * NULL is a no-op.
+ * @param[in] sh the shard
+ * @since 1.2.0
+ * @note Thread-safe; the shard's writer must have stopped using it.
+ */
+LLMM_API void llmm_exemplar_shard_release(llmm_exemplar_shard *sh);
+
+/**
+ * @brief Offer one exemplar to the slot of its value; the slot keeps it or its current one
+ * by the store's keep rule.
+ * @param[in,out] sh the shard
+ * @param[in] value the value (finite), in the recorded unit
+ * @param[in] trace_id 16 bytes, not all zero, or NULL for none
+ * @param[in] span_id 8 bytes, not all zero, or NULL for none
+ * @param[in] time_unix_nano wall-clock time in Unix nanoseconds (0: none)
+ * @param[in] labels preformatted label list (see the file documentation), shorter than
+ *            #LLMM_EXEMPLAR_LABELS_MAX bytes, without `trace_id` or `span_id`, or NULL
+ * @retval LLMM_OK (kept or not)
+ * @retval LLMM_E_INVALID NULL `sh`, a value that is not finite, an all-zero id, a malformed
+ *         or too long label list, or more than 128 characters of label names and values
+ *         with the ids (nothing changed)
+ * @since 1.2.0
+ * @note Single writer per shard; concurrent with readers.
+ */
+LLMM_API llmm_status llmm_exemplar_shard_record(llmm_exemplar_shard *sh, double value,
+                                                const uint8_t *trace_id, const uint8_t *span_id,
+                                                uint64_t time_unix_nano, const char *labels);
+
+/**
+ * @brief Start a new interval for #LLMM_EXEMPLAR_MAX: the next exemplar of each slot
+ * replaces the one it holds, whatever its value. Nothing is erased; a no-op for
+ * #LLMM_EXEMPLAR_LATEST.
+ * @param[in,out] ex the store
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID NULL `ex`
+ * @since 1.2.0
+ * @note Thread-safe, concurrent with writers (an exemplar recorded during the call belongs
+ *       to either interval).
+ */
+LLMM_API llmm_status llmm_exemplars_roll(llmm_exemplars *ex);
+
+/**
+ * @brief Number of slots (`nbounds + 1`).
+ * @param[in] ex the store
+ * @return the number of slots, 0 for NULL
+ * @since 1.2.0
+ * @note Thread-safe.
+ */
+LLMM_API uint32_t llmm_exemplars_slots(const llmm_exemplars *ex);
+
+/**
+ * @brief Read the exemplar a slot holds (chosen among the shards by the keep rule).
+ * @param[in] ex the store
+ * @param[in] slot slot index, below llmm_exemplars_slots()
+ * @param[out] e the exemplar (set up with llmm_exemplar_init())
+ * @retval LLMM_OK
+ * @retval LLMM_E_EMPTY no exemplar was ever recorded in the slot (`e` unchanged)
+ * @retval LLMM_E_INVALID a NULL argument or `slot` out of range
+ * @retval LLMM_E_ABI `e->struct_size` is not a released size
+ * @since 1.2.0
+ * @note Thread-safe, concurrent with writers.
+ */
+LLMM_API llmm_status llmm_exemplars_get(const llmm_exemplars *ex, uint32_t slot, llmm_exemplar *e);
+
+/**
+ * @brief Add one histogram or summary series, as llmm_prom_writer_sketch(), with the
+ * exemplars of `ex` where the format carries them (see the group documentation).
+ *
+ * In #LLMM_PROM_OPENMETRICS and in protobuf's classic buckets, each bucket (`lo`, `le`] gets
+ * the best exemplar (by `ex`'s keep rule) whose value times `unit_to_seconds` lies in it;
+ * summaries and 0.0.4 text carry none.
+ * @param[in,out] w the writer
+ * @param[in] labels preformatted label list, or NULL
+ * @param[in] s the sketch (not written during the call)
+ * @param[in] unit_to_seconds factor applied to every value and exemplar value
+ * @param[in] ex the exemplars (read only; writers may keep recording), or NULL for none
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID as llmm_prom_writer_sketch()
+ * @retval LLMM_E_STATE as llmm_prom_writer_sketch()
+ * @retval LLMM_E_RANGE as llmm_prom_writer_sketch()
+ * @retval LLMM_E_NOMEM nothing changed
+ * @since 1.2.0
+ * @note Not thread-safe: one thread per writer.
+ */
+LLMM_API llmm_status llmm_prom_writer_sketch_exemplars(llmm_prom_writer *w, const char *labels,
+                                                       const llmm_sketch *s, double unit_to_seconds,
+                                                       const llmm_exemplars *ex);
+
+/**
+ * @brief Add one counter series, as llmm_prom_writer_value(), with one exemplar (written in
+ * #LLMM_PROM_OPENMETRICS and #LLMM_PROM_PROTOBUF; its value is written as it is).
+ * @param[in,out] w the writer
+ * @param[in] labels preformatted label list, or NULL
+ * @param[in] value the counter value, finite and ≥ 0
+ * @param[in] e the exemplar (for instance from llmm_exemplars_get()), or NULL for none
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID as llmm_prom_writer_value(), or an exemplar whose value is not
+ *         finite or whose labels break the rules of llmm_exemplar_shard_record()
+ * @retval LLMM_E_ABI `e->struct_size` is not a released size
+ * @retval LLMM_E_STATE no family is open, or it is not a counter
+ * @retval LLMM_E_NOMEM nothing changed
+ * @since 1.2.0
+ * @note Not thread-safe: one thread per writer.
+ */
+LLMM_API llmm_status llmm_prom_writer_value_exemplar(llmm_prom_writer *w, const char *labels,
+                                                     double value, const llmm_exemplar *e);
+
+/**
+ * @brief Choose the exposition format for an HTTP `Accept` header, OpenMetrics included.
+ *
+ * As llmm_prom_negotiate(), with `application/openmetrics-text` (version `1.0.0`, `0.0.1`
+ * or none) as a third candidate: the entry with the highest quality wins, ties going to the
+ * earlier entry. Prometheus asks for protobuf first with native histograms enabled, and for
+ * OpenMetrics first without. A missing or unparsable header gives 0.0.4 text.
+ * @param[in] accept the header value, or NULL
+ * @param[out] format the chosen format
+ * @param[out] content_type the exact `Content-Type` to answer with (static), or NULL
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID NULL `format`
+ * @since 1.2.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_prom_negotiate_openmetrics(const char *accept, llmm_prom_format *format,
+                                                     const char **content_type);
+
+/**
+ * @brief Parse a W3C Trace Context `traceparent` header (`00-<32 hex>-<16 hex>-<2 hex>`).
+ *
+ * Lower-case hex only; version `ff`, an all-zero trace or parent id, or a version `00`
+ * header of another length is invalid. A later version is accepted when its first four
+ * fields have the version-00 form and anything after them starts with `-`, as the
+ * specification asks.
+ * @param[in] header the header value (surrounding spaces and tabs are ignored)
+ * @param[out] trace_id 16 bytes: the trace id
+ * @param[out] span_id 8 bytes: the parent (span) id
+ * @param[out] flags the trace flags (bit 0: sampled), or NULL
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID a NULL argument (other than `flags`) or a malformed header (the
+ *         outputs are unchanged)
+ * @since 1.2.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_traceparent_parse(const char *header, uint8_t *trace_id, uint8_t *span_id,
+                                            uint8_t *flags);
+
+/**
+ * @brief Write a version-00 `traceparent` value (55 bytes, no NUL).
+ * @param[in] trace_id 16 bytes, not all zero
+ * @param[in] span_id 8 bytes, not all zero
+ * @param[in] flags the trace flags
+ * @param[out] buf output buffer (may be NULL when `cap` is 0)
+ * @param[in] cap capacity of `buf`
+ * @param[out] len bytes written (55), or needed on #LLMM_E_BUFFER
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID a NULL id or `len`, NULL `buf` with `cap` > 0, or an all-zero id
+ * @retval LLMM_E_BUFFER `cap` is below 55
+ * @since 1.2.0
+ * @note Thread-safe.
+ */
+LLMM_API llmm_status llmm_traceparent_format(const uint8_t *trace_id, const uint8_t *span_id,
+                                             uint8_t flags, uint8_t *buf, size_t cap, size_t *len);
 
 /** @} */
 

@@ -82,13 +82,14 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
     X(LLMM_STRUCT_OTLP_METRICS_REQUEST, llmm_otlp_metrics_request, NULL)                           \
     X(LLMM_STRUCT_OTLP_ATTRIBUTE, llmm_otlp_attribute, NULL)                                       \
     X(LLMM_STRUCT_OTLP_SPAN, llmm_otlp_span, llmm__otlp_span_defaults)                             \
-    X(LLMM_STRUCT_OTLP_TRACES_REQUEST, llmm_otlp_traces_request, NULL)
+    X(LLMM_STRUCT_OTLP_TRACES_REQUEST, llmm_otlp_traces_request, NULL)                             \
+    X(LLMM_STRUCT_EXEMPLAR, llmm_exemplar, NULL)
 #define LLMM__STRUCTS(X) LLMM__STRUCTS_1_0(X) LLMM__STRUCTS_1_1(X) LLMM__STRUCTS_1_2(X)
 
 /* ---- the released sizes -----------------------------------------------------------------
  * LLMM__SIZES_<type>: one LLMM__SZ per release that introduced or grew the struct, oldest
  * first, each marked with its release. A release's entry is edited only while that release is
- * open (1.1 now); 1.0's are frozen. `python3 tools/abi/struct_sizes.py` prints the numbers. */
+ * open (1.2 now); 1.0's and 1.1's are frozen. `python3 tools/abi/struct_sizes.py` prints the numbers. */
 #define LLMM__SIZES_llmm_allocator LLMM__SZ(40, 20, 20)             /* 1.0 */
 #define LLMM__SIZES_llmm_spike_stats LLMM__SZ(96, 96, 96)           /* 1.0 */
 #define LLMM__SIZES_llmm_collapse_verdict LLMM__SZ(64, 64, 64)      /* 1.0 */
@@ -117,6 +118,7 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
 #define LLMM__SIZES_llmm_otlp_attribute LLMM__SZ(48, 32, 32)        /* 1.2 */
 #define LLMM__SIZES_llmm_otlp_span LLMM__SZ(104, 76, 80)            /* 1.2 */
 #define LLMM__SIZES_llmm_otlp_traces_request LLMM__SZ(56, 28, 28)   /* 1.2 */
+#define LLMM__SIZES_llmm_exemplar LLMM__SZ(112, 112, 112)           /* 1.2 */
 
 /* ---- first and last of a size list (up to four releases per struct; add LLMM__LAST_5 …
  * when a struct grows a fourth time) --------------------------------------------------- */

@@ -164,15 +164,52 @@ void llmm__text_header(llmm__sink *o, const char *name, const char *help, llmm_p
 void llmm__text_value(llmm__sink *o, const char *name, const char *labels, double v);
 /* Histograms: `points` are the classic bounds; none = the sketch's grid with at most
  * `max_bounds` finite bounds. */
+struct llmm__exsel;
 llmm_status llmm__text_sketch(llmm__sink *o, const char *name, const char *labels, llmm_prom_type t,
                               const llmm_sketch *s, double f, const double *points, size_t npoints,
-                              uint32_t max_bounds);
+                              uint32_t max_bounds, struct llmm__exsel *x);
+/* OpenMetrics: header (counter families without `_total`), counter sample with an optional
+ * exemplar; histograms and summaries go through llmm__text_sketch with a selector. */
+size_t llmm__om_stem_len(const char *name);
+void llmm__om_header(llmm__sink *o, const char *name, const char *help, llmm_prom_type t);
+void llmm__om_counter(llmm__sink *o, const char *name, const char *labels, double v,
+                      const llmm_exemplar *e);
 void llmm__pb_family_header(llmm__sink *o, const char *name, const char *help, llmm_prom_type t);
-void llmm__pb_value(llmm__sink *o, const char *labels, llmm_prom_type t, double v);
-/* As llmm__text_sketch; a native histogram carries classic buckets only for `points`. */
+/* A validated label list as repeated LabelPair messages (field 1 of Metric and Exemplar). */
+void llmm__pb_labels(llmm__sink *o, const char *labels);
+void llmm__pb_value(llmm__sink *o, const char *labels, llmm_prom_type t, double v,
+                    const llmm_exemplar *e);
+/* As llmm__text_sketch; a native histogram carries classic buckets only for `points`. With
+ * exemplars, a native histogram without them gets one `+Inf` bucket carrying the best one
+ * (what Prometheus 2.42 reads) and all of them in Histogram.exemplars. */
 llmm_status llmm__pb_sketch(llmm__sink *o, const char *labels, llmm_prom_type t,
                             const llmm_sketch *s, double f, const double *points, size_t npoints,
-                            uint32_t max_bounds);
+                            uint32_t max_bounds, struct llmm__exsel *x);
+/* ---- exemplars (exemplar.c, exemplar_fmt.c) ------------------------------------------------
+ * A selector walks a store's slots in ascending value order for ascending buckets. */
+typedef struct llmm__exsel {
+    const llmm_exemplars *ex; /* NULL: no exemplars */
+    double f;
+    uint32_t slot;
+} llmm__exsel;
+
+void llmm__exsel_init(llmm__exsel *x, const llmm_exemplars *ex, double f);
+/* The best exemplar (keep rule) whose value·f is in (lo, hi]; calls must come with
+ * ascending, non-overlapping ranges. 0 when there is none. */
+int llmm__exsel_pick(llmm__exsel *x, double lo, double hi, llmm_exemplar *out);
+/* The best exemplar of all slots; 0 when the store is empty. */
+int llmm__exemplars_best(const llmm_exemplars *ex, llmm_exemplar *out);
+/* Labels an exemplar may carry beside the ids it has: syntax, size, the 128-character cap. */
+llmm_status llmm__exemplar_labels_check(const char *labels, int has_trace, int has_span);
+/* 1 when the n bytes are all zero (an absent trace or span id). */
+int llmm__all_zero(const uint8_t *p, size_t n);
+/* The n bytes as 2n lower-case hex digits. */
+void llmm__put_hex(llmm__sink *o, const uint8_t *p, size_t n);
+/* ` # {labels} value timestamp` after an OpenMetrics sample (value times f). */
+void llmm__om_exemplar(llmm__sink *o, const llmm_exemplar *e, double f);
+/* An io.prometheus.client.Exemplar message as field `field` (value times f). */
+void llmm__pb_exemplar(llmm__sink *o, uint32_t field, const llmm_exemplar *e, double f);
+
 /* Finite `le` bounds of llmm_export_prometheus_text() (OpenTelemetry's default max_size). */
 #define LLMM__TEXT_MAX_BOUNDS 160u
 /* Smallest bound of a grid layout: the lower bound of the first bucket and two upper bounds

@@ -12,6 +12,7 @@
 #include "export/export_internal.h"
 
 static const char ct_text[] = "text/plain; version=0.0.4; charset=utf-8";
+static const char ct_om[] = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 static const char ct_proto[] =
     "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; "
     "encoding=delimited";
@@ -23,6 +24,8 @@ const char *llmm_prom_content_type(llmm_prom_format format)
         return ct_text;
     case LLMM_PROM_PROTOBUF:
         return ct_proto;
+    case LLMM_PROM_OPENMETRICS:
+        return ct_om;
     default:
         return NULL;
     }
@@ -76,13 +79,14 @@ static int parse_q(const char *v, size_t n)
     return q > 1000 ? -1 : q;
 }
 
-enum { KIND_NONE, KIND_TEXT, KIND_PROTO };
+enum { KIND_NONE, KIND_TEXT, KIND_PROTO, KIND_OM };
 
 /* Classify one media range [p, p+n) and find its q (default 1000). */
 static int classify(const char *p, size_t n, int *q)
 {
     size_t i = 0, t0, t1, s0, s1;
-    int proto_ok = 0, enc_ok = 0, version_ok = 1, kind;
+    int proto_ok = 0, enc_ok = 0, kind;
+    size_t ver0 = 0, ver1 = 0; /* the version parameter, empty when absent */
 
     *q = 1000;
     while (i < n && is_ows(p[i]))
@@ -135,15 +139,22 @@ static int classify(const char *p, size_t n, int *q)
             proto_ok = eq_cs(p + v0, v1 - v0, "io.prometheus.client.MetricFamily");
         else if (eq_ci(p + k0, k1 - k0, "encoding"))
             enc_ok = eq_ci(p + v0, v1 - v0, "delimited");
-        else if (eq_ci(p + k0, k1 - k0, "version"))
-            version_ok = eq_cs(p + v0, v1 - v0, "0.0.4");
+        else if (eq_ci(p + k0, k1 - k0, "version")) {
+            ver0 = v0;
+            ver1 = v1;
+        }
     }
     if (*q < 0)
         return KIND_NONE;
     if (eq_ci(p + t0, t1 - t0, "application") && eq_ci(p + s0, s1 - s0, "vnd.google.protobuf"))
         kind = proto_ok && enc_ok ? KIND_PROTO : KIND_NONE;
     else if (eq_ci(p + t0, t1 - t0, "text") && eq_ci(p + s0, s1 - s0, "plain"))
-        kind = version_ok ? KIND_TEXT : KIND_NONE;
+        kind = ver1 == ver0 || eq_cs(p + ver0, ver1 - ver0, "0.0.4") ? KIND_TEXT : KIND_NONE;
+    else if (eq_ci(p + t0, t1 - t0, "application") && eq_ci(p + s0, s1 - s0, "openmetrics-text"))
+        kind = ver1 == ver0 || eq_cs(p + ver0, ver1 - ver0, "1.0.0") ||
+                       eq_cs(p + ver0, ver1 - ver0, "0.0.1")
+                   ? KIND_OM
+                   : KIND_NONE;
     else if ((eq_ci(p + t0, t1 - t0, "text") || eq_ci(p + t0, t1 - t0, "*")) &&
              eq_ci(p + s0, s1 - s0, "*"))
         kind = KIND_TEXT;
@@ -152,8 +163,9 @@ static int classify(const char *p, size_t n, int *q)
     return kind;
 }
 
-llmm_status llmm_prom_negotiate(const char *accept, llmm_prom_format *format,
-                                const char **content_type)
+/* The best kind of the header; OpenMetrics is a candidate only when `om`. */
+static llmm_status negotiate(const char *accept, int om, llmm_prom_format *format,
+                             const char **content_type)
 {
     int best_q = 0, best = KIND_TEXT;
     const char *p = accept;
@@ -164,14 +176,30 @@ llmm_status llmm_prom_negotiate(const char *accept, llmm_prom_format *format,
         const char *e = strchr(p, ',');
         size_t n = e ? (size_t)(e - p) : strlen(p);
         int q, kind = classify(p, n, &q);
+        if (kind == KIND_OM && !om)
+            kind = KIND_NONE;
         if (kind != KIND_NONE && q > best_q) {
             best_q = q;
             best = kind;
         }
         p = e ? e + 1 : NULL;
     }
-    *format = best == KIND_PROTO ? LLMM_PROM_PROTOBUF : LLMM_PROM_TEXT;
+    *format = best == KIND_PROTO ? LLMM_PROM_PROTOBUF
+              : best == KIND_OM  ? LLMM_PROM_OPENMETRICS
+                                 : LLMM_PROM_TEXT;
     if (content_type)
         *content_type = llmm_prom_content_type(*format);
     return LLMM_OK;
+}
+
+llmm_status llmm_prom_negotiate(const char *accept, llmm_prom_format *format,
+                                const char **content_type)
+{
+    return negotiate(accept, 0, format, content_type);
+}
+
+llmm_status llmm_prom_negotiate_openmetrics(const char *accept, llmm_prom_format *format,
+                                            const char **content_type)
+{
+    return negotiate(accept, 1, format, content_type);
 }

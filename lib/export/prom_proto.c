@@ -3,7 +3,9 @@
  * Field numbers (client_model metrics.proto as read by Prometheus 2.42):
  *   MetricFamily: name 1, help 2, type 3 (COUNTER 0, GAUGE 1, SUMMARY 2, HISTOGRAM 4), metric 4
  *   Metric: label 1 (LabelPair: name 1, value 2), gauge 2, counter 3, summary 4, histogram 7
- *   Gauge / Counter: value 1
+ *   Gauge / Counter: value 1 (Counter: exemplar 2)
+ *   Exemplar: label 1, value 2, timestamp 3; Bucket: exemplar 3; Histogram: exemplars 16
+ *     (native histograms, read by servers newer than 2.42)
  *   Summary: sample_count 1, sample_sum 2, quantile 3 (Quantile: quantile 1, value 2)
  *   Histogram: sample_count 1, sample_sum 2, bucket 3 (Bucket: cumulative_count 1,
  *     upper_bound 2), schema 5 (sint32), zero_threshold 6, zero_count 7,
@@ -39,7 +41,7 @@ void llmm__pb_family_header(llmm__sink *o, const char *name, const char *help, l
     llmm__pb_uint(o, 3, family_type_code(t));
 }
 
-static void labels_pb(llmm__sink *o, const char *labels)
+void llmm__pb_labels(llmm__sink *o, const char *labels)
 {
     size_t pos = 0;
     llmm__label l;
@@ -53,12 +55,15 @@ static void labels_pb(llmm__sink *o, const char *labels)
     }
 }
 
-void llmm__pb_value(llmm__sink *o, const char *labels, llmm_prom_type t, double v)
+void llmm__pb_value(llmm__sink *o, const char *labels, llmm_prom_type t, double v,
+                    const llmm_exemplar *e)
 {
     size_t m = llmm__pb_begin(o, 4), inner;
-    labels_pb(o, labels);
+    llmm__pb_labels(o, labels);
     inner = llmm__pb_begin(o, t == LLMM_PROM_COUNTER ? 3 : 2);
     llmm__pb_double(o, 1, v);
+    if (e && t == LLMM_PROM_COUNTER)
+        llmm__pb_exemplar(o, 2, e, 1.0);
     llmm__pb_end(o, inner);
     llmm__pb_end(o, m);
 }
@@ -86,10 +91,11 @@ static void summary(llmm__sink *o, const llmm_sketch *s, double f, const double 
 
 /* Classic buckets (the +Inf bucket is implied by sample_count, as client_golang does). */
 static llmm_status classic_buckets(llmm__sink *o, const llmm_sketch *s, double f, const double *b,
-                                   size_t nb, uint32_t max_bounds)
+                                   size_t nb, uint32_t max_bounds, llmm__exsel *x)
 {
     llmm__classic c;
-    double le;
+    llmm_exemplar e;
+    double le, lo = -INFINITY;
     uint64_t cum;
     llmm_status st = llmm__classic_init(&c, s, f, nb ? b : NULL, nb, max_bounds);
 
@@ -102,9 +108,34 @@ static llmm_status classic_buckets(llmm__sink *o, const llmm_sketch *s, double f
         m = llmm__pb_begin(o, 3);
         llmm__pb_uint(o, 1, cum);
         llmm__pb_double(o, 2, le);
+        if (x && llmm__exsel_pick(x, lo, le, &e))
+            llmm__pb_exemplar(o, 3, &e, f);
         llmm__pb_end(o, m);
+        lo = le;
     }
     return LLMM_OK;
+}
+
+/* Native exemplars: the best one on a `+Inf` bucket entry, first of the buckets, as 2.42
+ * reads it, unless classic buckets already carry them; then every one in field 16. */
+static void native_exemplars(llmm__sink *o, const llmm__exsel *x, uint64_t n, int classic)
+{
+    llmm_exemplar e;
+    uint32_t i;
+    if (!x || !x->ex || !n)
+        return;
+    if (!classic && llmm__exemplars_best(x->ex, &e)) {
+        size_t m = llmm__pb_begin(o, 3);
+        llmm__pb_uint(o, 1, n);
+        llmm__pb_double(o, 2, INFINITY);
+        llmm__pb_exemplar(o, 3, &e, x->f);
+        llmm__pb_end(o, m);
+    }
+    for (i = 0; i < llmm_exemplars_slots(x->ex); i++) {
+        e.struct_size = (uint32_t)sizeof e;
+        if (llmm_exemplars_get(x->ex, i, &e) == LLMM_OK)
+            llmm__pb_exemplar(o, 16, &e, x->f);
+    }
 }
 
 static void put_span(llmm__sink *o, int64_t offset, uint32_t length)
@@ -175,14 +206,14 @@ static llmm_status native(llmm__sink *o, const llmm_sketch *s, double f)
 
 llmm_status llmm__pb_sketch(llmm__sink *o, const char *labels, llmm_prom_type t,
                             const llmm_sketch *s, double f, const double *points, size_t npoints,
-                            uint32_t max_bounds)
+                            uint32_t max_bounds, llmm__exsel *x)
 {
     size_t m = llmm__pb_begin(o, 4), h;
     llmm_status st = LLMM_OK;
     uint64_t n;
     double sum, mn, mx;
 
-    labels_pb(o, labels);
+    llmm__pb_labels(o, labels);
     if (t == LLMM_PROM_SUMMARY) {
         h = llmm__pb_begin(o, 4);
         summary(o, s, f, points, npoints);
@@ -195,9 +226,11 @@ llmm_status llmm__pb_sketch(llmm__sink *o, const char *labels, llmm_prom_type t,
     llmm__pb_uint(o, 1, n);
     llmm__pb_double(o, 2, sum);
     if (t == LLMM_PROM_HISTOGRAM || npoints)
-        st = classic_buckets(o, s, f, points, npoints, max_bounds);
-    if (st == LLMM_OK && t == LLMM_PROM_NATIVE_HISTOGRAM)
+        st = classic_buckets(o, s, f, points, npoints, max_bounds, x);
+    if (st == LLMM_OK && t == LLMM_PROM_NATIVE_HISTOGRAM) {
+        native_exemplars(o, x, n, npoints > 0);
         st = native(o, s, f);
+    }
     llmm__pb_end(o, h);
     llmm__pb_end(o, m);
     return st;

@@ -1,5 +1,9 @@
-/* Prometheus text format 0.0.4: family header, counter / gauge lines, summary and classic
- * histogram series, and the one-call export of a single sketch.
+/* Prometheus text format 0.0.4 and OpenMetrics 1.0 text: family header, counter / gauge
+ * lines, summary and classic histogram series, and the one-call export of a single sketch.
+ *
+ * OpenMetrics differs in little: a counter family is named without `_total` and its sample
+ * with it, HELP escapes `"` too, exemplars follow bucket and counter samples as
+ * ` # {labels} value time`, and the exposition ends with `# EOF` (the writer's).
  *
  * Line grammar: `name{labels} value\n`. The caller's label list goes in verbatim (it was
  * validated), followed by `le` / `quantile` where the type needs it; no braces when there
@@ -38,28 +42,46 @@ static const char *type_word(llmm_prom_type t)
     }
 }
 
-void llmm__text_header(llmm__sink *o, const char *name, const char *help, llmm_prom_type t)
+/* Length of an OpenMetrics counter family's name: without a `_total` suffix. */
+size_t llmm__om_stem_len(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 6 && strcmp(name + n - 6, "_total") == 0 ? n - 6 : n;
+}
+
+static void header(llmm__sink *o, const char *name, size_t name_len, const char *help,
+                   llmm_prom_type t, int om)
 {
     if (help) {
         size_t i, run = 0, n = strlen(help);
         llmm__puts(o, "# HELP ");
-        llmm__puts(o, name);
+        llmm__put(o, name, name_len);
         llmm__putc(o, ' ');
         for (i = 0; i < n; i++) {
-            if (help[i] != '\\' && help[i] != '\n')
+            if (help[i] != '\\' && help[i] != '\n' && (!om || help[i] != '"'))
                 continue;
             llmm__put(o, help + run, i - run);
-            llmm__puts(o, help[i] == '\\' ? "\\\\" : "\\n");
+            llmm__puts(o, help[i] == '\\' ? "\\\\" : help[i] == '"' ? "\\\"" : "\\n");
             run = i + 1;
         }
         llmm__put(o, help + run, n - run);
         llmm__putc(o, '\n');
     }
     llmm__puts(o, "# TYPE ");
-    llmm__puts(o, name);
+    llmm__put(o, name, name_len);
     llmm__putc(o, ' ');
     llmm__puts(o, type_word(t));
     llmm__putc(o, '\n');
+}
+
+void llmm__text_header(llmm__sink *o, const char *name, const char *help, llmm_prom_type t)
+{
+    header(o, name, strlen(name), help, t, 0);
+}
+
+void llmm__om_header(llmm__sink *o, const char *name, const char *help, llmm_prom_type t)
+{
+    header(o, name, t == LLMM_PROM_COUNTER ? llmm__om_stem_len(name) : strlen(name), help, t, 1);
 }
 
 /* `name suffix {labels, extra="v"} ` up to the value; extra may be NULL. */
@@ -93,6 +115,17 @@ void llmm__text_value(llmm__sink *o, const char *name, const char *labels, doubl
     llmm__putc(o, '\n');
 }
 
+void llmm__om_counter(llmm__sink *o, const char *name, const char *labels, double v,
+                      const llmm_exemplar *e)
+{
+    llmm__put(o, name, llmm__om_stem_len(name));
+    series(o, "_total", "", labels, NULL, 0);
+    llmm__put_double(o, v);
+    if (e)
+        llmm__om_exemplar(o, e, 1.0);
+    llmm__putc(o, '\n');
+}
+
 static void sum_count(llmm__sink *o, const char *name, const char *labels, double sum, uint64_t n)
 {
     series(o, name, "_sum", labels, NULL, 0);
@@ -122,12 +155,22 @@ static void summary(llmm__sink *o, const char *name, const char *labels, const l
     sum_count(o, name, labels, sum, n);
 }
 
+/* The bucket's count, its exemplar if `x` has one in (lo, le], the line's end. */
+static void bucket_end(llmm__sink *o, uint64_t cum, llmm__exsel *x, double lo, double le)
+{
+    llmm_exemplar e;
+    llmm__put_u64(o, cum);
+    if (x && llmm__exsel_pick(x, lo, le, &e))
+        llmm__om_exemplar(o, &e, x->f);
+    llmm__putc(o, '\n');
+}
+
 static llmm_status classic(llmm__sink *o, const char *name, const char *labels,
                            const llmm_sketch *s, double f, const double *b, size_t nb,
-                           uint32_t max_bounds)
+                           uint32_t max_bounds, llmm__exsel *x)
 {
     llmm__classic c;
-    double le, sum, mn, mx;
+    double le, sum, mn, mx, lo = -INFINITY;
     uint64_t cum, n;
     llmm_status st = llmm__classic_init(&c, s, f, nb ? b : NULL, nb, max_bounds);
 
@@ -138,25 +181,24 @@ static llmm_status classic(llmm__sink *o, const char *name, const char *labels,
         if (!llmm__is_finite(le) || (!nb && !(le > 0)))
             return LLMM_E_RANGE;
         series(o, name, "_bucket", labels, "le", le);
-        llmm__put_u64(o, cum);
-        llmm__putc(o, '\n');
+        bucket_end(o, cum, x, lo, le);
+        lo = le;
     }
     series(o, name, "_bucket", labels, "le", INFINITY);
-    llmm__put_u64(o, n);
-    llmm__putc(o, '\n');
+    bucket_end(o, n, x, lo, INFINITY);
     sum_count(o, name, labels, sum, n);
     return LLMM_OK;
 }
 
 llmm_status llmm__text_sketch(llmm__sink *o, const char *name, const char *labels, llmm_prom_type t,
                               const llmm_sketch *s, double f, const double *points, size_t npoints,
-                              uint32_t max_bounds)
+                              uint32_t max_bounds, llmm__exsel *x)
 {
     if (t == LLMM_PROM_SUMMARY) {
         summary(o, name, labels, s, f, points, npoints);
         return LLMM_OK;
     }
-    return classic(o, name, labels, s, f, points, npoints, max_bounds);
+    return classic(o, name, labels, s, f, points, npoints, max_bounds, x);
 }
 
 llmm_status llmm_export_prometheus_text(const llmm_sketch *s, const char *name, const char *labels,
@@ -177,7 +219,7 @@ llmm_status llmm_export_prometheus_text(const llmm_sketch *s, const char *name, 
     llmm__sink_fixed(&o, buf, cap);
     llmm__text_header(&o, name, help, LLMM_PROM_HISTOGRAM);
     st = llmm__text_sketch(&o, name, labels, LLMM_PROM_HISTOGRAM, s, unit_to_seconds, NULL, 0,
-                           LLMM__TEXT_MAX_BOUNDS);
+                           LLMM__TEXT_MAX_BOUNDS, NULL);
     if (st != LLMM_OK)
         return st;
     *len = o.len;

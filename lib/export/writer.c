@@ -1,4 +1,4 @@
-/* llmm_prom_writer: a whole exposition for a /metrics endpoint, text or protobuf.
+/* llmm_prom_writer: a whole exposition for a /metrics endpoint, text, OpenMetrics or protobuf.
  *
  * The output is one growing buffer. Text families are simply appended. A protobuf family
  * is a varint length followed by the MetricFamily message; the length is known only when
@@ -10,9 +10,14 @@
  * Classic buckets of a histogram family without bounds of its own follow the writer's
  * setting at the time the family starts: a named list (default: OpenTelemetry GenAI
  * durations) or the sketch's grid downscaled to at most `classic_max` bounds. Either way
- * the number of `_bucket` series per histogram is bounded; the native path is untouched. */
+ * the number of `_bucket` series per histogram is bounded; the native path is untouched.
+ *
+ * OpenMetrics ends with `# EOF`. The terminator is virtual: finishing (or reading the data)
+ * appends it in room kept for it, and the next family or series removes it first, so the
+ * exposition can still grow after a finish, as in the other formats. */
 #include <string.h>
 
+#include "core/abi.h"
 #include "export/export_internal.h"
 
 struct llmm_prom_writer {
@@ -34,14 +39,42 @@ struct llmm_prom_writer {
     uint32_t classic_max;  /* setting: 0 = use `list`, else the grid bound */
     char *seen;            /* names of the families since the last reset, NUL-separated */
     size_t seen_len, seen_cap;
+    int eof; /* OpenMetrics: the output ends with EOF_LINE */
 };
 
-/* Room for the length prefix of the open family (a varint of a size_t). */
+static const char EOF_LINE[] = "# EOF\n";
+#define EOF_LEN (sizeof EOF_LINE - 1)
+
+/* Room for the length prefix of the open family (a varint of a size_t) or for `# EOF`. */
 #define CLOSE_ROOM 10
 
 static int format_valid(llmm_prom_format f)
 {
-    return f == LLMM_PROM_TEXT || f == LLMM_PROM_PROTOBUF;
+    return f == LLMM_PROM_TEXT || f == LLMM_PROM_PROTOBUF || f == LLMM_PROM_OPENMETRICS;
+}
+
+/* Remove the virtual OpenMetrics terminator before appending. */
+static void drop_eof(llmm_prom_writer *w)
+{
+    if (w->eof) {
+        w->out.len -= EOF_LEN;
+        w->eof = 0;
+    }
+}
+
+/* Append it, in the room every series keeps; only an exposition without any family may
+ * need to grow (0 when that fails). */
+static int add_eof(llmm_prom_writer *w)
+{
+    if (w->format != LLMM_PROM_OPENMETRICS || w->eof)
+        return 1;
+    if (!llmm__sink_reserve(&w->out, EOF_LEN)) {
+        w->out.failed = 0;
+        return 0;
+    }
+    llmm__put(&w->out, EOF_LINE, EOF_LEN);
+    w->eof = 1;
+    return 1;
 }
 
 static int grow(const llmm_ctx *ctx, void **p, size_t *cap, size_t need, size_t elem)
@@ -137,13 +170,16 @@ llmm_status llmm_prom_writer_reset(llmm_prom_writer *w, llmm_prom_format format)
     w->out.failed = 0;
     w->open = 0;
     w->seen_len = 0;
+    w->eof = 0;
     return LLMM_OK;
 }
 
-/* Size of the output once the open family is ended. */
+/* Size of the output once the open family is ended (and OpenMetrics terminated). */
 static size_t closed_len(const llmm_prom_writer *w)
 {
     size_t body;
+    if (w->format == LLMM_PROM_OPENMETRICS)
+        return w->out.len + (w->eof ? 0 : EOF_LEN);
     if (!w->open || w->format != LLMM_PROM_PROTOBUF)
         return w->out.len;
     if (w->fam_series == 0)
@@ -220,6 +256,8 @@ static void write_header(llmm_prom_writer *w, llmm__sink *o, const char *name, c
 {
     if (w->format == LLMM_PROM_TEXT)
         llmm__text_header(o, name, help, t);
+    else if (w->format == LLMM_PROM_OPENMETRICS)
+        llmm__om_header(o, name, help, t);
     else
         llmm__pb_family_header(o, name, help, t);
 }
@@ -254,6 +292,7 @@ llmm_status llmm_prom_writer_family(llmm_prom_writer *w, const char *name, const
         return LLMM_E_NOMEM;
     }
 
+    drop_eof(w);
     close_family(w);
     memcpy(w->name, name, nlen);
     if (npoints)
@@ -275,8 +314,7 @@ static llmm_status settle(llmm_prom_writer *w, size_t saved, llmm_status st)
 {
     if (st == LLMM_OK && w->out.failed)
         st = LLMM_E_NOMEM;
-    if (st == LLMM_OK && w->format == LLMM_PROM_PROTOBUF &&
-        !llmm__sink_reserve(&w->out, CLOSE_ROOM))
+    if (st == LLMM_OK && w->format != LLMM_PROM_TEXT && !llmm__sink_reserve(&w->out, CLOSE_ROOM))
         st = LLMM_E_NOMEM;
     if (st != LLMM_OK) {
         w->out.len = saved;
@@ -287,50 +325,94 @@ static llmm_status settle(llmm_prom_writer *w, size_t saved, llmm_status st)
     return LLMM_OK;
 }
 
-llmm_status llmm_prom_writer_value(llmm_prom_writer *w, const char *labels, double value)
+/* A counter or gauge series; `e` (counters only) was validated. */
+static llmm_status put_value(llmm_prom_writer *w, const char *labels, double value,
+                             const llmm_exemplar *e)
 {
     llmm_status st;
     size_t saved;
 
-    if (!w)
-        return LLMM_E_INVALID;
     if ((st = llmm__labels_check(labels, LLMM__KEYS_PROM, NULL)) != LLMM_OK)
         return st;
-    if (!w->open || (w->type != LLMM_PROM_COUNTER && w->type != LLMM_PROM_GAUGE))
+    if (!w->open || (w->type != LLMM_PROM_COUNTER && w->type != LLMM_PROM_GAUGE) ||
+        (e && w->type != LLMM_PROM_COUNTER))
         return LLMM_E_STATE;
     if (!llmm__is_finite(value) || (w->type == LLMM_PROM_COUNTER && value < 0))
         return LLMM_E_INVALID;
+    drop_eof(w);
     saved = w->out.len;
     if (w->format == LLMM_PROM_TEXT)
         llmm__text_value(&w->out, w->name, labels, value);
+    else if (w->format == LLMM_PROM_OPENMETRICS && w->type == LLMM_PROM_COUNTER)
+        llmm__om_counter(&w->out, w->name, labels, value, e);
+    else if (w->format == LLMM_PROM_OPENMETRICS)
+        llmm__text_value(&w->out, w->name, labels, value);
     else
-        llmm__pb_value(&w->out, labels, w->type, value);
+        llmm__pb_value(&w->out, labels, w->type, value, e);
     return settle(w, saved, LLMM_OK);
 }
 
-llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *labels, const llmm_sketch *s,
-                                    double unit_to_seconds)
+llmm_status llmm_prom_writer_value(llmm_prom_writer *w, const char *labels, double value)
 {
+    return w ? put_value(w, labels, value, NULL) : LLMM_E_INVALID;
+}
+
+llmm_status llmm_prom_writer_value_exemplar(llmm_prom_writer *w, const char *labels, double value,
+                                            const llmm_exemplar *e)
+{
+    llmm_exemplar full;
+    llmm_status st;
+    if (!w)
+        return LLMM_E_INVALID;
+    if (!e)
+        return put_value(w, labels, value, NULL);
+    if ((st = LLMM__SIZED_GET(llmm_exemplar, &full, e)) != LLMM_OK)
+        return st;
+    if (!llmm__is_finite(full.value) || !memchr(full.labels, '\0', sizeof full.labels) ||
+        llmm__exemplar_labels_check(full.labels, 1, 1) != LLMM_OK)
+        return LLMM_E_INVALID;
+    return put_value(w, labels, value, &full);
+}
+
+static llmm_status put_sketch(llmm_prom_writer *w, const char *labels, const llmm_sketch *s,
+                              double f, const llmm_exemplars *ex)
+{
+    llmm__exsel x;
     llmm_status st;
     size_t saved;
 
-    if (!w || !s || !llmm__factor_valid(unit_to_seconds))
+    if (!w || !s || !llmm__factor_valid(f))
         return LLMM_E_INVALID;
     if (!w->open || w->type == LLMM_PROM_COUNTER || w->type == LLMM_PROM_GAUGE)
         return LLMM_E_STATE;
     if ((st = llmm__labels_check(labels, LLMM__KEYS_PROM, llmm__prom_reserved(w->type))) != LLMM_OK)
         return st;
+    llmm__exsel_init(&x, w->format == LLMM_PROM_TEXT ? NULL : ex, f);
+    drop_eof(w);
     saved = w->out.len;
-    if (w->format == LLMM_PROM_TEXT)
-        st = llmm__text_sketch(&w->out, w->name, labels, w->type, s, unit_to_seconds, w->classic,
-                               w->nclassic, w->fam_max);
+    if (w->format != LLMM_PROM_PROTOBUF)
+        st = llmm__text_sketch(&w->out, w->name, labels, w->type, s, f, w->classic, w->nclassic,
+                               w->fam_max, x.ex ? &x : NULL);
     else if (w->type == LLMM_PROM_NATIVE_HISTOGRAM) /* lossless: classic only if asked */
-        st =
-            llmm__pb_sketch(&w->out, labels, w->type, s, unit_to_seconds, w->points, w->npoints, 0);
+        st = llmm__pb_sketch(&w->out, labels, w->type, s, f, w->points, w->npoints, 0,
+                             x.ex ? &x : NULL);
     else
-        st = llmm__pb_sketch(&w->out, labels, w->type, s, unit_to_seconds, w->classic, w->nclassic,
-                             w->fam_max);
+        st = llmm__pb_sketch(&w->out, labels, w->type, s, f, w->classic, w->nclassic, w->fam_max,
+                             x.ex ? &x : NULL);
     return settle(w, saved, st);
+}
+
+llmm_status llmm_prom_writer_sketch(llmm_prom_writer *w, const char *labels, const llmm_sketch *s,
+                                    double unit_to_seconds)
+{
+    return put_sketch(w, labels, s, unit_to_seconds, NULL);
+}
+
+llmm_status llmm_prom_writer_sketch_exemplars(llmm_prom_writer *w, const char *labels,
+                                              const llmm_sketch *s, double unit_to_seconds,
+                                              const llmm_exemplars *ex)
+{
+    return put_sketch(w, labels, s, unit_to_seconds, ex);
 }
 
 llmm_status llmm_prom_writer_finish(llmm_prom_writer *w, uint8_t *buf, size_t cap, size_t *len)
@@ -343,6 +425,8 @@ llmm_status llmm_prom_writer_finish(llmm_prom_writer *w, uint8_t *buf, size_t ca
     if (need > cap)
         return LLMM_E_BUFFER;
     close_family(w);
+    if (!add_eof(w))
+        return LLMM_E_NOMEM;
     if (need)
         memcpy(buf, w->out.p, need);
     return LLMM_OK;
@@ -354,6 +438,8 @@ llmm_status llmm_prom_writer_data(llmm_prom_writer *w, const uint8_t **data, siz
     if (!w || !data || !len)
         return LLMM_E_INVALID;
     close_family(w);
+    if (!add_eof(w))
+        return LLMM_E_NOMEM;
     *data = w->out.p ? w->out.p : empty;
     *len = w->out.len;
     return LLMM_OK;

@@ -36,8 +36,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from prom_harness import (ONE_BUCKET, SCALE, OTEL_DURATION, OTEL_TPOT, OTEL_TTFT,  # noqa: E402
-                          VLLM_REQUEST_LATENCY, Lib, check, free_port, get_json, get_text,
-                          nearest_rank, query, scalar_values, wait_until)
+                          VLLM_REQUEST_LATENCY, Lib, check, free_port, get_text, nearest_rank,
+                          query, scalar_values, stop_all, wait_targets_up, wait_until)
 import prom_live  # noqa: E402
 
 REQUESTS = 3000
@@ -92,18 +92,6 @@ def start_processes(tmp, server_exe, prom_exe, rules, dumps):
             stdout=subprocess.DEVNULL, stderr=log('prom-' + name)))
         proms[name] = port
     return procs, fixed, sim, proms
-
-
-def wait_targets_up(proms):
-    for name, port in proms.items():
-        def targets_up(port=port):
-            t = get_json('http://127.0.0.1:%d/api/v1/targets' % port)['data']['activeTargets']
-            errors = [x.get('lastError') for x in t if x.get('lastError')]
-            if errors:
-                raise AssertionError('scrape error: %r' % errors)
-            return len(t) == 4 and all(x['health'] == 'up' for x in t), t
-        wait_until('%s prometheus targets up' % name, targets_up, 40)
-        check(True, '%s prometheus: all four targets up, no scrape error' % name)
 
 
 def check_expositions(ports, tmp):
@@ -287,7 +275,7 @@ def main():
         dumps = [os.path.join(tmp, 'values%d.txt' % k) for k in range(2)]
         rules = os.path.abspath(os.path.join(src, 'examples', 'prometheus', 'llmmetrics.rules.yml'))
         procs, fixed, sim, proms = start_processes(tmp, server_exe, prom_exe, rules, dumps)
-        wait_targets_up(proms)
+        wait_targets_up(proms, 4)
         values = []
         for d in dumps:
             with open(d) as f:
@@ -310,13 +298,7 @@ def main():
         print('# finished in %.1f s' % (time.monotonic() - t_start))
         return 0
     finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_all(procs)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

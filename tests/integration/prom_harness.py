@@ -4,6 +4,7 @@ import ctypes
 import json
 import math
 import socket
+import subprocess
 import time
 import urllib.error
 import urllib.parse
@@ -64,6 +65,30 @@ def wait_until(what, pred, timeout):
             last = e
         time.sleep(0.25)
     raise AssertionError('timed out waiting for %s (last: %r)' % (what, last))
+
+
+def wait_targets_up(proms, n):
+    """Every Prometheus of {mode: port} has its n targets up, and no scrape error."""
+    for name, port in proms.items():
+        def targets_up(port=port):
+            t = get_json('http://127.0.0.1:%d/api/v1/targets' % port)['data']['activeTargets']
+            errors = [x.get('lastError') for x in t if x.get('lastError')]
+            if errors:
+                raise AssertionError('scrape error: %r' % errors)
+            return len(t) == n and all(x['health'] == 'up' for x in t), t
+        wait_until('%s prometheus targets up' % name, targets_up, 40)
+        check(True, '%s prometheus: all %d targets up, no scrape error' % (name, n))
+
+
+def stop_all(procs):
+    """Terminate the processes a test started, then kill those that linger."""
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
 
 
 def check(cond, msg):

@@ -105,6 +105,7 @@ typedef struct box {
     llmm_kv_hit_tracker *kv;
     llmm_tlb_monitor *tlb;
     llmm_saturation *sat;
+    llmm_exemplars *ex;
     uint64_t now;        /* last accepted time stamp of w / d */
     llmm_status last;    /* status of the call under test */
     double res[4];       /* results of the call under test */
@@ -240,6 +241,13 @@ static void fp_box(fp *f, box *b)
         assert_ok(llmm_saturation_get_u64(b->sat, LLMM_SATURATION_WINDOW, &w));
         fp_u64(f, w);
     }
+    fp_u64(f, b->ex != NULL);
+    for (uint32_t i = 0; b->ex && i < llmm_exemplars_slots(b->ex); i++) {
+        llmm_exemplar e;
+        llmm_exemplar_init(&e);
+        fp_u64(f, (uint64_t)(int64_t)llmm_exemplars_get(b->ex, i, &e));
+        fp_put(f, &e, sizeof e);
+    }
     fp_u64(f, b->len);
     fp_put(f, b->buf, b->len);
     fp_u64(f, b->now);
@@ -268,6 +276,7 @@ static void box_free(box *b)
     llmm_kv_hit_tracker_free(b->kv);
     llmm_tlb_monitor_free(b->tlb);
     llmm_saturation_free(b->sat);
+    llmm_exemplars_free(b->ex);
 }
 
 /* ---- the driver -------------------------------------------------------------------------- */
@@ -778,6 +787,57 @@ static void set_writer_pb_hist(box *b)
 {
     set_writer(b, LLMM_PROM_PROTOBUF, LLMM_PROM_HISTOGRAM, NULL, 0);
 }
+static llmm_status call_writer_family(box *b);
+static void set_writer_om_hist(box *b)
+{
+    static const uint8_t trace[16] = {1, 2, 3}, span[8] = {4};
+    llmm_exemplar_shard *xs;
+    set_writer(b, LLMM_PROM_OPENMETRICS, LLMM_PROM_HISTOGRAM, EDGES, 4);
+    assert_ok(llmm_exemplars_new(b->ctx, EDGES, 4, LLMM_EXEMPLAR_LATEST, &b->ex));
+    assert_ok(llmm_exemplars_shard(b->ex, &xs));
+    assert_ok(llmm_exemplar_shard_record(xs, 0.05, trace, span, 1733300000461000000u, NULL));
+    assert_ok(llmm_exemplar_shard_record(xs, 5.0, trace, NULL, 1733300000461000001u, "k=\"v\""));
+    llmm_exemplar_shard_release(xs);
+}
+static void set_writer_pb_native_ex(box *b)
+{
+    set_writer_om_hist(b);
+    assert_ok(llmm_prom_writer_reset(b->pw, LLMM_PROM_PROTOBUF));
+    assert_ok(llmm_prom_writer_family(b->pw, "n_seconds", NULL, LLMM_PROM_NATIVE_HISTOGRAM, NULL,
+                                      0));
+}
+static llmm_status call_writer_sketch_ex(box *b)
+{
+    return llmm_prom_writer_sketch_exemplars(b->pw, "model=\"m\"", b->t, 1.0, b->ex);
+}
+static void set_writer_om_counter(box *b)
+{
+    set_writer_om_hist(b);
+    assert_ok(call_writer_family(b));
+}
+static llmm_status call_writer_counter_ex(box *b)
+{
+    llmm_exemplar e;
+    llmm_exemplar_init(&e);
+    assert_ok(llmm_exemplars_get(b->ex, 1, &e)); /* 0.05 in (0.01, 0.1] */
+    return llmm_prom_writer_value_exemplar(b->pw, "code=\"200\"", 12345.0, &e);
+}
+static llmm_status call_exemplars_new(box *b)
+{
+    return llmm_exemplars_new(b->ctx, EDGES, 4, LLMM_EXEMPLAR_MAX, &b->ex);
+}
+static void set_exemplars(box *b)
+{
+    assert_ok(call_exemplars_new(b));
+}
+static llmm_status call_exemplars_shard(box *b)
+{
+    llmm_exemplar_shard *xs = NULL;
+    llmm_status st = llmm_exemplars_shard(b->ex, &xs);
+    if (st == LLMM_OK)
+        st = llmm_exemplar_shard_record(xs, 0.5, NULL, NULL, 7, NULL);
+    return st;
+}
 static llmm_status call_writer_sketch(box *b)
 {
     return llmm_prom_writer_sketch(b->pw, "model=\"m\\\"x\",gpu=\"0\"", b->t, 1.0);
@@ -978,6 +1038,11 @@ static const fault_case cases[] = {
     {"writer_pb_native", set_writer_pb_native, call_writer_sketch, 1},
     {"writer_pb_histogram", set_writer_pb_hist, call_writer_sketch, 1},
     {"writer_pb_family_value", set_writer_pb_native, call_writer_family_value, 1},
+    {"writer_om_histogram_exemplars", set_writer_om_hist, call_writer_sketch_ex, 1},
+    {"writer_om_counter_exemplar", set_writer_om_counter, call_writer_counter_ex, 1},
+    {"writer_pb_native_exemplars", set_writer_pb_native_ex, call_writer_sketch_ex, 1},
+    {"exemplars_new", NULL, call_exemplars_new, 2},
+    {"exemplars_shard", set_exemplars, call_exemplars_shard, 2},
     {"ratio_window_new", NULL, call_ratio_new, 2},
     {"lii_monitor_new", NULL, call_lii_new, 2},
     {"spike_new", NULL, call_spike_new, 60},

@@ -101,9 +101,12 @@ def enum(e) -> str:
 def struct(s) -> str:
     fields = "".join(doc(f.doc, "    ") + "    pub %s: %s,\n" % (ident(f.name), rust_type(f.type))
                      for f in s.fields)
-    # Default where every field has one (a raw pointer has none)
-    derive = "Clone, Copy, Debug" + ("" if any(f.type.kind == "pointer" and f.type.target.kind
-                                               != "function" for f in s.fields) else ", Default")
+    # Default where every field has one (a raw pointer has none, nor an array of more than 32
+    # elements before const generics reached Default)
+    derive = "Clone, Copy, Debug" + ("" if any((f.type.kind == "pointer" and f.type.target.kind
+                                                != "function") or
+                                               (f.type.kind == "array" and f.type.length > 32)
+                                               for f in s.fields) else ", Default")
     return (doc(s.doc) + "#[repr(C)]\n#[derive(%s)]\npub struct %s {\n%s}\n"
             % (derive, s.name, fields))
 

@@ -561,3 +561,51 @@ func ExampleSaturationSignal() {
 	fmt.Printf("saturated %v, in-flight +%.0f per s\n", saturated, r.InflightSlope)
 	// Output: saturated true, in-flight +3 per s
 }
+
+// Keep the trace of the latest request in each bucket, taken from its traceparent header,
+// and serve it in OpenMetrics beside the latencies.
+func ExampleExemplars() {
+	bounds := []float64{0.1, 0.5, 1}
+	x, err := llmmetrics.NewExemplars(bounds, llmmetrics.ExemplarLatest)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer x.Close()
+	s, err := llmmetrics.NewSketch(llmmetrics.ScaleDefault)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+
+	sh, err := x.Shard() // one per writer goroutine
+	if err != nil {
+		log.Fatal(err)
+	}
+	trace, span, _, err := llmmetrics.ParseTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+	if err != nil {
+		log.Fatal(err)
+	}
+	_ = s.Add(0.3)
+	_ = sh.Record(llmmetrics.Exemplar{Value: 0.3, TraceID: trace, SpanID: span,
+		TimeUnixNano: 1733300000461000000})
+	sh.Release()
+
+	w, err := llmmetrics.NewPromWriter(llmmetrics.PromOpenMetrics)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer w.Close()
+	_ = w.Family("latency_seconds", "", llmmetrics.PromHistogram, bounds)
+	_ = w.AddSketchExemplars("", s, 1, x)
+	out, _ := w.Finish()
+	os.Stdout.Write(out)
+	// Output:
+	// # TYPE latency_seconds histogram
+	// latency_seconds_bucket{le="0.1"} 0
+	// latency_seconds_bucket{le="0.5"} 1 # {trace_id="4bf92f3577b34da6a3ce929d0e0e4736",span_id="00f067aa0ba902b7"} 0.3 1733300000.461
+	// latency_seconds_bucket{le="1.0"} 1
+	// latency_seconds_bucket{le="+Inf"} 1
+	// latency_seconds_sum 0.3
+	// latency_seconds_count 1
+	// # EOF
+}

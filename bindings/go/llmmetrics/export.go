@@ -123,6 +123,9 @@ type PromFormat int32
 const (
 	PromText     PromFormat = C.LLMM_PROM_TEXT     // text format 0.0.4
 	PromProtobuf PromFormat = C.LLMM_PROM_PROTOBUF // length-delimited MetricFamily protobuf: carries native histograms
+	// OpenMetrics 1.0 text with exemplars and "# EOF", chosen by [PromNegotiateOpenMetrics].
+	// Since 1.2.0.
+	PromOpenMetrics PromFormat = C.LLMM_PROM_OPENMETRICS
 )
 
 // ContentType is the Content-Type to answer a scrape in this format with ("" for an unknown
@@ -136,6 +139,13 @@ func (f PromFormat) ContentType() string {
 // type; anything else, an empty header included, gives text. It also returns the exact
 // Content-Type to answer with.
 func PromNegotiate(accept string) (PromFormat, string) {
+	return negotiate(accept, func(a *C.char, f *C.llmm_prom_format, ct **C.char) C.llmm_status {
+		return C.llmm_prom_negotiate(a, f, ct)
+	})
+}
+
+// negotiate runs one of the C negotiation calls on accept; text when it fails.
+func negotiate(accept string, call func(*C.char, *C.llmm_prom_format, **C.char) C.llmm_status) (PromFormat, string) {
 	var caccept *C.char
 	if accept != "" {
 		caccept = C.CString(accept)
@@ -143,7 +153,7 @@ func PromNegotiate(accept string) (PromFormat, string) {
 	}
 	var f C.llmm_prom_format
 	var ct *C.char
-	if C.llmm_prom_negotiate(caccept, &f, &ct) != C.LLMM_OK || ct == nil {
+	if call(caccept, &f, &ct) != C.LLMM_OK || ct == nil {
 		return PromText, PromText.ContentType()
 	}
 	return PromFormat(f), C.GoString(ct)

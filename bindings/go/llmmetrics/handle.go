@@ -51,6 +51,8 @@ func (h *handle[T]) what() string {
 		return "scorecard"
 	case *C.llmm_prom_writer:
 		return "writer"
+	case *C.llmm_exemplars:
+		return "exemplar store"
 	case *C.llmm_kv_hit_tracker:
 		return "tracker"
 	case *C.llmm_host_sampler:
@@ -125,6 +127,8 @@ func freeObject(kind any, p unsafe.Pointer) {
 		C.llmm_tlb_monitor_free((*C.llmm_tlb_monitor)(p))
 	case *C.llmm_prom_writer:
 		C.llmm_prom_writer_free((*C.llmm_prom_writer)(p))
+	case *C.llmm_exemplars:
+		C.llmm_exemplars_free((*C.llmm_exemplars)(p))
 	case *C.llmm_host_sampler:
 		C.llmm_host_sampler_free((*C.llmm_host_sampler)(p))
 	default:

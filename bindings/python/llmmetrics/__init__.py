@@ -38,7 +38,10 @@ from .errors import (AbiMismatch, BufferTooSmall, Corrupt, Empty, InvalidArgumen
                      UnknownOption, UnsupportedVersion)
 from .export import (BucketList, OtlpTemporality, PromFormat, PromType, PromWriter,
                      format_labels, label_escape, otlp_json, otlp_json_point, prom_buckets,
-                     prom_content_type, prom_negotiate, prometheus_text)
+                     prom_content_type, prom_negotiate, prom_negotiate_openmetrics,
+                     prometheus_text)
+from .exemplar import (EXEMPLAR_BOUNDS_MAX, Exemplar, ExemplarKeep, Exemplars, ExemplarShard,
+                       traceparent_format, traceparent_parse)
 from .fit import (FitStats, Knee, KneeQuality, KneeReport, PolyFit, Usl, knee_collapse,
                   knee_inflection, knee_inflection_value, knee_kneedle, knee_report, poly_deriv,
                   poly_eval, poly_residuals, poly_roots, polyfit, usl_fit)
@@ -80,6 +83,8 @@ __all__ = [
     "scaling_decay", "scaling_decay_devices", "comm_share", "seqlen_decay", "littles_law_tps",
     "prometheus_text", "label_escape", "format_labels", "PromWriter", "PromFormat", "PromType",
     "BucketList", "OtlpTemporality", "prom_negotiate", "prom_content_type", "prom_buckets",
+    "prom_negotiate_openmetrics", "Exemplars", "ExemplarShard", "Exemplar", "ExemplarKeep",
+    "EXEMPLAR_BOUNDS_MAX", "traceparent_parse", "traceparent_format",
     "otlp_json_point", "otlp_json",
     "OtlpEncoding", "OtlpMetricType", "OtlpValueType", "OtlpSpanKind", "OtlpStatusCode",
     "OtlpExemplar", "OtlpPoint", "OtlpMetric", "OtlpSpan", "otlp_metrics", "otlp_traces",

@@ -23,6 +23,7 @@ from .sketch import Sketch
 
 __all__ = ["PromFormat", "PromType", "BucketList", "OtlpTemporality", "Labels",
            "prometheus_text", "label_escape", "format_labels", "PromWriter", "prom_negotiate",
+           "prom_negotiate_openmetrics",
            "prom_content_type", "prom_buckets", "otlp_json_point", "otlp_json"]
 
 #: a label list: a mapping of names to values, a preformatted string, or None for none
@@ -34,6 +35,7 @@ class PromFormat(enum.IntEnum):
 
     TEXT = 0
     PROTOBUF = 1
+    OPENMETRICS = 2
 
 
 class PromType(enum.IntEnum):
@@ -220,6 +222,32 @@ class PromWriter(Handle):
             st = _lib.llmm_prom_writer_sketch(self._live(), lb, sketch._live(), f)
         check(st, call, "labels=%r" % (labels,))
 
+    def sketch_exemplars(self, sketch: Sketch, exemplars: Any, labels: Labels = None,
+                         unit_to_seconds: float = 1.0) -> None:
+        """As :meth:`sketch`, with the exemplars of an :class:`~llmmetrics.Exemplars` store
+        where the format carries them (OpenMetrics buckets; protobuf classic buckets and the
+        native histogram's one exemplar; none in 0.0.4 text)."""
+        call = "llmm_prom_writer_sketch_exemplars"
+        lb = _labels_arg(labels, call)
+        f = real(unit_to_seconds, "unit_to_seconds")
+        exemplars._users.enter("Exemplars")
+        try:
+            with self._lock, sketch._lock:
+                st = _lib.llmm_prom_writer_sketch_exemplars(self._live(), lb, sketch._live(), f,
+                                                            exemplars._ptr)
+        finally:
+            exemplars._users.leave()
+        check(st, call, "labels=%r" % (labels,))
+
+    def value_exemplar(self, value: float, exemplar: Any, labels: Labels = None) -> None:
+        """As :meth:`value` for a counter, with one :class:`~llmmetrics.Exemplar` (or None)."""
+        call = "llmm_prom_writer_value_exemplar"
+        lb = _labels_arg(labels, call)
+        e = None if exemplar is None else ctypes.byref(exemplar._struct())
+        with self._lock:
+            st = _lib.llmm_prom_writer_value_exemplar(self._live(), lb, real(value), e)
+        check(st, call, "value=%r labels=%r" % (value, labels))
+
     def finish(self) -> bytes:
         """End the current family and return the whole exposition (the writer keeps it)."""
         with self._lock:
@@ -260,6 +288,17 @@ def prom_negotiate(accept: Optional[str]) -> Tuple[PromFormat, str]:
     check(_lib.llmm_prom_negotiate(_cstr(accept, "accept", "llmm_prom_negotiate"),
                                    ctypes.byref(fmt), ctypes.byref(ctype)),
           "llmm_prom_negotiate")
+    return PromFormat(fmt.value), (ctype.value or b"").decode("ascii")
+
+
+def prom_negotiate_openmetrics(accept: Optional[str]) -> Tuple[PromFormat, str]:
+    """As :func:`prom_negotiate`, OpenMetrics included (what Prometheus asks for first
+    without native histograms)."""
+    call = "llmm_prom_negotiate_openmetrics"
+    fmt = ctypes.c_int()
+    ctype = ctypes.c_char_p()
+    check(_lib.llmm_prom_negotiate_openmetrics(_cstr(accept, "accept", call), ctypes.byref(fmt),
+                                               ctypes.byref(ctype)), call)
     return PromFormat(fmt.value), (ctype.value or b"").decode("ascii")
 
 

@@ -29,6 +29,7 @@ PY_ENUMS = {
     "llmm_spike_option": (llmmetrics.SpikeOption, "LLMM_SPIKE_"),
     "llmm_knee_quality": (llmmetrics.KneeQuality, "LLMM_KNEE_"),
     "llmm_prom_format": (llmmetrics.PromFormat, "LLMM_PROM_"),
+    "llmm_exemplar_keep": (llmmetrics.ExemplarKeep, "LLMM_EXEMPLAR_"),
     "llmm_prom_type": (llmmetrics.PromType, "LLMM_PROM_"),
     "llmm_bucket_list": (llmmetrics.BucketList, "LLMM_BUCKETS_"),
     "llmm_otlp_temporality": (llmmetrics.OtlpTemporality, "LLMM_OTLP_"),

@@ -65,6 +65,7 @@ pub const LLMM_STRUCT_OTLP_METRICS_REQUEST: llmm_struct_kind = 25;
 pub const LLMM_STRUCT_OTLP_ATTRIBUTE: llmm_struct_kind = 26;
 pub const LLMM_STRUCT_OTLP_SPAN: llmm_struct_kind = 27;
 pub const LLMM_STRUCT_OTLP_TRACES_REQUEST: llmm_struct_kind = 28;
+pub const LLMM_STRUCT_EXEMPLAR: llmm_struct_kind = 29;
 
 /// Allocation hooks. Every allocation the library makes for a handle goes through the allocator of the context the handle was made with.
 #[repr(C)]
@@ -1370,6 +1371,7 @@ extern "C" {
 pub type llmm_prom_format = c_int;
 pub const LLMM_PROM_TEXT: llmm_prom_format = 0;
 pub const LLMM_PROM_PROTOBUF: llmm_prom_format = 1;
+pub const LLMM_PROM_OPENMETRICS: llmm_prom_format = 2;
 
 /// Metric family types of a llmm_prom_writer (int-sized).
 pub type llmm_prom_type = c_int;
@@ -1420,9 +1422,41 @@ pub struct llmm_otlp_options {
     pub resource_attributes: *const c_char,
 }
 
+pub const LLMM_EXEMPLAR_BOUNDS_MAX: i32 = 255;
+pub const LLMM_EXEMPLAR_LABELS_MAX: i32 = 64;
+
+/// Which exemplar a slot keeps (int-sized).
+pub type llmm_exemplar_keep = c_int;
+pub const LLMM_EXEMPLAR_LATEST: llmm_exemplar_keep = 0;
+pub const LLMM_EXEMPLAR_MAX: llmm_exemplar_keep = 1;
+
+/// One exemplar as read back (caller-sized: see llmm_struct_init()).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct llmm_exemplar {
+    /// caller-sized: set by llmm_exemplar_init()
+    pub struct_size: u32,
+    /// @private always 0
+    pub reserved_: u32,
+    /// the value, in the recorded unit
+    pub value: f64,
+    /// wall-clock time in Unix nanoseconds (0 = none given)
+    pub time_unix_nano: u64,
+    /// trace id, all zero when absent
+    pub trace_id: [u8; 16],
+    /// span id, all zero when absent
+    pub span_id: [u8; 8],
+    /// Extra labels as a NUL-terminated preformatted list (`""` for none).
+    pub labels: [c_char; 64],
+}
+
 opaque! {
     /// A Prometheus exposition under construction: many families, many labelled series per family (opaque).
     llmm_prom_writer;
+    /// The exemplars of one series (opaque). @since 1.2.0
+    llmm_exemplars;
+    /// A single-writer shard of a llmm_exemplars (opaque, owned by it). @since 1.2.0
+    llmm_exemplar_shard;
 }
 
 extern "C" {
@@ -1444,7 +1478,7 @@ extern "C" {
     pub fn llmm_prom_writer_sketch(w: *mut llmm_prom_writer, labels: *const c_char, s: *const llmm_sketch, unit_to_seconds: f64) -> llmm_status;
     /// End the current family and copy the whole exposition into `buf`.
     pub fn llmm_prom_writer_finish(w: *mut llmm_prom_writer, buf: *mut u8, cap: usize, len: *mut usize) -> llmm_status;
-    /// End the current family and give read access to the exposition without copying.
+    /// End the current family and give read access to the exposition without copying (in LLMM_PROM_OPENMETRICS, ending with `# EOF`).
     pub fn llmm_prom_writer_data(w: *mut llmm_prom_writer, data: *mut *const u8, len: *mut usize) -> llmm_status;
     /// Choose the exposition format for an HTTP `Accept` header.
     pub fn llmm_prom_negotiate(accept: *const c_char, format: *mut llmm_prom_format, content_type: *mut *const c_char) -> llmm_status;
@@ -1462,6 +1496,32 @@ extern "C" {
     pub fn llmm_export_otlp_json_point(s: *const llmm_sketch, earlier: *const llmm_sketch, o: *const llmm_otlp_options, buf: *mut u8, cap: usize, len: *mut usize) -> llmm_status;
     /// Write a complete OTLP/JSON `ExportMetricsServiceRequest` (the body of a POST to `/v1/metrics` with `Content-Type: application/json`) holding one metric with one exponential-histogram point.
     pub fn llmm_export_otlp_json(s: *const llmm_sketch, earlier: *const llmm_sketch, name: *const c_char, o: *const llmm_otlp_options, buf: *mut u8, cap: usize, len: *mut usize) -> llmm_status;
+    /// Create an exemplar store with `nbounds + 1` slots.
+    pub fn llmm_exemplars_new(ctx: *mut llmm_ctx, bounds: *const f64, nbounds: usize, keep: llmm_exemplar_keep, out: *mut *mut llmm_exemplars) -> llmm_status;
+    /// Free a store and all its shards. NULL is a no-op.
+    pub fn llmm_exemplars_free(ex: *mut llmm_exemplars);
+    /// Hand out a shard for the calling writer thread: a released one if there is one, else a new one.
+    pub fn llmm_exemplars_shard(ex: *mut llmm_exemplars, out: *mut *mut llmm_exemplar_shard) -> llmm_status;
+    /// Give a shard back; its exemplars stay in the store and it may be handed out again. NULL is a no-op.
+    pub fn llmm_exemplar_shard_release(sh: *mut llmm_exemplar_shard);
+    /// Offer one exemplar to the slot of its value; the slot keeps it or its current one by the store's keep rule.
+    pub fn llmm_exemplar_shard_record(sh: *mut llmm_exemplar_shard, value: f64, trace_id: *const u8, span_id: *const u8, time_unix_nano: u64, labels: *const c_char) -> llmm_status;
+    /// Start a new interval for LLMM_EXEMPLAR_MAX: the next exemplar of each slot replaces the one it holds, whatever its value. Nothing is erased; a no-op for LLMM_EXEMPLAR_LATEST.
+    pub fn llmm_exemplars_roll(ex: *mut llmm_exemplars) -> llmm_status;
+    /// Number of slots (`nbounds + 1`).
+    pub fn llmm_exemplars_slots(ex: *const llmm_exemplars) -> u32;
+    /// Read the exemplar a slot holds (chosen among the shards by the keep rule).
+    pub fn llmm_exemplars_get(ex: *const llmm_exemplars, slot: u32, e: *mut llmm_exemplar) -> llmm_status;
+    /// Add one histogram or summary series, as llmm_prom_writer_sketch(), with the exemplars of `ex` where the format carries them (see the group documentation).
+    pub fn llmm_prom_writer_sketch_exemplars(w: *mut llmm_prom_writer, labels: *const c_char, s: *const llmm_sketch, unit_to_seconds: f64, ex: *const llmm_exemplars) -> llmm_status;
+    /// Add one counter series, as llmm_prom_writer_value(), with one exemplar (written in LLMM_PROM_OPENMETRICS and LLMM_PROM_PROTOBUF; its value is written as it is).
+    pub fn llmm_prom_writer_value_exemplar(w: *mut llmm_prom_writer, labels: *const c_char, value: f64, e: *const llmm_exemplar) -> llmm_status;
+    /// Choose the exposition format for an HTTP `Accept` header, OpenMetrics included.
+    pub fn llmm_prom_negotiate_openmetrics(accept: *const c_char, format: *mut llmm_prom_format, content_type: *mut *const c_char) -> llmm_status;
+    /// Parse a W3C Trace Context `traceparent` header (`00-<32 hex>-<16 hex>-<2 hex>`).
+    pub fn llmm_traceparent_parse(header: *const c_char, trace_id: *mut u8, span_id: *mut u8, flags: *mut u8) -> llmm_status;
+    /// Write a version-00 `traceparent` value (55 bytes, no NUL).
+    pub fn llmm_traceparent_format(trace_id: *const u8, span_id: *const u8, flags: u8, buf: *mut u8, cap: usize, len: *mut usize) -> llmm_status;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1754,4 +1814,5 @@ size_prefixed! {
     llmm_otlp_attribute = LLMM_STRUCT_OTLP_ATTRIBUTE,
     llmm_otlp_span = LLMM_STRUCT_OTLP_SPAN,
     llmm_otlp_traces_request = LLMM_STRUCT_OTLP_TRACES_REQUEST,
+    llmm_exemplar = LLMM_STRUCT_EXEMPLAR,
 }

@@ -32,19 +32,19 @@ fn encode(mut call: impl FnMut(*mut u8, usize, &mut usize) -> ffi::llmm_status) 
     }
 }
 
-fn text(bytes: Vec<u8>) -> Result<String> {
+pub(crate) fn text(bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| Error::from_code(ffi::LLMM_E_CORRUPT))
 }
 
-fn c_string(s: &str) -> Result<CString> {
+pub(crate) fn c_string(s: &str) -> Result<CString> {
     CString::new(s).map_err(|_| Error::invalid())
 }
 
-fn c_opt(s: Option<&str>) -> Result<Option<CString>> {
+pub(crate) fn c_opt(s: Option<&str>) -> Result<Option<CString>> {
     s.map(c_string).transpose()
 }
 
-fn opt_ptr(s: &Option<CString>) -> *const ffi::c_char {
+pub(crate) fn opt_ptr(s: &Option<CString>) -> *const ffi::c_char {
     s.as_ref().map_or(ptr::null(), |c| c.as_ptr())
 }
 
@@ -121,6 +121,10 @@ pub enum PromFormat {
     /// Length-delimited protobuf `MetricFamily` messages: the only format with native
     /// histograms.
     Protobuf = 1,
+    /// OpenMetrics 1.0 text: exemplars, counter families without `_total`, `# EOF`
+    /// (chosen by [`prom_negotiate_openmetrics`](crate::prom_negotiate_openmetrics)). Since
+    /// 1.2.0.
+    OpenMetrics = 2,
 }
 
 impl PromFormat {
@@ -145,14 +149,29 @@ impl PromFormat {
 /// # Ok::<(), llmmetrics::Error>(())
 /// ```
 pub fn prom_negotiate(accept: Option<&str>) -> Result<(PromFormat, &'static str)> {
+    negotiate(accept, ffi::llmm_prom_negotiate)
+}
+
+type NegotiateFn = unsafe extern "C" fn(
+    *const ffi::c_char,
+    *mut ffi::llmm_prom_format,
+    *mut *const ffi::c_char,
+) -> ffi::llmm_status;
+
+/// One of the C negotiation calls on `accept`.
+pub(crate) fn negotiate(
+    accept: Option<&str>,
+    call: NegotiateFn,
+) -> Result<(PromFormat, &'static str)> {
     let accept = c_opt(accept)?;
     let mut format = ffi::LLMM_PROM_TEXT;
     let mut ct = ptr::null();
     // SAFETY: NULL or NUL-terminated input; valid out-pointers.
-    check(unsafe { ffi::llmm_prom_negotiate(opt_ptr(&accept), &mut format, &mut ct) })?;
+    check(unsafe { call(opt_ptr(&accept), &mut format, &mut ct) })?;
     let format = match format {
         ffi::LLMM_PROM_TEXT => PromFormat::Text,
         ffi::LLMM_PROM_PROTOBUF => PromFormat::Protobuf,
+        ffi::LLMM_PROM_OPENMETRICS => PromFormat::OpenMetrics,
         _ => return Err(Error::abi()),
     };
     Ok((format, static_str(ct)))
@@ -333,6 +352,51 @@ impl PromWriter {
                 s.as_ptr(),
                 unit_to_seconds,
             )
+        })
+    }
+
+    /// [`sketch`](PromWriter::sketch) with the exemplars of `ex` where the format carries
+    /// them (OpenMetrics buckets; protobuf classic buckets and a native histogram's one
+    /// exemplar; none in 0.0.4 text). Since 1.2.0.
+    pub fn sketch_exemplars(
+        &mut self,
+        labels: Option<&str>,
+        s: &Sketch,
+        unit_to_seconds: f64,
+        ex: Option<&crate::Exemplars>,
+    ) -> Result<()> {
+        let labels = c_opt(labels)?;
+        let ex = ex.map_or(ptr::null(), |x| x.as_ptr() as *const ffi::llmm_exemplars);
+        // SAFETY: live handles; the sketch and the store are only read (the store may be
+        // written by its shards meanwhile, which the C call allows).
+        check(unsafe {
+            ffi::llmm_prom_writer_sketch_exemplars(
+                self.raw.ptr(),
+                opt_ptr(&labels),
+                s.as_ptr(),
+                unit_to_seconds,
+                ex,
+            )
+        })
+    }
+
+    /// [`value`](PromWriter::value) for a counter, with one exemplar. Since 1.2.0.
+    ///
+    /// # Errors
+    /// `Invalid` for a bad exemplar (value not finite, labels malformed or 64 bytes or more);
+    /// `State` when the open family is not a counter.
+    pub fn value_exemplar(
+        &mut self,
+        labels: Option<&str>,
+        value: f64,
+        e: Option<&crate::Exemplar>,
+    ) -> Result<()> {
+        let labels = c_opt(labels)?;
+        let ce = e.map(crate::exemplar::to_c).transpose()?;
+        let ep = ce.as_ref().map_or(ptr::null(), |c| c as *const ffi::llmm_exemplar);
+        // SAFETY: live handle; NULL or a set-up exemplar.
+        check(unsafe {
+            ffi::llmm_prom_writer_value_exemplar(self.raw.ptr(), opt_ptr(&labels), value, ep)
         })
     }
 

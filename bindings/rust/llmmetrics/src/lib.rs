@@ -57,6 +57,7 @@ mod collapse;
 mod context;
 mod error;
 mod events;
+mod exemplar;
 mod export;
 mod fit;
 mod gates;
@@ -93,6 +94,10 @@ pub use error::{Error, ErrorKind, Result};
 pub use events::{
     correlation, correlation_in, CorrelationMethod, Event, EventLog, EventLogCounts, EventType,
     EVENT_LOG_CAPACITY_DEFAULT,
+};
+pub use exemplar::{
+    prom_negotiate_openmetrics, traceparent_format, traceparent_parse, Exemplar, ExemplarKeep,
+    ExemplarShard, Exemplars,
 };
 pub use export::{
     otlp_json, otlp_json_point, prom_buckets, prom_label_escape, prom_negotiate, prometheus_text,

@@ -48,6 +48,7 @@ free! {
     ffi::llmm_tlb_monitor => ffi::llmm_tlb_monitor_free,
     ffi::llmm_prom_writer => ffi::llmm_prom_writer_free,
     ffi::llmm_host_sampler => ffi::llmm_host_sampler_free,
+    ffi::llmm_exemplars => ffi::llmm_exemplars_free,
 }
 
 /// An owned C object and the context it was made from, which it keeps alive.

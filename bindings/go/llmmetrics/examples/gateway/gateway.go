@@ -1,8 +1,10 @@
 // Package gateway is an example of net/http middleware for an LLM gateway: it measures the
 // responses the gateway proxies — TTFT, ITL and E2E of every streamed (server-sent events)
 // response, E2E of the others — into llmmetrics recorders, and serves them on /metrics
-// through the library's Prometheus writer (text, or protobuf with native histograms, as the
-// scraper asks).
+// through the library's Prometheus writer (text, OpenMetrics, or protobuf with native
+// histograms, as the scraper asks). A request that arrives with a W3C traceparent header
+// leaves its trace as an exemplar on the TTFT and E2E buckets and on the request counter
+// (OpenMetrics and protobuf carry them; see exemplars.go).
 //
 // Definitions (those of vLLM's benchmarks, and of llmm): the clock starts when the request
 // reaches the middleware; a token chunk is an SSE event whose data the TokenFilter accepts
@@ -55,6 +57,7 @@ func WithTokenFilter(isToken func(data []byte) bool) Option {
 // (ServeHTTP, for /metrics). Safe for concurrent use.
 type Metrics struct {
 	ttft, itl, e2e *llmmetrics.Recorder
+	ex             *traceExemplars
 	ok, failed     atomic.Uint64
 	now            func() uint64
 	isToken        func(data []byte) bool
@@ -73,6 +76,11 @@ func New(opts ...Option) (*Metrics, error) {
 			return nil, err
 		}
 	}
+	var err error
+	if m.ex, err = newTraceExemplars(); err != nil {
+		m.Close()
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -86,6 +94,9 @@ func (m *Metrics) Close() {
 		if r != nil {
 			r.Close()
 		}
+	}
+	if m.ex != nil {
+		m.ex.close()
 	}
 }
 
@@ -103,7 +114,7 @@ func (m *Metrics) Handler(upstream *url.URL) http.Handler {
 // Wrap measures every request next serves.
 func (m *Metrics) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sw := &streamWriter{ResponseWriter: w, m: m, start: m.now()}
+		sw := &streamWriter{ResponseWriter: w, m: m, start: m.now(), trace: traceOf(r)}
 		next.ServeHTTP(sw, r)
 		m.record(sw)
 	})
@@ -134,10 +145,12 @@ func (m *Metrics) record(sw *streamWriter) {
 	times := sw.tokens
 	if sw.status >= 400 || (sw.stream && len(times) == 0) {
 		m.failed.Add(1)
+		m.ex.offer(sw.trace, true, 0, 0)
 		return
 	}
 	m.ok.Add(1)
 	end := m.now()
+	ttft := -1.0
 	if sw.stream {
 		end = times[len(times)-1]
 		secs := func(ns uint64) float64 { return float64(ns) / 1e9 }
@@ -145,10 +158,12 @@ func (m *Metrics) record(sw *streamWriter) {
 		for i := 1; i < len(times); i++ {
 			gaps = append(gaps, secs(times[i]-times[i-1]))
 		}
-		m.add(m.ttft, secs(times[0]-sw.start))
+		ttft = secs(times[0] - sw.start)
+		m.add(m.ttft, ttft)
 		m.addMany(m.itl, gaps)
 	}
 	m.add(m.e2e, float64(end-sw.start)/1e9)
+	m.ex.offer(sw.trace, false, ttft, float64(end-sw.start)/1e9)
 }
 
 func (m *Metrics) add(r *llmmetrics.Recorder, v float64) { m.addMany(r, []float64{v}) }
@@ -169,7 +184,7 @@ func (m *Metrics) addMany(r *llmmetrics.Recorder, vs []float64) {
 // ServeHTTP answers a Prometheus scrape: the three histograms (native in protobuf, vLLM's
 // bucket bounds in text) and the request counter.
 func (m *Metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	format, contentType := llmmetrics.PromNegotiate(r.Header.Get("Accept"))
+	format, contentType := llmmetrics.PromNegotiateOpenMetrics(r.Header.Get("Accept"))
 	body, err := m.exposition(format)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -204,10 +219,10 @@ func (m *Metrics) exposition(format llmmetrics.PromFormat) ([]byte, error) {
 		return nil, err
 	}
 	ok, failed := m.Requests()
-	if err := pw.AddValue(`outcome="ok"`, float64(ok)); err != nil {
+	if err := m.ex.addCount(pw, false, `outcome="ok"`, ok); err != nil {
 		return nil, err
 	}
-	if err := pw.AddValue(`outcome="failed"`, float64(failed)); err != nil {
+	if err := m.ex.addCount(pw, true, `outcome="failed"`, failed); err != nil {
 		return nil, err
 	}
 	return pw.Finish()
@@ -225,7 +240,7 @@ func (m *Metrics) histogram(pw *llmmetrics.PromWriter, name, help string, r *llm
 	if err := pw.Family(name, help, llmmetrics.PromNativeHistogram, nil); err != nil {
 		return err
 	}
-	return pw.AddSketch("", s, 1)
+	return pw.AddSketchExemplars("", s, 1, m.ex.forHistogram(name))
 }
 
 // streamWriter passes a response on and notes when each token chunk of an event stream went
@@ -234,6 +249,7 @@ type streamWriter struct {
 	http.ResponseWriter
 	m      *Metrics
 	start  uint64
+	trace  requestTrace // the incoming traceparent, for exemplars
 	status int
 	stream bool     // Content-Type text/event-stream
 	tokens []uint64 // the time of each token chunk

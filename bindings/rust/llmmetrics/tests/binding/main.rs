@@ -9,6 +9,7 @@ mod codec;
 mod context;
 mod core;
 mod detect;
+mod exemplar;
 mod export;
 mod fit;
 mod host;
