@@ -30,7 +30,8 @@
     X(LLMM_STRUCT_BURN_RESULT, llmm_burn_result)                                             \
     X(LLMM_STRUCT_ERROR_TRIGGER_READING, llmm_error_trigger_reading)
 #define SIZED_1_1(X) X(LLMM_STRUCT_OPTION_INFO, llmm_option_info)
-#define SIZED(X) SIZED_1_0(X) SIZED_1_1(X)
+#define SIZED_1_2(X) X(LLMM_STRUCT_DECODE_INFO, llmm_decode_info)
+#define SIZED(X) SIZED_1_0(X) SIZED_1_1(X) SIZED_1_2(X)
 
 typedef struct sized {
     const char *name;
@@ -154,6 +155,7 @@ static void test_macro_since_1_1(void **state)
 {
     (void)state;
     SIZED_1_1(MACRO_ONLY)
+    SIZED_1_2(MACRO_ONLY)
 }
 
 /* Zero defaults: every byte after struct_size is 0. */

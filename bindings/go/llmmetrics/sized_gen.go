@@ -45,4 +45,5 @@ var sizedStructs = []struct {
 	{C.LLMM_STRUCT_OTLP_ATTRIBUTE, C.sizeof_llmm_otlp_attribute},
 	{C.LLMM_STRUCT_OTLP_SPAN, C.sizeof_llmm_otlp_span},
 	{C.LLMM_STRUCT_OTLP_TRACES_REQUEST, C.sizeof_llmm_otlp_traces_request},
+	{C.LLMM_STRUCT_DECODE_INFO, C.sizeof_llmm_decode_info},
 }
