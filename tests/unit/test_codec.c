@@ -1153,6 +1153,14 @@ static void test_typical_sizes(void **state)
 
 /* ---- llmm_sketch_deserialize_ex ------------------------------------------------------------ */
 
+/* The reference message with f's fields, sealed. */
+static void m_ref(msg *m, const fields *f)
+{
+    m_head(m, f, 2);
+    m_ref_runs(m);
+    m_crc(m);
+}
+
 /* Decode m both ways: the strict call's status, and the _ex call's status and info. */
 static llmm_status decode_ex(const msg *m, llmm_sketch **out, llmm_decode_info *info)
 {
@@ -1195,9 +1203,7 @@ static void test_rules_named(void **state)
         f.sum = cases[k].sum;
         f.count = cases[k].count;
         f.zero = cases[k].zero;
-        m_head(&m, &f, 2);
-        m_ref_runs(&m);
-        m_crc(&m);
+        m_ref(&m, &f);
         strict = decode_ex(&m, &s, &info);
         if (info.rule != cases[k].rule || info.intact != 1 || info.version != 1 ||
             info.message_min != f.min || info.message_max != f.max)
@@ -1252,9 +1258,7 @@ static void test_rule_6_repaired(void **state)
         f.zero = cases[k].zero;
         f.under = cases[k].under;
         f.over = cases[k].over;
-        m_head(&m, &f, 2);
-        m_ref_runs(&m);
-        m_crc(&m);
+        m_ref(&m, &f);
         assert_int_equal(decode_ex(&m, &s, &info), LLMM_E_CORRUPT);
         if (!s || info.rule != 6)
             fail_msg("case %zu: rule %d", k, (int)info.rule);
@@ -1292,25 +1296,19 @@ static void test_decode_ex_envelope(void **state)
     llmm_decode_info info;
     fields f = ref_fields();
     (void)state;
-    m_head(&m, &f, 2);
-    m_ref_runs(&m);
-    m_crc(&m);
+    m_ref(&m, &f);
     m.b[30] ^= 1; /* behind the checksum */
     assert_int_equal(decode_ex(&m, &s, &info), LLMM_E_CORRUPT);
     assert_int_equal(info.intact, 0);
     assert_int_equal(info.version, 0);
     assert_int_equal(info.rule, 0);
     f.version = 2;
-    m_head(&m, &f, 2);
-    m_ref_runs(&m);
-    m_crc(&m);
+    m_ref(&m, &f);
     assert_int_equal(decode_ex(&m, &s, &info), LLMM_E_VERSION);
     assert_int_equal(info.intact, 1);
     assert_int_equal(info.version, 2);
     f.version = 1;
-    m_head(&m, &f, 2);
-    m_ref_runs(&m);
-    m_crc(&m);
+    m_ref(&m, &f);
     info.struct_size = 12;
     s = (llmm_sketch *)&info;
     assert_int_equal(llmm_sketch_deserialize_ex(NULL, m.b, m.n, &s, &info), LLMM_E_ABI);

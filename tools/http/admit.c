@@ -148,17 +148,23 @@ static uint32_t waiting_of(const llmm_admit *g, const llmm_admit_addr *a)
 
 /* ---- the lists -------------------------------------------------------------------------------- */
 
-static void unlink_waiting(llmm_admit *g, llmm_admit_entry *e)
+/* Take e off a list: the waiting (tail: its tail) or the gone (tail NULL). */
+static void list_unlink(llmm_admit_entry **head, llmm_admit_entry **tail, llmm_admit_entry *e)
 {
     if (e->prev)
         e->prev->next = e->next;
     else
-        g->head = e->next;
+        *head = e->next;
     if (e->next)
         e->next->prev = e->prev;
-    else
-        g->tail = e->prev;
+    else if (tail)
+        *tail = e->prev;
     e->prev = e->next = NULL;
+}
+
+static void unlink_waiting(llmm_admit *g, llmm_admit_entry *e)
+{
+    list_unlink(&g->head, &g->tail, e);
 }
 
 static void append_waiting(llmm_admit *g, llmm_admit_entry *e, uint64_t now_ns)
@@ -172,17 +178,6 @@ static void append_waiting(llmm_admit *g, llmm_admit_entry *e, uint64_t now_ns)
     else
         g->head = e;
     g->tail = e;
-}
-
-static void unlink_gone(llmm_admit *g, llmm_admit_entry *e)
-{
-    if (e->prev)
-        e->prev->next = e->next;
-    else
-        g->gone = e->next;
-    if (e->next)
-        e->next->prev = e->prev;
-    e->prev = e->next = NULL;
 }
 
 /* Does fd's socket hold a complete request head not yet read by its server? */
@@ -259,7 +254,7 @@ void llmm_admit_leave(llmm_admit *g, llmm_admit_entry *e)
         count_out(g, &e->addr);
     }
     if (e->state == LLMM_ADMIT_GONE)
-        unlink_gone(g, e);
+        list_unlink(&g->gone, NULL, e);
     else if (e->state != LLMM_ADMIT_OUT)
         g->open--;
     e->state = LLMM_ADMIT_OUT;
