@@ -57,7 +57,8 @@ static double get_f64(const uint8_t *p)
 static llmm_status check_envelope(const uint8_t *buf, size_t len)
 {
     uint32_t crc;
-    if (len < LLMM__MAGIC_BYTES + 1 + LLMM__CRC_BYTES || memcmp(buf, LLMM__SKETCH_MAGIC, LLMM__MAGIC_BYTES) != 0)
+    if (len < LLMM__MAGIC_BYTES + 1 + LLMM__CRC_BYTES ||
+        memcmp(buf, LLMM__SKETCH_MAGIC, LLMM__MAGIC_BYTES) != 0)
         return LLMM_E_CORRUPT;
     crc = (uint32_t)get_le(buf + len - LLMM__CRC_BYTES, LLMM__CRC_BYTES);
     if (llmm__crc32c(0, buf, len - LLMM__CRC_BYTES) != crc)
