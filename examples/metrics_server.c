@@ -10,11 +10,13 @@
  *
  * `metrics_server --help` lists the flags (the table `options` below).
  *
- * The endpoint runs through the project's HTTP guard (tools/http/guard.h) so that slow or
- * idle clients cannot starve the scraper: epoll, at most 16 connections at once from one
- * address and 4096 in all, a 10 s idle timeout and a deadline for a whole request
- * (--request-deadline, 10 s by default). GET and HEAD /metrics are served (HEAD: the same
- * headers, no body); other methods get 405.
+ * The endpoint runs through the project's HTTP guard (tools/http/guard.h, admitting by the
+ * one policy of tools/http/admit.h) so that slow or idle clients cannot starve the scraper,
+ * even from its own address: epoll; a complete request is always served; at most 16
+ * connections from one address waiting for their request and 4096 in all, past which the one
+ * waiting longest gives way to the new one; a 10 s idle timeout and a deadline for a whole
+ * request (--request-deadline, 10 s by default). GET and HEAD /metrics are served (HEAD: the
+ * same headers, no body); other methods get 405.
  *
  * Families: llm_ttft_seconds, llm_tpot_seconds, llm_e2e_seconds (native histograms in
  * protobuf; in text the bounded classic fallback: the OpenTelemetry GenAI TTFT, TPOT and
@@ -487,9 +489,9 @@ static const struct {
                          "value, trace id, span id, Unix time in ns"},
     [O_DEADLINE] = {"--request-deadline", "S",
                     "close a connection whose request has not arrived complete S seconds "
-                    "(1 to 3600) after it opened, or after its previous response plus the "
-                    "10 s idle timeout (default 10); at most 16 connections at once from "
-                    "one address, 4096 in all"},
+                    "(1 to 3600) after it opened, or after its previous response (default "
+                    "10); at most 16 connections waiting for a request from one address, "
+                    "4096 in all: past either, the one waiting longest gives way"},
     [O_HELP] = {"--help", NULL, "print this help and exit"},
 };
 

@@ -619,6 +619,71 @@ LLMM_API llmm_status llmm_sketch_serialize(const llmm_sketch *s, uint8_t *buf, s
 LLMM_API llmm_status llmm_sketch_deserialize(llmm_ctx *ctx, const uint8_t *buf, size_t len,
                                              llmm_sketch **out);
 
+/**
+ * @brief What llmm_sketch_deserialize_ex() found in a message: whether its bytes are intact,
+ * which rule of doc/format.md section 3.4 it breaks, and whether it was repaired.
+ *
+ * Caller-sized: see llmm_struct_init() (set up with llmm_decode_info_init()).
+ * @since 1.2.0
+ */
+typedef struct llmm_decode_info {
+    uint32_t struct_size; /**< the caller's `sizeof(llmm_decode_info)` */
+    int32_t intact;       /**< 1: the magic and the CRC-32C check out, the bytes are as their
+                               writer wrote them (a refusal is then a contradiction, not
+                               damage); 0: damaged, truncated or not a sketch */
+    int32_t version;      /**< the format version byte of an intact message; 0 otherwise */
+    int32_t rule;         /**< 0: no rule of section 3.4 is broken (or the message was refused
+                               before they apply: see the status); 1 to 7: the first broken
+                               rule, in the order 1, 2, 3, 4, 5, 7, 6 (also when repaired) */
+    int32_t repaired;     /**< 1: the message broke rule 6 alone and was repaired (version 1) */
+    double message_min;   /**< the message's own min and max (intact messages; 0 otherwise): */
+    double message_max;   /**< the sketch holds the repaired ones when `repaired` is 1 */
+} llmm_decode_info;
+
+/**
+ * Caller-sized: see llmm_struct_init(). A macro only (no exported symbol of this name).
+ * @param[out] info the struct to fill
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `info` is NULL
+ * @retval LLMM_E_ABI `sizeof` the caller's struct is not a released size
+ * @since 1.2.0
+ * @note Thread-safe.
+ */
+#define llmm_decode_info_init(info)                                                                \
+    LLMM_SIZED_INIT_(LLMM_STRUCT_DECODE_INFO, llmm_decode_info, info)
+
+/**
+ * @brief Decode as llmm_sketch_deserialize() does, saying why a message is refused, and read
+ * the messages the 1.0 recorder wrote with its known extreme bug.
+ *
+ * Every message llmm_sketch_deserialize() accepts decodes to the same sketch, and every one it
+ * refuses is refused with the same status, but one: an intact version-1 message whose only
+ * broken rule is rule 6 of doc/format.md section 3.4 (a max below the highest non-empty
+ * bucket, or a min above the lowest: the shape a 1.0 recorder snapshot takes when its shard
+ * saw a value out of the range first, then a batch refused for one bad value). That one is
+ * repaired: a max below the highest non-empty bucket becomes the range's top when `over` > 0
+ * and the representative of that bucket otherwise; a min above the lowest non-empty bucket
+ * becomes the range's bottom when `under` > 0 and the representative of that bucket
+ * otherwise. Its counts and sum are kept as they are; `info` says `rule` 6 and `repaired` 1.
+ * @param[in] ctx allocation context for the new sketch, or NULL for libc
+ * @param[in] buf the encoding (exactly `len` bytes)
+ * @param[in] len its length
+ * @param[out] out the decoded sketch, or NULL on failure; free it with llmm_sketch_free()
+ * @param[in,out] info set up with llmm_decode_info_init(), or NULL; filled on every outcome
+ *                but LLMM_E_INVALID and LLMM_E_ABI
+ * @retval LLMM_OK decoded (check `info->repaired`)
+ * @retval LLMM_E_INVALID `out` or `buf` is NULL
+ * @retval LLMM_E_ABI `info->struct_size` is not a released size (nothing decoded)
+ * @retval LLMM_E_CORRUPT refused: `info->intact` says whether the bytes were damaged and
+ *         `info->rule` which rule of section 3.4 a consistent-looking message breaks
+ * @retval LLMM_E_VERSION an intact encoding of a format version this library does not know
+ * @retval LLMM_E_NOMEM
+ * @since 1.2.0
+ * @note Thread-safe (reads only `buf`).
+ */
+LLMM_API llmm_status llmm_sketch_deserialize_ex(llmm_ctx *ctx, const uint8_t *buf, size_t len,
+                                                llmm_sketch **out, llmm_decode_info *info);
+
 /** @} */
 
 #ifdef __cplusplus

@@ -1,10 +1,16 @@
-/* Internal building blocks of the sketch codec (lib/sketch/codec.c), kept apart so that the
+/* Internal building blocks of the sketch codec (lib/sketch/codec.c, decode.c), kept apart so that the
  * white-box tests can check them directly: CRC-32C and LEB128 varints. */
 #ifndef LLMM_CODEC_INTERNAL_H
 #define LLMM_CODEC_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* The envelope of every format version (doc/format.md, section 2) and version 1's fixed part. */
+#define LLMM__SKETCH_MAGIC "LLMS" /* its first LLMM__MAGIC_BYTES bytes */
+#define LLMM__MAGIC_BYTES 4
+#define LLMM__FIXED_BYTES 46 /* magic 4, version 1, scale 1, five doubles */
+#define LLMM__CRC_BYTES 4
 
 /* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78, init and final xor 0xFFFFFFFF).
  * Pass 0 to start; pass a previous result to continue over more bytes (zlib convention). */

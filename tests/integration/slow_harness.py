@@ -5,6 +5,7 @@
 All of 127.0.0.0/8 is local, so an attack can come from other loopback addresses than the
 real client's 127.0.0.1 and a per-address limit can be seen at work on one machine.
 """
+import os
 import resource
 import select
 import socket
@@ -85,3 +86,47 @@ def raise_files_limit(need):
         sys.exit(77)
     if soft != resource.RLIM_INFINITY and soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
+
+
+def scrapes_through_flood(port, scrape, n=1000, seconds=6.0):
+    """n slow clients from 127.0.0.1, the scraper's own address, that reconnect whenever
+    closed (flood.py, a child process) while scrape() runs once a second: the results of
+    scrape() (each a status, or the exception it raised) and the flood's counts."""
+    import json
+    import subprocess
+    flood = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "flood.py"), str(port), str(n), str(seconds)],
+        stdout=subprocess.PIPE, text=True)
+    results = []
+    try:
+        if flood.stdout.readline().strip() != "ready":
+            raise AssertionError("flood.py did not start")
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            start = time.monotonic()
+            try:
+                results.append(scrape())
+            except Exception as e:  # noqa: BLE001 - every failure is a result to report
+                results.append(e)
+            time.sleep(max(0.0, 1.0 - (time.monotonic() - start)))
+        counts = json.loads(flood.stdout.readline())
+    finally:
+        if flood.poll() is None:
+            try:
+                flood.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                flood.kill()
+                flood.wait()
+        flood.stdout.close()
+    return results, counts
+
+
+def check_flood(check, what, results, counts, n, cap):
+    """Every scrape answered 200 while the flood pressed on the per-address cap: the server
+    closed at least n - cap of its connections (they gave way), so the cap was reached."""
+    bad = [r for r in results if r != 200]
+    check(len(results) >= 3 and not bad and counts["closed"] >= n - cap,
+          "%s: %d scrapes, one a second, through %d slow connections from the scraper's own "
+          "address that reconnect (%d opened, %d closed by the server, %d connects failed): "
+          "all 200%s" % (what, len(results), n, counts["opened"], counts["closed"],
+                         counts["failed"], "" if not bad else "; not: %r" % bad[:3]))

@@ -1,7 +1,9 @@
 /* Sketch codec through the public API: round trips equal in every field, damaged input of
  * every kind rejected without allocating, hand-built messages following doc/format.md,
  * LLMM_E_BUFFER, allocation failures, encoded sizes. (The golden files: tests/codec.)
- * References: a CRC-32C and an encoder written here from the format document, exact sorting. */
+ * References: a CRC-32C and an encoder written here from the format document, exact sorting.
+ * llmm_sketch_deserialize_ex: every rule of section 3.4 named, rule 6 repaired, and the two
+ * snapshots the real 1.0 recorder wrote with its extreme bug (tests/data/v1_0). */
 #include <float.h>
 
 #include "helpers.h"
@@ -1149,6 +1151,231 @@ static void test_typical_sizes(void **state)
     llmm_sketch_free(s2);
 }
 
+/* ---- llmm_sketch_deserialize_ex ------------------------------------------------------------ */
+
+/* The reference message with f's fields, sealed. */
+static void m_ref(msg *m, const fields *f)
+{
+    m_head(m, f, 2);
+    m_ref_runs(m);
+    m_crc(m);
+}
+
+/* Decode m both ways: the strict call's status, and the _ex call's status and info. */
+static llmm_status decode_ex(const msg *m, llmm_sketch **out, llmm_decode_info *info)
+{
+    llmm_sketch *strict = NULL;
+    llmm_status st = llmm_sketch_deserialize(NULL, m->b, m->n, &strict);
+    llmm_sketch_free(strict);
+    assert_ok(llmm_decode_info_init(info));
+    if (llmm_sketch_deserialize_ex(NULL, m->b, m->n, out, info) == LLMM_OK)
+        assert_int_equal(st, info->repaired ? LLMM_E_CORRUPT : LLMM_OK);
+    else
+        assert_int_equal(st, llmm_sketch_deserialize_ex(NULL, m->b, m->n, out, info));
+    return st;
+}
+
+/* Every rule of doc/format.md 3.4 broken alone is named; only rule 6 is repaired. */
+static void test_rules_named(void **state)
+{
+    static const struct {
+        double min, max, sum;
+        uint64_t count, zero;
+        int rule;
+    } cases[] = {
+        {0.0, 5000.0, 1234.5, 20, 1, 0},    /* the reference */
+        {0.0, 5000.0, 1234.5, 21, 1, 1},    /* counts that do not add up */
+        {6000.0, 5000.0, 1234.5, 19, 0, 3}, /* min above max (no zero counted) */
+        {0.0, 0.0, 1234.5, 20, 1, 4},       /* values other than 0, a max of 0 */
+        {1e-6, 5000.0, 1234.5, 20, 1, 5},   /* a zero counted, the min above it */
+        {0.0, 5000.0, -1.0, 20, 1, 7},      /* a negative sum */
+        {0.0, 1.15, 1234.5, 20, 1, 6},      /* the max below the top bucket */
+    };
+    (void)state;
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        msg m;
+        llmm_sketch *s = NULL;
+        llmm_decode_info info;
+        fields f = ref_fields();
+        llmm_status strict;
+        f.min = cases[k].min;
+        f.max = cases[k].max;
+        f.sum = cases[k].sum;
+        f.count = cases[k].count;
+        f.zero = cases[k].zero;
+        m_ref(&m, &f);
+        strict = decode_ex(&m, &s, &info);
+        if (info.rule != cases[k].rule || info.intact != 1 || info.version != 1 ||
+            info.message_min != f.min || info.message_max != f.max)
+            fail_msg("case %zu: rule %d (want %d), intact %d, min %g max %g", k, (int)info.rule,
+                     cases[k].rule, (int)info.intact, info.message_min, info.message_max);
+        assert_int_equal(strict, cases[k].rule ? LLMM_E_CORRUPT : LLMM_OK);
+        assert_int_equal(info.repaired, cases[k].rule == 6);
+        assert_true((s != NULL) == (cases[k].rule == 0 || cases[k].rule == 6));
+        llmm_sketch_free(s);
+    }
+    {   /* rule 2: an empty message with a max */
+        msg m;
+        llmm_sketch *s;
+        llmm_decode_info info;
+        fields f = {1, 6, 1e-3, 1e3, 0.0, 1.0, 0.0, 0, 0, 0, 0};
+        m_head(&m, &f, 0);
+        m_crc(&m);
+        assert_int_equal(decode_ex(&m, &s, &info), LLMM_E_CORRUPT);
+        assert_int_equal(info.rule, 2);
+        assert_null(s);
+    }
+}
+
+/* A repaired message decodes to a sketch whose encoding the strict reader accepts, with its
+ * counts and sum, and extremes where section 3.4 says: the range's ends when values fell
+ * outside it, else the representative of the extreme bucket. */
+static void test_rule_6_repaired(void **state)
+{
+    static const struct {
+        double min, max;
+        uint64_t count, zero, under, over;
+        double want_min, want_max; /* 0: the bucket's representative, checked by its bucket */
+    } cases[] = {
+        {0.0, 1.15, 20, 1, 2, 3, 0.0, 1e3},     /* values overflowed: the range's top */
+        {0.0, 1.15, 14, 0, 0, 0, 0.0, 0.0},     /* none: the top bucket's representative */
+        {1.2, 5000.0, 17, 0, 0, 3, 0.0, 5000.0}, /* min above the lowest bucket */
+        {1.2, 5000.0, 19, 0, 2, 3, 1e-3, 5000.0}, /* values underflowed: the range's bottom */
+        {1.05, 1.1, 14, 0, 0, 0, 0.0, 0.0},      /* both (min 1.2 above max 1.15: rule 3) */
+    };
+    (void)state;
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        msg m;
+        llmm_sketch *s, *again;
+        llmm_decode_info info;
+        fields f = ref_fields();
+        double mn, mx, q0, q1, sum;
+        uint8_t *b;
+        size_t len;
+        f.min = cases[k].min;
+        f.max = cases[k].max;
+        f.count = cases[k].count;
+        f.zero = cases[k].zero;
+        f.under = cases[k].under;
+        f.over = cases[k].over;
+        m_ref(&m, &f);
+        assert_int_equal(decode_ex(&m, &s, &info), LLMM_E_CORRUPT);
+        if (!s || info.rule != 6)
+            fail_msg("case %zu: rule %d", k, (int)info.rule);
+        assert_int_equal(info.repaired, 1);
+        assert_int_equal(llmm_sketch_count(s), f.count);
+        assert_ok(llmm_sketch_sum(s, &sum));
+        assert_true(sum == 1234.5);
+        assert_ok(llmm_sketch_min(s, &mn));
+        assert_ok(llmm_sketch_max(s, &mx));
+        assert_ok(llmm_sketch_quantile(s, 0.0, &q0));
+        assert_ok(llmm_sketch_quantile(s, 1.0, &q1));
+        if (cases[k].want_max != 0.0)
+            assert_true(mx == cases[k].want_max);
+        else /* bucket 13 of the reference: (1.15, 1.16) at scale 6 */
+            assert_true(mx > 1.15 && mx < 1.16);
+        if (cases[k].want_min != 0.0 || f.min < 1.0)
+            assert_true(mn == (f.min < 1.0 ? f.min : cases[k].want_min));
+        else /* bucket 0: (1, 1.011) */
+            assert_true(mn > 1.0 && mn < 1.011);
+        assert_true(mn <= q0 && q1 <= mx);
+        b = encode(s, &len);
+        assert_ok(llmm_sketch_deserialize(NULL, b, len, &again));
+        assert_identical(s, again);
+        free(b);
+        llmm_sketch_free(again);
+        llmm_sketch_free(s);
+    }
+}
+
+/* Damage, another version, a bad struct size and NULLs. */
+static void test_decode_ex_envelope(void **state)
+{
+    msg m;
+    llmm_sketch *s;
+    llmm_decode_info info;
+    fields f = ref_fields();
+    (void)state;
+    m_ref(&m, &f);
+    m.b[30] ^= 1; /* behind the checksum */
+    assert_int_equal(decode_ex(&m, &s, &info), LLMM_E_CORRUPT);
+    assert_int_equal(info.intact, 0);
+    assert_int_equal(info.version, 0);
+    assert_int_equal(info.rule, 0);
+    f.version = 2;
+    m_ref(&m, &f);
+    assert_int_equal(decode_ex(&m, &s, &info), LLMM_E_VERSION);
+    assert_int_equal(info.intact, 1);
+    assert_int_equal(info.version, 2);
+    f.version = 1;
+    m_ref(&m, &f);
+    info.struct_size = 12;
+    s = (llmm_sketch *)&info;
+    assert_int_equal(llmm_sketch_deserialize_ex(NULL, m.b, m.n, &s, &info), LLMM_E_ABI);
+    assert_null(s);
+    assert_int_equal(info.struct_size, 12);
+    assert_ok(llmm_sketch_deserialize_ex(NULL, m.b, m.n, &s, NULL));
+    llmm_sketch_free(s);
+    assert_int_equal(llmm_sketch_deserialize_ex(NULL, NULL, m.n, &s, NULL), LLMM_E_INVALID);
+    assert_int_equal(llmm_sketch_deserialize_ex(NULL, m.b, m.n, NULL, NULL), LLMM_E_INVALID);
+}
+
+/* The snapshots the real 1.0 recorder wrote with its extreme bug (tests/data/v1_0/README.md):
+ * refused by the strict reader as in 1.1, read with the repair. */
+static void test_files_of_1_0(void **state)
+{
+    static const struct {
+        const char *name;
+        double message_min, message_max;
+        uint64_t under, over;
+        double rep; /* the value whose bucket the repaired extreme is in */
+    } files[] = {
+        {"v1_0_max_below_buckets.llmm", 1e-6, 1e-6, 1, 0, 0.75},
+        {"v1_0_min_above_buckets.llmm", 1e6, 1e6, 0, 1, 0.25},
+    };
+    const char *dir = getenv("LLMM_TEST_DATA");
+    (void)state;
+    assert_non_null(dir);
+    for (size_t k = 0; k < 2; k++) {
+        char path[4096];
+        uint8_t buf[4096];
+        size_t len;
+        FILE *fp;
+        llmm_sketch *s = NULL;
+        llmm_decode_info info;
+        double mn, mx, p50, fixed;
+        snprintf(path, sizeof path, "%s/v1_0/%s", dir, files[k].name);
+        fp = fopen(path, "rb");
+        assert_non_null(fp);
+        len = fread(buf, 1, sizeof buf, fp);
+        fclose(fp);
+        assert_int_equal(llmm_sketch_deserialize(NULL, buf, len, &s), LLMM_E_CORRUPT);
+        assert_ok(llmm_decode_info_init(&info));
+        assert_ok(llmm_sketch_deserialize_ex(NULL, buf, len, &s, &info));
+        assert_int_equal(info.intact, 1);
+        assert_int_equal(info.rule, 6);
+        assert_int_equal(info.repaired, 1);
+        assert_true(info.message_min == files[k].message_min);
+        assert_true(info.message_max == files[k].message_max);
+        /* 1 value out of the range, then 100 of 0.25, 0.5, 0.75 in turn (34, 33, 33) */
+        assert_int_equal(llmm_sketch_count(s), 101);
+        {
+            uint64_t zero, under, over;
+            assert_ok(llmm_sketch_special_counts(s, &zero, &under, &over));
+            assert_int_equal(under, files[k].under);
+            assert_int_equal(over, files[k].over);
+        }
+        assert_ok(llmm_sketch_min(s, &mn));
+        assert_ok(llmm_sketch_max(s, &mx));
+        assert_ok(llmm_sketch_quantile(s, 0.5, &p50));
+        fixed = files[k].under ? mx : mn;
+        assert_true(fabs(fixed - files[k].rep) <= files[k].rep * 0.00542);
+        assert_true(files[k].under ? mn == 1e-6 : mx == 1e6);
+        assert_true(fabs(p50 - 0.5) <= 0.5 * 0.00542);
+        llmm_sketch_free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1167,6 +1394,10 @@ int main(void)
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_serialize_never_allocates),
         cmocka_unit_test(test_typical_sizes),
+        cmocka_unit_test(test_rules_named),
+        cmocka_unit_test(test_rule_6_repaired),
+        cmocka_unit_test(test_decode_ex_envelope),
+        cmocka_unit_test(test_files_of_1_0),
     };
     return cmocka_run_group_tests_name("test_codec", tests, NULL, NULL);
 }

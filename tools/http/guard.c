@@ -1,6 +1,7 @@
 /* guard.c: an HTTP endpoint that slow clients cannot starve (guard.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -14,13 +15,12 @@
 
 #define WATCH_MS 250   /* how often the watchdog looks */
 #define SPARE_FDS 64   /* descriptors beyond the connections: the listener, epoll, files */
+#define GONE_SLACK 64  /* connections that gave way and libmicrohttpd has not closed yet */
 
 /* One open connection. */
 typedef struct conn {
-    struct conn *prev, *next;
-    int fd;
+    llmm_admit_entry e;   /* its place under the policy (admit.h) */
     unsigned calls;       /* access-handler calls of the current request */
-    int64_t deadline_ms;  /* when its request must have arrived; 0: it has */
 } conn;
 
 struct llmm_http_server {
@@ -28,8 +28,8 @@ struct llmm_http_server {
     MHD_AccessHandlerCallback handler;
     void *cls;
     llmm_http_limits lim;
-    pthread_mutex_t lock; /* conns and every conn's fields */
-    conn *conns;
+    pthread_mutex_t lock; /* the policy and every conn's fields */
+    llmm_admit admit;
     pthread_t watchdog;
     pthread_cond_t wake;
     int stopping;
@@ -53,6 +53,11 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static uint64_t now_ns(void)
+{
+    return (uint64_t)now_ms() * 1000000u;
+}
+
 static conn *conn_of(struct MHD_Connection *c)
 {
     const union MHD_ConnectionInfo *i =
@@ -62,6 +67,8 @@ static conn *conn_of(struct MHD_Connection *c)
 
 /* ---- connections and requests --------------------------------------------------------------- */
 
+/* A connection opens (counted under the policy, after the connection waiting longest has
+ * given way if it must; or shut down at once, refused) or closes. */
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                           enum MHD_ConnectionNotificationCode what)
 {
@@ -70,19 +77,25 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
     if (what == MHD_CONNECTION_NOTIFY_STARTED) {
         const union MHD_ConnectionInfo *i =
             MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *a =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        struct sockaddr_storage sa;
+        int refused;
         e = calloc(1, sizeof *e);
-        if (!e || !i) { /* unguarded, yet still bounded by the idle timeout */
+        if (!e || !i || !a) { /* unguarded, yet still bounded by the idle timeout */
             free(e);
             return;
         }
-        e->fd = i->connect_fd;
-        e->deadline_ms = now_ms() + (int64_t)s->lim.request_s * 1000;
+        memset(&sa, 0, sizeof sa);
+        memcpy(&sa, a->client_addr, a->client_addr->sa_family == AF_INET6
+                                        ? sizeof(struct sockaddr_in6)
+                                        : sizeof(struct sockaddr_in));
+        e->e.owner = e;
         pthread_mutex_lock(&s->lock);
-        e->next = s->conns;
-        if (s->conns)
-            s->conns->prev = e;
-        s->conns = e;
+        refused = llmm_admit_enter(&s->admit, &e->e, &sa, i->connect_fd, now_ns());
         pthread_mutex_unlock(&s->lock);
+        if (refused) /* no connection could give way: libmicrohttpd sees the end */
+            shutdown(i->connect_fd, SHUT_RDWR);
         *socket_context = e;
         return;
     }
@@ -91,12 +104,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
     /* libmicrohttpd closes the socket after this returns: the watchdog, which shuts sockets
      * down only under the lock, never touches a descriptor that is reused */
     pthread_mutex_lock(&s->lock);
-    if (e->prev)
-        e->prev->next = e->next;
-    else
-        s->conns = e->next;
-    if (e->next)
-        e->next->prev = e->prev;
+    llmm_admit_leave(&s->admit, &e->e);
     pthread_mutex_unlock(&s->lock);
     free(e);
     *socket_context = NULL;
@@ -125,15 +133,14 @@ static enum MHD_Result guarded(void *cls, struct MHD_Connection *c, const char *
             body = has_body(c);
         if (first ? !body : *upload_size == 0) {
             pthread_mutex_lock(&s->lock);
-            e->deadline_ms = 0; /* the whole request is in */
+            llmm_admit_served(&s->admit, &e->e); /* the whole request is in */
             pthread_mutex_unlock(&s->lock);
         }
     }
     return s->handler(s->cls, c, url, method, version, upload, upload_size, state);
 }
 
-/* The response went out: the next request on this connection has the idle time and the
- * deadline again. */
+/* The response went out: the connection waits for its next request, with the deadline. */
 static void on_completed(void *cls, struct MHD_Connection *c, void **state,
                          enum MHD_RequestTerminationCode why)
 {
@@ -145,7 +152,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **state,
         return;
     pthread_mutex_lock(&s->lock);
     e->calls = 0;
-    e->deadline_ms = now_ms() + (int64_t)(s->lim.idle_s + s->lim.request_s) * 1000;
+    llmm_admit_wait(&s->admit, &e->e, now_ns());
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -178,13 +185,10 @@ static void *watch(void *arg)
     pthread_mutex_lock(&s->lock);
     while (!s->stopping) {
         struct timespec until;
-        int64_t now = now_ms();
-        for (conn *e = s->conns; e; e = e->next) {
-            if (e->deadline_ms && now >= e->deadline_ms) {
-                shutdown(e->fd, SHUT_RDWR); /* libmicrohttpd sees the end and closes it */
-                e->deadline_ms = 0;
-                atomic_fetch_add(&s->late, 1);
-            }
+        llmm_admit_entry *e;
+        while ((e = llmm_admit_expired(&s->admit, now_ns()))) {
+            llmm_admit_evict(&s->admit, e); /* libmicrohttpd sees the end and closes it */
+            atomic_fetch_add(&s->late, 1);
         }
         clock_gettime(CLOCK_MONOTONIC, &until);
         until.tv_nsec += WATCH_MS * 1000000L;
@@ -241,6 +245,7 @@ llmm_http_server *llmm_http_start(const struct sockaddr *addr, const llmm_http_l
                                   MHD_AccessHandlerCallback handler, void *cls)
 {
     llmm_http_server *s = calloc(1, sizeof *s);
+    unsigned fit;
     if (!s || pthread_mutex_init(&s->lock, NULL) != 0) {
         fprintf(stderr, "http: out of memory\n");
         free(s);
@@ -249,19 +254,21 @@ llmm_http_server *llmm_http_start(const struct sockaddr *addr, const llmm_http_l
     s->handler = handler;
     s->cls = cls;
     s->lim = *limits;
-    s->lim.total = make_room(limits->total);
+    fit = make_room(limits->total + GONE_SLACK);
+    s->lim.total = fit > 2 * GONE_SLACK ? fit - GONE_SLACK : fit / 2;
+    llmm_admit_init(&s->admit, s->lim.per_address, s->lim.total, (double)s->lim.request_s);
     atomic_init(&s->late, 0);
     if (start_watchdog(s) != 0) {
         fprintf(stderr, "http: cannot start the watchdog thread\n");
         pthread_mutex_destroy(&s->lock);
+        llmm_admit_free(&s->admit);
         free(s);
         return NULL;
     }
     s->d = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
                             guarded, s, MHD_OPTION_EXTERNAL_LOGGER, logger, s,
                             MHD_OPTION_SOCK_ADDR, addr,
-                            MHD_OPTION_CONNECTION_LIMIT, s->lim.total,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->lim.per_address,
+                            MHD_OPTION_CONNECTION_LIMIT, s->lim.total + GONE_SLACK,
                             MHD_OPTION_CONNECTION_TIMEOUT, s->lim.idle_s,
                             MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
                             MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
@@ -290,6 +297,7 @@ void llmm_http_stop(llmm_http_server *s)
     pthread_cond_destroy(&s->wake);
     if (s->d)
         MHD_stop_daemon(s->d); /* every connection's CLOSED notice frees its entry */
+    llmm_admit_free(&s->admit);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"encoding"
+	"fmt"
 	"runtime"
 	"unsafe"
 )
@@ -98,4 +99,48 @@ func DecodeSketch(data []byte, opts ...Option) (*Sketch, error) {
 		return nil, err
 	}
 	return wrapSketch(c, o.ctx), nil
+}
+
+// DecodeInfo is what [DecodeSketchChecked] found in a message (llmm_decode_info).
+type DecodeInfo struct {
+	Intact     bool    // the magic and the CRC-32C check out: the bytes are as written
+	Version    int     // the format version byte of an intact message, else 0
+	Rule       int     // 0, or the first broken rule of doc/format.md section 3.4 (1 to 7)
+	Repaired   bool    // rule 6 alone was broken and min / max were repaired
+	MessageMin float64 // the message's own min; the sketch holds the repaired one
+	MessageMax float64 // the message's own max; the sketch holds the repaired one
+}
+
+// DecodeSketchChecked decodes data as [DecodeSketch] does and says what it found
+// (llmm_sketch_deserialize_ex): an intact version-1 message whose only broken rule is rule 6
+// of doc/format.md section 3.4 (the shape of 1.0's recorder bug) is read with its min and max
+// repaired (Repaired true). On a refusal the info is returned with the error, whose Detail
+// names the broken rule.
+func DecodeSketchChecked(data []byte, opts ...Option) (*Sketch, DecodeInfo, error) {
+	const op = "llmm_sketch_deserialize_ex"
+	var ci C.llmm_decode_info
+	if len(data) == 0 {
+		return nil, DecodeInfo{}, newError(op, StatusCorrupt, "empty input")
+	}
+	if err := initStruct(C.LLMM_STRUCT_DECODE_INFO, unsafe.Pointer(&ci), C.sizeof_llmm_decode_info); err != nil {
+		return nil, DecodeInfo{}, err
+	}
+	o := collect(opts)
+	cctx, err := o.ctx.acquire(op)
+	if err != nil {
+		return nil, DecodeInfo{}, err
+	}
+	var c *C.llmm_sketch
+	st := C.llmm_sketch_deserialize_ex(cctx, (*C.uint8_t)(unsafe.Pointer(&data[0])), C.size_t(len(data)), &c, &ci)
+	runtime.KeepAlive(data)
+	info := DecodeInfo{Intact: ci.intact != 0, Version: int(ci.version), Rule: int(ci.rule),
+		Repaired: ci.repaired != 0, MessageMin: float64(ci.message_min), MessageMax: float64(ci.message_max)}
+	if err := check(op, st); err != nil {
+		o.ctx.release()
+		if e, ok := err.(*Error); ok && info.Rule != 0 {
+			e.Detail = fmt.Sprintf("rule %d of doc/format.md 3.4 broken", info.Rule)
+		}
+		return nil, info, err
+	}
+	return wrapSketch(c, o.ctx), info, nil
 }

@@ -3,7 +3,11 @@ package llmmetrics
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/gob"
+	"errors"
+	"hash/crc32"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -244,5 +248,59 @@ func checkGolden(t *testing.T, s *Sketch, path string) {
 	}
 	if nonEmpty != len(buckets) || checked < 6 {
 		t.Errorf("%d non-empty buckets, golden %d; %d lines checked", nonEmpty, len(buckets), checked)
+	}
+}
+
+// DecodeSketchChecked on the two snapshots the real 1.0 recorder wrote with its extreme bug
+// (tests/data/v1_0): DecodeSketch refuses them as 1.1 does; the checked call repairs them.
+// A breach of another rule behind an intact checksum is refused with that rule named.
+func TestDecodeSketchCheckedReadsWhat10Wrote(t *testing.T) {
+	const rel = 0.00542 // scale 6
+	for _, c := range []struct {
+		file       string
+		fixedIsMax bool
+		want, msg  float64
+	}{
+		{"v1_0_max_below_buckets.llmm", true, 0.75, 1e-6},
+		{"v1_0_min_above_buckets.llmm", false, 0.25, 1e6},
+	} {
+		data, err := os.ReadFile(filepath.Join(sourceRoot(t), "tests", "data", "v1_0", c.file))
+		mustOK(t, err)
+		if _, err := DecodeSketch(data); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("%s: DecodeSketch: %v, want ErrCorrupt", c.file, err)
+		}
+		s, info, err := DecodeSketchChecked(data)
+		mustOK(t, err)
+		want := DecodeInfo{Intact: true, Version: 1, Rule: 6, Repaired: true, MessageMin: c.msg, MessageMax: c.msg}
+		if info != want {
+			t.Fatalf("%s: info %+v, want %+v", c.file, info, want)
+		}
+		mn, _ := s.Min()
+		mx, _ := s.Max()
+		fixed, kept := mn, mx
+		if c.fixedIsMax {
+			fixed, kept = mx, mn
+		}
+		if s.Count() != 101 || math.Abs(fixed-c.want) > c.want*rel || kept != c.msg {
+			t.Fatalf("%s: count %d, min %v, max %v", c.file, s.Count(), mn, mx)
+		}
+		again, err := s.MarshalBinary()
+		mustOK(t, err)
+		strict, err := DecodeSketch(again) // the repaired sketch encodes to a valid message
+		mustOK(t, err)
+		strict.Close()
+		s.Close()
+	}
+	data, err := os.ReadFile(filepath.Join(sourceRoot(t), "tests", "data", "v1_0", "v1_0_max_below_buckets.llmm"))
+	mustOK(t, err)
+	binary.LittleEndian.PutUint64(data[38:46], math.Float64bits(-1)) // the sum: rule 7
+	binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(data[:len(data)-4], crc32.MakeTable(crc32.Castagnoli)))
+	_, info, err := DecodeSketchChecked(data)
+	if !errors.Is(err, ErrCorrupt) || info.Rule != 7 || !info.Intact || !strings.Contains(err.Error(), "rule 7") {
+		t.Fatalf("negative sum: %v, %+v", err, info)
+	}
+	data[20] ^= 1
+	if _, info, err = DecodeSketchChecked(data); !errors.Is(err, ErrCorrupt) || info != (DecodeInfo{}) {
+		t.Fatalf("damaged: %v, %+v", err, info)
 	}
 }

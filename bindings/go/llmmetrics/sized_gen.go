@@ -46,4 +46,5 @@ var sizedStructs = []struct {
 	{C.LLMM_STRUCT_OTLP_SPAN, C.sizeof_llmm_otlp_span},
 	{C.LLMM_STRUCT_OTLP_TRACES_REQUEST, C.sizeof_llmm_otlp_traces_request},
 	{C.LLMM_STRUCT_EXEMPLAR, C.sizeof_llmm_exemplar},
+	{C.LLMM_STRUCT_DECODE_INFO, C.sizeof_llmm_decode_info},
 }

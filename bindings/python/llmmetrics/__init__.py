@@ -60,15 +60,15 @@ from .slo import (BurnAlerter, BurnOption, BurnResult, BurnWindow, BurnWindowRes
                   ErrorTrigger, ErrorTriggerOption, ErrorTriggerReading, Goodput, GoodputOption,
                   GoodputResult, SloResult, SloWindow, burn_budget_spent, burn_rate,
                   goodput_tpot, slo_check, slo_check_quantile)
-from .sketch import (SCALE_DEFAULT, SCALE_MAX, SCALE_MIN, Bucket, Sketch, SpecialCounts,
-                     bucket_bounds, bucket_index, relative_error)
+from .sketch import (SCALE_DEFAULT, SCALE_MAX, SCALE_MIN, Bucket, DecodeInfo, Sketch,
+                     SpecialCounts, bucket_bounds, bucket_index, relative_error)
 from .window import RatioWindow, Window
 from ._structs import StructKind
 
 __all__ = [
     "__version__", "library_version", "library_version_string", "library_path", "now_ns",
     "status_name", "strerror", "cffi_cdef", "describe", "plot",
-    "Context", "Sketch", "Bucket", "SpecialCounts", "bucket_index", "bucket_bounds",
+    "Context", "Sketch", "Bucket", "SpecialCounts", "DecodeInfo", "bucket_index", "bucket_bounds",
     "relative_error", "SCALE_DEFAULT", "SCALE_MIN", "SCALE_MAX",
     "Recorder", "Shard", "Window", "RatioWindow",
     "SpikeDetector", "SpikeLevel", "SpikeOption", "SpikeStats",

@@ -69,7 +69,7 @@ CONSTANTS = {
 #: enum -> its public enumerators, (name, value) in declaration order
 ENUMS = {
     'llmm_status': (('LLMM_OK', 0), ('LLMM_E_INVALID', -1), ('LLMM_E_NOMEM', -2), ('LLMM_E_RANGE', -3), ('LLMM_E_EMPTY', -4), ('LLMM_E_CORRUPT', -5), ('LLMM_E_VERSION', -6), ('LLMM_E_BUFFER', -7), ('LLMM_E_UNKNOWN_OPTION', -8), ('LLMM_E_STATE', -9), ('LLMM_E_NOT_CONVERGED', -10), ('LLMM_E_ABI', -11)),
-    'llmm_struct_kind': (('LLMM_STRUCT_ALLOCATOR', 1), ('LLMM_STRUCT_SPIKE_STATS', 2), ('LLMM_STRUCT_COLLAPSE_VERDICT', 3), ('LLMM_STRUCT_COLLAPSE_REPORT', 4), ('LLMM_STRUCT_STABILITY_READING', 5), ('LLMM_STRUCT_SATURATION_READING', 6), ('LLMM_STRUCT_OTLP_OPTIONS', 7), ('LLMM_STRUCT_FIT_STATS', 8), ('LLMM_STRUCT_KNEE', 9), ('LLMM_STRUCT_USL', 10), ('LLMM_STRUCT_KNEE_OPTIONS', 11), ('LLMM_STRUCT_LII_READING', 12), ('LLMM_STRUCT_KV_OCCUPANCY_RESULT', 13), ('LLMM_STRUCT_KV_HIT_READING', 14), ('LLMM_STRUCT_TLB_READING', 15), ('LLMM_STRUCT_SCORE_RESULT', 16), ('LLMM_STRUCT_SLO_RESULT', 17), ('LLMM_STRUCT_GOODPUT_RESULT', 18), ('LLMM_STRUCT_BURN_RESULT', 19), ('LLMM_STRUCT_ERROR_TRIGGER_READING', 20), ('LLMM_STRUCT_OPTION_INFO', 21), ('LLMM_STRUCT_OTLP_EXEMPLAR', 22), ('LLMM_STRUCT_OTLP_POINT', 23), ('LLMM_STRUCT_OTLP_METRIC', 24), ('LLMM_STRUCT_OTLP_METRICS_REQUEST', 25), ('LLMM_STRUCT_OTLP_ATTRIBUTE', 26), ('LLMM_STRUCT_OTLP_SPAN', 27), ('LLMM_STRUCT_OTLP_TRACES_REQUEST', 28), ('LLMM_STRUCT_EXEMPLAR', 29)),
+    'llmm_struct_kind': (('LLMM_STRUCT_ALLOCATOR', 1), ('LLMM_STRUCT_SPIKE_STATS', 2), ('LLMM_STRUCT_COLLAPSE_VERDICT', 3), ('LLMM_STRUCT_COLLAPSE_REPORT', 4), ('LLMM_STRUCT_STABILITY_READING', 5), ('LLMM_STRUCT_SATURATION_READING', 6), ('LLMM_STRUCT_OTLP_OPTIONS', 7), ('LLMM_STRUCT_FIT_STATS', 8), ('LLMM_STRUCT_KNEE', 9), ('LLMM_STRUCT_USL', 10), ('LLMM_STRUCT_KNEE_OPTIONS', 11), ('LLMM_STRUCT_LII_READING', 12), ('LLMM_STRUCT_KV_OCCUPANCY_RESULT', 13), ('LLMM_STRUCT_KV_HIT_READING', 14), ('LLMM_STRUCT_TLB_READING', 15), ('LLMM_STRUCT_SCORE_RESULT', 16), ('LLMM_STRUCT_SLO_RESULT', 17), ('LLMM_STRUCT_GOODPUT_RESULT', 18), ('LLMM_STRUCT_BURN_RESULT', 19), ('LLMM_STRUCT_ERROR_TRIGGER_READING', 20), ('LLMM_STRUCT_OPTION_INFO', 21), ('LLMM_STRUCT_OTLP_EXEMPLAR', 22), ('LLMM_STRUCT_OTLP_POINT', 23), ('LLMM_STRUCT_OTLP_METRIC', 24), ('LLMM_STRUCT_OTLP_METRICS_REQUEST', 25), ('LLMM_STRUCT_OTLP_ATTRIBUTE', 26), ('LLMM_STRUCT_OTLP_SPAN', 27), ('LLMM_STRUCT_OTLP_TRACES_REQUEST', 28), ('LLMM_STRUCT_EXEMPLAR', 29), ('LLMM_STRUCT_DECODE_INFO', 30)),
     'llmm_object_kind': (('LLMM_KIND_SPIKE', 1), ('LLMM_KIND_COLLAPSE', 2), ('LLMM_KIND_STABILITY', 3), ('LLMM_KIND_SATURATION', 4), ('LLMM_KIND_LII_MONITOR', 5), ('LLMM_KIND_SCORECARD', 6), ('LLMM_KIND_GOODPUT', 7), ('LLMM_KIND_BURN', 8), ('LLMM_KIND_ERROR_TRIGGER', 9), ('LLMM_KIND_HOST_SAMPLER', 10)),
     'llmm_option_type': (('LLMM_OPTION_F64', 1), ('LLMM_OPTION_U64', 2), ('LLMM_OPTION_I32', 3)),
     'llmm_spike_level': (('LLMM_SPIKE_NONE', 0), ('LLMM_SPIKE_LEVEL1', 1), ('LLMM_SPIKE_LEVEL2', 2)),
@@ -114,6 +114,7 @@ STRUCTS = {
     'llmm_sketch': None,
     'llmm_recorder': None,
     'llmm_shard': None,
+    'llmm_decode_info': (('struct_size', 'uint32_t'), ('intact', 'int32_t'), ('version', 'int32_t'), ('rule', 'int32_t'), ('repaired', 'int32_t'), ('message_min', 'double'), ('message_max', 'double')),
     'llmm_window': None,
     'llmm_ratio_window': None,
     'llmm_spike_stats': (('struct_size', 'uint32_t'), ('ready', 'int32_t'), ('base_threshold', 'double'), ('severe_threshold', 'double'), ('baseline_samples', 'uint64_t'), ('window_samples', 'uint64_t'), ('window_classified', 'uint64_t'), ('window_level1', 'uint64_t'), ('window_level2', 'uint64_t'), ('total_samples', 'uint64_t'), ('total_classified', 'uint64_t'), ('total_level1', 'uint64_t'), ('total_level2', 'uint64_t')),
@@ -216,6 +217,7 @@ FUNCTIONS = {
     'llmm_recorder_free': ('void', (('*', 'llmm_recorder'),)),
     'llmm_sketch_serialize': ('llmm_status', (('*', ('const', 'llmm_sketch')), ('*', 'uint8_t'), 'size_t', ('*', 'size_t'))),
     'llmm_sketch_deserialize': ('llmm_status', (('*', 'llmm_ctx'), ('*', ('const', 'uint8_t')), 'size_t', ('*', ('*', 'llmm_sketch')))),
+    'llmm_sketch_deserialize_ex': ('llmm_status', (('*', 'llmm_ctx'), ('*', ('const', 'uint8_t')), 'size_t', ('*', ('*', 'llmm_sketch')), ('*', 'llmm_decode_info'))),
     'llmm_window_new': ('llmm_status', (('*', 'llmm_ctx'), 'uint64_t', 'uint32_t', 'int32_t', ('*', ('*', 'llmm_window')))),
     'llmm_window_free': ('void', (('*', 'llmm_window'),)),
     'llmm_window_geometry': ('llmm_status', (('*', ('const', 'llmm_window')), ('*', 'uint64_t'), ('*', 'uint32_t'))),

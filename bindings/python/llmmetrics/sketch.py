@@ -18,9 +18,10 @@ from ._describe import DESCRIBE_PERCENTILES, _pandas, describe
 from ._describe import row as describe_row
 from ._html import sketch_html
 from .context import Context, Handle
-from .errors import check, error_for
+from ._structs import new_struct
+from .errors import Corrupt, check, error_for
 
-__all__ = ["Sketch", "Bucket", "SpecialCounts", "bucket_index", "bucket_bounds",
+__all__ = ["Sketch", "Bucket", "SpecialCounts", "DecodeInfo", "bucket_index", "bucket_bounds",
            "relative_error", "SCALE_DEFAULT", "SCALE_MIN", "SCALE_MAX"]
 
 _c_add = _lib.llmm_sketch_add
@@ -49,6 +50,38 @@ class SpecialCounts(NamedTuple):
     zero: int
     under: int
     over: int
+
+
+class DecodeInfo(NamedTuple):
+    """What :meth:`Sketch.decode` found (``llmm_decode_info``)."""
+
+    intact: bool          #: magic and CRC-32C check out: the bytes are as written
+    version: int          #: the format version byte of an intact message (else 0)
+    rule: int             #: 0, or the first broken rule of doc/format.md section 3.4
+    repaired: bool        #: rule 6 alone was broken and min / max were repaired
+    message_min: float    #: the message's own min and max (the sketch holds the repaired)
+    message_max: float
+
+    @classmethod
+    def _of(cls, c: Any) -> "DecodeInfo":
+        return cls(bool(c.intact), int(c.version), int(c.rule), bool(c.repaired),
+                   float(c.message_min), float(c.message_max))
+
+
+def _in_place(data: Any) -> Tuple[Any, Any, int]:
+    """A pointer to the bytes of a bytes-like object, read in place where it can be: (what
+    keeps them alive, the pointer, their length)."""
+    if isinstance(data, bytes):
+        return data, _lib.as_u8_ptr(data), len(data)
+    mv = memoryview(data).cast("B")
+    n = mv.nbytes
+    if mv.readonly:
+        keep: Any = bytes(mv)
+        return keep, _lib.as_u8_ptr(keep), n
+    if not n:
+        return b"", _lib.as_u8_ptr(b""), 0
+    keep = (ctypes.c_uint8 * n).from_buffer(mv)
+    return keep, keep, n
 
 
 def relative_error(scale: int = SCALE_DEFAULT) -> float:
@@ -505,24 +538,44 @@ class Sketch(Handle):
         :raises Corrupt: truncated, extended or damaged input
         :raises UnsupportedVersion: an intact encoding of an unknown format version
         """
-        if isinstance(data, bytes):
-            keep: Any = data
-            ptr = _lib.as_u8_ptr(data)
-            n = len(data)
-        else:
-            mv = memoryview(data).cast("B")
-            n = mv.nbytes
-            if mv.readonly:
-                keep = bytes(mv)
-                ptr = _lib.as_u8_ptr(keep)
-            else:
-                keep = (ctypes.c_uint8 * max(n, 1)).from_buffer(mv) if n else b""
-                ptr = keep if n else _lib.as_u8_ptr(b"")
+        keep, ptr, n = _in_place(data)
         obj = cls._new_from(context, _lib.llmm_sketch, "llmm_sketch_deserialize",
                             lambda ctx, out: _lib.llmm_sketch_deserialize(ctx, ptr, n, out),
                             "%d bytes" % n)
         del keep
         return obj
+
+    @classmethod
+    def decode(cls, data: Any, *,
+               context: Optional[Context] = None) -> Tuple["Sketch", "DecodeInfo"]:
+        """Decode like :meth:`from_bytes`, and say what was found (``llmm_sketch_deserialize_ex``):
+        an intact version-1 message whose only broken rule is rule 6 of doc/format.md section
+        3.4 (the shape of 1.0's recorder bug) is read with its min and max repaired.
+
+        :returns: the sketch and its :class:`DecodeInfo` (``repaired`` True after a repair)
+        :raises Corrupt: refused; its ``decode_info`` says whether the bytes were intact and
+            which rule of section 3.4 they break (named in the message too)
+        :raises UnsupportedVersion: an intact encoding of an unknown format version
+        """
+        keep, ptr, n = _in_place(data)
+        info = new_struct(_lib.llmm_decode_info)
+
+        def make(ctx: Any, out: Any) -> int:
+            return _lib.llmm_sketch_deserialize_ex(ctx, ptr, n, out, ctypes.byref(info))
+        try:
+            obj = cls._new_from(context, _lib.llmm_sketch, "llmm_sketch_deserialize_ex", make,
+                                "%d bytes" % n)
+        except Corrupt as e:
+            found = DecodeInfo._of(info)
+            what = ("rule %d of doc/format.md 3.4 broken" % found.rule if found.rule else
+                    "intact, a field out of its bounds" if found.intact else
+                    "damaged, truncated or another format")
+            err = Corrupt(e.status, "llmm_sketch_deserialize_ex", "%d bytes: %s" % (n, what))
+            err.decode_info = found  # type: ignore[attr-defined]
+            raise err from None
+        finally:
+            del keep
+        return obj, DecodeInfo._of(info)
 
     def __reduce__(self) -> Tuple[Any, ...]:
         # pickles through the binary format; the context is not pickled (libc on load)

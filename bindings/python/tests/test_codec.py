@@ -8,9 +8,11 @@ import pickle
 import struct
 import unittest
 
-from llmmetrics import Corrupt, InvalidArgument, Sketch, UnsupportedVersion
+import os
 
-from support import lognormal
+from llmmetrics import Corrupt, DecodeInfo, InvalidArgument, Sketch, UnsupportedVersion
+
+from support import REL_ERR_S6, SOURCE_ROOT, lognormal
 
 
 def crc32c(data: bytes) -> int:
@@ -105,6 +107,57 @@ class Codec(unittest.TestCase):
             Sketch.from_bytes(b"")
         self.assertTrue(issubclass(Corrupt, ValueError))
         self.assertFalse(issubclass(Corrupt, InvalidArgument))
+
+
+class Decode(unittest.TestCase):
+    """Sketch.decode (llmm_sketch_deserialize_ex) on the two snapshots the real 1.0 recorder
+    wrote with its extreme bug (tests/data/v1_0) and on breaches of other rules."""
+
+    def read(self, name: str) -> bytes:
+        with open(os.path.join(SOURCE_ROOT, "tests", "data", "v1_0", name), "rb") as f:
+            return f.read()
+
+    def test_files_of_1_0_are_repaired(self) -> None:
+        for name, fixed, want, kept, message in (
+                ("v1_0_max_below_buckets.llmm", "max", 0.75, ("min", 1e-6), 1e-6),
+                ("v1_0_min_above_buckets.llmm", "min", 0.25, ("max", 1e6), 1e6)):
+            data = self.read(name)
+            with self.assertRaises(Corrupt):
+                Sketch.from_bytes(data)  # the 1.1 answer is kept
+            s, info = Sketch.decode(data)
+            with s:
+                self.assertEqual(info, DecodeInfo(True, 1, 6, True, message, message))
+                self.assertEqual(s.count, 101)
+                got = getattr(s, fixed)
+                self.assertLessEqual(abs(got - want), want * REL_ERR_S6, name)
+                self.assertEqual(getattr(s, kept[0]), kept[1])
+                self.assertLessEqual(abs(s.quantile(0.5) - 0.5), 0.5 * REL_ERR_S6)
+                # the repaired sketch encodes to a message the strict reader accepts
+                with Sketch.from_bytes(s.to_bytes()) as again:
+                    self.assertEqual(again.max, s.max)
+
+    def test_other_rules_named(self) -> None:
+        data = bytearray(self.read("v1_0_max_below_buckets.llmm"))
+        data[38:46] = struct.pack("<d", -1.0)  # the sum: rule 7 (checked before rule 6)
+        data[-4:] = struct.pack("<I", crc32c(bytes(data[:-4])))
+        with self.assertRaises(Corrupt) as cm:
+            Sketch.decode(bytes(data))
+        self.assertEqual(cm.exception.decode_info.rule, 7)  # type: ignore[attr-defined]
+        self.assertTrue(cm.exception.decode_info.intact)  # type: ignore[attr-defined]
+        self.assertIn("rule 7", str(cm.exception))
+        data[20] ^= 1  # behind the checksum now
+        with self.assertRaises(Corrupt) as cm:
+            Sketch.decode(bytearray(data))
+        self.assertEqual(cm.exception.decode_info, DecodeInfo(  # type: ignore[attr-defined]
+            False, 0, 0, False, 0.0, 0.0))
+
+    def test_intact_sketch(self) -> None:
+        with Sketch() as s:
+            s.add_many([0.5, 2.0])
+            s2, info = Sketch.decode(memoryview(s.to_bytes()))
+        with s2:
+            self.assertEqual(info, DecodeInfo(True, 1, 0, False, 0.5, 2.0))
+            self.assertEqual((s2.count, s2.min, s2.max), (2, 0.5, 2.0))
 
 
 if __name__ == "__main__":

@@ -260,10 +260,12 @@ int llmm_bench_main(llmm_bench_args *a)
     if (rc == LLMM_CLI_OK && !files)
         rc = llmm_cli_fail(&err, LLMM_CLI_ENOMEM, "out of memory");
     if (rc == LLMM_CLI_OK && a->metrics_port >= 0) {
-        rc = llmm_bench_metrics_open(&metrics, a->metrics_port, &err);
+        rc = llmm_bench_metrics_open(&metrics, a->metrics_address, a->metrics_port, &err);
         if (rc == LLMM_CLI_OK) {
+            int v6 = strchr(a->metrics_address, ':') != NULL;
             m = &metrics;
-            fprintf(stderr, "llmm bench: metrics on http://0.0.0.0:%d/metrics\n", m->port);
+            fprintf(stderr, "llmm bench: metrics on http://%s%s%s:%d/metrics\n", v6 ? "[" : "",
+                    a->metrics_address, v6 ? "]" : "", m->port);
         }
     }
     if (rc == LLMM_CLI_OK)

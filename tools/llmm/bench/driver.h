@@ -27,6 +27,7 @@ typedef struct llmm_bench_args {
     const char *label;
     double grace, progress_every;
     int metrics_port;      /* -1: none */
+    const char *metrics_address; /* the numeric address it listens on (127.0.0.1) */
     const char *host_signals; /* --host-signals FILE, or NULL */
     int quiet, no_report;
 } llmm_bench_args;

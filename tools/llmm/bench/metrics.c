@@ -3,6 +3,7 @@
 #include "bench/metrics.h"
 
 #include <errno.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,37 +11,62 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* The socket bound and listening, and the epoll set watching it; 0, or -1 with errno. */
-static int bind_listen(llmm_bench_metrics *m, int port)
+/* The numeric address addr at port in *a; 0, or -1 when addr is not one. */
+static int address_of(const char *addr, int port, struct sockaddr_storage *a, socklen_t *len)
 {
-    struct sockaddr_in a;
-    socklen_t len = sizeof a;
+    struct sockaddr_in *v4 = (struct sockaddr_in *)(void *)a;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)(void *)a;
+    memset(a, 0, sizeof *a);
+    if (inet_pton(AF_INET, addr, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+        *len = sizeof *v4;
+        return 0;
+    }
+    if (inet_pton(AF_INET6, addr, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        *len = sizeof *v6;
+        return 0;
+    }
+    return -1;
+}
+
+/* The socket bound to a and listening, and the epoll set watching it; 0, or -1 with errno. */
+static int bind_listen(llmm_bench_metrics *m, struct sockaddr_storage *a, socklen_t len)
+{
     int one = 1;
-    m->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    m->fd = socket(a->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     m->ep = epoll_create1(EPOLL_CLOEXEC);
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_ANY);
-    a.sin_port = htons((uint16_t)port);
     if (m->fd < 0 || m->ep < 0 ||
         setsockopt(m->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-        bind(m->fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(m->fd, 64) != 0 ||
-        getsockname(m->fd, (struct sockaddr *)&a, &len) != 0 || llmm_bench_metrics_listen(m))
+        bind(m->fd, (struct sockaddr *)a, len) != 0 || listen(m->fd, 1024) != 0 ||
+        getsockname(m->fd, (struct sockaddr *)a, &len) != 0 || llmm_bench_metrics_listen(m))
         return -1;
-    m->port = ntohs(a.sin_port);
+    m->port = ntohs(a->ss_family == AF_INET6 ? ((struct sockaddr_in6 *)(void *)a)->sin6_port
+                                             : ((struct sockaddr_in *)(void *)a)->sin_port);
     return 0;
 }
 
-int llmm_bench_metrics_open(llmm_bench_metrics *m, int port, llmm_cli_error *err)
+int llmm_bench_metrics_open(llmm_bench_metrics *m, const char *addr, int port,
+                            llmm_cli_error *err)
 {
+    struct sockaddr_storage a;
+    socklen_t len;
     memset(m, 0, sizeof *m);
     m->fd = m->ep = -1;
-    llmm_cli_guard_init(&m->guard, LLMM_BENCH_METRICS_PER_ADDRESS, LLMM_BENCH_METRICS_TOTAL,
+    llmm_admit_init(&m->guard, LLMM_BENCH_METRICS_PER_ADDRESS, LLMM_BENCH_METRICS_TOTAL,
                         LLMM_BENCH_METRICS_REQUEST_S);
-    if (bind_listen(m, port) != 0) {
+    if (address_of(addr, port, &a, &len) != 0) {
+        llmm_bench_metrics_close(m);
+        return llmm_cli_fail(err, LLMM_CLI_EUSAGE,
+                             "--metrics-address '%s': not an IPv4 or IPv6 address", addr);
+    }
+    if (bind_listen(m, &a, len) != 0) {
         int e = errno;
         llmm_bench_metrics_close(m);
-        return llmm_cli_fail(err, LLMM_CLI_EIO, "--metrics-port %d: %s", port, strerror(e));
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "--metrics-address %s --metrics-port %d: %s",
+                             addr, port, strerror(e));
     }
     if (llmm_prom_writer_new(NULL, LLMM_PROM_TEXT, &m->w) != LLMM_OK) {
         llmm_bench_metrics_close(m);
@@ -52,7 +78,7 @@ int llmm_bench_metrics_open(llmm_bench_metrics *m, int port, llmm_cli_error *err
 void llmm_bench_metrics_close(llmm_bench_metrics *m)
 {
     llmm_bench_metrics_drop_all(m);
-    llmm_cli_guard_free(&m->guard);
+    llmm_admit_free(&m->guard);
     if (m->fd >= 0)
         close(m->fd);
     if (m->ep >= 0)

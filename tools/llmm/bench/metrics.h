@@ -4,11 +4,11 @@
 #define LLMM_BENCH_METRICS_H
 
 #include "bench/client.h"
-#include "common/guard.h"
+#include "admit.h"
 
-/* The limits of the endpoint (common/guard.h; doc/bench.md): Prometheus opens one connection
+/* The limits of the endpoint (tools/http/admit.h; doc/bench.md): Prometheus opens one connection
  * per target, the whole endpoint shares the load generator's descriptors. */
-#define LLMM_BENCH_METRICS_PER_ADDRESS 16u
+#define LLMM_BENCH_METRICS_PER_ADDRESS 16u /* waiting for a request */
 #define LLMM_BENCH_METRICS_TOTAL 1024u
 #define LLMM_BENCH_METRICS_REQUEST_S 10.0
 
@@ -20,14 +20,16 @@ typedef struct llmm_bench_metrics {
                             * watches it */
     int port;              /* the port bound (0 asks the system) */
     int accept_paused;     /* out of descriptors: the listener rests until a scrape closes */
-    llmm_cli_guard guard;  /* the limits; its list of connections waiting holds every scrape */
+    llmm_admit guard;  /* the limits; its list of connections waiting holds every scrape */
     llmm_prom_writer *w;
     uint64_t scrapes;
 } llmm_bench_metrics;
 
-/* Listen on every interface at port (0: any free one; m->port tells which). LLMM_CLI_OK, or
- * LLMM_CLI_EIO with a message. */
-int llmm_bench_metrics_open(llmm_bench_metrics *m, int port, llmm_cli_error *err);
+/* Listen on the numeric IPv4 or IPv6 address addr at port (0: any free one; m->port tells
+ * which). LLMM_CLI_OK, LLMM_CLI_EUSAGE for an address that is not one, or LLMM_CLI_EIO, with a
+ * message. */
+int llmm_bench_metrics_open(llmm_bench_metrics *m, const char *addr, int port,
+                            llmm_cli_error *err);
 void llmm_bench_metrics_close(llmm_bench_metrics *m);
 /* Is fd the descriptor the loop watches for m (its epoll set)? */
 int llmm_bench_metrics_owns(const llmm_bench_metrics *m, int fd);

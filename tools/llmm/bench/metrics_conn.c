@@ -1,5 +1,5 @@
 /* metrics_conn.c: the connections of `llmm bench --metrics-port` (metrics.h), within the limits
- * of common/guard.h: accepted on the endpoint's own epoll set, read until the request head is
+ * of tools/http/admit.h: accepted on the endpoint's own epoll set, read until the request head is
  * complete (sim/http.h's parser), answered at once (an exposition of a few KiB fits a fresh
  * socket's send buffer) and closed. GET and HEAD /metrics; 405 for other methods, 404 for
  * other paths. */
@@ -17,7 +17,7 @@
 
 struct llmm_bench_scrape {
     int fd;
-    llmm_cli_guard_entry guard;
+    llmm_admit_entry guard;
     size_t n;
     char buf[2048];
 };
@@ -38,7 +38,7 @@ int llmm_bench_metrics_listen(llmm_bench_metrics *m)
 
 static void drop(llmm_bench_metrics *m, llmm_bench_scrape *c)
 {
-    llmm_cli_guard_leave(&m->guard, &c->guard);
+    llmm_admit_leave(&m->guard, &c->guard);
     close(c->fd); /* closing removes it from the epoll set */
     free(c);
     if (m->accept_paused)
@@ -47,15 +47,16 @@ static void drop(llmm_bench_metrics *m, llmm_bench_scrape *c)
 
 void llmm_bench_metrics_drop_all(llmm_bench_metrics *m)
 {
-    while (m->guard.head) /* a scrape waits for its request until it is answered and closed */
-        drop(m, m->guard.head->owner);
+    llmm_admit_entry *e; /* a scrape waits for its request until it is answered and closed */
+    while ((e = llmm_admit_any(&m->guard)))
+        drop(m, e->owner);
 }
 
 void llmm_bench_metrics_expire(llmm_bench_metrics *m)
 {
-    llmm_cli_guard_entry *e;
+    llmm_admit_entry *e;
     uint64_t now = now_ns();
-    while ((e = llmm_cli_guard_expired(&m->guard, now)))
+    while ((e = llmm_admit_expired(&m->guard, now)))
         drop(m, e->owner);
 }
 
@@ -64,8 +65,8 @@ static void keep(llmm_bench_metrics *m, int fd, const struct sockaddr_storage *s
 {
     llmm_bench_scrape *c = calloc(1, sizeof *c);
     struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.ptr = c};
-    if (!c || llmm_cli_guard_enter(&m->guard, &c->guard, sa, now_ns()) != 0) {
-        llmm_cli_guard_refuse(fd, 1);
+    if (!c || llmm_admit_enter(&m->guard, &c->guard, sa, fd, now_ns()) != 0) {
+        llmm_admit_refuse(fd, 1);
         free(c);
         return;
     }
@@ -79,7 +80,7 @@ static void accept_all(llmm_bench_metrics *m)
 {
     struct sockaddr_storage sa;
     int fd;
-    while ((fd = llmm_cli_guard_accept(m->fd, &sa)) >= 0)
+    while ((fd = llmm_admit_accept(m->fd, &sa)) >= 0)
         keep(m, fd, &sa);
     if (fd == -2) { /* out of descriptors: rest until a scrape closes, or the loop would spin */
         epoll_ctl(m->ep, EPOLL_CTL_DEL, m->fd, NULL);

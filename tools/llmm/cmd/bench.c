@@ -14,7 +14,7 @@
     "url= chat model= api-key= header= cacert= insecure concurrency= rate= arrivals= "             \
     "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos "     \
     "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset= "      \
-    "metrics-port= host-signals= vocab-size= shared-prefix= text-prompts"
+    "metrics-port= host-signals= vocab-size= shared-prefix= text-prompts metrics-address="
 enum {
     OPT_URL = LLMM_CLI_OPT,
     OPT_CHAT,
@@ -47,7 +47,8 @@ enum {
     OPT_HOST,
     OPT_VOCAB,
     OPT_SHARED,
-    OPT_TEXT
+    OPT_TEXT,
+    OPT_METRICS_ADDR
 };
 
 static void usage(FILE *f)
@@ -122,9 +123,15 @@ static void usage(FILE *f)
           "  --label TEXT         the result files' label\n"
           "  --metrics-port P     serve the running level's client-side sketches (TTFT, ITL,\n"
           "                       E2E summaries), request counts by outcome and requests in\n"
-          "                       flight at http://0.0.0.0:P/metrics for a Prometheus (0: any\n"
-          "                       free port, printed on stderr); GET and HEAD, 16 connections\n"
-          "                       per address, 1024 in all, 10 s for a whole request\n"
+          "                       flight at http://127.0.0.1:P/metrics for a Prometheus (0:\n"
+          "                       any free port, printed on stderr); GET and HEAD; 16\n"
+          "                       connections waiting per address, 1024 in all (the one\n"
+          "                       waiting longest gives way to a new one), 10 s for a whole\n"
+          "                       request\n"
+          "  --metrics-address ADDR\n"
+          "                       the address --metrics-port listens on, IPv4 or IPv6\n"
+          "                       (default 127.0.0.1, this host only; 0.0.0.0 or :: for every\n"
+          "                       interface)\n"
           "  --host-signals FILE  sample the host's signals (Linux /proc, /sys: as `llmm host`)\n"
           "                       with every 50 ms sample into FILE, on the clock of the\n"
           "                       result files' start_times; the closing report attributes\n"
@@ -278,6 +285,7 @@ static int option(void *ctx, int id, const char *name, const char *arg)
     case OPT_LABEL: a->label = arg; return -1;
     case OPT_DATASET: a->dataset = arg; return -1;
     case OPT_HOST: a->host_signals = arg; return -1;
+    case OPT_METRICS_ADDR: a->metrics_address = arg; return -1;
     case OPT_NOREPORT: a->no_report = 1; return -1;
     case 'q': a->quiet = 1; return -1;
     default:
@@ -305,6 +313,7 @@ static void defaults(llmm_bench_args *a)
     a->grace = 5;
     a->progress_every = 10;
     a->metrics_port = -1;
+    a->metrics_address = "127.0.0.1";
 }
 
 static int run(int argc, char **argv)

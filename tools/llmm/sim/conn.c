@@ -263,7 +263,7 @@ static void answer_complete(llmm_sim_conn *c)
         memcpy(body, head + k, h.content_length);
         body[h.content_length] = '\0';
         llmm_sim_buf_consume(&c->in, (size_t)k + h.content_length);
-        llmm_cli_guard_served(&c->srv->guard, &c->guard);
+        llmm_admit_served(&c->srv->guard, &c->guard);
         route(c, &h, body);
         free(body);
     }
@@ -274,7 +274,7 @@ static void process(llmm_sim_conn *c)
 {
     answer_complete(c);
     if (!c->req)
-        llmm_cli_guard_wait(&c->srv->guard, &c->guard, llmm_sim_now_ns());
+        llmm_admit_wait(&c->srv->guard, &c->guard, llmm_sim_now_ns());
 }
 
 /* ---- the engine's callbacks -------------------------------------------------------------- */
@@ -376,14 +376,14 @@ int llmm_sim_conn_open(llmm_sim_server *s, int fd, const struct sockaddr_storage
     c->srv = s;
     c->guard.owner = c;
     ev.data.ptr = c;
-    if (llmm_cli_guard_enter(&s->guard, &c->guard, sa, llmm_sim_now_ns()) != 0) {
-        llmm_cli_guard_refuse(fd, !s->tls_ctx);
+    if (llmm_admit_enter(&s->guard, &c->guard, sa, fd, llmm_sim_now_ns()) != 0) {
+        llmm_admit_refuse(fd, !s->tls_ctx);
         free(c);
         return 0;
     }
     if ((s->tls_ctx && !(c->tls = llmm_sim_tls_session(s->tls_ctx, fd))) ||
         epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
-        llmm_cli_guard_leave(&s->guard, &c->guard);
+        llmm_admit_leave(&s->guard, &c->guard);
         llmm_sim_tls_session_free(c->tls);
         free(c);
         return -1;
@@ -401,7 +401,7 @@ void llmm_sim_conn_close(llmm_sim_conn *c)
         c->req->seq.cancelled = 1;
         c->req->conn = NULL;
     }
-    llmm_cli_guard_leave(&c->srv->guard, &c->guard);
+    llmm_admit_leave(&c->srv->guard, &c->guard);
     llmm_sim_tls_session_free(c->tls);
     close(c->fd);
     llmm_sim_buf_free(&c->in);

@@ -10,10 +10,10 @@
 #define LLMM_SIM_HEAD_MAX 16384u        /* longest request head accepted */
 #define LLMM_SIM_BODY_MAX (16u << 20)   /* longest request body accepted */
 
-/* The server's connection limits (common/guard.h; doc/sim.md, "Connection limits"). */
+/* The server's connection limits (tools/http/admit.h; doc/sim.md, "Connection limits"). */
 typedef struct llmm_sim_limits {
     uint32_t max_connections; /* open at once in all */
-    uint32_t per_address;     /* open at once from one client address */
+    uint32_t per_address;     /* waiting for a request at once from one client address */
     double request_s;         /* a complete request within this many seconds */
 } llmm_sim_limits;
 

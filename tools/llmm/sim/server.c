@@ -85,7 +85,7 @@ static void accept_all(llmm_sim_server *s, int lfd)
 {
     struct sockaddr_storage sa;
     int fd, one = 1;
-    while ((fd = llmm_cli_guard_accept(lfd, &sa)) >= 0) {
+    while ((fd = llmm_admit_accept(lfd, &sa)) >= 0) {
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         if (llmm_sim_conn_open(s, fd, &sa) != 0)
             close(fd);
@@ -123,9 +123,9 @@ static uint64_t earliest(uint64_t a, uint64_t b)
 /* Close the connections whose request is late. */
 static void expire(llmm_sim_server *s)
 {
-    llmm_cli_guard_entry *e;
+    llmm_admit_entry *e;
     uint64_t now = llmm_sim_now_ns();
-    while ((e = llmm_cli_guard_expired(&s->guard, now)))
+    while ((e = llmm_admit_expired(&s->guard, now)))
         llmm_sim_conn_close(e->owner);
 }
 
@@ -148,7 +148,7 @@ static int loop(llmm_sim_server *s, int lfd, int tfd)
         int n;
         llmm_sim_engine_advance(&s->engine, llmm_sim_now_ns());
         expire(s);
-        arm(tfd, earliest(llmm_sim_engine_deadline(&s->engine), llmm_cli_guard_next(&s->guard)),
+        arm(tfd, earliest(llmm_sim_engine_deadline(&s->engine), llmm_admit_next(&s->guard)),
             &armed);
         if (s->log_dirty) {
             fflush(s->log);
@@ -190,7 +190,7 @@ static int setup(llmm_sim_server *s, const llmm_sim_config *cfg, FILE *err)
                              .release = llmm_sim_on_release};
     char msg[512];
     *s = (llmm_sim_server){.cfg = *cfg, .epfd = -1};
-    llmm_cli_guard_init(&s->guard, cfg->limits.per_address, cfg->limits.max_connections,
+    llmm_admit_init(&s->guard, cfg->limits.per_address, cfg->limits.max_connections,
                         cfg->limits.request_s);
     llmm_cli_rng_seed(&s->rng, cfg->p.seed);
     llmm_cli_rng_seed(&s->fault_rng, cfg->p.seed ^ 0x6a09e667f3bcc909ull);
@@ -221,7 +221,7 @@ static void teardown(llmm_sim_server *s)
         llmm_sim_on_release(s, q, now);
     }
     llmm_sim_engine_free(e);
-    llmm_cli_guard_free(&s->guard);
+    llmm_admit_free(&s->guard);
     llmm_sim_tls_context_free(s->tls_ctx);
     if (s->log)
         fclose(s->log);

@@ -1,14 +1,14 @@
 /* server.h: `llmm sim`'s server: one thread, one epoll loop (server.c) over the listening
  * socket, a timerfd on the engine's next step end or the earliest request deadline, a signalfd
  * for SIGINT/SIGTERM, and the connections (conn.c: HTTP/1.1 keep-alive, optional TLS, the
- * routes and the streams) within the limits of common/guard.h. */
+ * routes and the streams) within the limits of tools/http/admit.h. */
 #ifndef LLMM_CLI_SIM_SERVER_H
 #define LLMM_CLI_SIM_SERVER_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/guard.h"
+#include "admit.h"
 #include "sim/engine.h"
 #include "sim/http.h"
 #include "sim/request.h"
@@ -60,7 +60,7 @@ struct llmm_sim_conn {
     int close_after;      /* close once out is sent */
     int continued;        /* "100 Continue" sent for the request being read */
     int close_on_next;    /* the idle-close fault: the next request is met with a close */
-    llmm_cli_guard_entry guard; /* its address and its request's deadline */
+    llmm_admit_entry guard; /* its address and its request's deadline */
     llmm_sim_server *srv;
     llmm_sim_conn *prev, *next; /* the server's list of connections */
 };
@@ -78,7 +78,7 @@ struct llmm_sim_server {
     int log_dirty;
     uint64_t next_num;
     llmm_sim_conn *conns; /* every open connection */
-    llmm_cli_guard guard; /* the connection limits */
+    llmm_admit guard; /* the connection limits */
     int stopping;         /* tearing down: requests still in flight are cut */
 };
 

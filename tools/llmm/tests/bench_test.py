@@ -375,7 +375,7 @@ class Metrics(BenchBase):
                               "--ignore-eos", "--output-len", "8", "--metrics-port", "0"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = p.stderr.readline()
-        self.assertRegex(line, r"^llmm bench: metrics on http://0\.0\.0\.0:\d+/metrics$")
+        self.assertRegex(line, r"^llmm bench: metrics on http://127\.0\.0\.1:\d+/metrics$")
         port = int(line.rsplit(":", 1)[1].split("/")[0])
         time.sleep(2)
         with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=30) as r:
@@ -399,6 +399,30 @@ class Metrics(BenchBase):
         self.assertEqual(series['llm_client_in_flight{level="c4"}'], 4)
         self.assertEqual(series['llm_client_resends_total{level="c4"}'], 0)
         self.assertEqual(series['llm_client_requests_total{level="c4",outcome="reset"}'], 0)
+
+
+    def test_metrics_address(self):
+        """--metrics-address: an IPv6 one is bracketed in the URL and serves; one that is
+        no address is refused before any request."""
+        import urllib.request
+        s = self.sim()
+        args = [C.LLMM, "bench", "--url", self.url(s), "-o", os.path.join(self.dir, "a"), "-q",
+                "--no-report", "--output-len", "4", "--ignore-eos", "--metrics-port", "0"]
+        r = subprocess.run(args + ["--num-requests", "2", "--metrics-address", "localhost"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("--metrics-address 'localhost': not an IPv4 or IPv6 address", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "a", "result-c1.json")))
+        p = subprocess.Popen(args + ["--duration", "3", "--warmup", "0",
+                                     "--metrics-address", "::1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = p.stderr.readline()
+        self.assertRegex(line, r"^llmm bench: metrics on http://\[::1\]:\d+/metrics$")
+        port = int(line.rsplit(":", 1)[1].split("/")[0])
+        with urllib.request.urlopen("http://[::1]:%d/metrics" % port, timeout=30) as r:
+            self.assertEqual(r.status, 200)
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err)
 
 
 class Sweep(BenchBase):

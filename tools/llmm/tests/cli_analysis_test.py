@@ -336,6 +336,39 @@ class Sketches(Base):
             self.assertEqual(p.returncode, 2, (args, p.stderr))
             self.assertTrue(p.stderr.strip())
 
+    def test_files_of_1_0_and_named_rules(self):
+        """1.0's two bug-shaped snapshots (tests/data/v1_0) read with a warning and their
+        extremes repaired; an intact file breaking another rule of doc/format.md 3.4 is
+        refused with that rule named, not called damaged."""
+        import struct
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                        "..", "..", "tests", "unit"))
+        from test_codec_reader import crc32c  # noqa: E402
+        data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                            "tests", "data", "v1_0")
+        for name, repaired in (("v1_0_max_below_buckets.llmm", "max"),
+                               ("v1_0_min_above_buckets.llmm", "min")):
+            p = run("quantiles", os.path.join(data, name))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("warning", p.stderr)
+            self.assertIn("rule 6", p.stderr)
+            self.assertIn("101 values", p.stdout)
+            words = p.stdout.split()
+            value = float(words[words.index(repaired) + 1])
+            want = 0.75 if repaired == "max" else 0.25  # the extreme in-range value
+            self.assertLessEqual(abs(value - want), want * REL + 5e-7, p.stdout)  # 6 digits
+        with open(os.path.join(data, "v1_0_max_below_buckets.llmm"), "rb") as fh:
+            blob = bytearray(fh.read())
+        blob[38:46] = struct.pack("<d", -1.0)  # the sum: rule 7
+        blob[-4:] = struct.pack("<I", crc32c(bytes(blob[:-4])))
+        path = os.path.join(self.dir, "negative-sum.llmm")
+        with open(path, "wb") as fh:
+            fh.write(blob)
+        p = run("quantiles", path)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("rule 7", p.stderr)
+        self.assertNotIn("damaged", p.stderr)
+
     def test_corrupt_files(self):
         d = self.save("s", self.write("t.json", json.dumps(vllm_doc(make_requests(6, 300),
                                                                     12.0))))

@@ -66,6 +66,7 @@ pub const LLMM_STRUCT_OTLP_ATTRIBUTE: llmm_struct_kind = 26;
 pub const LLMM_STRUCT_OTLP_SPAN: llmm_struct_kind = 27;
 pub const LLMM_STRUCT_OTLP_TRACES_REQUEST: llmm_struct_kind = 28;
 pub const LLMM_STRUCT_EXEMPLAR: llmm_struct_kind = 29;
+pub const LLMM_STRUCT_DECODE_INFO: llmm_struct_kind = 30;
 
 /// Allocation hooks. Every allocation the library makes for a handle goes through the allocator of the context the handle was made with.
 #[repr(C)]
@@ -187,6 +188,26 @@ pub const LLMM_SKETCH_RANGE_MIN_LIMIT: f64 = 1e-300;
 pub const LLMM_SKETCH_RANGE_MAX_LIMIT: f64 = 1e+300;
 pub const LLMM_SKETCH_FORMAT_VERSION: u32 = 1;
 
+/// What llmm_sketch_deserialize_ex() found in a message: whether its bytes are intact, which rule of doc/format.md section 3.4 it breaks, and whether it was repaired.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct llmm_decode_info {
+    /// the caller's `sizeof(llmm_decode_info)`
+    pub struct_size: u32,
+    /// 1: the magic and the CRC-32C check out, the bytes are as their writer wrote them (a refusal is then a contradiction, not damage); 0: damaged, truncated or not a sketch
+    pub intact: i32,
+    /// the format version byte of an intact message; 0 otherwise
+    pub version: i32,
+    /// 0: no rule of section 3.4 is broken (or the message was refused before they apply: see the status); 1 to 7: the first broken rule, in the order 1, 2, 3, 4, 5, 7, 6 (also when repaired)
+    pub rule: i32,
+    /// 1: the message broke rule 6 alone and was repaired (version 1)
+    pub repaired: i32,
+    /// the message's own min and max (intact messages; 0 otherwise):
+    pub message_min: f64,
+    /// the sketch holds the repaired ones when `repaired` is 1
+    pub message_max: f64,
+}
+
 opaque! {
     /// A streaming, mergeable quantile sketch (opaque).
     llmm_sketch;
@@ -271,6 +292,8 @@ extern "C" {
     pub fn llmm_sketch_serialize(s: *const llmm_sketch, buf: *mut u8, cap: usize, len: *mut usize) -> llmm_status;
     /// Decode a sketch encoded by llmm_sketch_serialize() (format versions up to LLMM_SKETCH_FORMAT_VERSION).
     pub fn llmm_sketch_deserialize(ctx: *mut llmm_ctx, buf: *const u8, len: usize, out: *mut *mut llmm_sketch) -> llmm_status;
+    /// Decode as llmm_sketch_deserialize() does, saying why a message is refused, and read the messages the 1.0 recorder wrote with its known extreme bug.
+    pub fn llmm_sketch_deserialize_ex(ctx: *mut llmm_ctx, buf: *const u8, len: usize, out: *mut *mut llmm_sketch, info: *mut llmm_decode_info) -> llmm_status;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1815,4 +1838,5 @@ size_prefixed! {
     llmm_otlp_span = LLMM_STRUCT_OTLP_SPAN,
     llmm_otlp_traces_request = LLMM_STRUCT_OTLP_TRACES_REQUEST,
     llmm_exemplar = LLMM_STRUCT_EXEMPLAR,
+    llmm_decode_info = LLMM_STRUCT_DECODE_INFO,
 }

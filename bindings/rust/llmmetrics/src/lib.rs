@@ -127,8 +127,9 @@ pub use score::{
     ScoreResult, Scorecard, LAYER_COUNT,
 };
 pub use sketch::{
-    bucket_bounds, bucket_index, relative_error, Buckets, Sketch, SpecialCounts, RANGE_MAX_DEFAULT,
-    RANGE_MIN_DEFAULT, SCALE_DEFAULT, SCALE_MAX, SCALE_MIN, SKETCH_FORMAT_VERSION,
+    bucket_bounds, bucket_index, relative_error, Buckets, DecodeInfo, Sketch, SpecialCounts,
+    RANGE_MAX_DEFAULT, RANGE_MIN_DEFAULT, SCALE_DEFAULT, SCALE_MAX, SCALE_MIN,
+    SKETCH_FORMAT_VERSION,
 };
 pub use slo::{
     goodput_tpot, slo_check, slo_check_quantile, Goodput, GoodputBound, GoodputResult, SloResult,

@@ -446,6 +446,29 @@ impl Sketch {
         Ok(Sketch { raw })
     }
 
+    /// Decode as [`from_bytes`](Sketch::from_bytes) does and say what was found
+    /// (`llmm_sketch_deserialize_ex`): an intact version-1 message whose only broken rule is
+    /// rule 6 of doc/format.md section 3.4 (the shape of 1.0's recorder bug) is read with its
+    /// min and max repaired ([`DecodeInfo::repaired`]). The info comes with a refusal too: it
+    /// says whether the bytes were intact and which rule they break.
+    pub fn decode_checked(bytes: &[u8]) -> (Result<Sketch>, DecodeInfo) {
+        let mut info = crate::sized::defaults::<ffi::llmm_decode_info>();
+        // SAFETY: `bytes` readable for its length; valid out-pointer; `info` set up at the
+        // crate's size by llmm_struct_init.
+        let raw = Owned::new(None, |c, out| unsafe {
+            ffi::llmm_sketch_deserialize_ex(c, bytes.as_ptr(), bytes.len(), out, &mut info)
+        });
+        let info = DecodeInfo {
+            intact: info.intact != 0,
+            version: info.version,
+            rule: info.rule,
+            repaired: info.repaired != 0,
+            message_min: info.message_min,
+            message_max: info.message_max,
+        };
+        (raw.map(|raw| Sketch { raw }), info)
+    }
+
     /// A deep copy with the same context (`llmm_sketch_clone`).
     ///
     /// # Errors
@@ -531,4 +554,21 @@ pub fn bucket_bounds(scale: i32, index: i32) -> Result<(f64, f64)> {
     // SAFETY: pure function with valid out-pointers.
     check(unsafe { ffi::llmm_sketch_bucket_bounds(scale, index, &mut lower, &mut upper) })?;
     Ok((lower, upper))
+}
+
+/// What [`Sketch::decode_checked`] found in a message (`llmm_decode_info`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DecodeInfo {
+    /// The magic and the CRC-32C check out: the bytes are as their writer wrote them.
+    pub intact: bool,
+    /// The format version byte of an intact message, else 0.
+    pub version: i32,
+    /// 0, or the first broken rule of doc/format.md section 3.4 (1 to 7).
+    pub rule: i32,
+    /// Rule 6 alone was broken and min / max were repaired.
+    pub repaired: bool,
+    /// The message's own min (the sketch holds the repaired one).
+    pub message_min: f64,
+    /// The message's own max (the sketch holds the repaired one).
+    pub message_max: f64,
 }

@@ -2,11 +2,15 @@ package gateway
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -52,9 +56,10 @@ func held(ll *limitListener, host string) (per, total int) {
 	return ll.per[host], ll.total
 }
 
-// Slow clients from other addresses hold at most their share of connections, a scrape from
-// 127.0.0.1 is answered while they are open, and a request trickled a byte at a time is
-// closed by the request deadline although the connection is never idle.
+// Slow clients from other addresses hold at most their share of connections (the ones
+// waiting longest give way to newer ones), a scrape from 127.0.0.1 is answered while they are
+// open, and a request trickled a byte at a time is closed by the request deadline although
+// the connection is never idle.
 func TestSlowClientsCannotStarveAScrape(t *testing.T) {
 	m, err := New()
 	if err != nil {
@@ -88,11 +93,15 @@ func TestSlowClientsCannotStarveAScrape(t *testing.T) {
 		t.Fatalf("scrape: %d %q", resp.StatusCode, body)
 	}
 
-	// the total: 8 held and the scrape's, which the client keeps alive; one more fits
+	// the total: 8 held and the scrape's, which the client keeps alive; one more fits, and
+	// for the two after it the connections waiting longest (127.0.0.2's) give way
 	slow = append(slow, dialFrom(t, "127.0.0.4", addr, 3)...)
 	settle(t, ll, 16)
-	if per, total := held(ll, "127.0.0.4"); per != 1 || total != 10 {
-		t.Fatalf("127.0.0.4 holds %d connections (want 1: the total is 10), %d in all", per, total)
+	if per, total := held(ll, "127.0.0.4"); per != 3 || total != 10 {
+		t.Fatalf("127.0.0.4 holds %d connections (want 3), %d in all (want 10, the total)", per, total)
+	}
+	if per, _ := held(ll, "127.0.0.2"); per != 2 {
+		t.Fatalf("127.0.0.2 holds %d connections, want 2 (its two oldest gave way)", per)
 	}
 
 	// each held connection trickles a header byte every 100 ms (never idle) until the
@@ -131,5 +140,88 @@ func TestSlowClientsCannotStarveAScrape(t *testing.T) {
 	}
 	for _, c := range slow {
 		c.Close()
+	}
+}
+
+// A load balancer (one address) with 64 streaming requests in flight through the gateway
+// (upstream: 20 events 50 ms apart),
+// whose listener lets one address hold 16 connections waiting: every request is answered in
+// full, since a connection being answered holds no place; the 32 idle connections the same
+// address opened before them are the ones that give way.
+func TestLoadBalancerStreamsAreAllAnswered(t *testing.T) {
+	const streams, chunks = 64, 20
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // the request, as a model server reads it
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := 0; i < chunks; i++ {
+			fmt.Fprintf(w, "data: {\"i\": %d}\n\n", i)
+			w.(http.Flusher).Flush()
+			time.Sleep(50 * time.Millisecond)
+		}
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	defer up.Close()
+	target, _ := url.Parse(up.URL)
+	m, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	lim := DefaultLimits()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ll := lim.Listener(ln).(*limitListener)
+	srv := lim.Server(m.Handler(target))
+	go func() { _ = srv.Serve(ll) }()
+	defer srv.Close()
+	idle := dialFrom(t, "127.0.0.1", ln.Addr().String(), 32)
+	defer func() {
+		for _, c := range idle {
+			c.Close()
+		}
+	}()
+	client := &http.Client{Timeout: 60 * time.Second,
+		Transport: &http.Transport{MaxIdleConnsPerHost: streams, MaxConnsPerHost: 0}}
+	var wg sync.WaitGroup
+	errs := make(chan error, streams)
+	start := make(chan struct{})
+	for i := 0; i < streams; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			<-start
+			// one new request every 5 ms, as users reach a load balancer: 64 overlap (each
+			// streams for a second), and each connection sends its request as it opens
+			time.Sleep(time.Duration(i) * 5 * time.Millisecond)
+			resp, err := client.Get("http://" + ln.Addr().String() + "/v1/events")
+			if err != nil {
+				errs <- err
+				return
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != 200 || strings.Count(string(body), "data: ") != chunks+1 {
+				errs <- fmt.Errorf("status %d, %d events, %v", resp.StatusCode, strings.Count(string(body), "data: "), err)
+			}
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	failed := 0
+	for err := range errs {
+		if failed++; failed == 1 {
+			t.Errorf("a stream: %v", err)
+		}
+	}
+	ok, _ := m.Requests()
+	ll.mu.Lock()
+	evicted := ll.evicted
+	ll.mu.Unlock()
+	if failed != 0 || ok != streams || evicted < 16 {
+		t.Fatalf("%d of %d streams failed; the gateway counted %d answered; %d connections gave "+
+			"way (want at least the 16 idle ones past the limit)", failed, streams, ok, evicted)
 	}
 }

@@ -188,3 +188,67 @@ fn damage_is_always_detected() {
     assert_eq!(Sketch::from_bytes(&long).unwrap_err().kind(), ErrorKind::Corrupt);
     assert_eq!(SKETCH_FORMAT_VERSION, 1);
 }
+
+fn v1_0_file(name: &str) -> Vec<u8> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tests/data/v1_0").join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {}", p.display(), e))
+}
+
+/// `decode_checked` on the two snapshots the real 1.0 recorder wrote with its extreme bug
+/// (tests/data/v1_0): `from_bytes` refuses them as 1.1 does; the checked call repairs them,
+/// and a breach of another rule behind an intact checksum is refused with that rule named.
+#[test]
+fn decode_checked_reads_what_1_0_wrote() {
+    const REL: f64 = 0.00542; // scale 6
+    for (name, fixed_is_max, want, message) in [
+        ("v1_0_max_below_buckets.llmm", true, 0.75, 1e-6),
+        ("v1_0_min_above_buckets.llmm", false, 0.25, 1e6),
+    ] {
+        let data = v1_0_file(name);
+        assert_eq!(Sketch::from_bytes(&data).unwrap_err().kind(), ErrorKind::Corrupt, "{}", name);
+        let (s, info) = Sketch::decode_checked(&data);
+        let s = s.unwrap();
+        assert_eq!(
+            info,
+            DecodeInfo {
+                intact: true,
+                version: 1,
+                rule: 6,
+                repaired: true,
+                message_min: message,
+                message_max: message
+            }
+        );
+        let (mn, mx) = (s.min().unwrap(), s.max().unwrap());
+        let (fixed, kept) = if fixed_is_max { (mx, mn) } else { (mn, mx) };
+        assert_eq!(s.count(), 101);
+        assert!((fixed - want).abs() <= want * REL, "{}: {} vs {}", name, fixed, want);
+        assert_eq!(kept, message);
+        // the repaired sketch encodes to a message the strict reader accepts
+        Sketch::from_bytes(&s.to_bytes().unwrap()).unwrap();
+    }
+    let mut data = v1_0_file("v1_0_max_below_buckets.llmm");
+    data[38..46].copy_from_slice(&(-1.0f64).to_le_bytes()); // the sum: rule 7
+    let n = data.len();
+    let crc = crc32c(&data[..n - 4]);
+    data[n - 4..].copy_from_slice(&crc.to_le_bytes());
+    let (r, info) = Sketch::decode_checked(&data);
+    assert_eq!(r.unwrap_err().kind(), ErrorKind::Corrupt);
+    assert_eq!((info.rule, info.intact, info.repaired), (7, true, false));
+    data[20] ^= 1; // behind the checksum
+    let (r, info) = Sketch::decode_checked(&data);
+    assert!(r.is_err());
+    assert_eq!((info.intact, info.rule), (false, 0));
+}
+
+/// CRC-32C as doc/format.md specifies it (reflected 0x82F63B78, bitwise).
+fn crc32c(data: &[u8]) -> u32 {
+    let mut c = 0xFFFF_FFFFu32;
+    for &b in data {
+        c ^= b as u32;
+        for _ in 0..8 {
+            c = (c >> 1) ^ if c & 1 != 0 { 0x82F6_3B78 } else { 0 };
+        }
+    }
+    !c
+}
