@@ -43,9 +43,9 @@ struct {
     __type(value, __u8);
 } ports SEC(".maps");
 
-/* Sockets a target task used (connect, listen, send): retransmits run in softirq or timer
- * context, where the current task is anybody's. LRU: bounded, the least recently used
- * forgotten first; a closed socket is removed at once. */
+/* Sockets a target task used (connect, listen, send, receive): retransmits run in softirq
+ * or timer context, where the current task is anybody's. LRU: bounded, the least recently
+ * used forgotten first; a closed socket is removed at once. */
 struct {
     __uint(type, BPF_MAP_TYPE_LRU_HASH);
     __uint(max_entries, 16384);
@@ -54,6 +54,15 @@ struct {
 } socks SEC(".maps");
 
 /* Threads of targets that are runnable but not running: tid → when they became runnable. */
+/* The socket inodes the target processes held when the collector started (their
+ * /proc/PID/fd), so that a connection or listener older than the collector is known too. */
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 65536);
+    __type(key, __u64); /* inode number */
+    __type(value, __u32); /* tgid */
+} inodes SEC(".maps");
+
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 65536);
@@ -93,9 +102,24 @@ static __always_inline struct llmm_bpf_event *reserve(__u32 kind)
     return e;
 }
 
-/* Is t in a target thread group or under the target cgroup? The cgroup test is the kernel's
- * cgroup_is_descendant(): t's default-hierarchy cgroup has the target as its ancestor at the
- * target's level. */
+/* Is cg the target cgroup or under it? The kernel's cgroup_is_descendant(): cg has the
+ * target as its ancestor at the target's level. */
+static __always_inline int cgroup_targeted(struct cgroup *cg)
+{
+    struct cgroup *anc = NULL;
+    int level;
+    if (!cg)
+        return 0;
+    level = BPF_CORE_READ(cg, level);
+    if (level < (int)cg_level)
+        return 0;
+    bpf_probe_read_kernel(&anc, sizeof anc,
+                          (char *)cg + bpf_core_field_offset(struct cgroup, ancestors) +
+                              (unsigned long)cg_level * sizeof anc);
+    return anc && BPF_CORE_READ(anc, kn, id) == cg_id;
+}
+
+/* Is t in a target thread group or under the target cgroup? */
 static __always_inline int task_targeted(struct task_struct *t)
 {
     if (want_pids) {
@@ -103,19 +127,7 @@ static __always_inline int task_targeted(struct task_struct *t)
         if (bpf_map_lookup_elem(&pids, &tgid))
             return 1;
     }
-    if (want_cgroup) {
-        struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
-        struct cgroup *anc = NULL;
-        int level = BPF_CORE_READ(cg, level);
-        if (cg && level >= (int)cg_level) {
-            unsigned long off = bpf_core_field_offset(struct cgroup, ancestors);
-            bpf_probe_read_kernel(&anc, sizeof anc,
-                                  (char *)cg + off + (unsigned long)cg_level * sizeof anc);
-            if (anc && BPF_CORE_READ(anc, kn, id) == cg_id)
-                return 1;
-        }
-    }
-    return 0;
+    return want_cgroup && cgroup_targeted(BPF_CORE_READ(t, cgroups, dfl_cgrp));
 }
 
 static __always_inline int port_targeted(__u16 sport, __u16 dport)
@@ -155,10 +167,19 @@ int BPF_PROG(on_set_state, const struct sock *sk, const int oldstate, const int 
     return 0;
 }
 
-/* Every send (sock_sendmsg): an accepted socket is known once the target writes to it, which
- * it does before anything of it can be retransmitted. */
-SEC("tp_btf/sock_send_length")
-int BPF_PROG(on_send, struct sock *sk, int ret, int flags)
+/* tcp_sendmsg_locked() takes a new segment: an accepted socket is known from the start of
+ * the target's first write to it, before anything of it can be retransmitted. */
+SEC("tp_btf/tcp_sendmsg_locked")
+int BPF_PROG(on_send, const struct sock *sk, const struct msghdr *msg, const struct sk_buff *skb,
+             int size_goal)
+{
+    mark_sock(sk);
+    return 0;
+}
+
+/* And from its first read (sock_recvmsg), which a server does before it answers. */
+SEC("tp_btf/sock_recv_length")
+int BPF_PROG(on_recv, struct sock *sk, int ret, int flags)
 {
     mark_sock(sk);
     return 0;
@@ -180,18 +201,29 @@ static __always_inline void fill_tuple(struct llmm_bpf_event *e, const struct so
     }
 }
 
-/* Is this socket a target's: by port, or remembered from a target's use? */
+/* Is this socket a target's: by port, remembered from a target's use, held by a target when
+ * the collector started, or made in the target cgroup (the socket's own cgroup, which the
+ * kernel sets when it is made and an accepted socket takes from its listener)? */
 static __always_inline int sock_targeted(const struct sock *sk, __u32 *tgid)
 {
     __u64 key = (__u64)sk;
     __u32 *owner;
     __u16 sport = BPF_CORE_READ(sk, __sk_common.skc_num);
     __u16 dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
-    if ((want_pids || want_cgroup) && (owner = bpf_map_lookup_elem(&socks, &key))) {
-        *tgid = *owner;
-        return 1;
-    }
     *tgid = 0;
+    if (want_pids || want_cgroup) {
+        owner = bpf_map_lookup_elem(&socks, &key);
+        if (!owner && want_pids) {
+            __u64 ino = BPF_CORE_READ(sk, sk_socket, file, f_inode, i_ino);
+            owner = ino ? bpf_map_lookup_elem(&inodes, &ino) : NULL;
+        }
+        if (owner) {
+            *tgid = *owner;
+            return 1;
+        }
+        if (want_cgroup && cgroup_targeted(BPF_CORE_READ(sk, sk_cgrp_data.cgroup)))
+            return 1;
+    }
     return port_targeted(sport, dport);
 }
 

@@ -1,6 +1,7 @@
 /* collector.c: loading, targeting and reading the kernel programs (collector.h). Every
  * refusal names what is missing, checked in the order a user can fix it: the targets, the
  * BTF and its tracepoints, then the privileges (load), then the perf events. */
+#include <dirent.h>
 #include <errno.h>
 #include <linux/magic.h>
 #include <linux/perf_event.h>
@@ -59,8 +60,8 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 /* The tracepoints the attached programs need, each with whether it is used. */
 static const char *const needed_tracepoints[] = {
-    "tcp_retransmit_skb", "tcp_retransmit_synack", "inet_sock_set_state", "sock_send_length",
-    "sched_wakeup",       "sched_wakeup_new",      "sched_switch",
+    "tcp_retransmit_skb", "tcp_retransmit_synack", "inet_sock_set_state", "tcp_sendmsg_locked",
+    "sock_recv_length",   "sched_wakeup",          "sched_wakeup_new",    "sched_switch",
 };
 
 static int check_btf(const char *path, int want_tasks, char *err, size_t cap)
@@ -153,6 +154,7 @@ static int configure(llmm_bpf *b, const llmm_bpf_target *t, char *err, size_t ca
     if (!tasks) { /* ports only: no task to watch */
         bpf_program__set_autoload(s->progs.on_set_state, false);
         bpf_program__set_autoload(s->progs.on_send, false);
+        bpf_program__set_autoload(s->progs.on_recv, false);
         bpf_program__set_autoload(s->progs.on_major_fault, false);
         bpf_program__set_autoload(s->progs.on_wakeup, false);
         bpf_program__set_autoload(s->progs.on_wakeup_new, false);
@@ -162,6 +164,35 @@ static int configure(llmm_bpf *b, const llmm_bpf_target *t, char *err, size_t ca
                                                                           : (size_t)4 << 20));
 }
 
+/* The socket inodes process pid holds now (its /proc/PID/fd), into the inodes map: a
+ * connection or listener older than the collector is then known. A process gone or not
+ * readable has none. */
+static void seed_inodes(llmm_bpf *b, uint32_t pid)
+{
+    char dir[64], path[320], link[64];
+    struct dirent *d;
+    DIR *fds;
+    snprintf(dir, sizeof dir, "/proc/%u/fd", pid);
+    fds = opendir(dir);
+    if (!fds)
+        return;
+    while ((d = readdir(fds)) != NULL) {
+        unsigned long long ino;
+        ssize_t n;
+        snprintf(path, sizeof path, "%s/%s", dir, d->d_name);
+        n = readlink(path, link, sizeof link - 1);
+        if (n <= 0)
+            continue;
+        link[n] = '\0';
+        if (sscanf(link, "socket:[%llu]", &ino) == 1) {
+            uint64_t key = ino;
+            bpf_map__update_elem(b->skel->maps.inodes, &key, sizeof key, &pid, sizeof pid,
+                                 BPF_ANY);
+        }
+    }
+    closedir(fds);
+}
+
 static int fill_maps(llmm_bpf *b, const llmm_bpf_target *t, char *err, size_t cap)
 {
     uint8_t one = 1;
@@ -169,6 +200,8 @@ static int fill_maps(llmm_bpf *b, const llmm_bpf_target *t, char *err, size_t ca
         if (bpf_map__update_elem(b->skel->maps.pids, &t->pids[i], sizeof t->pids[i], &one,
                                  sizeof one, BPF_ANY) != 0)
             return fail(err, cap, -errno, "cannot add pid %u: %s", t->pids[i], strerror(errno));
+    for (size_t i = 0; i < t->n_pids; i++)
+        seed_inodes(b, t->pids[i]);
     for (size_t i = 0; i < t->n_ports; i++)
         if (bpf_map__update_elem(b->skel->maps.ports, &t->ports[i], sizeof t->ports[i], &one,
                                  sizeof one, BPF_ANY) != 0)

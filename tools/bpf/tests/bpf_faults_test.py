@@ -160,23 +160,68 @@ def retrans_by_tuple(events):
 
 # --- scenarios (each runs in its own namespace) ----------------------------------------------
 
+SERVER = r"""
+import json, sys, threading
+sys.path.insert(0, sys.argv[1])
+import bpf_faults_test as b
+lst = b.socket.socket()
+lst.bind(("127.0.0.1", int(sys.argv[2])))
+lst.listen(16)
+print("listening", flush=True)
+socks, ts = [], []
+for _ in range(int(sys.argv[3])):
+    c, _ = lst.accept()
+    socks.append(c)
+    ts.append(threading.Thread(target=b.exchange, args=(c,)))
+    ts[-1].start()
+for t in ts:
+    t.join()
+print("done", flush=True)
+sys.stdin.readline()
+print(json.dumps([[list(b.tuple_of(c)), b.tcp_info(c)["total_retrans"]] for c in socks]),
+      flush=True)
+sys.stdin.readline()
+"""
+
+
 def scenario_retrans(out):
+    """Clients here, servers on the bad port in a process of their own (traced by --pid), on
+    the clean port in threads: one collector by port, one by the server's pid."""
     setup_netns(drops=True)
+    n = 4
+    server = subprocess.Popen([sys.executable, "-c", SERVER, os.path.dirname(HERE),
+                               str(BAD_PORT), str(n)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert server.stdout.readline() == "listening\n"
     host = Host(os.path.join(out, "retrans.jsonl"), "--port", "%d,%d" % (BAD_PORT, CLEAN_PORT))
-    socks, threads = [], []
-    for port in (BAD_PORT, CLEAN_PORT):
-        lst, t = connections(port, 4, socks)
-        threads += t
-    for t in threads:
-        t.join()
+    by_pid = Host(os.path.join(out, "retrans_pid.jsonl"), "--pid", str(server.pid))
+    socks = []
+    for _ in range(n):
+        c = socket.create_connection(("127.0.0.1", BAD_PORT), timeout=60)
+        socks.append(c)
+        threading.Thread(target=exchange, args=(c,)).start()
+    connections(CLEAN_PORT, n, socks)
     for t in threading.enumerate():
         if t is not threading.current_thread():
             t.join()
+    assert server.stdout.readline() == "done\n"
     sh("nft", "delete", "table", "inet", "llmm_test")  # nothing left to retransmit anyway
+    server.stdin.write("report\n")
+    server.stdin.flush()
+    served = {tuple(k): v for k, v in json.loads(server.stdout.readline())}
     truth = {tuple_of(s): tcp_info(s)["total_retrans"] for s in socks}
     for s in socks:
         s.close()
+    server.stdin.write("end\n")
+    server.stdin.flush()
+    server.wait(timeout=30)
+    truth.update(served)
     events, _ = host.stop()
+    pid_events, _ = by_pid.stop()
+    # by pid: exactly the server's sockets, each as its tcpi_total_retrans
+    got = retrans_by_tuple(pid_events)
+    assert got == {k: v for k, v in served.items() if v}, (got, served)
+    assert all(e["pid"] == server.pid for e in pid_events if e["event"] == "net.tcp.retrans")
     got = retrans_by_tuple(events)
     ns = netns_inode()
     for e in events:
@@ -192,7 +237,8 @@ def scenario_retrans(out):
     clean = sum(n for k, n in truth.items() if CLEAN_PORT in (k[1], k[3]))
     assert bad > 0, "no retransmit at all: the drops did not work"
     print(json.dumps({"retransmits_bad_port": bad, "retransmits_clean_port": clean,
-                      "events": len(events), "connections": len(truth)}))
+                      "events": len(events), "connections": len(truth),
+                      "server_retransmits": sum(served.values())}))
 
 
 FAULT_CHILD = r"""
@@ -286,12 +332,30 @@ def run_delay(tid):
         return int(f.read().split()[1])
 
 
+def cgroup2_root():
+    with open("/proc/self/mounts") as f:
+        for line in f:
+            dev, where, fstype = line.split()[:3]
+            if fstype == "cgroup2":
+                return where
+    return None
+
+
 def scenario_runq(out):
+    """The child traced twice: by its pid, and by a cgroup v2 directory made for it."""
     setup_netns(drops=False)
     cpu = max(os.sched_getaffinity(0))
     child = subprocess.Popen([sys.executable, "-c", RUNQ_CHILD, str(cpu)],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     hog = subprocess.Popen([sys.executable, "-c", HOG, str(cpu)])
+    root = cgroup2_root()
+    group = os.path.join(root, "llmm_bpf_test_%d" % os.getpid()) if root else None
+    if group:
+        os.mkdir(group)
+        with open(os.path.join(group, "cgroup.procs"), "w") as f:
+            f.write(str(child.pid))
+        by_cgroup = Host(os.path.join(out, "runq_cg.jsonl"), "--cgroup", group,
+                         "--runq-above", "1ms")
     host = Host(os.path.join(out, "runq.jsonl"), "--pid", str(child.pid), "--runq-above", "1ms")
     time.sleep(0.2)  # the child blocks on its stdin
     d0 = run_delay(child.pid)
@@ -307,6 +371,12 @@ def scenario_runq(out):
     child.wait(timeout=30)
     events, runq_sum = host.stop()
     waits = (d1 - d0) * 1e-9
+    if group:
+        cg_events, cg_sum = by_cgroup.stop()
+        os.rmdir(group)
+        assert abs(cg_sum - waits) <= 0.05 * waits, \
+            "by cgroup: sum of waits %.6f s, run delay %.6f s" % (cg_sum, waits)
+        assert {e["tid"] for e in cg_events} == {res["tid"]}, cg_events[:5]
     assert waits > 0.05, "the hog made only %.3f s of run delay" % waits
     assert abs(runq_sum - waits) <= 0.05 * waits, \
         "sum of waits %.6f s, schedstat run delay %.6f s" % (runq_sum, waits)
@@ -317,6 +387,7 @@ def scenario_runq(out):
            if e["time"] - e["wait_ns"] * 1e-9 <= w1 * 1e-9 and e["time"] >= w0 * 1e-9]
     assert hit, "no sched.jitter event overlaps the slowest iteration"
     print(json.dumps({"run_delay_s": waits, "sum_of_waits_s": runq_sum,
+                      "by_cgroup_s": cg_sum if group else None,
                       "jitter_events": len(jitter), "worst_iteration_ms": res["worst"][0] / 1e6}))
 
 
