@@ -28,6 +28,7 @@ const volatile __u32 want_cgroup = 0; /* cg_id at cg_level is a target */
 const volatile __u32 want_ports = 0;  /* the ports map holds targets */
 const volatile __u32 cg_level = 0;
 const volatile __u64 cg_id = 0;
+const volatile __u64 wake_bytes = 1 << 20; /* wake the reader once this much is waiting */
 
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -87,6 +88,16 @@ static __always_inline void count(__u32 which)
     __u64 *v = bpf_map_lookup_elem(&stats, &which);
     if (v)
         *v += 1; /* per CPU: no other writer */
+}
+
+/* Hand a record over. A wake-up per record costs the sending CPU an interrupt (measured in a
+ * VM: the sched_switch program went from 0.2 to 2.6 us per run): the reader drains the ring
+ * at each interval anyway, and is woken early only when a quarter of the ring is waiting. */
+static __always_inline void submit(struct llmm_bpf_event *e)
+{
+    bpf_ringbuf_submit(e, bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wake_bytes
+                              ? BPF_RB_FORCE_WAKEUP
+                              : BPF_RB_NO_WAKEUP);
 }
 
 static __always_inline struct llmm_bpf_event *reserve(__u32 kind)
@@ -251,7 +262,7 @@ int BPF_PROG(on_retransmit, const struct sock *sk, const struct sk_buff *skb, in
     e->pid = tgid;
     e->ca_state = (__u8)BPF_CORE_READ_BITFIELD_PROBED(icsk, icsk_ca_state);
     fill_tuple(e, &sk->__sk_common);
-    bpf_ringbuf_submit(e, 0);
+    submit(e);
     return 0;
 }
 
@@ -277,7 +288,7 @@ int BPF_PROG(on_synack, const struct sock *sk, const struct request_sock *req)
     fill_tuple(e, &req->__req_common);
     e->state = BPF_CORE_READ(sk, __sk_common.skc_state);
     e->netns = BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
-    bpf_ringbuf_submit(e, 0);
+    submit(e);
     return 0;
 }
 
@@ -301,7 +312,7 @@ int on_major_fault(struct bpf_perf_event_data *ctx)
     e->pid = (__u32)(id >> 32);
     e->tid = (__u32)id;
     e->value = ctx->addr;
-    bpf_ringbuf_submit(e, 0);
+    submit(e);
     return 0;
 }
 
@@ -344,12 +355,18 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
     struct llmm_bpf_event *e;
     __u64 *since, now;
     __u32 tid;
-    if (prev_state == TASK_RUNNING) {
-        enqueue(prev);
-    } else {
+    if (task_targeted(prev)) {
         tid = BPF_CORE_READ(prev, pid);
-        bpf_map_delete_elem(&queued, &tid); /* blocked: any stale wake-up is void */
+        if (prev_state == TASK_RUNNING) {
+            now = bpf_ktime_get_ns();
+            if (bpf_map_update_elem(&queued, &tid, &now, BPF_ANY) != 0)
+                count(LLMM_BPF_STAT_QUEUE_FULL);
+        } else {
+            bpf_map_delete_elem(&queued, &tid); /* blocked: any stale wake-up is void */
+        }
     }
+    if (!task_targeted(next))
+        return 0;
     tid = BPF_CORE_READ(next, pid);
     since = bpf_map_lookup_elem(&queued, &tid);
     if (!since)
@@ -361,7 +378,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
         e->value = now > *since ? now - *since : 0;
         e->pid = BPF_CORE_READ(next, tgid);
         e->tid = tid;
-        bpf_ringbuf_submit(e, 0);
+        submit(e);
     }
     bpf_map_delete_elem(&queued, &tid);
     return 0;

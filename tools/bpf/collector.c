@@ -139,6 +139,7 @@ static int configure(llmm_bpf *b, const llmm_bpf_target *t, char *err, size_t ca
 {
     struct llmm_collector *s = b->skel;
     int tasks = t->n_pids > 0 || t->cgroup;
+    size_t ring;
     s->rodata->want_pids = t->n_pids > 0;
     s->rodata->want_ports = t->n_ports > 0;
     if (t->cgroup) {
@@ -160,8 +161,9 @@ static int configure(llmm_bpf *b, const llmm_bpf_target *t, char *err, size_t ca
         bpf_program__set_autoload(s->progs.on_wakeup_new, false);
         bpf_program__set_autoload(s->progs.on_switch, false);
     }
-    return bpf_map__set_max_entries(s->maps.rb, (uint32_t)(t->ring_bytes ? t->ring_bytes
-                                                                          : (size_t)4 << 20));
+    ring = t->ring_bytes ? t->ring_bytes : (size_t)4 << 20;
+    s->rodata->wake_bytes = ring / 4;
+    return bpf_map__set_max_entries(s->maps.rb, (uint32_t)ring);
 }
 
 /* The socket inodes process pid holds now (its /proc/PID/fd), into the inodes map: a
