@@ -50,7 +50,7 @@ struct {
 struct {
     __uint(type, BPF_MAP_TYPE_LRU_HASH);
     __uint(max_entries, 16384);
-    __type(key, __u64); /* struct sock * */
+    __type(key, __u64);   /* struct sock * */
     __type(value, __u32); /* tgid of the task that used it */
 } socks SEC(".maps");
 
@@ -60,7 +60,7 @@ struct {
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 65536);
-    __type(key, __u64); /* inode number */
+    __type(key, __u64);   /* inode number */
     __type(value, __u32); /* tgid */
 } inodes SEC(".maps");
 

@@ -64,10 +64,26 @@ static const char *const needed_tracepoints[] = {
     "sock_recv_length",   "sched_wakeup",          "sched_wakeup_new",    "sched_switch",
 };
 
+/* The number of arguments of tracepoint name's BTF prototype (its void *data first), or -1. */
+static int tracepoint_args(const struct btf *btf, const char *name)
+{
+    char type_name[64];
+    const struct btf_type *t;
+    int id;
+    snprintf(type_name, sizeof type_name, "btf_trace_%s", name);
+    id = btf__find_by_name_kind(btf, type_name, BTF_KIND_TYPEDEF);
+    if (id < 0)
+        return -1;
+    t = btf__type_by_id(btf, (uint32_t)id); /* typedef → pointer → function prototype */
+    t = t ? btf__type_by_id(btf, t->type) : NULL;
+    t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
+    return t && btf_is_func_proto(t) ? (int)btf_vlen(t) : -1;
+}
+
 static int check_btf(const char *path, int want_tasks, char *err, size_t cap)
 {
     struct btf *btf;
-    char name[64];
+    int rc = 0;
     if (access(path, R_OK) != 0)
         return fail(err, cap, -ENOENT,
                     "no kernel BTF at %s (%s): the kernel needs CONFIG_DEBUG_INFO_BTF=y, or give "
@@ -77,20 +93,23 @@ static int check_btf(const char *path, int want_tasks, char *err, size_t cap)
     if (!btf)
         return fail(err, cap, -EINVAL, "%s: not a BTF file the collector can read (%s)", path,
                     strerror(errno));
-    for (size_t i = 0; i < sizeof needed_tracepoints / sizeof *needed_tracepoints; i++) {
+    for (size_t i = 0; rc == 0 && i < sizeof needed_tracepoints / sizeof *needed_tracepoints; i++) {
+        int args;
         if (!want_tasks && i >= 2)
             break;
-        snprintf(name, sizeof name, "btf_trace_%s", needed_tracepoints[i]);
-        if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
-            btf__free(btf);
-            return fail(err, cap, -ENOENT,
-                        "the kernel has no tracepoint %s (no %s in %s): this collector needs "
-                        "Linux 6.3 or later",
-                        needed_tracepoints[i], name, path);
-        }
+        args = tracepoint_args(btf, needed_tracepoints[i]);
+        if (args < 0)
+            rc = fail(err, cap, -ENOENT, "the kernel has no tracepoint %s (no btf_trace_%s in %s)",
+                      needed_tracepoints[i], needed_tracepoints[i], path);
+        else if (i == 0 && args != 4) /* data, sk, skb, err */
+            rc = fail(err, cap, -ENOENT,
+                      "the kernel's tracepoint tcp_retransmit_skb has no err argument (%s): "
+                      "the collector counts only the attempts that went out, as "
+                      "tcpi_total_retrans does, and needs a newer kernel",
+                      path);
     }
     btf__free(btf);
-    return 0;
+    return rc;
 }
 
 /* A cgroup v2 directory's id (its inode number, what the kernel's kernfs id is on 64-bit
@@ -188,8 +207,7 @@ static void seed_inodes(llmm_bpf *b, uint32_t pid)
         link[n] = '\0';
         if (sscanf(link, "socket:[%llu]", &ino) == 1) {
             uint64_t key = ino;
-            bpf_map__update_elem(b->skel->maps.inodes, &key, sizeof key, &pid, sizeof pid,
-                                 BPF_ANY);
+            bpf_map__update_elem(b->skel->maps.inodes, &key, sizeof key, &pid, sizeof pid, BPF_ANY);
         }
     }
     closedir(fds);
@@ -207,8 +225,7 @@ static int fill_maps(llmm_bpf *b, const llmm_bpf_target *t, char *err, size_t ca
     for (size_t i = 0; i < t->n_ports; i++)
         if (bpf_map__update_elem(b->skel->maps.ports, &t->ports[i], sizeof t->ports[i], &one,
                                  sizeof one, BPF_ANY) != 0)
-            return fail(err, cap, -errno, "cannot add port %u: %s", t->ports[i],
-                        strerror(errno));
+            return fail(err, cap, -errno, "cannot add port %u: %s", t->ports[i], strerror(errno));
     return 0;
 }
 
@@ -218,8 +235,7 @@ static int attach_tracepoints(llmm_bpf *b, char *err, size_t cap)
     bpf_object__for_each_program(prog, b->skel->obj)
     {
         struct bpf_link *link;
-        if (!bpf_program__autoload(prog) ||
-            bpf_program__type(prog) == BPF_PROG_TYPE_PERF_EVENT)
+        if (!bpf_program__autoload(prog) || bpf_program__type(prog) == BPF_PROG_TYPE_PERF_EVENT)
             continue;
         link = bpf_program__attach(prog);
         if (!link)
@@ -247,8 +263,8 @@ static int attach_faults(llmm_bpf *b, char *err, size_t cap)
         if (fd < 0 && errno == ENODEV)
             continue; /* CPU offline */
         if (fd < 0)
-            return fail(err, cap, -errno,
-                        "perf_event_open(PAGE_FAULTS_MAJ, cpu %d): %s%s", cpu, strerror(errno),
+            return fail(err, cap, -errno, "perf_event_open(PAGE_FAULTS_MAJ, cpu %d): %s%s", cpu,
+                        strerror(errno),
                         errno == EACCES || errno == EPERM ? ": needs CAP_PERFMON (root)" : "");
         link = bpf_program__attach_perf_event(b->skel->progs.on_major_fault, fd);
         if (!link) {
@@ -279,7 +295,7 @@ static int check_target(const llmm_bpf_target *t, char *err, size_t cap)
 int llmm_bpf_open(const llmm_bpf_target *t, llmm_bpf_on_event cb, void *user, llmm_bpf **out,
                   char *err, size_t cap)
 {
-    LIBBPF_OPTS(bpf_object_open_opts, opts);
+    struct bpf_object_open_opts opts; /* not LIBBPF_OPTS: a GNU statement expression */
     const char *btf = t->btf ? t->btf : DEFAULT_BTF;
     llmm_bpf *b;
     int rc = check_target(t, err, cap);
@@ -303,6 +319,8 @@ int llmm_bpf_open(const llmm_bpf_target *t, llmm_bpf_on_event cb, void *user, ll
         free(b);
         return fail(err, cap, -ENOMEM, "out of memory");
     }
+    memset(&opts, 0, sizeof opts);
+    opts.sz = sizeof opts;
     opts.btf_custom_path = t->btf;
     b->skel = llmm_collector__open_opts(&opts);
     if (!b->skel)

@@ -17,13 +17,13 @@
 #define LLMM_BPF_MAX_PORTS 64
 
 typedef struct llmm_bpf_target {
-    const uint32_t *pids;    /* thread groups (processes), with every thread */
+    const uint32_t *pids; /* thread groups (processes), with every thread */
     size_t n_pids;
-    const char *cgroup;      /* a cgroup v2 directory (and everything under it); NULL: none */
-    const uint16_t *ports;   /* TCP connections with one of these ports at either end */
+    const char *cgroup;    /* a cgroup v2 directory (and everything under it); NULL: none */
+    const uint16_t *ports; /* TCP connections with one of these ports at either end */
     size_t n_ports;
-    const char *btf;         /* the kernel's BTF; NULL: /sys/kernel/btf/vmlinux */
-    size_t ring_bytes;       /* ring buffer size, a power of 2 >= 4096; 0: 4 MiB */
+    const char *btf;   /* the kernel's BTF; NULL: /sys/kernel/btf/vmlinux */
+    size_t ring_bytes; /* ring buffer size, a power of 2 >= 4096; 0: 4 MiB */
 } llmm_bpf_target;
 
 typedef struct llmm_bpf llmm_bpf;

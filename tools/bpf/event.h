@@ -13,24 +13,24 @@ enum llmm_bpf_kind {
 
 /* Counters, one slot each in a per-CPU array. */
 enum llmm_bpf_stat {
-    LLMM_BPF_STAT_LOST = 0,         /* records the ring had no room for */
-    LLMM_BPF_STAT_RETRANS_FAILED,   /* retransmit attempts with err != 0 (not counted) */
-    LLMM_BPF_STAT_QUEUE_FULL,       /* runnable threads the wait table had no room for */
+    LLMM_BPF_STAT_LOST = 0,       /* records the ring had no room for */
+    LLMM_BPF_STAT_RETRANS_FAILED, /* retransmit attempts with err != 0 (not counted) */
+    LLMM_BPF_STAT_QUEUE_FULL,     /* runnable threads the wait table had no room for */
     LLMM_BPF_STAT_COUNT
 };
 
 struct llmm_bpf_event {
-    __u64 ts_ns;  /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
-    __u64 value;  /* see enum llmm_bpf_kind */
-    __u32 kind;   /* enum llmm_bpf_kind */
-    __u32 pid;    /* thread group (faults, waits); the sending process when known, else 0 */
-    __u32 tid;    /* thread (faults, waits); else 0 */
-    __u32 netns;  /* retransmits: the network namespace's inode number */
-    __u16 family; /* retransmits: AF_INET or AF_INET6 */
-    __u16 sport;  /* retransmits: local port, host order */
-    __u16 dport;  /* retransmits: remote port, host order */
-    __u8 ca_state; /* retransmits: icsk_ca_state (0 open … 4 loss) */
-    __u8 state;    /* retransmits: the socket's TCP state */
+    __u64 ts_ns;    /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+    __u64 value;    /* see enum llmm_bpf_kind */
+    __u32 kind;     /* enum llmm_bpf_kind */
+    __u32 pid;      /* thread group (faults, waits); the sending process when known, else 0 */
+    __u32 tid;      /* thread (faults, waits); else 0 */
+    __u32 netns;    /* retransmits: the network namespace's inode number */
+    __u16 family;   /* retransmits: AF_INET or AF_INET6 */
+    __u16 sport;    /* retransmits: local port, host order */
+    __u16 dport;    /* retransmits: remote port, host order */
+    __u8 ca_state;  /* retransmits: icsk_ca_state (0 open … 4 loss) */
+    __u8 state;     /* retransmits: the socket's TCP state */
     __u8 saddr[16]; /* retransmits: local address (IPv4: the first 4 bytes) */
     __u8 daddr[16]; /* retransmits: remote address */
 };

@@ -460,6 +460,11 @@ class BpfFaults(unittest.TestCase):
         p = host("--bpf", "--pid", "1", "--btf", os.path.join(OUT, "no-such-btf"))
         self.assertEqual(p.returncode, 1)
         self.assertIn("no kernel BTF", p.stderr)
+        # a BTF without the tracepoints: the collector's own object's
+        obj = os.path.join(os.path.dirname(LLMM), "..", "bpf", "collector.o")
+        p = host("--bpf", "--pid", "1", "--btf", obj)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("the kernel has no tracepoint tcp_retransmit_skb", p.stderr)
         p = host("--bpf", "--cgroup", OUT)
         self.assertEqual(p.returncode, 2)
         self.assertIn("not a directory of a cgroup v2 hierarchy", p.stderr)

@@ -25,12 +25,12 @@
 #include "event.h"
 
 typedef struct llmm_cli_bpfsig {
-    uint64_t runq_above_ns; /* a wait this long or longer is a sched.jitter event */
-    size_t max_events;      /* events kept per line; more are counted in "over" */
+    uint64_t runq_above_ns;    /* a wait this long or longer is a sched.jitter event */
+    size_t max_events;         /* events kept per line; more are counted in "over" */
     struct llmm_bpf_event *ev; /* read, not yet written; at most max_events */
     size_t n;
-    uint64_t over;          /* events dropped for the bound since the last line */
-    llmm_sketch *runq;      /* waits read since the last line, in seconds */
+    uint64_t over;               /* events dropped for the bound since the last line */
+    llmm_sketch *runq;           /* waits read since the last line, in seconds */
     uint64_t lost, lost_written; /* the kernel's lost records: total, as of the last line */
 } llmm_cli_bpfsig;
 
