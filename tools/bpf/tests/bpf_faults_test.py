@@ -33,7 +33,7 @@ import unittest
 LLMM = None
 HERE = os.path.abspath(__file__)
 BAD_PORT, CLEAN_PORT = 5001, 5002
-PAYLOAD = 200 * 1024
+PAYLOAD = 400 * 1024
 
 
 # --- helpers, run inside the namespace -----------------------------------------------------
@@ -108,11 +108,11 @@ def tuple_of(s):
     return (la, lp, ra, rp)
 
 
-def connections(port, n, socks):
+def connections(port, n, socks, addr="127.0.0.1"):
     """n connections to port on loopback, both ends exchanging PAYLOAD; every end kept open."""
-    lst = socket.socket()
+    lst = socket.socket(socket.AF_INET6 if ":" in addr else socket.AF_INET)
     lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    lst.bind(("127.0.0.1", port))
+    lst.bind((addr, port))
     lst.listen(n)
 
     def serve():
@@ -125,7 +125,7 @@ def connections(port, n, socks):
     server.start()
     clients = []
     for _ in range(n):
-        c = socket.create_connection(("127.0.0.1", port), timeout=60)
+        c = socket.create_connection((addr, port), timeout=60)
         socks.append(c)
         t = threading.Thread(target=exchange, args=(c,))
         t.start()
@@ -146,7 +146,7 @@ def setup_netns(drops):
            "{ type filter hook input priority 0; }")
         for field in ("dport", "sport"):
             sh("nft", "add", "rule", "inet", "llmm_test", "in", "tcp", field, str(BAD_PORT),
-               "numgen", "random", "mod", "100", "<", "4", "drop")
+               "numgen", "random", "mod", "100", "<", "5", "drop")
 
 
 def retrans_by_tuple(events):
@@ -186,7 +186,8 @@ sys.stdin.readline()
 
 def scenario_retrans(out):
     """Clients here, servers on the bad port in a process of their own (traced by --pid), on
-    the clean port in threads: one collector by port, one by the server's pid."""
+    the clean port and on the bad port over IPv6 in threads: one collector by port, one by the
+    server's pid."""
     setup_netns(drops=True)
     n = 4
     server = subprocess.Popen([sys.executable, "-c", SERVER, os.path.dirname(HERE),
@@ -201,6 +202,7 @@ def scenario_retrans(out):
         socks.append(c)
         threading.Thread(target=exchange, args=(c,)).start()
     connections(CLEAN_PORT, n, socks)
+    connections(BAD_PORT, 2, socks, "::1")
     for t in threading.enumerate():
         if t is not threading.current_thread():
             t.join()
@@ -234,11 +236,12 @@ def scenario_retrans(out):
     for k, n in truth.items():
         assert got.get(k, 0) == n, "%s: %d events, tcpi_total_retrans %d" % (k, got.get(k, 0), n)
     bad = sum(n for k, n in truth.items() if BAD_PORT in (k[1], k[3]))
+    v6 = sum(n for k, n in truth.items() if ":" in k[0])
     clean = sum(n for k, n in truth.items() if CLEAN_PORT in (k[1], k[3]))
     assert bad > 0, "no retransmit at all: the drops did not work"
     print(json.dumps({"retransmits_bad_port": bad, "retransmits_clean_port": clean,
                       "events": len(events), "connections": len(truth),
-                      "server_retransmits": sum(served.values())}))
+                      "server_retransmits": sum(served.values()), "ipv6_retransmits": v6}))
 
 
 FAULT_CHILD = r"""
