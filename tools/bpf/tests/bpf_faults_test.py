@@ -490,6 +490,12 @@ def main():
         if not shutil.which(tool):
             print("bpf_faults_test: %s is missing: skipped" % tool)
             return 77
+    probe = subprocess.run(["unshare", "-n", "nft", "add", "table", "inet", "probe"],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:  # a container without CAP_SYS_ADMIN, a kernel without nf_tables
+        print("bpf_faults_test: no network namespace with nftables here (%s): skipped"
+              % probe.stderr.strip())
+        return 77
     # the major-fault file must be on a disk-backed filesystem: beside the build
     OUT = os.path.join(os.path.dirname(LLMM), "bpf_faults_test.out")
     shutil.rmtree(OUT, ignore_errors=True)

@@ -205,10 +205,13 @@ static void wait_tick(struct timespec *next, uint64_t interval_ns, llmm_bpf *bpf
     next->tv_nsec = (long)(t % 1000000000u);
 #ifdef LLMM_CLI_HAVE_BPF
     while (bpf && !stop_requested) {
+        int rc;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (ns_of(&now) >= t)
             return;
-        llmm_bpf_poll(bpf, (int)((t - ns_of(&now) + 999999) / 1000000));
+        rc = llmm_bpf_poll(bpf, (int)((t - ns_of(&now) + 999999) / 1000000));
+        if (rc < 0 && rc != -EINTR)
+            break; /* the ring cannot be waited on: sleep, and drain at the tick */
     }
 #else
     (void)bpf;
