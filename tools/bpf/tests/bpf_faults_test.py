@@ -11,12 +11,14 @@ own (unshare -n, lo up, then the nft table), compared with what the kernel itsel
   /proc/PID/task/TID/schedstat run-delay delta, and its slowest iteration overlaps a
   sched.jitter event;
 - nothing injected: no retransmit and no fault;
+- the sidecar (--metrics-port) shows the totals of the lines written before a scrape;
 - without privileges or BTF, a clear error.
 
 Needs root (as CI), unshare, ip and nft; skipped (77) otherwise.
 
 usage: bpf_faults_test.py PATH/TO/llmm
 """
+import http.client
 import json
 import mmap
 import os
@@ -330,6 +332,46 @@ sys.stdin.readline()
 HOG = "import os, sys\nos.sched_setaffinity(0, {int(sys.argv[1])})\nwhile True: pass\n"
 
 
+METRICS_PORT = 9464
+
+
+def scrape(out):
+    """GET /metrics of the sidecar: its text, checked by promtool when there is one."""
+    c = http.client.HTTPConnection("127.0.0.1", METRICS_PORT, timeout=30)
+    c.request("GET", "/metrics")
+    r = c.getresponse()
+    text = r.read().decode()
+    assert r.status == 200, (r.status, text)
+    if shutil.which("promtool"):
+        p = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True,
+                           text=True)
+        assert "error" not in (p.stdout + p.stderr).lower(), p.stdout + p.stderr
+    values = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, value = line.rsplit(" ", 1)
+            values[name] = float(value)
+    return values
+
+
+def check_scrape(m, t_scrape, path):
+    """The sidecar shows the totals of the lines written before the scrape (the target was
+    blocked from the last of them to the scrape)."""
+    count = total = jitter = 0
+    with open(path) as f:
+        for line in map(json.loads, f):
+            if line["t"] <= t_scrape:
+                count += line["bpf"]["runq"]["count"]
+                total += line["bpf"]["runq"]["sum_s"]
+                jitter += sum(e["event"] == "sched.jitter" for e in line["bpf"]["events"])
+    assert count > 0
+    assert m["llm_kernel_runqueue_wait_seconds_count"] == count, (m, count)
+    assert abs(m["llm_kernel_runqueue_wait_seconds_sum"] - total) <= 1e-9 * total, (m, total)
+    assert m["llm_kernel_sched_jitter_events_total"] == jitter, (m, jitter)
+    assert m['llm_kernel_runqueue_wait_seconds_bucket{le="+Inf"}'] == count
+    assert m["llm_kernel_major_faults_total"] == 0 and m["llm_kernel_lost_events_total"] == 0
+
+
 def run_delay(tid):
     with open("/proc/%d/task/%d/schedstat" % (tid, tid)) as f:
         return int(f.read().split()[1])
@@ -359,20 +401,23 @@ def scenario_runq(out):
             f.write(str(child.pid))
         by_cgroup = Host(os.path.join(out, "runq_cg.jsonl"), "--cgroup", group,
                          "--runq-above", "1ms")
-    host = Host(os.path.join(out, "runq.jsonl"), "--pid", str(child.pid), "--runq-above", "1ms")
+    host = Host(os.path.join(out, "runq.jsonl"), "--pid", str(child.pid), "--runq-above", "1ms",
+                "--metrics-port", str(METRICS_PORT))
     time.sleep(0.2)  # the child blocks on its stdin
     d0 = run_delay(child.pid)
     child.stdin.write("go\n")
     child.stdin.flush()
     res = json.loads(child.stdout.readline())
-    time.sleep(0.2)  # and blocks again
+    time.sleep(0.3)  # and blocks again; a line or two are written meanwhile
     d1 = run_delay(child.pid)
+    scraped, t_scrape = scrape(out), time.monotonic()
     hog.kill()
     hog.wait()
     child.stdin.write("end\n")
     child.stdin.flush()
     child.wait(timeout=30)
     events, runq_sum = host.stop()
+    check_scrape(scraped, t_scrape, host.path)
     waits = (d1 - d0) * 1e-9
     if group:
         cg_events, cg_sum = by_cgroup.stop()
@@ -460,6 +505,12 @@ class BpfFaults(unittest.TestCase):
         self.assertIn("go with --bpf", p.stderr)
         p = host("--bpf", "--port", "0")
         self.assertEqual(p.returncode, 2)
+        p = host("--metrics-port", "9464")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("go with --bpf", p.stderr)
+        p = host("--bpf", "--pid", "1", "--metrics-port", "9464", "--metrics-address", "local")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("not a numeric IPv4 or IPv6 address", p.stderr)
         p = host("--bpf", "--pid", "1", "--btf", os.path.join(OUT, "no-such-btf"))
         self.assertEqual(p.returncode, 1)
         self.assertIn("no kernel BTF", p.stderr)

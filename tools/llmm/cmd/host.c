@@ -12,6 +12,11 @@
 #ifdef LLMM_CLI_HAVE_BPF
 #include "collector.h"
 #include "common/bpfsig.h"
+#ifdef LLMM_CLI_HAVE_BPF_METRICS
+#include "common/bpfmetrics.h"
+#else
+typedef struct llmm_cli_bpfmetrics llmm_cli_bpfmetrics;
+#endif
 #else
 typedef struct llmm_bpf llmm_bpf;
 #endif
@@ -24,7 +29,8 @@ static void usage(FILE *f)
     fputs("usage: llmm host [--interval DUR] [--samples N] [--clock realtime|monotonic]\n"
           "                 [--root DIR] [-o FILE]\n"
           "                 [--bpf (--pid P | --cgroup DIR | --port N)... [--btf FILE]\n"
-          "                  [--runq-above DUR] [--max-events N]]\n"
+          "                  [--runq-above DUR] [--max-events N]\n"
+          "                  [--metrics-port P [--metrics-address ADDR]]]\n"
           "\n"
           "Sample the host's signals (the library's llmm_host_sampler: TCP retransmits, major\n"
           "faults, context switches, run delay, page migrations, CPU / memory / I/O pressure,\n"
@@ -58,6 +64,9 @@ static void usage(FILE *f)
           "  --runq-above DUR a wait this long or longer is an event (default 1ms); every\n"
           "                   wait goes into the line's run-queue sketch\n"
           "  --max-events N   events listed per line (default 100000); more are counted\n"
+          "  --metrics-port P serve the counts and the run-queue waits' histogram since the\n"
+          "                   start on http://ADDR:P/metrics (Prometheus)\n"
+          "  --metrics-address ADDR  the address it listens on (default 127.0.0.1)\n"
           "  -h, --help       this text\n"
           "\n"
           "Exit status: 0 done (also when interrupted), 1 the output cannot be written,\n"
@@ -78,6 +87,8 @@ typedef struct host_args {
     const char *cgroup, *btf;
     double runq_above_s;
     uint64_t max_events;
+    int metrics_port; /* -1: none */
+    const char *metrics_address;
 } host_args;
 
 enum {
@@ -92,10 +103,12 @@ enum {
     OPT_PORT,
     OPT_BTF,
     OPT_RUNQ_ABOVE,
-    OPT_MAX_EVENTS
+    OPT_MAX_EVENTS,
+    OPT_METRICS_PORT,
+    OPT_METRICS_ADDRESS
 };
 #define SPEC "interval= samples= clock= root= output=/o bpf pid= cgroup= port= btf= runq-above= " \
-             "max-events="
+             "max-events= metrics-port= metrics-address="
 
 /* --pid and --port: a comma-separated list of whole numbers from 1 to max, appended. */
 static int id_list(const char *name, const char *arg, uint64_t max, void *out, size_t width,
@@ -141,6 +154,14 @@ static int bpf_option(host_args *a, int id, const char *name, const char *arg)
         (!llmm_cli_u64_arg(arg, 10000000, &a->max_events) || a->max_events == 0))
         return llmm_cli_usage_error(SELF, "--%s '%s': a whole number from 1 to 10000000", name,
                                     arg);
+    if (id == OPT_METRICS_PORT) {
+        uint64_t v;
+        if (!llmm_cli_u64_arg(arg, 65535, &v))
+            return llmm_cli_usage_error(SELF, "--%s '%s': a port from 0 to 65535", name, arg);
+        a->metrics_port = (int)v;
+    }
+    if (id == OPT_METRICS_ADDRESS)
+        a->metrics_address = arg;
     return -1;
 }
 
@@ -238,15 +259,27 @@ typedef struct host_bpf {
     llmm_bpf *c;
 #ifdef LLMM_CLI_HAVE_BPF
     llmm_cli_bpfsig sig;
+    llmm_cli_bpfmetrics *metrics; /* --metrics-port; NULL: none */
 #endif
     uint64_t t_mono;
 } host_bpf;
 
 #ifdef LLMM_CLI_HAVE_BPF
+#ifndef LLMM_CLI_HAVE_BPF_METRICS
+static void llmm_cli_bpfmetrics_lock(llmm_cli_bpfmetrics *m)
+{
+    (void)m;
+}
+#define llmm_cli_bpfmetrics_unlock llmm_cli_bpfmetrics_lock
+#define llmm_cli_bpfmetrics_stop llmm_cli_bpfmetrics_lock
+#endif
+
 static void write_bpf(llmm_cli_jw *w, void *ctx)
 {
     host_bpf *hb = ctx;
+    llmm_cli_bpfmetrics_lock(hb->metrics);
     llmm_cli_bpfsig_write(&hb->sig, w, hb->t_mono);
+    llmm_cli_bpfmetrics_unlock(hb->metrics);
 }
 #endif
 
@@ -307,8 +340,24 @@ static int start_bpf(const host_args *a, host_bpf *hb)
     if (llmm_cli_bpfsig_init(&hb->sig, (uint64_t)(a->runq_above_s * NS + 0.5),
                              (size_t)a->max_events) != LLMM_CLI_OK)
         return llmm_cli_say(SELF, 1, "out of memory");
+    if (a->metrics_port >= 0) {
+#ifdef LLMM_CLI_HAVE_BPF_METRICS
+        llmm_cli_error e;
+        rc = llmm_cli_bpfmetrics_start(a->metrics_address, a->metrics_port, &hb->sig,
+                                       &hb->metrics, &e);
+        if (rc != LLMM_CLI_OK) {
+            llmm_cli_bpfsig_free(&hb->sig);
+            return llmm_cli_say(SELF, rc == LLMM_CLI_EUSAGE ? 2 : 1, "%s", e.msg);
+        }
+#else
+        llmm_cli_bpfsig_free(&hb->sig);
+        return llmm_cli_say(SELF, 1, "--metrics-port: this llmm was built without "
+                                     "libmicrohttpd (libmicrohttpd-dev)");
+#endif
+    }
     rc = llmm_bpf_open(&t, llmm_cli_bpfsig_add, &hb->sig, &hb->c, err, sizeof err);
     if (rc != 0) {
+        llmm_cli_bpfmetrics_stop(hb->metrics);
         llmm_cli_bpfsig_free(&hb->sig);
         return llmm_cli_say(SELF, rc == -EINVAL || rc == -E2BIG ? 2 : 1, "--bpf: %s", err);
     }
@@ -333,6 +382,7 @@ static void stop_bpf(host_bpf *hb)
                          "to a full wait table",
                          (unsigned long long)st[LLMM_BPF_STAT_LOST],
                          (unsigned long long)st[LLMM_BPF_STAT_QUEUE_FULL]);
+        llmm_cli_bpfmetrics_stop(hb->metrics); /* before the state it serves */
         llmm_bpf_close(hb->c);
         llmm_cli_bpfsig_free(&hb->sig);
     }
@@ -355,13 +405,17 @@ static int run(int argc, char **argv)
     a.clock = CLOCK_REALTIME;
     a.runq_above_s = 1e-3;
     a.max_events = 100000;
+    a.metrics_port = -1;
+    a.metrics_address = "127.0.0.1";
     status = llmm_cli_parse_options(SELF, SPEC, argc, argv, option, &a);
     if (status >= 0)
         return status;
     if (optind < argc)
         return llmm_cli_usage_error(SELF, "unexpected argument '%s'", argv[optind]);
-    if (!a.bpf && (a.n_pids || a.n_ports || a.cgroup || a.btf))
-        return llmm_cli_usage_error(SELF, "--pid, --cgroup, --port and --btf go with --bpf");
+    if (!a.bpf && (a.n_pids || a.n_ports || a.cgroup || a.btf || a.metrics_port >= 0))
+        return llmm_cli_usage_error(SELF,
+                                    "--pid, --cgroup, --port, --btf and --metrics-port go with "
+                                    "--bpf");
     if (a.bpf && !a.n_pids && !a.n_ports && !a.cgroup)
         return llmm_cli_usage_error(SELF, "--bpf needs a target: --pid, --cgroup or --port");
     st = llmm_host_sampler_new(NULL, a.root, &s);

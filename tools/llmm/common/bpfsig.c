@@ -12,7 +12,8 @@ int llmm_cli_bpfsig_init(llmm_cli_bpfsig *b, uint64_t runq_above_ns, size_t max_
     b->runq_above_ns = runq_above_ns;
     b->max_events = max_events;
     b->ev = malloc((max_events ? max_events : 1) * sizeof *b->ev); /* bounded, once */
-    if (!b->ev || llmm_sketch_new(NULL, 8, &b->runq) != LLMM_OK) {
+    if (!b->ev || llmm_sketch_new(NULL, 8, &b->runq) != LLMM_OK ||
+        llmm_sketch_new(NULL, 8, &b->runq_all) != LLMM_OK) {
         llmm_cli_bpfsig_free(b);
         return LLMM_CLI_ENOMEM;
     }
@@ -23,6 +24,7 @@ void llmm_cli_bpfsig_free(llmm_cli_bpfsig *b)
 {
     free(b->ev);
     llmm_sketch_free(b->runq);
+    llmm_sketch_free(b->runq_all);
     memset(b, 0, sizeof *b);
 }
 
@@ -125,15 +127,22 @@ void llmm_cli_bpfsig_write(llmm_cli_bpfsig *b, llmm_cli_jw *w, uint64_t t_mono_n
     runq(w, b->runq);
     llmm_cli_jw_key_arr(w, "events");
     for (size_t i = 0; i < b->n; i++) {
-        if (b->ev[i].ts_ns <= t_mono_ns)
-            one_event(w, &b->ev[i], t_mono_ns);
-        else
+        const struct llmm_bpf_event *e = &b->ev[i];
+        if (e->ts_ns <= t_mono_ns) {
+            one_event(w, e, t_mono_ns);
+            b->retrans_segs += e->kind == LLMM_BPF_RETRANS ? e->value : 0;
+            b->synacks += e->kind == LLMM_BPF_SYNACK;
+            b->faults += e->kind == LLMM_BPF_MAJFLT;
+            b->jitters += e->kind == LLMM_BPF_RUNQ;
+        } else
             b->ev[kept++] = b->ev[i]; /* after t: the next line's */
     }
     llmm_cli_jw_arr_end(w);
     llmm_cli_jw_map_end(w);
     b->n = kept;
+    b->unlisted += b->over;
     b->over = 0;
+    llmm_sketch_merge(b->runq_all, b->runq); /* same scale: exact */
     b->lost_written = b->lost;
     llmm_sketch_reset(b->runq);
 }

@@ -32,6 +32,9 @@ typedef struct llmm_cli_bpfsig {
     uint64_t over;               /* events dropped for the bound since the last line */
     llmm_sketch *runq;           /* waits read since the last line, in seconds */
     uint64_t lost, lost_written; /* the kernel's lost records: total, as of the last line */
+    /* since the start, as of the last line written (`--metrics-port`, cmd/host_metrics.c) */
+    uint64_t retrans_segs, synacks, faults, jitters, unlisted;
+    llmm_sketch *runq_all; /* every wait */
 } llmm_cli_bpfsig;
 
 /* LLMM_CLI_OK or LLMM_CLI_ENOMEM. */
