@@ -52,7 +52,7 @@ static void usage(FILE *f)
           "                   of the host, or a captured tree\n"
           "  -o, --output FILE  write to FILE (default, or -: standard output)\n"
           "\n"
-          "Kernel events (eBPF; Linux 6.3+ with BTF, CAP_BPF and CAP_PERFMON: root; doc: bpf.md):\n"
+          "Kernel events (eBPF; needs BTF, CAP_BPF and CAP_PERFMON; doc: bpf.md):\n"
           "  --bpf            also collect, for the targets below, TCP retransmits\n"
           "                   (net.tcp.retrans), major page faults (mem.major_fault) and\n"
           "                   run-queue waits (sched.jitter), each line holding those of its\n"
