@@ -69,8 +69,8 @@ static void usage(FILE *f)
           "  --metrics-address ADDR  the address it listens on (default 127.0.0.1)\n"
           "  -h, --help       this text\n"
           "\n"
-          "Exit status: 0 done (also when interrupted), 1 the output cannot be written,\n"
-          "2 usage error.\n",
+          "Exit status: 0 done (also when interrupted), 1 the output cannot be written or\n"
+          "the collector cannot run (a message names what is missing), 2 usage error.\n",
           f);
 }
 
