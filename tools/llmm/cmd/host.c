@@ -382,6 +382,9 @@ static void stop_bpf(host_bpf *hb)
                          "to a full wait table",
                          (unsigned long long)st[LLMM_BPF_STAT_LOST],
                          (unsigned long long)st[LLMM_BPF_STAT_QUEUE_FULL]);
+        if (st[LLMM_BPF_STAT_RETRANS_FAILED]) /* not retransmits by tcpi_total_retrans's rule */
+            llmm_cli_say(SELF, 0, "--bpf: %llu retransmit attempts failed (not counted)",
+                         (unsigned long long)st[LLMM_BPF_STAT_RETRANS_FAILED]);
         llmm_cli_bpfmetrics_stop(hb->metrics); /* before the state it serves */
         llmm_bpf_close(hb->c);
         llmm_cli_bpfsig_free(&hb->sig);
