@@ -18,7 +18,8 @@ TEST_PACKAGES=(meson ninja-build pkg-config gcc g++ clang libcmocka-dev doxygen 
     libssl-dev openssl python3-aiohttp zlib1g-dev nodejs golang-github-codahale-hdrhistogram-dev
     golang-github-influxdata-tdigest-dev python3-prometheus-client
     prometheus valgrind libclang-rt-14-dev castxml clang-format
-    python3-venv python3-mesonpy patchelf python3-build python3-pandas python3-nbclient python3-ipykernel)
+    python3-venv python3-mesonpy patchelf python3-build python3-pandas python3-nbclient python3-ipykernel
+    libbpf-dev bpftool nftables)
 # The other commands' packages (`deps COMMAND` installs them; each command calls it).
 COVERAGE_PACKAGES=(meson ninja-build pkg-config gcc libc6-dev python3 libcmocka-dev gcovr)
 FUZZ_PACKAGES=(meson ninja-build pkg-config clang libclang-rt-14-dev python3 libyajl-dev)

@@ -57,6 +57,7 @@
 #include <llmmetrics/llmmetrics.h>
 
 #include "guard.h"
+#include "respond.h"
 
 enum { TTFT, TPOT, E2E, NSERIES };
 static const char *const family_name[NSERIES] = {"llm_ttft_seconds", "llm_tpot_seconds",
@@ -405,22 +406,6 @@ static llmm_status write_spikes(server *srv)
     return LLMM_OK;
 }
 
-static enum MHD_Result answer(struct MHD_Connection *c, unsigned code, const char *type,
-                              const void *data, size_t len)
-{
-    struct MHD_Response *r =
-        MHD_create_response_from_buffer(len, (void *)(uintptr_t)data, MHD_RESPMEM_MUST_COPY);
-    enum MHD_Result ret;
-    if (!r)
-        return MHD_NO;
-    MHD_add_response_header(r, "Content-Type", type);
-    if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
-        MHD_add_response_header(r, "Allow", "GET, HEAD");
-    ret = MHD_queue_response(c, code, r);
-    MHD_destroy_response(r);
-    return ret;
-}
-
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload,
                               size_t *upload_size, void **state)
@@ -436,11 +421,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     (void)upload;
     (void)upload_size;
     (void)state;
-    /* HEAD: the same response, libmicrohttpd sends its headers only */
-    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
-        return answer(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", "GET or HEAD only\n", 17);
-    if (strcmp(url, "/metrics") != 0)
-        return answer(c, MHD_HTTP_NOT_FOUND, "text/plain", "try /metrics\n", 13);
+    if (llmm_http_refuse_but_metrics(c, url, method, &ret))
+        return ret;
     accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
     llmm_prom_negotiate_openmetrics(accept, &fmt, &ctype);
     pthread_mutex_lock(&srv->scrape_lock);
@@ -448,10 +430,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (st == LLMM_OK)
         st = llmm_prom_writer_data(srv->writer, &data, &len);
     if (st == LLMM_OK)
-        ret = answer(c, MHD_HTTP_OK, ctype, data, len);
+        ret = llmm_http_respond(c, MHD_HTTP_OK, ctype, data, len);
     else
-        ret = answer(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", llmm_strerror(st),
-                     strlen(llmm_strerror(st)));
+        ret = llmm_http_respond(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain",
+                                llmm_strerror(st), strlen(llmm_strerror(st)));
     pthread_mutex_unlock(&srv->scrape_lock);
     return ret;
 }

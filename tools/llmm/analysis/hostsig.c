@@ -97,14 +97,32 @@ static int fires(const llmm_cli_host *h, const llmm_cli_hostsig *f, size_t k, in
     return k > 0 && v < (1.0 - thr) * f->s[k - 1].v[sig - 1]; /* false for a NaN before */
 }
 
+/* 0, 1, 2 for the kernel's event types; -1 for another. */
+static int kernel_event(int32_t type)
+{
+    return type == LLMM_EVENT_TCP_RETRANSMIT ? 0
+           : type == LLMM_EVENT_MAJOR_FAULT  ? 1
+           : type == LLMM_EVENT_SCHED_JITTER ? 2
+                                             : -1;
+}
+
 static int add_events(llmm_cli_host *h, const llmm_cli_hostsig *f, llmm_cli_trace *t)
 {
+    for (size_t k = 0; k < f->nkev; k++) {
+        if (llmm_cli_trace_add_event(t, f->kev[k].t - t->first_start, f->kev[k].type,
+                                     f->kev[k].value) != LLMM_CLI_OK)
+            return LLMM_CLI_ENOMEM;
+        h->kevents[kernel_event(f->kev[k].type)]++;
+    }
     for (size_t k = 0; k < f->n; k++) {
         double at = (k > 0 ? f->s[k - 1].t : f->s[k].t) - t->first_start;
         for (int sig = 1; sig <= LLMM_CLI_HOST_MAX; sig++) {
             double v = f->s[k].v[sig - 1];
             if (isnan(v) || !fires(h, f, k, sig))
                 continue;
+            if (f->bpf_lines > 0 &&
+                kernel_event(llmm_host_signal_event((llmm_host_signal)sig)) >= 0)
+                continue; /* the kernel's events stand for this rate */
             if (llmm_cli_trace_add_event(t, at, llmm_host_signal_event((llmm_host_signal)sig),
                                          v) != LLMM_CLI_OK)
                 return LLMM_CLI_ENOMEM;
@@ -130,6 +148,8 @@ int llmm_cli_host_events(llmm_cli_host *h, llmm_cli_trace *t, llmm_cli_error *er
     if (rc == LLMM_CLI_OK) {
         thresholds(h);
         h->samples = f.n;
+        h->bpf_lines = f.bpf_lines;
+        h->bpf_lost = f.bpf_lost;
         h->unknown = f.unknown;
         memcpy(h->first_unknown, f.first_unknown, sizeof h->first_unknown);
         if (add_events(h, &f, t) != LLMM_CLI_OK)

@@ -19,6 +19,11 @@ typedef struct llmm_cli_host {
     uint64_t unknown;                 /* keys skipped */
     char first_unknown[64];
     uint64_t events[LLMM_CLI_HOST_MAX]; /* events made, per signal */
+    /* `llmm host --bpf` files: the kernel's own events replace the rates of the signals
+     * they explain (tcp_retrans, major_faults, run_delay) */
+    uint64_t bpf_lines;               /* lines with kernel events */
+    uint64_t bpf_lost;                /* events the collector could not list */
+    uint64_t kevents[3];              /* net.tcp.retrans, mem.major_fault, sched.jitter */
     double threshold[LLMM_CLI_HOST_MAX]; /* the thresholds used */
 } llmm_cli_host;
 

@@ -7,6 +7,12 @@
 
 int llmm_cli_hostsig_write(FILE *f, double t_s, const llmm_host_sampler *s)
 {
+    return llmm_cli_hostsig_write_with(f, t_s, s, NULL, NULL);
+}
+
+int llmm_cli_hostsig_write_with(FILE *f, double t_s, const llmm_host_sampler *s,
+                                void (*extra)(llmm_cli_jw *w, void *ctx), void *ctx)
+{
     llmm_cli_jw w;
     if (llmm_cli_jw_open_line(&w) != 0)
         return LLMM_CLI_ENOMEM;
@@ -26,6 +32,8 @@ int llmm_cli_hostsig_write(FILE *f, double t_s, const llmm_host_sampler *s)
         else
             llmm_cli_jw_kv(&w, name, NAN); /* written as null */
     }
+    if (extra)
+        extra(&w, ctx);
     llmm_cli_jw_map_end(&w);
     return llmm_cli_jw_finish_line(&w, f);
 }

@@ -24,4 +24,10 @@
  * LLMM_CLI_ENOMEM or LLMM_CLI_EIO. */
 int llmm_cli_hostsig_write(FILE *f, double t_s, const llmm_host_sampler *s);
 
+/* The same with more keys after the signals: extra(w, ctx) writes them (`llmm host --bpf`:
+ * "bpf", common/bpfsig.h); extra NULL: none. */
+typedef struct llmm_cli_jw llmm_cli_jw;
+int llmm_cli_hostsig_write_with(FILE *f, double t_s, const llmm_host_sampler *s,
+                                void (*extra)(llmm_cli_jw *w, void *ctx), void *ctx);
+
 #endif /* LLMM_CLI_HOSTSIG_H */

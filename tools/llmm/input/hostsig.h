@@ -15,9 +15,20 @@ typedef struct llmm_cli_host_sample {
     double v[LLMM_CLI_HOST_MAX]; /* index signal − 1; NaN: no value on this line */
 } llmm_cli_host_sample;
 
+/* A kernel event of a line's "bpf" key (`llmm host --bpf`, common/bpfsig.h). */
+typedef struct llmm_cli_host_kevent {
+    double t;     /* seconds on the file's clock: when it happened; a run-queue wait: its start */
+    int32_t type; /* LLMM_EVENT_TCP_RETRANSMIT, _MAJOR_FAULT or _SCHED_JITTER */
+    double value; /* retransmit: segments; fault: 1; wait: its length in seconds */
+} llmm_cli_host_kevent;
+
 typedef struct llmm_cli_hostsig {
     llmm_cli_host_sample *s; /* in time order */
     size_t n, cap;
+    llmm_cli_host_kevent *kev; /* in the order of the lines */
+    size_t nkev, capkev;
+    uint64_t bpf_lines;      /* lines with the key "bpf" */
+    uint64_t bpf_lost;       /* their "lost" and "over": events the collector could not list */
     uint64_t unknown;        /* keys skipped */
     char first_unknown[64];  /* the first of them */
 } llmm_cli_hostsig;

@@ -163,6 +163,15 @@ static void host_signals(llmm_cli_jw *w, const llmm_cli_report *r)
         llmm_cli_jw_map_end(w);
     }
     llmm_cli_jw_map_end(w);
+    if (h->bpf_lines) {
+        llmm_cli_jw_key_map(w, "kernel_events");
+        llmm_cli_jw_kv_u64(w, "lines", h->bpf_lines);
+        llmm_cli_jw_kv_u64(w, LLMM_EVENT_ATTR_TCP_RETRANSMIT, h->kevents[0]);
+        llmm_cli_jw_kv_u64(w, LLMM_EVENT_ATTR_MAJOR_FAULT, h->kevents[1]);
+        llmm_cli_jw_kv_u64(w, LLMM_EVENT_ATTR_SCHED_JITTER, h->kevents[2]);
+        llmm_cli_jw_kv_u64(w, "not_listed", h->bpf_lost);
+        llmm_cli_jw_map_end(w);
+    }
     llmm_cli_jw_map_end(w);
 }
 

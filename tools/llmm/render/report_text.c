@@ -245,6 +245,14 @@ static void host_signals(const llmm_cli_report *r, FILE *o)
                 (unsigned long long)h->events[sig - 1],
                 llmm_cli_event_name(llmm_host_signal_event((llmm_host_signal)sig)));
     }
+    if (h->bpf_lines)
+        fprintf(o, "  kernel events (llmm host --bpf, %llu lines), placed at their own times and\n"
+                   "  standing for the rates above of the signals they explain:\n"
+                   "  %llu %s, %llu %s, %llu %s; %llu not listed by the collector\n",
+                (unsigned long long)h->bpf_lines, (unsigned long long)h->kevents[0],
+                LLMM_EVENT_ATTR_TCP_RETRANSMIT, (unsigned long long)h->kevents[1],
+                LLMM_EVENT_ATTR_MAJOR_FAULT, (unsigned long long)h->kevents[2],
+                LLMM_EVENT_ATTR_SCHED_JITTER, (unsigned long long)h->bpf_lost);
     if (h->unknown)
         fprintf(o, "  %llu keys this version does not know were skipped (the first: '%s')\n",
                 (unsigned long long)h->unknown, h->first_unknown);

@@ -101,6 +101,68 @@ class HostTest(cli_common.Base):
         self.assertTrue(all(x["ctx_switches"] > 0 for x in lines[1:]))
         self.assertEqual(hs["signals"]["ctx_switches"]["events"], 2)
 
+    def kernel_file(self, bpf):
+        # 20 lines 0.1 s apart with high retransmit and major-fault rates; with bpf, the
+        # kernel's events: a 5 ms run-queue wait inside the slow request's TTFT (1001.4 to
+        # 1003.4), a major fault 1.3 s before it
+        lines = []
+        for k in range(20):
+            line = {"t": 1000.0 + 0.1 * k, "tcp_retrans": 50.0, "major_faults": 30.0}
+            if bpf:
+                ev = []
+                if k == 19:  # t = 1001.9: the wait runs from 1001.885 to 1001.89
+                    ev.append({"event": "sched.jitter", "dt_ns": -10000000, "pid": 7,
+                               "tid": 8, "wait_ns": 5000000})
+                if k == 1:
+                    ev.append({"event": "mem.major_fault", "dt_ns": -5, "pid": 7, "tid": 8,
+                               "addr": 4096})
+                ev.append({"event": "future.kind", "dt_ns": -1})  # skipped
+                line["bpf"] = {"lost": 0, "over": 0, "runq": {"count": 1}, "events": ev}
+            lines.append(json.dumps(line))
+        return self.write("k%d.jsonl" % bpf, "\n".join(lines) + "\n")
+
+    def test_kernel_events_read_by_report(self):
+        rows = ["start_s,ttft_s,e2e_s,output_tokens,status"]
+        for i in range(1500):
+            slow = i == 1400
+            rows.append("%r,%s,%s,5,ok" % (1000.0 + i * 0.001, "2.0" if slow else "0.1",
+                                           "3.0" if slow else "0.5"))
+        trace = self.write("k.csv", "\n".join(rows) + "\n")
+        reports = {}
+        for bpf in (0, 1):
+            p = run("report", "--json", "--host-signals", self.kernel_file(bpf), trace)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            reports[bpf] = json.loads(p.stdout)
+        hs = reports[1]["host_signals"]
+        self.assertEqual(hs["kernel_events"], {"lines": 20, "net.tcp.retrans": 0,
+                                               "mem.major_fault": 1, "sched.jitter": 1,
+                                               "not_listed": 0})
+        # the kernel's events stand for the rates of the signals they explain
+        self.assertEqual(hs["signals"]["tcp_retrans"]["events"], 0)
+        self.assertEqual(hs["signals"]["major_faults"]["events"], 0)
+        self.assertNotIn("kernel_events", reports[0]["host_signals"])
+        self.assertEqual(reports[0]["host_signals"]["signals"]["tcp_retrans"]["events"], 20)
+        by_type = reports[1]["spikes"]["attribution"]["by_type"]
+        self.assertEqual(set(by_type), {"sched.jitter"}, reports[1]["spikes"])
+        # without them, the spike goes to a 100 ms rate
+        by_type = reports[0]["spikes"]["attribution"]["by_type"]
+        self.assertEqual(len(by_type), 1, reports[0]["spikes"])
+        self.assertIn(set(by_type).pop(), {"net.tcp.retrans", "mem.major_fault"})
+
+    def test_kernel_events_refused(self):
+        trace = self.write("one.csv", "start_s,ttft_s,e2e_s,output_tokens,status\n1000,0.1,0.5,5,ok\n")
+        for bpf, message in (
+                ('5', "bpf must be an object"),
+                ('{"events": [{"event": "sched.jitter", "dt_ns": -5}]}', "needs \\\"wait_ns\\\""),
+                ('{"events": [{"event": "mem.major_fault"}]}', "needs \\\"event\\\" and"),
+                ('{"events": [3]}', "events must be objects"),
+                ('{"lost": "x"}', "lost must be a finite number")):
+            path = self.write("bad.jsonl", '{"t": 1000.5, "bpf": %s}\n' % bpf)
+            p = run("report", "--host-signals", path, trace)
+            self.assertEqual(p.returncode, 1, bpf)
+            self.assertIn("bad.jsonl:1:", p.stderr)
+            self.assertIn(message.replace("\\", ""), p.stderr)
+
     def test_interrupted(self):
         # no --samples: it runs until SIGINT, then exits 0 with complete lines only
         out = os.path.join(self.dir, "live.jsonl")
