@@ -102,6 +102,14 @@ typedef struct llmm_bench_rec {
     int windowed;                       /* sent after the warm-up, ended before the cool-down */
     int phase;                          /* LLMM_BENCH_WARMUP, _WINDOW or _COOLDOWN */
     int measured;                       /* windowed and successful: in the sketches */
+    uint8_t trace_id[16], span_id[8];   /* its W3C trace context, sent as `traceparent`
+                                           (all zero: none sent) */
+    uint16_t local_port;                /* its connection's local TCP port (0: unknown) */
+    /* The kernel events `llmm bench --bpf` attributed to it (all 0 without --bpf; doc/bpf.md):
+     * retransmits of its own connection between its send and its last byte, and the server
+     * threads' major faults and run-queue waits above the threshold (sched.jitter) that
+     * overlap its largest gap (TTFT or an ITL). */
+    uint32_t kev_retrans, kev_major_faults, kev_sched_jitter;
 } llmm_bench_rec;
 
 /* Where a request falls: sent in the warm-up, in the measured window (sent after the warm-up
