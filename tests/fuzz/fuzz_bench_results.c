@@ -11,6 +11,7 @@
  *   - the vLLM lists hold the window's records and llmm.requests' lists are aligned with
  *     them; the warm-up and cool-down hold theirs;
  *   - no leak on any path. */
+#define _GNU_SOURCE /* open_memstream */
 #include "fuzz_common.h"
 
 #include <yajl/yajl_tree.h>
