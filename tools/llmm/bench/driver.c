@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "bench/bpf.h"
 #include "bench/dataset.h"
 #include "bench/metrics.h"
 #include "bench/results.h"
@@ -155,7 +156,8 @@ static int host_close(const char *path, host_rec *h, int rc, llmm_cli_error *err
 
 /* Run the levels; files[i] receives level i's result file. */
 static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_metrics *m,
-                  host_rec *h, char (*files)[4096], size_t *nfiles, llmm_cli_error *err)
+                  host_rec *h, llmm_bench_bpf *bpf, char (*files)[4096], size_t *nfiles,
+                  llmm_cli_error *err)
 {
     size_t n = a->lv.open ? 1 : a->nconc;
     uint64_t next = 0; /* the prompts go on from level to level */
@@ -164,7 +166,7 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
         llmm_bench_level lv = a->lv;
         llmm_bench_result r;
         llmm_bench_progress pr = {isatty(2), a->progress_every, NULL, a->quiet, m,
-                                  h->s, h->f, &h->failed};
+                                  h->s, h->f, &h->failed, bpf};
         char name[64];
         if (!lv.open)
             lv.concurrency = a->conc[i];
@@ -172,6 +174,10 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
         llmm_bench_level_name(&lv, name, sizeof name);
         pr.label = name;
         rc = llmm_bench_run(&a->t, p, &lv, a->grace, &pr, &r, err);
+#ifdef LLMM_BENCH_HAVE_BPF
+        if (rc == LLMM_CLI_OK && bpf)
+            rc = llmm_bench_bpf_level(bpf, &r, err);
+#endif
         next += r.n;
         if (rc == LLMM_CLI_OK && next > p->n && !warned) {
             llmm_cli_say(SELF, 0,
@@ -231,12 +237,22 @@ int llmm_bench_main(llmm_bench_args *a)
     struct sigaction sa, old;
     llmm_bench_metrics metrics, *m = NULL;
     host_rec host = {NULL, NULL, 0};
+    llmm_bench_bpf *bpf = NULL;
     int rc;
     if (build_url(a, url, sizeof url) != 0)
         return llmm_cli_say(SELF, 2, "--url too long");
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         return llmm_cli_say(SELF, 1, "libcurl cannot start");
     check_limits(a);
+    rc = LLMM_CLI_OK;
+#ifdef LLMM_BENCH_HAVE_BPF
+    if (a->bpf) /* before any request: the preflight's connection is traced too */
+        rc = llmm_bench_bpf_open(a->t.url, a->server_pid, a->runq_above, &bpf, &err);
+    if (rc != LLMM_CLI_OK) {
+        curl_global_cleanup();
+        return llmm_cli_say(SELF, rc == LLMM_CLI_EUSAGE ? 2 : 1, "%s", err.msg);
+    }
+#endif
     if (a->dataset) {
         rc = llmm_bench_dataset_read(a->dataset, a->out_given ? a->synth.out_len : 0, &p, &err);
     } else { /* and one more, the preflight's own: no request's prompt is sent before it */
@@ -275,7 +291,7 @@ int llmm_bench_main(llmm_bench_args *a)
         sa.sa_handler = on_sigint;
         sigaction(SIGINT, &sa, &old);
         llmm_bench_interrupted = 0;
-        rc = levels(a, &requests, m, &host, files, &nfiles, &err);
+        rc = levels(a, &requests, m, &host, bpf, files, &nfiles, &err);
         sigaction(SIGINT, &old, NULL);
     }
     rc = host_close(a->host_signals, &host, rc, &err);
@@ -285,6 +301,9 @@ int llmm_bench_main(llmm_bench_args *a)
         final_report(a, files, nfiles);
     if (m)
         llmm_bench_metrics_close(m);
+#ifdef LLMM_BENCH_HAVE_BPF
+    llmm_bench_bpf_close(bpf);
+#endif
     llmm_bench_prompts_free(&p);
     free(files);
     curl_global_cleanup();
