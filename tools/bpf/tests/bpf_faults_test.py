@@ -490,11 +490,11 @@ def bench_requests(path):
     return d, out
 
 
-def run_bench(out, name, sim_pid, port):
+def run_bench(out, name, sim_pid, port, *extra):
     p = subprocess.run([LLMM, "bench", "--url", "http://127.0.0.1:%d" % port, "--bpf",
                         "--server-pid", str(sim_pid), "--concurrency", "4", "--num-requests",
                         "40", "--output-len", "48", "-o", os.path.join(out, name), "-q",
-                        "--no-report"], capture_output=True, text=True, timeout=120)
+                        *extra], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     return p.stdout, bench_requests(os.path.join(out, name, "result-c4.json"))
 
@@ -547,7 +547,7 @@ def scenario_bench(out):
     text, (doc, reqs) = run_bench(out, "drops", sim.pid, BAD_PORT)
     k1, t1 = retrans_segs(), time.monotonic()
     sh("nft", "delete", "table", "inet", "llmm_test")
-    _, (clean_doc, clean) = run_bench(out, "clean", sim.pid, BAD_PORT)
+    _, (clean_doc, clean) = run_bench(out, "clean", sim.pid, BAD_PORT, "--no-report")
     k2 = retrans_segs()
     sim.send_signal(signal.SIGINT)
     sim.wait(timeout=30)
@@ -565,7 +565,10 @@ def scenario_bench(out):
         segs(drops), (sum(r["kernel_retransmits"] for r in reqs), ext, segs(drops))
     named = check_bench(reqs, drops, BAD_PORT, sim.pid)
     assert named > 0, "no request carried a retransmit: the drops did not work"
-    assert "kernel events (--bpf)" in text and "spikes with a kernel event" in text
+    closing = text.split("== kernel events (--bpf): latency spikes with an event ==\n")[1]
+    k = doc["llmm"]["kernel"]["spikes"]
+    assert closing.startswith("c4: spikes with a kernel event: TTFT > P99 %d/%d," % (
+        k["ttft"]["p99"]["with_event"], k["ttft"]["p99"]["count"])), closing
     check_spikes(doc)
     # the clean run: what the kernel counted (nothing, unless a loaded machine made TCP
     # retransmit spuriously), each on its request

@@ -91,6 +91,8 @@ void llmm_bench_kev_lists(llmm_cli_jw *w, const llmm_bench_result *r, int phase)
 void llmm_bench_kev_summary(llmm_cli_jw *w, const llmm_bench_result *r);
 /* The level summary's kernel lines. */
 void llmm_bench_kev_print(FILE *f, const llmm_bench_result *r);
+/* The line of spikes with an event: "LEADspikes with a kernel event: TTFT > P99 1/1, …". */
+void llmm_bench_kev_print_spikes(FILE *f, const char *lead, const llmm_bench_kevents *k);
 
 #else /* without the collector: nothing to do */
 

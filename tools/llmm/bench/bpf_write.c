@@ -111,7 +111,13 @@ void llmm_bench_kev_print(FILE *f, const llmm_bench_result *r)
     if (k->lost || k->over)
         fprintf(f, "; %llu events lost, %llu over the bound", (unsigned long long)k->lost,
                 (unsigned long long)k->over);
-    fputs("\n  spikes with a kernel event:", f);
+    fputc('\n', f);
+    llmm_bench_kev_print_spikes(f, "  ", k);
+}
+
+void llmm_bench_kev_print_spikes(FILE *f, const char *lead, const llmm_bench_kevents *k)
+{
+    fprintf(f, "%sspikes with a kernel event:", lead);
     for (int g = 0; g < 2; g++)
         for (int q = 0; q < 2; q++)
             fprintf(f, "%s %s > %s %llu/%llu", g || q ? "," : "", g ? "ITL" : "TTFT",
