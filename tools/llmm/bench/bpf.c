@@ -39,9 +39,8 @@ static void on_event(void *user, const struct llmm_bpf_event *e)
     }
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 1024;
-        struct llmm_bpf_event *v = b->n < LLMM_BENCH_KEV_KEPT
-                                       ? realloc(b->ev, cap * sizeof *v)
-                                       : NULL;
+        struct llmm_bpf_event *v =
+            b->n < LLMM_BENCH_KEV_KEPT ? realloc(b->ev, cap * sizeof *v) : NULL;
         if (!v) {
             b->over++;
             return;
@@ -80,11 +79,9 @@ int llmm_bench_bpf_open(const char *url, uint32_t server_pid, double runq_above_
     if (url_port(url, &port) != 0)
         return llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--bpf: no port in --url %s", url);
     if (server_pid && kill((pid_t)server_pid, 0) != 0 && errno == ESRCH)
-        return llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--server-pid %u: no such process",
-                             server_pid);
+        return llmm_cli_fail(err, LLMM_CLI_EUSAGE, "--server-pid %u: no such process", server_pid);
     if (stat("/proc/self/ns/net", &st) != 0)
-        return llmm_cli_fail(err, LLMM_CLI_EIO, "--bpf: /proc/self/ns/net: %s",
-                             strerror(errno));
+        return llmm_cli_fail(err, LLMM_CLI_EIO, "--bpf: /proc/self/ns/net: %s", strerror(errno));
     if (!(b = calloc(1, sizeof *b)))
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
     b->server_pid = server_pid;

@@ -46,15 +46,15 @@ typedef struct llmm_bench_conn {
 typedef struct llmm_bench_kevents {
     struct llmm_bpf_event *ev; /* the listed events, request after request */
     size_t nev;
-    size_t *at;                /* n + 1: request i's are ev[at[i] .. at[i + 1]) */
-    size_t n;                  /* requests (llmm_bench_result.n) */
-    uint32_t server_pid;       /* 0: none traced */
+    size_t *at;          /* n + 1: request i's are ev[at[i] .. at[i + 1]) */
+    size_t n;            /* requests (llmm_bench_result.n) */
+    uint32_t server_pid; /* 0: none traced */
     uint64_t runq_above_ns;
-    uint64_t lost;             /* records the kernel's ring had no room for, this level */
-    uint64_t over;             /* events beyond LLMM_BENCH_KEV_KEPT, not attributed */
-    uint64_t unlisted;         /* attributed but beyond LLMM_BENCH_KEV_LISTED of a request */
-    uint64_t unattributed;     /* retransmit segments of no request (other connections,
-                                  between requests, the preflight) */
+    uint64_t lost;         /* records the kernel's ring had no room for, this level */
+    uint64_t over;         /* events beyond LLMM_BENCH_KEV_KEPT, not attributed */
+    uint64_t unlisted;     /* attributed but beyond LLMM_BENCH_KEV_LISTED of a request */
+    uint64_t unattributed; /* retransmit segments of no request (other connections,
+                              between requests, the preflight) */
     double threshold[2][2];
     uint64_t spikes[2][2], hit[2][2];
 } llmm_bench_kevents;

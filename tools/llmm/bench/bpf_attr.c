@@ -123,11 +123,11 @@ static uint64_t net_hits(attr *A, const llmm_bench_conn *c, uint64_t a, uint64_t
 static uint64_t srv_hits(attr *A, uint32_t kind, uint64_t a, uint64_t b, int kept)
 {
     uint64_t n = 0;
-    for (size_t j = lower(A->srv, A->nsrv, 0, a);
-         j < A->nsrv && A->srv[j].t <= b + A->max_wait; j++) {
+    for (size_t j = lower(A->srv, A->nsrv, 0, a); j < A->nsrv && A->srv[j].t <= b + A->max_wait;
+         j++) {
         const struct llmm_bpf_event *e = &A->ev[A->srv[j].i];
-        uint64_t start = e->kind == LLMM_BPF_RUNQ && e->value < e->ts_ns ? e->ts_ns - e->value
-                                                                          : e->ts_ns;
+        uint64_t start =
+            e->kind == LLMM_BPF_RUNQ && e->value < e->ts_ns ? e->ts_ns - e->value : e->ts_ns;
         if (start > b || (kind && e->kind != kind))
             continue;
         n++;

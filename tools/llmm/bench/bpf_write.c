@@ -101,10 +101,10 @@ void llmm_bench_kev_print(FILE *f, const llmm_bench_result *r)
         faults += r->rec[i].kev_major_faults;
         jitter += r->rec[i].kev_sched_jitter;
     }
-    fprintf(f, "  kernel events (--bpf): %llu retransmitted segments on %llu requests (%llu of "
-               "no request)",
-            (unsigned long long)segs, (unsigned long long)hit,
-            (unsigned long long)k->unattributed);
+    fprintf(f,
+            "  kernel events (--bpf): %llu retransmitted segments on %llu requests (%llu of "
+            "no request)",
+            (unsigned long long)segs, (unsigned long long)hit, (unsigned long long)k->unattributed);
     if (k->server_pid)
         fprintf(f, ", server %u: %llu major faults and %llu sched.jitter waits in largest gaps",
                 k->server_pid, (unsigned long long)faults, (unsigned long long)jitter);

@@ -95,9 +95,9 @@ static void test_retransmits_by_connection(void **state)
     request(&rec[2], 3.0, 3.1, 4.0, 1);
     r.rec = rec;
     r.n = 3;
-    assert_int_equal(llmm_bench_kev_attribute(&r, ev, sizeof ev / sizeof *ev, c, NETNS, 0,
-                                              SEC / 1000),
-                     LLMM_CLI_OK);
+    assert_int_equal(
+        llmm_bench_kev_attribute(&r, ev, sizeof ev / sizeof *ev, c, NETNS, 0, SEC / 1000),
+        LLMM_CLI_OK);
     assert_int_equal(rec[0].kev_retrans, 3);
     assert_int_equal(rec[1].kev_retrans, 3);
     assert_int_equal(rec[2].kev_retrans, 4);
@@ -138,9 +138,9 @@ static void test_server_events_in_largest_gap(void **state)
     r.n = 2;
     r.itl = itl;
     r.nitl = 4;
-    assert_int_equal(llmm_bench_kev_attribute(&r, ev, sizeof ev / sizeof *ev, c, NETNS, 77,
-                                              SEC / 1000),
-                     LLMM_CLI_OK);
+    assert_int_equal(
+        llmm_bench_kev_attribute(&r, ev, sizeof ev / sizeof *ev, c, NETNS, 77, SEC / 1000),
+        LLMM_CLI_OK);
     assert_int_equal(rec[0].kev_major_faults, 1);
     assert_int_equal(rec[0].kev_sched_jitter, 1);
     assert_int_equal(rec[1].kev_major_faults, 1);
