@@ -39,8 +39,9 @@ static void on_event(void *user, const struct llmm_bpf_event *e)
     }
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 1024;
-        struct llmm_bpf_event *v =
-            b->n < LLMM_BENCH_KEV_KEPT ? realloc(b->ev, cap * sizeof *v) : NULL;
+        struct llmm_bpf_event *v;
+        cap = cap < LLMM_BENCH_KEV_KEPT ? cap : LLMM_BENCH_KEV_KEPT;
+        v = b->n < LLMM_BENCH_KEV_KEPT ? realloc(b->ev, cap * sizeof *v) : NULL;
         if (!v) {
             b->over++;
             return;
