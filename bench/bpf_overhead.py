@@ -8,6 +8,10 @@
   - `llmm sim`: 300 sequential streamed completions (16 tokens each) timed by this script,
     untraced, traced (--pid of the simulator, every thread), untraced again; the traced
     median and P99 against the mean of the two untraced runs.
+  - `llmm bench --bpf --server-pid` against `llmm sim`: the same requests at concurrency 4
+    untraced, traced (its own connections and the simulator's threads, every event attributed
+    to the requests), untraced again; the traced run's median and P99 E2E (its result file)
+    against the mean of the two untraced runs, and its CPU time against theirs.
 
 usage: sudo python3 bench/bpf_overhead.py PATH/TO/llmm [--seconds 3] [--requests 300]
 (root: loading BPF programs needs CAP_BPF and CAP_PERFMON; exit 77 without it)
@@ -147,6 +151,40 @@ def sim_latency(llmm, tmp, n):
             "lost": lost}
 
 
+def bench_run(llmm, tmp, port, n, *extra):
+    """One `llmm bench` level of n requests: its median and P99 E2E (s) and its CPU time (s)."""
+    out = os.path.join(tmp, "bench%d" % len(os.listdir(tmp)))
+    before = os.times()
+    subprocess.run([llmm, "bench", "--url", "http://127.0.0.1:%d" % port, "--concurrency", "4",
+                    "--num-requests", str(n), "--output-len", "16", "--warmup", "0", "-q",
+                    "--no-report", "-o", out, *extra], check=True, stdout=subprocess.DEVNULL)
+    after = os.times()
+    with open(os.path.join(out, "result-c4.json")) as f:
+        d = json.load(f)
+    events = sum(d["llmm"]["requests"].get("kernel_retransmits", [0])) + \
+        sum(d["llmm"]["requests"].get("kernel_sched_jitter", [0]))
+    cpu = (after.children_user - before.children_user) + \
+        (after.children_system - before.children_system)
+    return d["median_e2el_ms"] / 1e3, d["p99_e2el_ms"] / 1e3, cpu, events
+
+
+def bench_latency(llmm, tmp, n):
+    sim = subprocess.Popen([llmm, "sim", "--port", "0", "--step-base-ms", "2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    port = int(sim.stdout.readline().rsplit(":", 1)[1])
+    try:
+        a = bench_run(llmm, tmp, port, n)
+        t = bench_run(llmm, tmp, port, n, "--bpf", "--server-pid", str(sim.pid))
+        b = bench_run(llmm, tmp, port, n)
+    finally:
+        sim.send_signal(2)
+        sim.wait()
+    base = [(x + y) / 2 for x, y in zip(a[:3], b[:3])]
+    return {"median_ratio": t[0] / base[0], "p99_ratio": t[1] / base[1],
+            "cpu_ratio": t[2] / base[2] if base[2] > 0 else float("nan"),
+            "untraced_median_s": base[0], "traced_median_s": t[0], "events": t[3]}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("llmm")
@@ -177,6 +215,12 @@ def main():
                       a.requests, s["untraced_median_s"] * 1e3, s["traced_median_s"] * 1e3,
                       s["median_ratio"], s["untraced_p99_s"] * 1e3, s["traced_p99_s"] * 1e3,
                       s["p99_ratio"], s["events"], s["lost"]))
+            s = bench_latency(llmm, tmp, a.requests)
+            print("llmm bench --bpf --server-pid, %d requests at concurrency 4: median E2E "
+                  "%.3f ms untraced, %.3f ms traced (ratio %.3f), P99 ratio %.3f, bench CPU "
+                  "ratio %.3f; %d events attributed" % (
+                      a.requests, s["untraced_median_s"] * 1e3, s["traced_median_s"] * 1e3,
+                      s["median_ratio"], s["p99_ratio"], s["cpu_ratio"], s["events"]))
     finally:
         with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
             f.write(stats_before)

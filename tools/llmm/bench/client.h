@@ -142,6 +142,7 @@ typedef struct llmm_bench_result {
     /* the 50 ms series: time since t0, requests in flight, completions so far */
     double *series;       /* triples */
     size_t nseries, capseries;
+    struct llmm_bench_kevents *kev; /* --bpf: the kernel events attributed (bench/bpf.h) */
 } llmm_bench_result;
 
 void llmm_bench_result_free(llmm_bench_result *r);
@@ -162,6 +163,7 @@ typedef struct llmm_bench_progress {
     llmm_host_sampler *host;
     FILE *host_file;
     int *host_failed;
+    struct llmm_bench_bpf *bpf; /* --bpf (bench/bpf.h): read with every sample; NULL: none */
 } llmm_bench_progress;
 
 /* Set by the SIGINT handler (cmd/bench.c): stop sending, wait `grace` seconds. */

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "bench/bpf.h"
 #include "bench/dataset.h"
 #include "bench/metrics.h"
 #include "bench/results.h"
@@ -153,9 +154,35 @@ static int host_close(const char *path, host_rec *h, int rc, llmm_cli_error *err
     return rc;
 }
 
+/* --bpf: the collector, and each level's attributed events for the closing report. */
+typedef struct bpf_run {
+    llmm_bench_bpf *c;
+    struct llmm_bench_kevents *kev[LLMM_BENCH_LEVELS_MAX];
+    char name[LLMM_BENCH_LEVELS_MAX][64];
+} bpf_run;
+
+/* Attribute level i's events (r), and keep them for the closing report. */
+static int bpf_level(bpf_run *b, size_t i, const char *name, llmm_bench_result *r,
+                     llmm_cli_error *err)
+{
+#ifdef LLMM_BENCH_HAVE_BPF
+    int rc;
+    if (!b->c)
+        return LLMM_CLI_OK;
+    rc = llmm_bench_bpf_level(b->c, r, err);
+    b->kev[i] = r->kev;
+    snprintf(b->name[i], sizeof b->name[i], "%s", name);
+    return rc;
+#else
+    (void)b, (void)i, (void)name, (void)r, (void)err;
+    return LLMM_CLI_OK;
+#endif
+}
+
 /* Run the levels; files[i] receives level i's result file. */
 static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_metrics *m,
-                  host_rec *h, char (*files)[4096], size_t *nfiles, llmm_cli_error *err)
+                  host_rec *h, bpf_run *bpf, char (*files)[4096], size_t *nfiles,
+                  llmm_cli_error *err)
 {
     size_t n = a->lv.open ? 1 : a->nconc;
     uint64_t next = 0; /* the prompts go on from level to level */
@@ -164,7 +191,7 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
         llmm_bench_level lv = a->lv;
         llmm_bench_result r;
         llmm_bench_progress pr = {isatty(2), a->progress_every, NULL, a->quiet, m,
-                                  h->s, h->f, &h->failed};
+                                  h->s, h->f, &h->failed, bpf->c};
         char name[64];
         if (!lv.open)
             lv.concurrency = a->conc[i];
@@ -172,6 +199,8 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
         llmm_bench_level_name(&lv, name, sizeof name);
         pr.label = name;
         rc = llmm_bench_run(&a->t, p, &lv, a->grace, &pr, &r, err);
+        if (rc == LLMM_CLI_OK)
+            rc = bpf_level(bpf, i, name, &r, err);
         next += r.n;
         if (rc == LLMM_CLI_OK && next > p->n && !warned) {
             llmm_cli_say(SELF, 0,
@@ -185,14 +214,35 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
             rc = write_level(a, &r, i, files[i], sizeof files[i], err);
             *nfiles += rc == LLMM_CLI_OK;
         }
+        r.kev = NULL; /* kept in bpf for the closing report */
         llmm_bench_result_free(&r);
         fflush(stdout);
     }
     return rc;
 }
 
+/* --bpf: the closing report's share of each level's spikes with a kernel event. */
+static void bpf_report(const bpf_run *b)
+{
+#ifdef LLMM_BENCH_HAVE_BPF
+    char lead[80];
+    if (!b->c)
+        return;
+    printf("\n== kernel events (--bpf): latency spikes with an event ==\n");
+    for (size_t i = 0; i < LLMM_BENCH_LEVELS_MAX; i++)
+        if (b->kev[i]) {
+            snprintf(lead, sizeof lead, "%s: ", b->name[i]);
+            llmm_bench_kev_print_spikes(stdout, lead, b->kev[i]);
+        }
+    fflush(stdout);
+#else
+    (void)b;
+#endif
+}
+
 /* The closing `llmm report` of the result files, and `llmm knee` of a sweep. */
-static void final_report(const llmm_bench_args *a, char (*files)[4096], size_t nfiles)
+static void final_report(const llmm_bench_args *a, const bpf_run *bpf, char (*files)[4096],
+                         size_t nfiles)
 {
     char *argv[LLMM_BENCH_LEVELS_MAX + 4];
     char sweep[4096];
@@ -210,6 +260,7 @@ static void final_report(const llmm_bench_args *a, char (*files)[4096], size_t n
     fflush(stdout);
     optind = 0;
     llmm_cli_command_report.run(argc, argv);
+    bpf_report(bpf);
     if (a->lv.open || nfiles < 3 ||
         llmm_cli_path_in(a->out_dir, "sweep.csv", sweep, sizeof sweep, &err) != LLMM_CLI_OK)
         return;
@@ -231,12 +282,23 @@ int llmm_bench_main(llmm_bench_args *a)
     struct sigaction sa, old;
     llmm_bench_metrics metrics, *m = NULL;
     host_rec host = {NULL, NULL, 0};
+    bpf_run bpf;
     int rc;
     if (build_url(a, url, sizeof url) != 0)
         return llmm_cli_say(SELF, 2, "--url too long");
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         return llmm_cli_say(SELF, 1, "libcurl cannot start");
     check_limits(a);
+    rc = LLMM_CLI_OK;
+    memset(&bpf, 0, sizeof bpf);
+#ifdef LLMM_BENCH_HAVE_BPF
+    if (a->bpf) /* before any request: the preflight's connection is traced too */
+        rc = llmm_bench_bpf_open(a->t.url, a->server_pid, a->runq_above, &bpf.c, &err);
+    if (rc != LLMM_CLI_OK) {
+        curl_global_cleanup();
+        return llmm_cli_say(SELF, rc == LLMM_CLI_EUSAGE ? 2 : 1, "%s", err.msg);
+    }
+#endif
     if (a->dataset) {
         rc = llmm_bench_dataset_read(a->dataset, a->out_given ? a->synth.out_len : 0, &p, &err);
     } else { /* and one more, the preflight's own: no request's prompt is sent before it */
@@ -275,16 +337,21 @@ int llmm_bench_main(llmm_bench_args *a)
         sa.sa_handler = on_sigint;
         sigaction(SIGINT, &sa, &old);
         llmm_bench_interrupted = 0;
-        rc = levels(a, &requests, m, &host, files, &nfiles, &err);
+        rc = levels(a, &requests, m, &host, &bpf, files, &nfiles, &err);
         sigaction(SIGINT, &old, NULL);
     }
     rc = host_close(a->host_signals, &host, rc, &err);
     if (rc != LLMM_CLI_OK)
         llmm_cli_say(SELF, 1, "%s", err.msg);
     if (nfiles > 0 && !a->no_report)
-        final_report(a, files, nfiles);
+        final_report(a, &bpf, files, nfiles);
     if (m)
         llmm_bench_metrics_close(m);
+#ifdef LLMM_BENCH_HAVE_BPF
+    llmm_bench_bpf_close(bpf.c);
+    for (size_t i = 0; i < LLMM_BENCH_LEVELS_MAX; i++)
+        llmm_bench_kevents_free(bpf.kev[i]);
+#endif
     llmm_bench_prompts_free(&p);
     free(files);
     curl_global_cleanup();

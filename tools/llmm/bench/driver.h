@@ -29,6 +29,9 @@ typedef struct llmm_bench_args {
     int metrics_port;      /* -1: none */
     const char *metrics_address; /* the numeric address it listens on (127.0.0.1) */
     const char *host_signals; /* --host-signals FILE, or NULL */
+    int bpf;               /* --bpf (bench/bpf.h) */
+    uint32_t server_pid;   /* --server-pid, 0: none */
+    double runq_above;     /* --runq-above, seconds */
     int quiet, no_report;
 } llmm_bench_args;
 

@@ -10,6 +10,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "bench/bpf.h"
 #include "bench/metrics.h"
 #include "bench/prompts.h"
 #include "bench/request.h"
@@ -179,13 +180,17 @@ static void finish(loop *L, llmm_bench_req *q, CURLcode res)
     llmm_bench_rec *rec = &r->rec[q->rec];
     int reason;
     double now;
-    long connects = 0;
+    long connects = 0, port = 0;
     if (curl_easy_getinfo(q->easy, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK && connects > 0)
         r->connects += (uint64_t)connects;
     if (llmm_bench_req_should_resend(q, res) && !llmm_bench_interrupted && resend(L, q) == 0)
         return;
     reason = llmm_bench_req_outcome(q, res);
     now = llmm_bench_now();
+    if (curl_easy_getinfo(q->easy, CURLINFO_LOCAL_PORT, &port) == CURLE_OK && port > 0 &&
+        port < 65536)
+        rec->local_port = (uint16_t)port;
+    llmm_bench_bpf_ended(L->pr ? L->pr->bpf : NULL, q->rec, q->easy);
     curl_multi_remove_handle(L->multi, q->easy);
     L->free_slot[L->nfree++] = q;
     if (q->nomem)
@@ -322,6 +327,7 @@ static void sample(loop *L, double now)
     r->series[r->nseries * 3 + 2] = (double)(L->done - L->failed);
     r->nseries++;
     sample_host(L->pr, now);
+    llmm_bench_bpf_sample(L->pr ? L->pr->bpf : NULL);
 }
 
 static void progress(loop *L, double now, int last)

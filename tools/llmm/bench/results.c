@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bpf.h"
 #include "common/file.h"
 #include "common/output.h"
 #include "render/sketch.h"
@@ -56,6 +57,7 @@ void llmm_bench_result_free(llmm_bench_result *r)
     free(r->rec);
     free(r->itl);
     free(r->series);
+    llmm_bench_kevents_free(r->kev);
     memset(r, 0, sizeof *r);
 }
 
@@ -320,4 +322,5 @@ void llmm_bench_print_level(FILE *f, const llmm_bench_result *r)
         quantiles(f, r, LLMM_BENCH_TTFT_CO, "TTFT from intended");
         quantiles(f, r, LLMM_BENCH_E2E_CO, "E2E from intended");
     }
+    llmm_bench_kev_print(f, r); /* --bpf */
 }

@@ -40,6 +40,10 @@ int llmm_bench_write_vllm_to(FILE *f, const llmm_bench_result *r, const llmm_ben
 int llmm_bench_write_sketches(const char *dir, const llmm_bench_result *r, llmm_cli_error *err);
 /* DIR/series-NAME.csv: t_s,in_flight,completed every 50 ms. */
 int llmm_bench_write_series(const char *dir, const llmm_bench_result *r, llmm_cli_error *err);
+/* qsort's comparison of two doubles. */
+int llmm_bench_cmp_double(const void *a, const void *b);
+/* numpy.percentile's linear interpolation at q of sorted v[0..n), n > 0. */
+double llmm_bench_linear(const double *v, size_t n, double q);
 /* v written with fmt into buf, or an en dash when v is not finite (no NaN a person sees). */
 const char *llmm_bench_num(char *buf, size_t cap, const char *fmt, double v);
 /* The level's summary: counts, failures by reason, the window's QPS, latency quantiles (both

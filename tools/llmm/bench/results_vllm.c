@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bpf.h"
 #include "common/file.h"
 #include "common/jsonw.h"
 #include "common/output.h"
@@ -25,14 +26,13 @@ static int ok(const llmm_bench_rec *x)
 
 /* ---- vLLM's statistics: numpy's mean, median, population std and linear P99 ---------------- */
 
-static int cmp_double(const void *a, const void *b)
+int llmm_bench_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-/* numpy.percentile's linear interpolation at q of sorted v[0..n), n > 0. */
-static double linear(const double *v, size_t n, double q)
+double llmm_bench_linear(const double *v, size_t n, double q)
 {
     double h = q * (double)(n - 1);
     size_t lo = (size_t)h;
@@ -46,15 +46,15 @@ static void stats(llmm_cli_jw *w, const char *name, double *v, size_t n)
     double mean = 0, var = 0, med = 0, p99 = 0;
     char k[4][32];
     if (n > 0) {
-        qsort(v, n, sizeof *v, cmp_double);
+        qsort(v, n, sizeof *v, llmm_bench_cmp_double);
         for (size_t i = 0; i < n; i++)
             mean += v[i];
         mean /= (double)n;
         for (size_t i = 0; i < n; i++)
             var += (v[i] - mean) * (v[i] - mean);
         var /= (double)n;
-        med = linear(v, n, 0.5);
-        p99 = linear(v, n, 0.99);
+        med = llmm_bench_linear(v, n, 0.5);
+        p99 = llmm_bench_linear(v, n, 0.99);
     }
     snprintf(k[0], sizeof k[0], "mean_%s_ms", name);
     snprintf(k[1], sizeof k[1], "median_%s_ms", name);
@@ -220,6 +220,7 @@ static void llmm_lists(llmm_cli_jw *w, const llmm_bench_result *r, int phase)
         }
     llmm_cli_jw_arr_end(w);
     lists(w, r, phase, L_FIRST_START, L_NUM);
+    llmm_bench_kev_lists(w, r, phase); /* --bpf */
 }
 
 /* ---- the document ------------------------------------------------------------------------- */
@@ -249,6 +250,7 @@ static void extension(llmm_cli_jw *w, const llmm_bench_result *r)
         if (c.failed[k])
             llmm_cli_jw_kv_u64(w, llmm_bench_reason_name(k), c.failed[k]);
     llmm_cli_jw_map_end(w);
+    llmm_bench_kev_summary(w, r); /* --bpf */
     llmm_cli_jw_key_map(w, "requests"); /* aligned with vLLM's lists */
     llmm_lists(w, r, LLMM_BENCH_WINDOW);
     llmm_cli_jw_map_end(w);

@@ -14,7 +14,8 @@
     "url= chat model= api-key= header= cacert= insecure concurrency= rate= arrivals= "             \
     "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos "     \
     "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset= "      \
-    "metrics-port= host-signals= vocab-size= shared-prefix= text-prompts metrics-address="
+    "metrics-port= host-signals= vocab-size= shared-prefix= text-prompts metrics-address= "       \
+    "bpf server-pid= runq-above="
 enum {
     OPT_URL = LLMM_CLI_OPT,
     OPT_CHAT,
@@ -48,7 +49,10 @@ enum {
     OPT_VOCAB,
     OPT_SHARED,
     OPT_TEXT,
-    OPT_METRICS_ADDR
+    OPT_METRICS_ADDR,
+    OPT_BPF,
+    OPT_SERVER_PID,
+    OPT_RUNQ_ABOVE
 };
 
 static void usage(FILE *f)
@@ -136,6 +140,21 @@ static void usage(FILE *f)
           "                       with every 50 ms sample into FILE, on the clock of the\n"
           "                       result files' start_times; the closing report attributes\n"
           "                       latency spikes to them\n"
+          "\n",
+          f);
+    fputs("Kernel events:\n"
+          "  --bpf                trace the kernel's events (eBPF; Linux, root: CAP_BPF and\n"
+          "                       CAP_PERFMON, the kernel's BTF; doc: bpf.md): TCP\n"
+          "                       retransmits of each request's own connection between its\n"
+          "                       send and its last byte, and with --server-pid the server's\n"
+          "                       major faults and run-queue waits (sched.jitter) in each\n"
+          "                       request's largest gap; per request in the result file, and\n"
+          "                       the share of P99 / P99.9 spikes with an event in the summary\n"
+          "  --server-pid P       the server's process on this host (every thread)\n"
+          "  --runq-above DUR     a server wait this long or longer is a sched.jitter event\n"
+          "                       (default 1ms)\n"
+          "\n"
+          "Report:\n"
           "  --no-report          no closing `llmm report` / `llmm knee`\n"
           "  -q, --quiet          no progress lines; --progress-every DUR: when stderr is not\n"
           "                       a terminal, a line every DUR (default 10s)\n"
@@ -150,7 +169,8 @@ static void usage(FILE *f)
           "connection died before a byte of answer is sent again once, on a fresh one.\n"
           "\n"
           "Exit status: 0 done (failed requests are data), 1 the server cannot be reached\n"
-          "before the run or a file cannot be written, 2 usage error.\n",
+          "before the run, --bpf cannot trace (a message names what is missing) or a file\n"
+          "cannot be written, 2 usage error.\n",
           f);
 }
 
@@ -249,6 +269,13 @@ static int value_option(llmm_bench_args *a, int id, const char *arg)
             return -1;
         a->metrics_port = (int)u;
         return 0;
+    case OPT_SERVER_PID:
+        if (!llmm_cli_u64_arg(arg, 4194304, &u) || u == 0)
+            return -1;
+        a->server_pid = (uint32_t)u;
+        return 0;
+    case OPT_RUNQ_ABOVE:
+        return llmm_cli_parse_duration(arg, &a->runq_above) == 0 && a->runq_above <= 60 ? 0 : -1;
     case OPT_EVERY:
         return seconds_arg(arg, &d) == 0 && d > 0 ? (a->progress_every = d, 0) : -1;
     default:
@@ -287,6 +314,7 @@ static int option(void *ctx, int id, const char *name, const char *arg)
     case OPT_HOST: a->host_signals = arg; return -1;
     case OPT_METRICS_ADDR: a->metrics_address = arg; return -1;
     case OPT_NOREPORT: a->no_report = 1; return -1;
+    case OPT_BPF: a->bpf = 1; return -1;
     case 'q': a->quiet = 1; return -1;
     default:
         if (value_option(a, id, arg) != 0)
@@ -314,6 +342,7 @@ static void defaults(llmm_bench_args *a)
     a->progress_every = 10;
     a->metrics_port = -1;
     a->metrics_address = "127.0.0.1";
+    a->runq_above = -1; /* not given: 1ms */
 }
 
 static int run(int argc, char **argv)
@@ -328,6 +357,16 @@ static int run(int argc, char **argv)
         return llmm_cli_usage_error(SELF, "unexpected operand '%s'", argv[optind]);
     if (!a.base_url)
         return llmm_cli_usage_error(SELF, "no --url");
+    if (!a.bpf && (a.server_pid || a.runq_above >= 0))
+        return llmm_cli_usage_error(SELF, "--server-pid and --runq-above go with --bpf");
+    if (a.runq_above < 0)
+        a.runq_above = 1e-3;
+#if !defined(LLMM_CLI_HAVE_BPF) || !defined(LLMM_CLI_HAVE_CURL)
+    if (a.bpf)
+        return llmm_cli_say(SELF, 1, "--bpf: this llmm was built without the kernel-event "
+                                     "collector (meson feature bpf: libbpf, bpftool, clang and "
+                                     "the build machine's BTF)");
+#endif
     if (a.lv.open && a.conc_given)
         return llmm_cli_usage_error(SELF, "--rate caps requests in flight with "
                                           "--max-concurrency, not --concurrency");

@@ -71,7 +71,7 @@ static void address(llmm_cli_jw *w, const char *key, int family, const uint8_t *
     llmm_cli_jw_kv_str(w, key, s);
 }
 
-static void one_event(llmm_cli_jw *w, const struct llmm_bpf_event *e, uint64_t t_mono_ns)
+void llmm_cli_bpfsig_event(llmm_cli_jw *w, const struct llmm_bpf_event *e, uint64_t t_mono_ns)
 {
     llmm_cli_jw_map(w);
     llmm_cli_jw_kv_str(w, "event", event_name(e->kind));
@@ -129,7 +129,7 @@ void llmm_cli_bpfsig_write(llmm_cli_bpfsig *b, llmm_cli_jw *w, uint64_t t_mono_n
     for (size_t i = 0; i < b->n; i++) {
         const struct llmm_bpf_event *e = &b->ev[i];
         if (e->ts_ns <= t_mono_ns) {
-            one_event(w, e, t_mono_ns);
+            llmm_cli_bpfsig_event(w, e, t_mono_ns);
             b->retrans_segs += e->kind == LLMM_BPF_RETRANS ? e->value : 0;
             b->synacks += e->kind == LLMM_BPF_SYNACK;
             b->faults += e->kind == LLMM_BPF_MAJFLT;

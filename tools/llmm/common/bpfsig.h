@@ -48,4 +48,8 @@ void llmm_cli_bpfsig_add(void *self, const struct llmm_bpf_event *e);
  * then (later ones wait for the next line) and the waits' sketch, which starts again. */
 void llmm_cli_bpfsig_write(llmm_cli_bpfsig *b, llmm_cli_jw *w, uint64_t t_mono_ns);
 
+/* One event as a JSON object ({"event": "net.tcp.retrans", "dt_ns": …, …}), its time as
+ * dt_ns from t_mono_ns (`llmm bench --bpf` writes them from the request's start time). */
+void llmm_cli_bpfsig_event(llmm_cli_jw *w, const struct llmm_bpf_event *e, uint64_t t_mono_ns);
+
 #endif /* LLMM_CLI_BPFSIG_H */
