@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,12 +54,14 @@ void llmm_admit_refuse(int fd, int http)
 
 static void key_of(const struct sockaddr_storage *sa, llmm_admit_addr *a)
 {
+    /* byte copies from the storage, not reads through a cast pointer (strict aliasing) */
+    const unsigned char *p = (const unsigned char *)sa;
     memset(a, 0, sizeof *a);
     a->family = (uint8_t)sa->ss_family;
     if (sa->ss_family == AF_INET)
-        memcpy(a->bytes, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+        memcpy(a->bytes, p + offsetof(struct sockaddr_in, sin_addr), 4);
     else if (sa->ss_family == AF_INET6)
-        memcpy(a->bytes, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+        memcpy(a->bytes, p + offsetof(struct sockaddr_in6, sin6_addr), 16);
 }
 
 static size_t hash(const llmm_admit_addr *a)

@@ -18,27 +18,33 @@
 
 #include "admit.h"
 
+/* The addresses are built in their own types and copied into the storage byte for byte: a
+ * store through a cast pointer would not be seen by the copy of the storage at -O2 (strict
+ * aliasing: on x86-64 every address read as 0.0.0.0 and many_addresses failed). */
 static struct sockaddr_storage v4(uint32_t a)
 {
     struct sockaddr_storage ss;
-    struct sockaddr_in *s = (struct sockaddr_in *)&ss;
+    struct sockaddr_in s;
+    memset(&s, 0, sizeof s);
+    s.sin_family = AF_INET;
+    s.sin_addr.s_addr = htonl(a);
+    s.sin_port = htons((uint16_t)(a * 7)); /* the port must not matter */
     memset(&ss, 0, sizeof ss);
-    s->sin_family = AF_INET;
-    s->sin_addr.s_addr = htonl(a);
-    s->sin_port = htons((uint16_t)(a * 7)); /* the port must not matter */
+    memcpy(&ss, &s, sizeof s);
     return ss;
 }
 
 static struct sockaddr_storage v6(uint8_t last)
 {
     struct sockaddr_storage ss;
-    struct sockaddr_in6 *s = (struct sockaddr_in6 *)&ss;
+    struct sockaddr_in6 s;
+    memset(&s, 0, sizeof s);
+    s.sin6_family = AF_INET6;
+    s.sin6_addr.s6_addr[15] = last;
     memset(&ss, 0, sizeof ss);
-    s->sin6_family = AF_INET6;
-    s->sin6_addr.s6_addr[15] = last;
+    memcpy(&ss, &s, sizeof s);
     return ss;
 }
-
 
 /* Enter e from sa with no socket. */
 static int enter(llmm_admit *g, llmm_admit_entry *e, const struct sockaddr_storage *sa,
