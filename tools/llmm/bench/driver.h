@@ -30,6 +30,11 @@ typedef struct llmm_bench_args {
     const char *metrics_address; /* the numeric address it listens on (127.0.0.1) */
     const char *host_signals; /* --host-signals FILE, or NULL */
     int quiet, no_report;
+    const char *otlp_url;  /* --otlp, or NULL */
+    double otlp_every;     /* --otlp-interval, seconds */
+    int otlp_json;
+    const char *otlp_headers[LLMM_BENCH_HEADERS_MAX];
+    size_t otlp_nheaders;
 } llmm_bench_args;
 
 /* Run it; returns the exit status (0, 1 a failure before or outside the requests). */

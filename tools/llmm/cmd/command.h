@@ -55,7 +55,7 @@ int llmm_cli_unknown_command(const char *name);
  * letter, else LLMM_CLI_OPT + its position in the string. -h and --help are added to every
  * command. */
 #define LLMM_CLI_OPT 1000
-#define LLMM_CLI_OPTIONS_MAX 32
+#define LLMM_CLI_OPTIONS_MAX 64
 
 /* One option of the command line: its id, its long name, its value (NULL for a flag). Returns
  * -1 when it is fine, else the exit status (after a message). */
