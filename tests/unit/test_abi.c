@@ -38,6 +38,7 @@
     X(LLMM_STRUCT_OTLP_ATTRIBUTE, llmm_otlp_attribute)                                       \
     X(LLMM_STRUCT_OTLP_SPAN, llmm_otlp_span)                                                 \
     X(LLMM_STRUCT_OTLP_TRACES_REQUEST, llmm_otlp_traces_request)                             \
+    X(LLMM_STRUCT_EXEMPLAR, llmm_exemplar)                                                   \
     X(LLMM_STRUCT_DECODE_INFO, llmm_decode_info)
 #define SIZED(X) SIZED_1_0(X) SIZED_1_1(X) SIZED_1_2(X)
 

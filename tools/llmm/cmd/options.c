@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,8 @@ static void build_table(const char *spec, option_table *t)
     size_t n = 0, ns = 0;
     t->shortopts[ns++] = ':';
     t->shortopts[ns++] = 'h';
-    for (const char *p = spec; *p && n < LLMM_CLI_OPTIONS_MAX;) {
+    const char *p = spec;
+    for (; *p && n < LLMM_CLI_OPTIONS_MAX;) {
         size_t len = strcspn(p, " =/");
         int has_arg = p[len] == '=', letter = 0;
         if (len == 0 || len >= sizeof t->name[0]) { /* a blank, or a spec out of bounds */
@@ -41,6 +43,13 @@ static void build_table(const char *spec, option_table *t)
         t->lo[n].flag = NULL;
         t->lo[n].val = letter ? letter : LLMM_CLI_OPT + (int)n;
         n++;
+    }
+    /* A spec longer than the table is the program's own error, never the user's: it would
+     * drop the last options silently (the 33rd of `llmm bench` once), so it stops here. */
+    if (p[strspn(p, " ")] != '\0') {
+        fprintf(stderr, "llmm: internal error: more than %d options in a command\n",
+                LLMM_CLI_OPTIONS_MAX);
+        abort();
     }
     t->shortopts[ns] = '\0';
     t->lo[n] = (struct option){"help", no_argument, NULL, 'h'};
