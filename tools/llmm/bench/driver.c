@@ -322,6 +322,7 @@ int llmm_bench_main(llmm_bench_args *a)
         final_report(a, files, nfiles);
         llmm_bench_slowest_print(stdout, &extra.slow);
     }
+    llmm_bench_slowest_free(&extra.slow);
     if (m)
         llmm_bench_metrics_close(m);
     llmm_bench_prompts_free(&p);

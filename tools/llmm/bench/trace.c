@@ -3,6 +3,7 @@
 #include "bench/trace.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,6 +102,35 @@ static void keep_slow(llmm_bench_slowest *s, int k, double v, const char *level,
     s->n[k] = n + 1;
 }
 
+/* A measured request's TTFT where its first token came. */
+struct llmm_bench_ttft_at {
+    double first, ttft;
+    llmm_bench_slow who; /* v unused */
+};
+
+static void keep_at(llmm_bench_slowest *s, const char *level, size_t index,
+                    const llmm_bench_rec *x)
+{
+    struct llmm_bench_ttft_at *a;
+    if (s->nat == s->capat) {
+        size_t cap = s->capat ? s->capat * 2 : 1024;
+        a = realloc(s->at, cap * sizeof *a);
+        if (!a) {
+            s->nomem = 1;
+            return;
+        }
+        s->at = a;
+        s->capat = cap;
+    }
+    a = &s->at[s->nat++];
+    a->first = x->first;
+    a->ttft = x->first - x->sent;
+    snprintf(a->who.level, sizeof a->who.level, "%s", level);
+    a->who.index = index;
+    memcpy(a->who.trace_id, x->trace_id, 16);
+    memcpy(a->who.span_id, x->span_id, 8);
+}
+
 void llmm_bench_slowest_add(llmm_bench_slowest *s, const llmm_bench_result *r)
 {
     char level[16];
@@ -109,15 +139,85 @@ void llmm_bench_slowest_add(llmm_bench_slowest *s, const llmm_bench_result *r)
         const llmm_bench_rec *x = &r->rec[i];
         if (!x->measured)
             continue;
+        if (isfinite(x->first))
+            keep_at(s, level, i, x);
         keep_slow(s, LLMM_BENCH_SLOW_E2E, x->last - x->sent, level, i, x);
         keep_slow(s, LLMM_BENCH_SLOW_TTFT, x->first - x->sent, level, i, x);
     }
 }
 
+static int by_first(const void *a, const void *b)
+{
+    double x = ((const struct llmm_bench_ttft_at *)a)->first;
+    double y = ((const struct llmm_bench_ttft_at *)b)->first;
+    return (x > y) - (x < y);
+}
+
+static void print_spike(FILE *f, const llmm_bench_slowest *s, size_t i, int level, double t0)
+{
+    const struct llmm_bench_ttft_at *a = &s->at[i];
+    char trace[33];
+    llmm_bench_hex(a->who.trace_id, 16, trace);
+    fprintf(f, "spike%d %9.3f s %8.1f ms  level %-6s request bench-%-6zu trace %s\n", level,
+            a->first - t0, a->ttft * 1e3, a->who.level, a->who.index, trace);
+}
+
+static void print_spikes(FILE *f, const llmm_bench_slowest *s)
+{
+    llmm_spike *d = NULL;
+    uint8_t *lv = NULL;
+    size_t n[3] = {0, 0, 0}, shown = 0;
+    double t0;
+    if (s->nat == 0)
+        return;
+    if (s->nomem || !(lv = calloc(s->nat, 1)) || llmm_spike_new(NULL, &d) != LLMM_OK) {
+        fprintf(f, "TTFT spikes: not computed (out of memory)\n");
+        free(lv);
+        return;
+    }
+    qsort(s->at, s->nat, sizeof *s->at, by_first);
+    t0 = s->at[0].first;
+    for (size_t i = 0; i < s->nat; i++) {
+        llmm_spike_level level = LLMM_SPIKE_NONE;
+        double ttft = s->at[i].ttft < 0 ? 0 : s->at[i].ttft;
+        s->at[i].ttft = ttft;
+        if (llmm_spike_observe(d, (uint64_t)llround((s->at[i].first - t0) * 1e9), ttft,
+                               &level) == LLMM_OK)
+            lv[i] = level == LLMM_SPIKE_LEVEL2 ? 2 : level == LLMM_SPIKE_LEVEL1 ? 1 : 0;
+        n[lv[i]]++;
+    }
+    llmm_spike_free(d);
+    if (n[1] + n[2] == 0) {
+        fprintf(f, "TTFT spikes: none classified (%zu requests; the detector classifies once "
+                   "its warm-up is full)\n",
+                s->nat);
+        free(lv);
+        return;
+    }
+    fprintf(f, "TTFT spikes (llmm_spike, as the report's spikes section; seconds from the run's "
+               "first token): %zu level 2 (severe), %zu level 1%s\n",
+            n[2], n[1], n[1] + n[2] > LLMM_BENCH_SPIKES_SHOWN ? "; the severe first" : "");
+    for (int level = 2; level >= 1; level--) /* in time order within a level */
+        for (size_t i = 0; i < s->nat && shown < LLMM_BENCH_SPIKES_SHOWN; i++)
+            if (lv[i] == level) {
+                print_spike(f, s, i, level, t0);
+                shown++;
+            }
+    if (n[1] + n[2] > shown)
+        fprintf(f, "... and %zu more\n", n[1] + n[2] - shown);
+    free(lv);
+}
+
+void llmm_bench_slowest_free(llmm_bench_slowest *s)
+{
+    free(s->at);
+    memset(s, 0, sizeof *s);
+}
+
 void llmm_bench_slowest_print(FILE *f, const llmm_bench_slowest *s)
 {
     static const char *const names[LLMM_BENCH_NSLOW] = {"E2E", "TTFT"};
-    if (s->n[LLMM_BENCH_SLOW_E2E] == 0)
+    if (s->n[LLMM_BENCH_SLOW_E2E] == 0 && s->nat == 0)
         return;
     fprintf(f, "\n== slowest requests (trace ids: find them in your tracing backend) ==\n");
     for (int k = 0; k < LLMM_BENCH_NSLOW; k++)
@@ -129,4 +229,5 @@ void llmm_bench_slowest_print(FILE *f, const llmm_bench_slowest *s)
             fprintf(f, "%-4s %10.1f ms  level %-6s request bench-%-6zu trace %s span %s\n",
                     names[k], x->v * 1e3, x->level, x->index, trace, span);
         }
+    print_spikes(f, s);
 }

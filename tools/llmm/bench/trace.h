@@ -37,10 +37,19 @@ typedef struct llmm_bench_slow {
 typedef struct llmm_bench_slowest {
     llmm_bench_slow top[LLMM_BENCH_NSLOW][LLMM_BENCH_SLOWEST]; /* largest first */
     size_t n[LLMM_BENCH_NSLOW];
+    /* every measured request's TTFT at its first token, for the spikes (all levels) */
+    struct llmm_bench_ttft_at *at;
+    size_t nat, capat;
+    int nomem;
 } llmm_bench_slowest;
 /* Add a level's measured requests. */
 void llmm_bench_slowest_add(llmm_bench_slowest *s, const llmm_bench_result *r);
-/* "Slowest requests" lines to f (nothing when there is none). */
+/* "Slowest requests" lines to f (nothing when there is none), then the TTFT spikes as the
+ * closing report's spikes section finds them (llmm_spike with its defaults over the measured
+ * requests of every level in the order of their first tokens) with the trace id of each
+ * request a spike hit (the first LLMM_BENCH_SPIKES_SHOWN). */
+#define LLMM_BENCH_SPIKES_SHOWN 20
 void llmm_bench_slowest_print(FILE *f, const llmm_bench_slowest *s);
+void llmm_bench_slowest_free(llmm_bench_slowest *s);
 
 #endif /* LLMM_BENCH_TRACE_H */
