@@ -13,7 +13,9 @@
 #include "otlp_push.h"
 
 #define SELF_NAME "llmm bench: --otlp"
-#define QUEUE_MAX 16 /* snapshots waiting; past it a new one is dropped (and counted) */
+/* Snapshots waiting: past it an interval's snapshot is not taken (counted), and the spans it
+ * would have held go with the next one; a level's last is always taken. */
+#define QUEUE_MAX 2
 #define NATTR 13     /* the most attributes of a span */
 #define NHIST 3      /* TTFT, ITL, E2E */
 
@@ -68,7 +70,8 @@ struct llmm_bench_otlp {
     job *head, *tail;
     size_t queued;
     int closing;
-    uint64_t pushes, failed, dropped;
+    uint64_t pushes, failed, skipped, lost;
+    int down; /* the last push failed: one attempt each until one succeeds */
     char last_error[300];
 };
 
@@ -100,6 +103,7 @@ static void note(llmm_bench_otlp *p, int rc, const char *what, const llmm_push_r
 {
     pthread_mutex_lock(&p->mu);
     p->pushes++;
+    p->down = rc != 0;
     if (rc != 0) {
         if (p->failed++ == 0) /* the first failure at once, the count at the end */
             fprintf(stderr, "%s: %s push to %s failed: %s\n", SELF_NAME, what, p->cfg.endpoint,
@@ -114,7 +118,12 @@ static void push_job(llmm_bench_otlp *p, job *j)
     llmm_push_histogram h[NHIST];
     llmm_push_counter c[LLMM_BENCH_NREASONS];
     llmm_push_result res;
+    llmm_push_config cfg = p->cfg;
     size_t nc = 0;
+    pthread_mutex_lock(&p->mu);
+    if (p->down) /* a collector known to be down costs one attempt per push, not the run's end */
+        cfg.max_attempts = 1;
+    pthread_mutex_unlock(&p->mu);
     for (int k = 0; k < NHIST; k++) {
         memset(&h[k], 0, sizeof h[k]);
         h[k].name = hist_name[k];
@@ -132,10 +141,10 @@ static void push_job(llmm_bench_otlp *p, job *j)
             c[nc].value = (double)j->outcomes[k];
             nc++;
         }
-    note(p, llmm_push_metrics(&p->cfg, j->start_ns, j->time_ns, h, NHIST, c, nc, &res),
+    note(p, llmm_push_metrics(&cfg, j->start_ns, j->time_ns, h, NHIST, c, nc, &res),
          "metrics", &res);
     if (j->nspans)
-        note(p, llmm_push_spans(&p->cfg, j->spans, j->nspans, &res), "spans", &res);
+        note(p, llmm_push_spans(&cfg, j->spans, j->nspans, &res), "spans", &res);
 }
 
 static void *pusher(void *arg)
@@ -287,10 +296,10 @@ static int take_spans(llmm_bench_otlp *p, job *j)
     return 0;
 }
 
+/* Take a snapshot and queue it (always: a level's last must go out). */
 static void snapshot(llmm_bench_otlp *p, double now)
 {
     job *j;
-    int drop;
     if (!p->r)
         return;
     j = calloc(1, sizeof *j);
@@ -319,28 +328,21 @@ static void snapshot(llmm_bench_otlp *p, double now)
         }
     }
     pthread_mutex_lock(&p->mu);
-    drop = p->queued >= QUEUE_MAX;
-    if (drop) {
-        p->dropped++;
-    } else {
-        if (p->tail)
-            p->tail->next = j;
-        else
-            p->head = j;
-        p->tail = j;
-        p->queued++;
-        pthread_cond_signal(&p->cv);
-    }
+    if (p->tail)
+        p->tail->next = j;
+    else
+        p->head = j;
+    p->tail = j;
+    p->queued++;
+    pthread_cond_signal(&p->cv);
     pthread_mutex_unlock(&p->mu);
-    if (drop)
-        job_free(j);
     return;
-nomem:
+nomem: /* the spans taken are lost: said at the end */
+    pthread_mutex_lock(&p->mu);
+    p->lost += j ? j->nspans : 0;
+    pthread_mutex_unlock(&p->mu);
     if (j)
         job_free(j);
-    pthread_mutex_lock(&p->mu);
-    p->dropped++;
-    pthread_mutex_unlock(&p->mu);
 }
 
 llmm_bench_otlp *llmm_bench_otlp_open(const llmm_bench_otlp_options *o)
@@ -385,10 +387,16 @@ void llmm_bench_otlp_level_start(llmm_bench_otlp *p, const char *level,
 
 void llmm_bench_otlp_tick(llmm_bench_otlp *p, double now)
 {
+    int behind;
     if (!p || !p->r || now < p->next_push)
         return;
     p->next_push = now + p->every;
-    snapshot(p, now);
+    pthread_mutex_lock(&p->mu);
+    behind = p->queued >= QUEUE_MAX;
+    p->skipped += behind;
+    pthread_mutex_unlock(&p->mu);
+    if (!behind)
+        snapshot(p, now);
 }
 
 void llmm_bench_otlp_level_end(llmm_bench_otlp *p, int push)
@@ -409,15 +417,21 @@ void llmm_bench_otlp_close(llmm_bench_otlp *p)
     pthread_cond_signal(&p->cv);
     pthread_mutex_unlock(&p->mu);
     pthread_join(p->thread, NULL);
-    if (p->failed || p->dropped)
-        fprintf(stderr, "%s: %llu of %llu pushes to %s failed (last: %s), %llu snapshots "
-                        "dropped; the run's results are whole\n",
+    if (p->failed)
+        fprintf(stderr, "%s: %llu of %llu pushes to %s failed (last: %s); the run's files are "
+                        "whole\n",
                 SELF_NAME, (unsigned long long)p->failed, (unsigned long long)p->pushes,
-                p->cfg.endpoint, p->failed ? p->last_error : "none",
-                (unsigned long long)p->dropped);
+                p->cfg.endpoint, p->last_error);
     else
         fprintf(stderr, "%s: %llu pushes to %s\n", SELF_NAME, (unsigned long long)p->pushes,
                 p->cfg.endpoint);
+    if (p->skipped)
+        fprintf(stderr, "%s: %llu intervals without a push (the collector was behind; their "
+                        "spans went with the next)\n",
+                SELF_NAME, (unsigned long long)p->skipped);
+    if (p->lost)
+        fprintf(stderr, "%s: %llu spans not sent (out of memory)\n", SELF_NAME,
+                (unsigned long long)p->lost);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
     free(p->seen);
