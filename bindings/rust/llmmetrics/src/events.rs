@@ -66,6 +66,18 @@ pub struct Event {
     pub kind: EventType,
 }
 
+/// One event with the trace it belongs to, returned by [`EventLog::lookback_traced`]; an
+/// all-zero id means none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TracedEvent {
+    /// The event as [`EventLog::lookback`] returns it.
+    pub event: Event,
+    /// W3C trace id.
+    pub trace_id: [u8; 16],
+    /// Span id within the trace.
+    pub span_id: [u8; 8],
+}
+
 /// Counts of an [`EventLog`] since creation or reset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EventLogCounts {
@@ -150,6 +162,66 @@ impl EventLog {
                     before_ns: e.before_ns,
                     value: e.value,
                     kind: EventType(e.r#type),
+                })
+                .collect());
+        }
+    }
+
+    /// Record an event that belongs to a trace (`None`: no id), read back by
+    /// [`EventLog::lookback_traced`]; the first one allocates 24 bytes per event of the
+    /// capacity for the ids.
+    ///
+    /// # Errors
+    /// As [`EventLog::add`]; `NoMem` for the ids' storage (nothing changed).
+    pub fn add_traced(
+        &mut self,
+        now_ns: u64,
+        kind: EventType,
+        value: f64,
+        trace_id: Option<&[u8; 16]>,
+        span_id: Option<&[u8; 8]>,
+    ) -> Result<()> {
+        let tr = trace_id.map_or(std::ptr::null(), |t| t.as_ptr());
+        let sp = span_id.map_or(std::ptr::null(), |s| s.as_ptr());
+        // SAFETY: live handle, exclusive borrow; the ids are 16 and 8 readable bytes or NULL.
+        check(unsafe {
+            ffi::llmm_event_log_add_traced(self.raw.ptr(), now_ns, kind.0, value, tr, sp)
+        })
+    }
+
+    /// [`EventLog::lookback`] with each event's trace and span ids.
+    pub fn lookback_traced(&self, at_ns: u64, lookback_ns: u64) -> Result<Vec<TracedEvent>> {
+        let mut raw: Vec<ffi::llmm_traced_event> = Vec::new();
+        loop {
+            let mut len = 0usize;
+            // SAFETY: `raw` has `len()` records, each set up by llmm_struct_init.
+            let st = unsafe {
+                ffi::llmm_event_log_lookback_traced(
+                    self.raw.ptr(),
+                    at_ns,
+                    lookback_ns,
+                    raw.as_mut_ptr(),
+                    raw.len(),
+                    &mut len,
+                )
+            };
+            if st == ffi::LLMM_E_BUFFER && len > raw.len() {
+                raw.resize(len, crate::sized::try_defaults()?);
+                continue;
+            }
+            check(st)?;
+            raw.truncate(len);
+            return Ok(raw
+                .iter()
+                .map(|e| TracedEvent {
+                    event: Event {
+                        time_ns: e.time_ns,
+                        before_ns: e.before_ns,
+                        value: e.value,
+                        kind: EventType(e.r#type),
+                    },
+                    trace_id: e.trace_id,
+                    span_id: e.span_id,
                 })
                 .collect());
         }
