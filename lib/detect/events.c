@@ -111,8 +111,7 @@ llmm_status llmm_event_log_add(llmm_event_log *log, uint64_t now_ns, int32_t typ
 }
 
 llmm_status llmm_event_log_add_traced(llmm_event_log *log, uint64_t now_ns, int32_t type,
-                                      double value, const uint8_t *trace_id,
-                                      const uint8_t *span_id)
+                                      double value, const uint8_t *trace_id, const uint8_t *span_id)
 {
     if (!log || now_ns < log->last_ns || !type_ok(type) || !llmm__is_finite(value))
         return LLMM_E_INVALID;
@@ -174,18 +173,25 @@ uint64_t llmm__event_log_last_ns(const llmm_event_log *log)
     return log->last_ns;
 }
 
+/* The events of [at_ns − lookback_ns, at_ns]: *end is one past the newest, *len how many. */
+static void lookback_range(const llmm_event_log *log, uint64_t at_ns, uint64_t lookback_ns,
+                           uint32_t *end, size_t *len)
+{
+    uint64_t from = at_ns >= lookback_ns ? at_ns - lookback_ns : 0;
+    uint32_t first = search(log, from, 0);
+    *end = search(log, at_ns, 1);
+    *len = *end > first ? (size_t)(*end - first) : 0;
+}
+
 llmm_status llmm_event_log_lookback(const llmm_event_log *log, uint64_t at_ns, uint64_t lookback_ns,
                                     llmm_event *out, size_t cap, size_t *len)
 {
-    uint64_t from = at_ns >= lookback_ns ? at_ns - lookback_ns : 0;
-    uint32_t first, end, i;
+    uint32_t end, i;
     size_t n;
 
     if (!log || !len || (!out && cap > 0))
         return LLMM_E_INVALID;
-    first = search(log, from, 0);
-    end = search(log, at_ns, 1);
-    n = end > first ? (size_t)(end - first) : 0;
+    lookback_range(log, at_ns, lookback_ns, &end, &n);
     *len = n;
     if (n > cap)
         return LLMM_E_BUFFER;
@@ -201,11 +207,10 @@ llmm_status llmm_event_log_lookback(const llmm_event_log *log, uint64_t at_ns, u
 }
 
 llmm_status llmm_event_log_lookback_traced(const llmm_event_log *log, uint64_t at_ns,
-                                           uint64_t lookback_ns, llmm_traced_event *out,
-                                           size_t cap, size_t *len)
+                                           uint64_t lookback_ns, llmm_traced_event *out, size_t cap,
+                                           size_t *len)
 {
-    uint64_t from = at_ns >= lookback_ns ? at_ns - lookback_ns : 0;
-    uint32_t first, end, stride = 0;
+    uint32_t end, stride = 0;
     size_t i, n;
     llmm_status st;
 
@@ -222,9 +227,7 @@ llmm_status llmm_event_log_lookback_traced(const llmm_event_log *log, uint64_t a
                 return LLMM_E_INVALID;
         }
     }
-    first = search(log, from, 0);
-    end = search(log, at_ns, 1);
-    n = end > first ? (size_t)(end - first) : 0;
+    lookback_range(log, at_ns, lookback_ns, &end, &n);
     *len = n;
     if (n > cap)
         return LLMM_E_BUFFER;
@@ -242,8 +245,7 @@ llmm_status llmm_event_log_lookback_traced(const llmm_event_log *log, uint64_t a
             memcpy(o.trace_id, log->ids[slot], 16);
             memcpy(o.span_id, log->ids[slot] + 16, 8);
         }
-        LLMM__SIZED_PUT(llmm_traced_event, (llmm_traced_event *)((uint8_t *)out + i * stride),
-                        &o);
+        LLMM__SIZED_PUT(llmm_traced_event, (llmm_traced_event *)((uint8_t *)out + i * stride), &o);
     }
     return LLMM_OK;
 }

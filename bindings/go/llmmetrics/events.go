@@ -95,14 +95,19 @@ func (l *EventLog) Add(now uint64, typ EventType, value float64) error {
 	})
 }
 
+// lookbackArg is the look-back of an open log as the C argument.
+func (l *EventLog) lookbackArg(op string, lookback time.Duration) (C.uint64_t, error) {
+	if l.c == nil {
+		return 0, errClosed(op, l.what())
+	}
+	return durationArg(op, "look-back", lookback)
+}
+
 // Lookback returns the events stamped in [at − lookback, at], nearest to at first: the
 // candidate causes of a spike at at.
 func (l *EventLog) Lookback(at uint64, lookback time.Duration) ([]Event, error) {
 	const op = "llmm_event_log_lookback"
-	if l.c == nil {
-		return nil, errClosed(op, l.what())
-	}
-	lb, err := durationArg(op, "look-back", lookback)
+	lb, err := l.lookbackArg(op, lookback)
 	if err != nil {
 		return nil, err
 	}
@@ -152,10 +157,7 @@ func (l *EventLog) AddTraced(now uint64, typ EventType, value float64, traceID *
 // LookbackTraced is [EventLog.Lookback] with each event's trace and span ids.
 func (l *EventLog) LookbackTraced(at uint64, lookback time.Duration) ([]TracedEvent, error) {
 	const op = "llmm_event_log_lookback_traced"
-	if l.c == nil {
-		return nil, errClosed(op, l.what())
-	}
-	lb, err := durationArg(op, "look-back", lookback)
+	lb, err := l.lookbackArg(op, lookback)
 	if err != nil {
 		return nil, err
 	}

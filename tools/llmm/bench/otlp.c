@@ -16,12 +16,11 @@
 /* Snapshots waiting: past it an interval's snapshot is not taken (counted), and the spans it
  * would have held go with the next one; a level's last is always taken. */
 #define QUEUE_MAX 2
-#define NATTR 13     /* the most attributes of a span */
-#define NHIST 3      /* TTFT, ITL, E2E */
+#define NATTR 13 /* the most attributes of a span */
+#define NHIST 3  /* TTFT, ITL, E2E */
 
 static const int hist_sketch[NHIST] = {LLMM_BENCH_TTFT, LLMM_BENCH_ITL, LLMM_BENCH_E2E};
-static const char *const hist_name[NHIST] = {"llmm.bench.ttft", "llmm.bench.itl",
-                                             "llmm.bench.e2e"};
+static const char *const hist_name[NHIST] = {"llmm.bench.ttft", "llmm.bench.itl", "llmm.bench.e2e"};
 static const char *const phase_name[LLMM_BENCH_NPHASES] = {"warmup", "window", "cooldown"};
 
 /* One snapshot: the level's cumulative points and the spans of the requests ended since the
@@ -141,8 +140,8 @@ static void push_job(llmm_bench_otlp *p, job *j)
             c[nc].value = (double)j->outcomes[k];
             nc++;
         }
-    note(p, llmm_push_metrics(&cfg, j->start_ns, j->time_ns, h, NHIST, c, nc, &res),
-         "metrics", &res);
+    note(p, llmm_push_metrics(&cfg, j->start_ns, j->time_ns, h, NHIST, c, nc, &res), "metrics",
+         &res);
     if (j->nspans)
         note(p, llmm_push_spans(&cfg, j->spans, j->nspans, &res), "spans", &res);
 }
@@ -189,8 +188,7 @@ static size_t span_attrs(const llmm_bench_rec *x, size_t i, const char *level,
     ATTR("llmm.bench.level", LLMM_OTLP_STRING, string_value, level);
     ATTR("llmm.bench.request", LLMM_OTLP_INT, int_value, (int64_t)i);
     ATTR("llmm.bench.phase", LLMM_OTLP_STRING, string_value, phase_name[x->phase]);
-    ATTR("llmm.bench.outcome", LLMM_OTLP_STRING, string_value,
-         llmm_bench_reason_name(x->reason));
+    ATTR("llmm.bench.outcome", LLMM_OTLP_STRING, string_value, llmm_bench_reason_name(x->reason));
     ATTR("http.response.status_code", LLMM_OTLP_INT, int_value, x->http_status);
     ATTR("gen_ai.usage.input_tokens", LLMM_OTLP_INT, int_value, x->in_tokens);
     ATTR("gen_ai.usage.output_tokens", LLMM_OTLP_INT, int_value, x->out_tokens);
@@ -373,8 +371,7 @@ llmm_bench_otlp *llmm_bench_otlp_open(const llmm_bench_otlp_options *o)
     return p;
 }
 
-void llmm_bench_otlp_level_start(llmm_bench_otlp *p, const char *level,
-                                 const llmm_bench_result *r)
+void llmm_bench_otlp_level_start(llmm_bench_otlp *p, const char *level, const llmm_bench_result *r)
 {
     p->r = r;
     snprintf(p->level, sizeof p->level, "%s", level);
@@ -418,16 +415,18 @@ void llmm_bench_otlp_close(llmm_bench_otlp *p)
     pthread_mutex_unlock(&p->mu);
     pthread_join(p->thread, NULL);
     if (p->failed)
-        fprintf(stderr, "%s: %llu of %llu pushes to %s failed (last: %s); the run's files are "
-                        "whole\n",
+        fprintf(stderr,
+                "%s: %llu of %llu pushes to %s failed (last: %s); the run's files are "
+                "whole\n",
                 SELF_NAME, (unsigned long long)p->failed, (unsigned long long)p->pushes,
                 p->cfg.endpoint, p->last_error);
     else
         fprintf(stderr, "%s: %llu pushes to %s\n", SELF_NAME, (unsigned long long)p->pushes,
                 p->cfg.endpoint);
     if (p->skipped)
-        fprintf(stderr, "%s: %llu intervals without a push (the collector was behind; their "
-                        "spans went with the next)\n",
+        fprintf(stderr,
+                "%s: %llu intervals without a push (the collector was behind; their "
+                "spans went with the next)\n",
                 SELF_NAME, (unsigned long long)p->skipped);
     if (p->lost)
         fprintf(stderr, "%s: %llu spans not sent (out of memory)\n", SELF_NAME,

@@ -14,19 +14,18 @@
 typedef struct llmm_bench_otlp llmm_bench_otlp;
 
 typedef struct llmm_bench_otlp_options {
-    const char *url;        /* the collector's base URL */
-    double every;           /* seconds between pushes of a level */
-    int json;               /* OTLP/JSON (else protobuf) */
+    const char *url; /* the collector's base URL */
+    double every;    /* seconds between pushes of a level */
+    int json;        /* OTLP/JSON (else protobuf) */
     const char *const *headers;
     size_t nheaders;
-    const uint8_t *parent;  /* --traceparent's span id (8 bytes), the spans' parent, or NULL */
+    const uint8_t *parent; /* --traceparent's span id (8 bytes), the spans' parent, or NULL */
 } llmm_bench_otlp_options;
 
 /* Start the pusher: NULL out of memory (said). */
 llmm_bench_otlp *llmm_bench_otlp_open(const llmm_bench_otlp_options *o);
 /* A level starts: its name ("c8") and its result (its records and recorders). */
-void llmm_bench_otlp_level_start(llmm_bench_otlp *p, const char *level,
-                                 const llmm_bench_result *r);
+void llmm_bench_otlp_level_start(llmm_bench_otlp *p, const char *level, const llmm_bench_result *r);
 /* From the event loop at time now (CLOCK_MONOTONIC): when the interval has passed, snapshot
  * the sketches and counts and the spans of the requests ended since, and hand them over. */
 void llmm_bench_otlp_tick(llmm_bench_otlp *p, double now);

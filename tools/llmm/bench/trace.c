@@ -74,8 +74,8 @@ void llmm_bench_traceparent_header(const llmm_bench_target *t, const uint8_t tra
 {
     uint8_t tp[56];
     size_t len = 0;
-    if (llmm_traceparent_format(trace, span, t->tp_given ? t->tp_flags : 1, tp, sizeof tp,
-                                &len) != LLMM_OK)
+    if (llmm_traceparent_format(trace, span, t->tp_given ? t->tp_flags : 1, tp, sizeof tp, &len) !=
+        LLMM_OK)
         len = 0;
     snprintf(buf, cap, "traceparent: %.*s", (int)len, (const char *)tp);
 }
@@ -108,8 +108,7 @@ struct llmm_bench_ttft_at {
     llmm_bench_slow who; /* v unused */
 };
 
-static void keep_at(llmm_bench_slowest *s, const char *level, size_t index,
-                    const llmm_bench_rec *x)
+static void keep_at(llmm_bench_slowest *s, const char *level, size_t index, const llmm_bench_rec *x)
 {
     struct llmm_bench_ttft_at *a;
     if (s->nat == s->capat) {
@@ -181,21 +180,23 @@ static void print_spikes(FILE *f, const llmm_bench_slowest *s)
         llmm_spike_level level = LLMM_SPIKE_NONE;
         double ttft = s->at[i].ttft < 0 ? 0 : s->at[i].ttft;
         s->at[i].ttft = ttft;
-        if (llmm_spike_observe(d, (uint64_t)llround((s->at[i].first - t0) * 1e9), ttft,
-                               &level) == LLMM_OK)
+        if (llmm_spike_observe(d, (uint64_t)llround((s->at[i].first - t0) * 1e9), ttft, &level) ==
+            LLMM_OK)
             lv[i] = level == LLMM_SPIKE_LEVEL2 ? 2 : level == LLMM_SPIKE_LEVEL1 ? 1 : 0;
         n[lv[i]]++;
     }
     llmm_spike_free(d);
     if (n[1] + n[2] == 0) {
-        fprintf(f, "TTFT spikes: none classified (%zu requests; the detector classifies once "
-                   "its warm-up is full)\n",
+        fprintf(f,
+                "TTFT spikes: none classified (%zu requests; the detector classifies once "
+                "its warm-up is full)\n",
                 s->nat);
         free(lv);
         return;
     }
-    fprintf(f, "TTFT spikes (llmm_spike, as the report's spikes section; seconds from the run's "
-               "first token): %zu level 2 (severe), %zu level 1%s\n",
+    fprintf(f,
+            "TTFT spikes (llmm_spike, as the report's spikes section; seconds from the run's "
+            "first token): %zu level 2 (severe), %zu level 1%s\n",
             n[2], n[1], n[1] + n[2] > LLMM_BENCH_SPIKES_SHOWN ? "; the severe first" : "");
     for (int level = 2; level >= 1; level--) /* in time order within a level */
         for (size_t i = 0; i < s->nat && shown < LLMM_BENCH_SPIKES_SHOWN; i++)

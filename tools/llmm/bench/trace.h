@@ -29,9 +29,9 @@ void llmm_bench_hex(const uint8_t *b, size_t n, char *out);
 #define LLMM_BENCH_SLOWEST 5
 enum { LLMM_BENCH_SLOW_E2E, LLMM_BENCH_SLOW_TTFT, LLMM_BENCH_NSLOW };
 typedef struct llmm_bench_slow {
-    double v;             /* seconds */
-    char level[16];       /* "c8" */
-    size_t index;         /* the request's number in its level (X-Request-Id: bench-N) */
+    double v;       /* seconds */
+    char level[16]; /* "c8" */
+    size_t index;   /* the request's number in its level (X-Request-Id: bench-N) */
     uint8_t trace_id[16], span_id[8];
 } llmm_bench_slow;
 typedef struct llmm_bench_slowest {

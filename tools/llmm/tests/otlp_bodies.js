@@ -6,18 +6,11 @@
 // integers as strings); exit status 77 when the package is missing.
 'use strict';
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
+const { otlpProto } = require(path.join(__dirname, '..', '..', '..', 'tests', 'otlp',
+    'otlp_root.js'));
 
-const npmDir = process.env.LLMM_NPM_DIR ||
-    path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'llmmetrics', 'npm');
-const rootFile = path.join(npmDir, 'node_modules', '@opentelemetry', 'otlp-transformer', 'build',
-    'src', 'generated', 'root.js');
-if (!fs.existsSync(rootFile)) {
-    process.stderr.write(`${rootFile} missing: run ./dev.sh deps test\n`);
-    process.exit(77);
-}
-const otlp = require(rootFile).opentelemetry.proto;
+const otlp = otlpProto((file) => process.stderr.write(`${file} missing: run ./dev.sh deps test\n`));
 const types = {
     metrics: otlp.collector.metrics.v1.ExportMetricsServiceRequest,
     traces: otlp.collector.trace.v1.ExportTraceServiceRequest,

@@ -18,8 +18,14 @@
 
 #define NIDS 20000
 
-static int cmp_bytes16(const void *a, const void *b) { return memcmp(a, b, 16); }
-static int cmp_bytes8(const void *a, const void *b) { return memcmp(a, b, 8); }
+static int cmp_bytes16(const void *a, const void *b)
+{
+    return memcmp(a, b, 16);
+}
+static int cmp_bytes8(const void *a, const void *b)
+{
+    return memcmp(a, b, 8);
+}
 
 static int all_zero(const uint8_t *b, size_t n)
 {
@@ -144,10 +150,10 @@ static void slowest_in_order(void **state)
     for (int fig = 0; fig < 2; fig++)
         for (size_t k = 0; k < 5; k++) {
             char line[160];
-            snprintf(line, sizeof line, "%-4s %10.1f ms  level c8     request bench-%-6zu trace "
+            snprintf(line, sizeof line,
+                     "%-4s %10.1f ms  level c8     request bench-%-6zu trace "
                      "ab0000000000000000000000%08zx span 0000000000000001\n",
-                     fig ? "TTFT" : "E2E", (fig ? 1 : 2) * ttft[want[k]] * 1e3, want[k],
-                     want[k]);
+                     fig ? "TTFT" : "E2E", (fig ? 1 : 2) * ttft[want[k]] * 1e3, want[k], want[k]);
             p = strstr(p, line);
             assert_non_null(p);
         }
@@ -182,7 +188,8 @@ static void spikes_named_by_trace(void **state)
     assert_non_null(strstr(out, ": 3 level 2 (severe), "));
     for (size_t k = 0; k < 3; k++) {
         char trace[160];
-        snprintf(trace, sizeof trace, "\nspike2 %9.3f s   1000.0 ms  level c8     request "
+        snprintf(trace, sizeof trace,
+                 "\nspike2 %9.3f s   1000.0 ms  level c8     request "
                  "bench-%-6zu trace ab0000000000000000000000%08zx\n",
                  0.01 * (double)hit[k] + 1.0 - 0.010, hit[k], hit[k]);
         assert_non_null(strstr(out, trace));
