@@ -460,39 +460,36 @@ class EventLog(Handle):
         self._call(_lib.llmm_event_log_add_traced, t, int32(type, "type"), real(value), tr, sp,
                    detail="type=%r value=%r now_ns=%r" % (type, value, t))
 
-    def lookback_traced(self, at_ns: int, lookback_ns: int) -> List[TracedEvent]:
-        """:meth:`lookback` with each event's trace and span ids."""
-        call = "llmm_event_log_lookback_traced"
+    def _lookback(self, call: str, at_ns: int, lookback_ns: int, record: Any,
+                  sized: bool) -> List[Any]:
+        """The records a look-back call writes (caller-sized ones set up first)."""
+        fn = getattr(_lib, call)
         at, back = uint64(at_ns, "at_ns", call), uint64(lookback_ns, "lookback_ns", call)
         n = ctypes.c_size_t()
         with self._lock:
             ptr = self._live()
-            st = _lib.llmm_event_log_lookback_traced(ptr, at, back, None, 0, ctypes.byref(n))
+            st = fn(ptr, at, back, None, 0, ctypes.byref(n))
             if st not in (0, _lib.LLMM_E_BUFFER):
                 check(st, call)
-            out = (_lib.llmm_traced_event * max(n.value, 1))()
-            for i in range(len(out)):
-                out[i] = new_struct(_lib.llmm_traced_event)
-            check(_lib.llmm_event_log_lookback_traced(ptr, at, back, out, n.value,
-                                                      ctypes.byref(n)), call)
+            out = (record * max(n.value, 1))()
+            for i in range(len(out) if sized else 0):
+                out[i] = new_struct(record)
+            check(fn(ptr, at, back, out, n.value, ctypes.byref(n)), call)
+        return list(out[:n.value])
+
+    def lookback_traced(self, at_ns: int, lookback_ns: int) -> List[TracedEvent]:
+        """:meth:`lookback` with each event's trace and span ids."""
         return [TracedEvent(e.time_ns, e.before_ns, e.value, e.type, bytes(e.trace_id),
-                            bytes(e.span_id)) for e in out[:n.value]]
+                            bytes(e.span_id))
+                for e in self._lookback("llmm_event_log_lookback_traced", at_ns, lookback_ns,
+                                        _lib.llmm_traced_event, True)]
 
     def lookback(self, at_ns: int, lookback_ns: int) -> List[Event]:
         """The events stamped in [at_ns − lookback_ns, at_ns], nearest first: the candidate
         causes of a spike at ``at_ns``."""
-        call = "llmm_event_log_lookback"
-        at, back = uint64(at_ns, "at_ns", call), uint64(lookback_ns, "lookback_ns", call)
-        n = ctypes.c_size_t()
-        with self._lock:
-            ptr = self._live()
-            st = _lib.llmm_event_log_lookback(ptr, at, back, None, 0, ctypes.byref(n))
-            if st not in (0, _lib.LLMM_E_BUFFER):
-                check(st, call)
-            out = (_lib.llmm_event * max(n.value, 1))()
-            check(_lib.llmm_event_log_lookback(ptr, at, back, out, n.value, ctypes.byref(n)),
-                  call)
-        return [Event(e.time_ns, e.before_ns, e.value, e.type) for e in out[:n.value]]
+        return [Event(e.time_ns, e.before_ns, e.value, e.type)
+                for e in self._lookback("llmm_event_log_lookback", at_ns, lookback_ns,
+                                        _lib.llmm_event, False)]
 
     def count(self, type: Union[EventType, int] = 0, from_ns: int = 0,
               to_ns: int = 2 ** 64 - 1) -> int:
