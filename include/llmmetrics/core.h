@@ -173,6 +173,7 @@ typedef enum llmm_struct_kind {
     LLMM_STRUCT_OTLP_TRACES_REQUEST = 28,    /**< ::llmm_otlp_traces_request (since 1.2.0) */
     LLMM_STRUCT_EXEMPLAR = 29,               /**< ::llmm_exemplar (since 1.2.0) */
     LLMM_STRUCT_DECODE_INFO = 30,            /**< ::llmm_decode_info (since 1.2.0) */
+    LLMM_STRUCT_TRACED_EVENT = 31,           /**< ::llmm_traced_event (since 1.2.0) */
     LLMM_STRUCT_KIND_FORCE_INT_ = 0x7fffffff /**< @private keeps the enum int-sized */
 } llmm_struct_kind;
 

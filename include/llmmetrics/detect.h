@@ -883,6 +883,82 @@ LLMM_API llmm_status llmm_event_log_counts(const llmm_event_log *log, uint64_t *
  */
 LLMM_API llmm_status llmm_event_log_reset(llmm_event_log *log);
 
+/**
+ * @brief One event with the trace it belongs to, as returned by
+ * llmm_event_log_lookback_traced(): the 1.0 ::llmm_event (which stays 32 bytes) plus the W3C
+ * trace and span ids given to llmm_event_log_add_traced().
+ *
+ * Caller-sized: see llmm_struct_init() (set up with llmm_traced_event_init()). An array of
+ * them is passed with every element set up alike: the elements' `struct_size` is the array's
+ * stride (a C array of the struct satisfies it), so the record can grow in a later release.
+ * @since 1.2.0
+ */
+typedef struct llmm_traced_event {
+    uint32_t struct_size; /**< caller-sized: set by llmm_traced_event_init() */
+    int32_t type;         /**< its type (::llmm_event_type or a user id) */
+    uint64_t time_ns;     /**< the event's time stamp */
+    uint64_t before_ns;   /**< how long before the query's time stamp it happened (≥ 0) */
+    double value;         /**< the value given with the event */
+    uint8_t trace_id[16]; /**< the trace it belongs to; all zero: none */
+    uint8_t span_id[8];   /**< the span within it; all zero: none */
+} llmm_traced_event;
+
+/**
+ * @brief Initialise a ::llmm_traced_event: every field 0.
+ *
+ * Caller-sized: see llmm_struct_init(). A macro only (no exported symbol of this name).
+ * @since 1.2.0
+ */
+#define llmm_traced_event_init(e) LLMM_SIZED_INIT_(LLMM_STRUCT_TRACED_EVENT, llmm_traced_event, e)
+
+/**
+ * @brief Record an event that belongs to a trace (a kernel event attributed to a request, a
+ * request's own latency spike): as llmm_event_log_add(), with the trace and span ids kept
+ * beside it for llmm_event_log_lookback_traced().
+ *
+ * The first traced event of a log allocates the ids' storage for the whole ring (24 bytes per
+ * event of the capacity, through the log's context); a log that is never given one costs
+ * nothing more. Events added with llmm_event_log_add() have no trace (all-zero ids). The
+ * other calls see a traced event as any other.
+ * @param[in,out] log the log
+ * @param[in] now_ns the event's time stamp, not earlier than the latest accepted
+ * @param[in] type as llmm_event_log_add()
+ * @param[in] value any finite value
+ * @param[in] trace_id 16 bytes, or NULL for none
+ * @param[in] span_id 8 bytes, or NULL for none
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID as llmm_event_log_add() (nothing changed)
+ * @retval LLMM_E_NOMEM the ids' storage could not be allocated (nothing changed)
+ * @since 1.2.0
+ * @note Not thread-safe: single writer.
+ */
+LLMM_API llmm_status llmm_event_log_add_traced(llmm_event_log *log, uint64_t now_ns, int32_t type,
+                                               double value, const uint8_t *trace_id,
+                                               const uint8_t *span_id);
+
+/**
+ * @brief The events stamped in `[at_ns − lookback_ns, at_ns]` with their traces: as
+ * llmm_event_log_lookback() (same events, same order), into caller-sized records.
+ * @param[in] log the log
+ * @param[in] at_ns the time of the spike
+ * @param[in] lookback_ns length of the look-back interval
+ * @param[out] out an array of `cap` records, each set up with llmm_traced_event_init() (equal
+ *             `struct_size`); may be NULL when `cap` is 0; written only on success, each
+ *             within its own `struct_size`
+ * @param[in] cap capacity of `out`, in records
+ * @param[out] len number of events in the interval (also on #LLMM_E_BUFFER)
+ * @retval LLMM_OK
+ * @retval LLMM_E_INVALID `log` or `len` is NULL, `out` is NULL with `cap` > 0, or the
+ *         records' `struct_size` differ
+ * @retval LLMM_E_ABI a `struct_size` that is not a released size (see llmm_struct_init())
+ * @retval LLMM_E_BUFFER `cap` is smaller than the number of events (needed in `*len`)
+ * @since 1.2.0
+ * @note Safe to call concurrently with other readers.
+ */
+LLMM_API llmm_status llmm_event_log_lookback_traced(const llmm_event_log *log, uint64_t at_ns,
+                                                    uint64_t lookback_ns, llmm_traced_event *out,
+                                                    size_t cap, size_t *len);
+
 /** @} */
 
 /**

@@ -84,7 +84,8 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
     X(LLMM_STRUCT_OTLP_SPAN, llmm_otlp_span, llmm__otlp_span_defaults)                             \
     X(LLMM_STRUCT_OTLP_TRACES_REQUEST, llmm_otlp_traces_request, NULL)                             \
     X(LLMM_STRUCT_EXEMPLAR, llmm_exemplar, NULL)                                                   \
-    X(LLMM_STRUCT_DECODE_INFO, llmm_decode_info, NULL)
+    X(LLMM_STRUCT_DECODE_INFO, llmm_decode_info, NULL)                                             \
+    X(LLMM_STRUCT_TRACED_EVENT, llmm_traced_event, NULL)
 #define LLMM__STRUCTS(X) LLMM__STRUCTS_1_0(X) LLMM__STRUCTS_1_1(X) LLMM__STRUCTS_1_2(X)
 
 /* ---- the released sizes -----------------------------------------------------------------
@@ -121,6 +122,7 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers wide
 #define LLMM__SIZES_llmm_otlp_traces_request LLMM__SZ(56, 28, 28)   /* 1.2 */
 #define LLMM__SIZES_llmm_exemplar LLMM__SZ(112, 112, 112)           /* 1.2 */
 #define LLMM__SIZES_llmm_decode_info LLMM__SZ(40, 36, 40)           /* 1.2 */
+#define LLMM__SIZES_llmm_traced_event LLMM__SZ(56, 56, 56)          /* 1.2 */
 
 /* ---- first and last of a size list (up to four releases per struct; add LLMM__LAST_5 …
  * when a struct grows a fourth time) --------------------------------------------------- */

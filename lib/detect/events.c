@@ -3,6 +3,7 @@
  * back in time), so both queries are binary searches. */
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
 #include "detect_internal.h"
 
@@ -21,6 +22,7 @@ struct llmm_event_log {
     uint64_t last_ns; /* latest time stamp accepted */
     uint64_t total;
     uint64_t dropped;
+    uint8_t (*ids)[24]; /* per ring slot: trace id, span id; NULL until a traced add */
 };
 
 /* The stable names, indexed by type; doc/spec.md §6 names the first two, the host sampler
@@ -82,6 +84,8 @@ void llmm_event_log_free(llmm_event_log *log)
     if (!log)
         return;
     llmm__free(log->ctx, log->ring, (size_t)log->cap * sizeof *log->ring);
+    if (log->ids)
+        llmm__free(log->ctx, log->ids, (size_t)log->cap * sizeof *log->ids);
     llmm__free(log->ctx, log, sizeof *log);
 }
 
@@ -97,12 +101,34 @@ static const event_rec *rec_at(const llmm_event_log *log, uint32_t i)
     return &log->ring[slot_of(log, i)];
 }
 
+/* Add an event (checked) with its ids (NULL: none) into the slot of the newest. */
+static void add_checked(llmm_event_log *log, uint64_t now_ns, int32_t type, double value,
+                        const uint8_t *trace_id, const uint8_t *span_id);
+
 llmm_status llmm_event_log_add(llmm_event_log *log, uint64_t now_ns, int32_t type, double value)
+{
+    return llmm_event_log_add_traced(log, now_ns, type, value, NULL, NULL);
+}
+
+llmm_status llmm_event_log_add_traced(llmm_event_log *log, uint64_t now_ns, int32_t type,
+                                      double value, const uint8_t *trace_id, const uint8_t *span_id)
+{
+    if (!log || now_ns < log->last_ns || !type_ok(type) || !llmm__is_finite(value))
+        return LLMM_E_INVALID;
+    if ((trace_id || span_id) && !log->ids) {
+        log->ids = llmm__calloc(log->ctx, log->cap, sizeof *log->ids);
+        if (!log->ids)
+            return LLMM_E_NOMEM;
+    }
+    add_checked(log, now_ns, type, value, trace_id, span_id);
+    return LLMM_OK;
+}
+
+static void add_checked(llmm_event_log *log, uint64_t now_ns, int32_t type, double value,
+                        const uint8_t *trace_id, const uint8_t *span_id)
 {
     event_rec *r;
 
-    if (!log || now_ns < log->last_ns || !type_ok(type) || !llmm__is_finite(value))
-        return LLMM_E_INVALID;
     if (log->held == log->cap) {
         r = &log->ring[log->start];
         if (++log->start == log->cap)
@@ -115,9 +141,16 @@ llmm_status llmm_event_log_add(llmm_event_log *log, uint64_t now_ns, int32_t typ
     r->t = now_ns;
     r->value = value;
     r->type = type;
+    if (log->ids) {
+        uint8_t *id = log->ids[r - log->ring];
+        memset(id, 0, sizeof *log->ids);
+        if (trace_id)
+            memcpy(id, trace_id, 16);
+        if (span_id)
+            memcpy(id + 16, span_id, 8);
+    }
     log->total++;
     log->last_ns = now_ns;
-    return LLMM_OK;
 }
 
 /* First index whose time stamp is >= t (strict = 0) or > t (strict = 1); held if none. */
@@ -140,18 +173,25 @@ uint64_t llmm__event_log_last_ns(const llmm_event_log *log)
     return log->last_ns;
 }
 
+/* The events of [at_ns − lookback_ns, at_ns]: *end is one past the newest, *len how many. */
+static void lookback_range(const llmm_event_log *log, uint64_t at_ns, uint64_t lookback_ns,
+                           uint32_t *end, size_t *len)
+{
+    uint64_t from = at_ns >= lookback_ns ? at_ns - lookback_ns : 0;
+    uint32_t first = search(log, from, 0);
+    *end = search(log, at_ns, 1);
+    *len = *end > first ? (size_t)(*end - first) : 0;
+}
+
 llmm_status llmm_event_log_lookback(const llmm_event_log *log, uint64_t at_ns, uint64_t lookback_ns,
                                     llmm_event *out, size_t cap, size_t *len)
 {
-    uint64_t from = at_ns >= lookback_ns ? at_ns - lookback_ns : 0;
-    uint32_t first, end, i;
+    uint32_t end, i;
     size_t n;
 
     if (!log || !len || (!out && cap > 0))
         return LLMM_E_INVALID;
-    first = search(log, from, 0);
-    end = search(log, at_ns, 1);
-    n = end > first ? (size_t)(end - first) : 0;
+    lookback_range(log, at_ns, lookback_ns, &end, &n);
     *len = n;
     if (n > cap)
         return LLMM_E_BUFFER;
@@ -162,6 +202,50 @@ llmm_status llmm_event_log_lookback(const llmm_event_log *log, uint64_t at_ns, u
         out[i].value = r->value;
         out[i].type = r->type;
         out[i].reserved = 0;
+    }
+    return LLMM_OK;
+}
+
+llmm_status llmm_event_log_lookback_traced(const llmm_event_log *log, uint64_t at_ns,
+                                           uint64_t lookback_ns, llmm_traced_event *out, size_t cap,
+                                           size_t *len)
+{
+    uint32_t end, stride = 0;
+    size_t i, n;
+    llmm_status st;
+
+    if (!log || !len || (!out && cap > 0))
+        return LLMM_E_INVALID;
+    if (cap > 0) { /* every record checked before anything is written */
+        if ((st = LLMM__SIZED_CHECK(llmm_traced_event, out)) != LLMM_OK)
+            return st;
+        stride = out->struct_size;
+        for (i = 1; i < cap; i++) {
+            uint32_t size;
+            memcpy(&size, (const uint8_t *)out + i * stride, sizeof size);
+            if (size != stride)
+                return LLMM_E_INVALID;
+        }
+    }
+    lookback_range(log, at_ns, lookback_ns, &end, &n);
+    *len = n;
+    if (n > cap)
+        return LLMM_E_BUFFER;
+    for (i = 0; i < n; i++) {
+        uint32_t slot = slot_of(log, end - 1 - (uint32_t)i);
+        const event_rec *r = &log->ring[slot];
+        llmm_traced_event o;
+        memset(&o, 0, sizeof o);
+        o.struct_size = (uint32_t)sizeof o;
+        o.type = r->type;
+        o.time_ns = r->t;
+        o.before_ns = at_ns - r->t;
+        o.value = r->value;
+        if (log->ids) {
+            memcpy(o.trace_id, log->ids[slot], 16);
+            memcpy(o.span_id, log->ids[slot] + 16, 8);
+        }
+        LLMM__SIZED_PUT(llmm_traced_event, (llmm_traced_event *)((uint8_t *)out + i * stride), &o);
     }
     return LLMM_OK;
 }

@@ -10,19 +10,10 @@
 const assert = require('assert');
 const { execFileSync } = require('child_process');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
+const { otlpProto } = require('./otlp_root');
 
-const npmDir = process.env.LLMM_NPM_DIR ||
-    path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'llmmetrics', 'npm');
-const rootFile = path.join(npmDir, 'node_modules', '@opentelemetry', 'otlp-transformer', 'build',
-    'src', 'generated', 'root.js');
-if (!fs.existsSync(rootFile)) {
-    console.log(`1..0 # SKIP ${rootFile} missing: run ./dev.sh deps test`);
-    process.exit(77);
-}
-const root = require(rootFile);
-const otlp = root.opentelemetry.proto;
+const otlp = otlpProto((file) => console.log(`1..0 # SKIP ${file} missing: run ./dev.sh deps test`));
 const MetricsRequest = otlp.collector.metrics.v1.ExportMetricsServiceRequest;
 const TraceRequest = otlp.collector.trace.v1.ExportTraceServiceRequest;
 const AS_OBJECT = { longs: String, enums: Number, bytes: String, defaults: true, arrays: true };

@@ -39,7 +39,8 @@
     X(LLMM_STRUCT_OTLP_SPAN, llmm_otlp_span)                                                 \
     X(LLMM_STRUCT_OTLP_TRACES_REQUEST, llmm_otlp_traces_request)                             \
     X(LLMM_STRUCT_EXEMPLAR, llmm_exemplar)                                                   \
-    X(LLMM_STRUCT_DECODE_INFO, llmm_decode_info)
+    X(LLMM_STRUCT_DECODE_INFO, llmm_decode_info)                                             \
+    X(LLMM_STRUCT_TRACED_EVENT, llmm_traced_event)
 #define SIZED(X) SIZED_1_0(X) SIZED_1_1(X) SIZED_1_2(X)
 
 typedef struct sized {

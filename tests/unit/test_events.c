@@ -326,6 +326,106 @@ static void test_new_failing_allocator(void **state)
     assert_int_equal(llmm_test_each_failure(step_new, NULL), 2);
 }
 
+/* Traced events (1.2): ids kept per ring slot, the same events and order as the 1.0 look-back,
+ * untraced events with zero ids, bad
+ * records refused before anything is written. */
+static void test_traced_events(void **state)
+{
+    llmm_event_log *log = mkl(4);
+    llmm_traced_event tr[6];
+    llmm_event ev[6];
+    uint8_t trace[16], span[8], zero[24] = {0};
+    size_t n, m;
+    (void)state;
+
+    for (int i = 0; i < 6; i++) { /* 6 into a ring of 4: slots reused, ids with them */
+        memset(trace, 0xa0 + i, sizeof trace);
+        memset(span, 0xb0 + i, sizeof span);
+        if (i == 3)
+            assert_ok(llmm_event_log_add(log, (uint64_t)i * MS, LLMM_EVENT_MAJOR_FAULT, i));
+        else if (i == 4)
+            assert_ok(llmm_event_log_add_traced(log, (uint64_t)i * MS, LLMM_EVENT_MAJOR_FAULT, i,
+                                                trace, NULL));
+        else
+            assert_ok(llmm_event_log_add_traced(log, (uint64_t)i * MS, LLMM_EVENT_TCP_RETRANSMIT,
+                                                i, trace, span));
+    }
+    for (int i = 0; i < 6; i++)
+        llmm_traced_event_init(&tr[i]);
+    assert_ok(llmm_event_log_lookback(log, 10 * MS, 10 * MS, ev, 6, &n));
+    assert_ok(llmm_event_log_lookback_traced(log, 10 * MS, 10 * MS, tr, 6, &m));
+    assert_int_equal(n, 4);
+    assert_int_equal(m, 4);
+    for (size_t k = 0; k < 4; k++) { /* nearest first: events 5, 4, 3, 2 */
+        int i = 5 - (int)k;
+        assert_int_equal(tr[k].struct_size, sizeof tr[k]);
+        assert_true(tr[k].time_ns == ev[k].time_ns && tr[k].before_ns == ev[k].before_ns);
+        assert_true(tr[k].value == i && tr[k].type == ev[k].type);
+        memset(trace, 0xa0 + i, sizeof trace);
+        memset(span, 0xb0 + i, sizeof span);
+        if (i == 3) {
+            assert_memory_equal(tr[k].trace_id, zero, 16);
+            assert_memory_equal(tr[k].span_id, zero, 8);
+        } else {
+            assert_memory_equal(tr[k].trace_id, trace, 16);
+            if (i == 4)
+                assert_memory_equal(tr[k].span_id, zero, 8);
+            else
+                assert_memory_equal(tr[k].span_id, span, 8);
+        }
+    }
+
+    /* too small: the size needed, nothing written */
+    tr[0].value = -1;
+    assert_int_equal(llmm_event_log_lookback_traced(log, 10 * MS, 10 * MS, tr, 2, &m),
+                     LLMM_E_BUFFER);
+    assert_int_equal(m, 4);
+    assert_true(tr[0].value == -1);
+    /* records of unequal or unreleased sizes, NULLs */
+    tr[1].struct_size = 8;
+    assert_int_equal(llmm_event_log_lookback_traced(log, 10 * MS, 10 * MS, tr, 6, &m),
+                     LLMM_E_INVALID);
+    tr[0].struct_size = tr[1].struct_size = 12;
+    assert_int_equal(llmm_event_log_lookback_traced(log, 10 * MS, 10 * MS, tr, 1, &m),
+                     LLMM_E_ABI);
+    assert_true(tr[0].value == -1);
+    assert_int_equal(llmm_event_log_lookback_traced(NULL, 0, 0, NULL, 0, &m), LLMM_E_INVALID);
+    assert_int_equal(llmm_event_log_lookback_traced(log, 0, 0, NULL, 1, &m), LLMM_E_INVALID);
+    assert_int_equal(llmm_event_log_lookback_traced(log, 0, 0, NULL, 0, NULL), LLMM_E_INVALID);
+    assert_ok(llmm_event_log_lookback_traced(log, 10 * MS, 0, NULL, 0, &m));
+    assert_int_equal(m, 0);
+    /* bad adds change nothing, as llmm_event_log_add's */
+    assert_int_equal(llmm_event_log_add_traced(log, 0, LLMM_EVENT_GC_PAUSE, 0, trace, span),
+                     LLMM_E_INVALID);
+    assert_int_equal(llmm_event_log_add_traced(log, 9 * MS, 0, 0, trace, span), LLMM_E_INVALID);
+    assert_int_equal(llmm_event_log_add_traced(NULL, 9 * MS, 1, 0, trace, span), LLMM_E_INVALID);
+    llmm_event_log_free(log);
+}
+
+/* The ids' storage comes on the first traced add; its failure changes nothing. */
+static llmm_status step_traced(llmm_ctx *ctx, void *arg)
+{
+    llmm_event_log *log = NULL;
+    uint8_t trace[16] = {1}, span[8] = {2};
+    llmm_status st;
+    uint64_t total;
+    (void)arg;
+    if ((st = llmm_event_log_new(ctx, 8, &log)) != LLMM_OK)
+        return st;
+    assert_ok(llmm_event_log_add(log, 1, LLMM_EVENT_GC_PAUSE, 1));
+    st = llmm_event_log_add_traced(log, 2, LLMM_EVENT_GC_PAUSE, 2, trace, span);
+    assert_ok(llmm_event_log_counts(log, NULL, &total, NULL));
+    assert_int_equal(total, st == LLMM_OK ? 2 : 1);
+    llmm_event_log_free(log);
+    return st;
+}
+
+static void test_traced_failing_allocator(void **state)
+{
+    (void)state;
+    assert_int_equal(llmm_test_each_failure(step_traced, NULL), 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -336,6 +436,8 @@ int main(void)
         cmocka_unit_test(test_spike_attribution),
         cmocka_unit_test(test_bad_input_changes_nothing),
         cmocka_unit_test(test_new_failing_allocator),
+        cmocka_unit_test(test_traced_events),
+        cmocka_unit_test(test_traced_failing_allocator),
     };
     return cmocka_run_group_tests_name("events", tests, NULL, NULL);
 }

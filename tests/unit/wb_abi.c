@@ -131,7 +131,7 @@ static void test_table(void **state)
 {
     int k;
     (void)state;
-    for (k = LLMM_STRUCT_ALLOCATOR; k <= LLMM_STRUCT_DECODE_INFO; k++) {
+    for (k = LLMM_STRUCT_ALLOCATOR; k <= LLMM_STRUCT_TRACED_EVENT; k++) {
         const llmm__sized_desc *d = llmm__sized_find((llmm_struct_kind)k);
         const uint32_t *s;
         uint32_t prev = 0;
@@ -145,7 +145,7 @@ static void test_table(void **state)
         assert_int_equal(prev, d->full);
     }
     assert_null(llmm__sized_find((llmm_struct_kind)0));
-    assert_null(llmm__sized_find((llmm_struct_kind)(LLMM_STRUCT_DECODE_INFO + 1)));
+    assert_null(llmm__sized_find((llmm_struct_kind)(LLMM_STRUCT_TRACED_EVENT + 1)));
 }
 
 int main(void)

@@ -196,6 +196,8 @@ int llmm_push_post(const llmm_push_config *c, const char *path, const uint8_t *b
     }
     headers = curl_slist_append(headers, c->json ? "Content-Type: application/json"
                                                  : "Content-Type: application/x-protobuf");
+    for (size_t i = 0; headers && i < c->nheaders; i++)
+        headers = curl_slist_append(headers, c->headers[i]);
     r->body_bytes = n;
     if (!headers || !(e = curl_easy_init())) {
         snprintf(r->error, sizeof r->error, "out of memory");

@@ -30,6 +30,8 @@ typedef struct llmm_push_config {
     long retry_after_max_ms;         /* a longer Retry-After gives up instead (default 30000) */
     const char *resource_attributes; /* label list; NULL: service.name="llmm" */
     const char *scope_name;          /* NULL: the library's scope */
+    const char *const *headers;      /* extra "Name: value" lines of every POST, or NULL */
+    size_t nheaders;
 } llmm_push_config;
 
 /* What one push did. */

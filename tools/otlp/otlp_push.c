@@ -125,6 +125,32 @@ out:
     return rc;
 }
 
+size_t llmm_push_exemplars_from_store(const llmm_exemplars *ex, double unit_to_seconds,
+                                      llmm_exemplar *held, llmm_otlp_exemplar *out, size_t cap)
+{
+    uint32_t slots;
+    size_t n = 0;
+    double f = unit_to_seconds > 0 ? unit_to_seconds : 1.0;
+    if (!ex || !held || !out)
+        return 0;
+    slots = llmm_exemplars_slots(ex);
+    for (uint32_t s = 0; s < slots && n < cap; s++) {
+        llmm_exemplar *e = &held[n];
+        llmm_otlp_exemplar *o = &out[n];
+        llmm_exemplar_init(e);
+        if (llmm_exemplars_get(ex, s, e) != LLMM_OK)
+            continue; /* empty */
+        llmm_otlp_exemplar_init(o);
+        o->value = e->value * f;
+        o->time_unix_nano = e->time_unix_nano;
+        memcpy(o->trace_id, e->trace_id, sizeof o->trace_id);
+        memcpy(o->span_id, e->span_id, sizeof o->span_id);
+        o->attributes = e->labels[0] ? e->labels : NULL;
+        n++;
+    }
+    return n;
+}
+
 int llmm_push_spans(const llmm_push_config *c, const llmm_otlp_span *spans, size_t n,
                     llmm_push_result *r)
 {

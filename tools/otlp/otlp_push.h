@@ -32,6 +32,15 @@ int llmm_push_metrics(const llmm_push_config *c, uint64_t start_ns, uint64_t tim
                       const llmm_push_histogram *h, size_t nh, const llmm_push_counter *k,
                       size_t nk, llmm_push_result *r);
 
+/* The exemplars of a store (llmm_exemplars_get(), slot by slot, the empty ones skipped) as
+ * OTLP exemplars for a histogram point: values times unit_to_seconds (0 means 1: the
+ * histogram's exported unit), wall-clock times, trace and span ids, and the labels as
+ * filtered_attributes. held[i] receives the store's exemplar that out[i] was made of, and out[i]
+ * points into it (its labels): keep held until the push is done. Returns how many were written
+ * (at most cap, in slot order), or 0 on a NULL argument. */
+size_t llmm_push_exemplars_from_store(const llmm_exemplars *ex, double unit_to_seconds,
+                                      llmm_exemplar *held, llmm_otlp_exemplar *out, size_t cap);
+
 /* Encode and POST one traces request of `n` spans. */
 int llmm_push_spans(const llmm_push_config *c, const llmm_otlp_span *spans, size_t n,
                     llmm_push_result *r);

@@ -174,6 +174,57 @@ func TestEventLog(t *testing.T) {
 	wantStatus(t, err, ErrRange)
 }
 
+// Events carrying a trace (1.2): the same events and order as Lookback, with their ids, also
+// past the first buffer of the look-back.
+func TestEventLogTraced(t *testing.T) {
+	l, err := NewEventLog(0)
+	mustOK(t, err)
+	defer l.Close()
+	ids := func(i uint64) (tr [16]byte, sp [8]byte) {
+		for k := range tr {
+			tr[k] = byte(i) + byte(k)
+		}
+		for k := range sp {
+			sp[k] = byte(i) ^ 0xa5
+		}
+		return
+	}
+	for i := uint64(0); i < 40; i++ {
+		tr, sp := ids(i)
+		switch i % 3 {
+		case 0:
+			mustOK(t, l.AddTraced(i*ms, EventTCPRetransmit, float64(i), &tr, &sp))
+		case 1:
+			mustOK(t, l.AddTraced(i*ms, EventMajorFault, float64(i), &tr, nil))
+		default:
+			mustOK(t, l.Add(i*ms, EventSchedJitter, float64(i)))
+		}
+	}
+	plain, err := l.Lookback(39*ms, time.Second)
+	mustOK(t, err)
+	got, err := l.LookbackTraced(39*ms, time.Second)
+	mustOK(t, err)
+	if len(got) != 40 || len(plain) != 40 {
+		t.Fatalf("%d and %d events", len(got), len(plain))
+	}
+	for k, e := range got {
+		i := uint64(39 - k)
+		tr, sp := ids(i)
+		switch i % 3 {
+		case 1:
+			sp = [8]byte{}
+		case 2:
+			tr, sp = [16]byte{}, [8]byte{}
+		}
+		if e.Event != plain[k] || e.TraceID != tr || e.SpanID != sp {
+			t.Errorf("event %d: %+v", k, e)
+		}
+	}
+	tr, _ := ids(1)
+	wantStatus(t, l.AddTraced(1*ms, EventGCPause, 0, &tr, nil), ErrInvalid)
+	wantStatus(t, l.AddTraced(50*ms, 0, 0, &tr, nil), ErrInvalid)
+}
+
 func pearson(x, y []float64) float64 {
 	mx, my := means(x, y)
 	var sxy, sxx, syy float64

@@ -8,6 +8,7 @@ import "C"
 import (
 	"runtime"
 	"time"
+	"unsafe"
 )
 
 // Capacity limits of an [EventLog].
@@ -94,14 +95,19 @@ func (l *EventLog) Add(now uint64, typ EventType, value float64) error {
 	})
 }
 
+// lookbackArg is the look-back of an open log as the C argument.
+func (l *EventLog) lookbackArg(op string, lookback time.Duration) (C.uint64_t, error) {
+	if l.c == nil {
+		return 0, errClosed(op, l.what())
+	}
+	return durationArg(op, "look-back", lookback)
+}
+
 // Lookback returns the events stamped in [at − lookback, at], nearest to at first: the
 // candidate causes of a spike at at.
 func (l *EventLog) Lookback(at uint64, lookback time.Duration) ([]Event, error) {
 	const op = "llmm_event_log_lookback"
-	if l.c == nil {
-		return nil, errClosed(op, l.what())
-	}
-	lb, err := durationArg(op, "look-back", lookback)
+	lb, err := l.lookbackArg(op, lookback)
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +123,68 @@ func (l *EventLog) Lookback(at uint64, lookback time.Duration) ([]Event, error) 
 		e := &buf[i]
 		out[i] = Event{TimeNs: uint64(e.time_ns), Before: time.Duration(e.before_ns), Value: float64(e.value),
 			Type: EventType(e._type)}
+	}
+	return out, nil
+}
+
+// TracedEvent is one event with the trace it belongs to, returned by
+// [EventLog.LookbackTraced]; a zero TraceID or SpanID means none.
+type TracedEvent struct {
+	Event
+	TraceID [16]byte // W3C trace id
+	SpanID  [8]byte  // span id within it
+}
+
+// AddTraced records an event that belongs to a trace, as [EventLog.Add] does, with its trace
+// and span ids (nil: none) kept for [EventLog.LookbackTraced]. The first traced event of a
+// log allocates 24 bytes per event of its capacity for the ids.
+func (l *EventLog) AddTraced(now uint64, typ EventType, value float64, traceID *[16]byte,
+	spanID *[8]byte) error {
+	var tr, sp *C.uint8_t
+	if traceID != nil {
+		tr = (*C.uint8_t)(unsafe.Pointer(&traceID[0]))
+	}
+	if spanID != nil {
+		sp = (*C.uint8_t)(unsafe.Pointer(&spanID[0]))
+	}
+	defer runtime.KeepAlive(traceID)
+	defer runtime.KeepAlive(spanID)
+	return l.call("llmm_event_log_add_traced", func(c *C.llmm_event_log) C.llmm_status {
+		return C.llmm_event_log_add_traced(c, C.uint64_t(now), C.int32_t(typ), C.double(value), tr, sp)
+	})
+}
+
+// LookbackTraced is [EventLog.Lookback] with each event's trace and span ids.
+func (l *EventLog) LookbackTraced(at uint64, lookback time.Duration) ([]TracedEvent, error) {
+	const op = "llmm_event_log_lookback_traced"
+	lb, err := l.lookbackArg(op, lookback)
+	if err != nil {
+		return nil, err
+	}
+	defer runtime.KeepAlive(l)
+	buf, err := grow(op, 16, func(buf []C.llmm_traced_event, n *C.size_t) C.llmm_status {
+		for i := range buf { // caller-sized records, every one set up alike
+			if err := initStruct(C.LLMM_STRUCT_TRACED_EVENT, unsafe.Pointer(&buf[i]),
+				C.sizeof_llmm_traced_event); err != nil {
+				return C.LLMM_E_ABI
+			}
+		}
+		return C.llmm_event_log_lookback_traced(l.c, C.uint64_t(at), lb, &buf[0], C.size_t(len(buf)), n)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TracedEvent, len(buf))
+	for i := range out {
+		e := &buf[i]
+		out[i].Event = Event{TimeNs: uint64(e.time_ns), Before: time.Duration(e.before_ns),
+			Value: float64(e.value), Type: EventType(e._type)}
+		for k := range out[i].TraceID {
+			out[i].TraceID[k] = byte(e.trace_id[k])
+		}
+		for k := range out[i].SpanID {
+			out[i].SpanID[k] = byte(e.span_id[k])
+		}
 	}
 	return out, nil
 }

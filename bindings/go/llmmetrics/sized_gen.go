@@ -47,4 +47,5 @@ var sizedStructs = []struct {
 	{C.LLMM_STRUCT_OTLP_TRACES_REQUEST, C.sizeof_llmm_otlp_traces_request},
 	{C.LLMM_STRUCT_EXEMPLAR, C.sizeof_llmm_exemplar},
 	{C.LLMM_STRUCT_DECODE_INFO, C.sizeof_llmm_decode_info},
+	{C.LLMM_STRUCT_TRACED_EVENT, C.sizeof_llmm_traced_event},
 }

@@ -32,7 +32,8 @@ from .detect import (CollapseCounts, CollapseDetector, CollapseOption, CollapseR
                      CollapseVerdict, CorrelationMethod, Event, EventLog, EventLogCounts,
                      EventType, SaturationOption, SaturationReading, SaturationSignal,
                      SpikeDetector, SpikeLevel, SpikeOption, SpikeStats, StabilityGate,
-                     StabilityOption, StabilityReading, correlation, event_attr_name)
+                     StabilityOption, StabilityReading, TracedEvent, correlation,
+                     event_attr_name)
 from .errors import (AbiMismatch, BufferTooSmall, Corrupt, Empty, InvalidArgument,
                      InvalidState, LlmmError, NotConverged, OutOfMemory, OutOfRange, Status,
                      UnknownOption, UnsupportedVersion)
@@ -73,7 +74,8 @@ __all__ = [
     "Recorder", "Shard", "Window", "RatioWindow",
     "SpikeDetector", "SpikeLevel", "SpikeOption", "SpikeStats",
     "CollapseDetector", "CollapseOption", "CollapseVerdict", "CollapseReport", "CollapseCounts",
-    "EventLog", "EventType", "Event", "EventLogCounts", "event_attr_name", "correlation",
+    "EventLog", "EventType", "Event", "EventLogCounts", "TracedEvent", "event_attr_name",
+    "correlation",
     "CorrelationMethod", "StabilityGate", "StabilityOption", "StabilityReading",
     "SaturationSignal", "SaturationOption", "SaturationReading",
     "polyfit", "poly_eval", "poly_residuals", "poly_deriv", "poly_roots", "PolyFit", "FitStats",

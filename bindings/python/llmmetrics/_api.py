@@ -69,7 +69,7 @@ CONSTANTS = {
 #: enum -> its public enumerators, (name, value) in declaration order
 ENUMS = {
     'llmm_status': (('LLMM_OK', 0), ('LLMM_E_INVALID', -1), ('LLMM_E_NOMEM', -2), ('LLMM_E_RANGE', -3), ('LLMM_E_EMPTY', -4), ('LLMM_E_CORRUPT', -5), ('LLMM_E_VERSION', -6), ('LLMM_E_BUFFER', -7), ('LLMM_E_UNKNOWN_OPTION', -8), ('LLMM_E_STATE', -9), ('LLMM_E_NOT_CONVERGED', -10), ('LLMM_E_ABI', -11)),
-    'llmm_struct_kind': (('LLMM_STRUCT_ALLOCATOR', 1), ('LLMM_STRUCT_SPIKE_STATS', 2), ('LLMM_STRUCT_COLLAPSE_VERDICT', 3), ('LLMM_STRUCT_COLLAPSE_REPORT', 4), ('LLMM_STRUCT_STABILITY_READING', 5), ('LLMM_STRUCT_SATURATION_READING', 6), ('LLMM_STRUCT_OTLP_OPTIONS', 7), ('LLMM_STRUCT_FIT_STATS', 8), ('LLMM_STRUCT_KNEE', 9), ('LLMM_STRUCT_USL', 10), ('LLMM_STRUCT_KNEE_OPTIONS', 11), ('LLMM_STRUCT_LII_READING', 12), ('LLMM_STRUCT_KV_OCCUPANCY_RESULT', 13), ('LLMM_STRUCT_KV_HIT_READING', 14), ('LLMM_STRUCT_TLB_READING', 15), ('LLMM_STRUCT_SCORE_RESULT', 16), ('LLMM_STRUCT_SLO_RESULT', 17), ('LLMM_STRUCT_GOODPUT_RESULT', 18), ('LLMM_STRUCT_BURN_RESULT', 19), ('LLMM_STRUCT_ERROR_TRIGGER_READING', 20), ('LLMM_STRUCT_OPTION_INFO', 21), ('LLMM_STRUCT_OTLP_EXEMPLAR', 22), ('LLMM_STRUCT_OTLP_POINT', 23), ('LLMM_STRUCT_OTLP_METRIC', 24), ('LLMM_STRUCT_OTLP_METRICS_REQUEST', 25), ('LLMM_STRUCT_OTLP_ATTRIBUTE', 26), ('LLMM_STRUCT_OTLP_SPAN', 27), ('LLMM_STRUCT_OTLP_TRACES_REQUEST', 28), ('LLMM_STRUCT_EXEMPLAR', 29), ('LLMM_STRUCT_DECODE_INFO', 30)),
+    'llmm_struct_kind': (('LLMM_STRUCT_ALLOCATOR', 1), ('LLMM_STRUCT_SPIKE_STATS', 2), ('LLMM_STRUCT_COLLAPSE_VERDICT', 3), ('LLMM_STRUCT_COLLAPSE_REPORT', 4), ('LLMM_STRUCT_STABILITY_READING', 5), ('LLMM_STRUCT_SATURATION_READING', 6), ('LLMM_STRUCT_OTLP_OPTIONS', 7), ('LLMM_STRUCT_FIT_STATS', 8), ('LLMM_STRUCT_KNEE', 9), ('LLMM_STRUCT_USL', 10), ('LLMM_STRUCT_KNEE_OPTIONS', 11), ('LLMM_STRUCT_LII_READING', 12), ('LLMM_STRUCT_KV_OCCUPANCY_RESULT', 13), ('LLMM_STRUCT_KV_HIT_READING', 14), ('LLMM_STRUCT_TLB_READING', 15), ('LLMM_STRUCT_SCORE_RESULT', 16), ('LLMM_STRUCT_SLO_RESULT', 17), ('LLMM_STRUCT_GOODPUT_RESULT', 18), ('LLMM_STRUCT_BURN_RESULT', 19), ('LLMM_STRUCT_ERROR_TRIGGER_READING', 20), ('LLMM_STRUCT_OPTION_INFO', 21), ('LLMM_STRUCT_OTLP_EXEMPLAR', 22), ('LLMM_STRUCT_OTLP_POINT', 23), ('LLMM_STRUCT_OTLP_METRIC', 24), ('LLMM_STRUCT_OTLP_METRICS_REQUEST', 25), ('LLMM_STRUCT_OTLP_ATTRIBUTE', 26), ('LLMM_STRUCT_OTLP_SPAN', 27), ('LLMM_STRUCT_OTLP_TRACES_REQUEST', 28), ('LLMM_STRUCT_EXEMPLAR', 29), ('LLMM_STRUCT_DECODE_INFO', 30), ('LLMM_STRUCT_TRACED_EVENT', 31)),
     'llmm_object_kind': (('LLMM_KIND_SPIKE', 1), ('LLMM_KIND_COLLAPSE', 2), ('LLMM_KIND_STABILITY', 3), ('LLMM_KIND_SATURATION', 4), ('LLMM_KIND_LII_MONITOR', 5), ('LLMM_KIND_SCORECARD', 6), ('LLMM_KIND_GOODPUT', 7), ('LLMM_KIND_BURN', 8), ('LLMM_KIND_ERROR_TRIGGER', 9), ('LLMM_KIND_HOST_SAMPLER', 10)),
     'llmm_option_type': (('LLMM_OPTION_F64', 1), ('LLMM_OPTION_U64', 2), ('LLMM_OPTION_I32', 3)),
     'llmm_spike_level': (('LLMM_SPIKE_NONE', 0), ('LLMM_SPIKE_LEVEL1', 1), ('LLMM_SPIKE_LEVEL2', 2)),
@@ -124,6 +124,7 @@ STRUCTS = {
     'llmm_collapse': None,
     'llmm_event': (('time_ns', 'uint64_t'), ('before_ns', 'uint64_t'), ('value', 'double'), ('type', 'int32_t'), ('reserved', 'uint32_t')),
     'llmm_event_log': None,
+    'llmm_traced_event': (('struct_size', 'uint32_t'), ('type', 'int32_t'), ('time_ns', 'uint64_t'), ('before_ns', 'uint64_t'), ('value', 'double'), ('trace_id', ('[]', 'uint8_t', 16)), ('span_id', ('[]', 'uint8_t', 8))),
     'llmm_stability_reading': (('struct_size', 'uint32_t'), ('stable', 'int32_t'), ('held', 'uint32_t'), ('windows', 'uint32_t'), ('min', 'double'), ('max', 'double'), ('ratio', 'double'), ('total', 'uint64_t')),
     'llmm_stability': None,
     'llmm_saturation_reading': (('struct_size', 'uint32_t'), ('saturated', 'int32_t'), ('ready', 'int32_t'), ('latency_rising', 'int32_t'), ('inflight_rising', 'int32_t'), ('samples', 'uint32_t'), ('latency_slope', 'double'), ('latency_slope_se', 'double'), ('inflight_slope', 'double'), ('inflight_slope_se', 'double'), ('total', 'uint64_t')),
@@ -269,6 +270,8 @@ FUNCTIONS = {
     'llmm_event_log_count': ('llmm_status', (('*', ('const', 'llmm_event_log')), 'int32_t', 'uint64_t', 'uint64_t', ('*', 'uint64_t'))),
     'llmm_event_log_counts': ('llmm_status', (('*', ('const', 'llmm_event_log')), ('*', 'uint64_t'), ('*', 'uint64_t'), ('*', 'uint64_t'))),
     'llmm_event_log_reset': ('llmm_status', (('*', 'llmm_event_log'),)),
+    'llmm_event_log_add_traced': ('llmm_status', (('*', 'llmm_event_log'), 'uint64_t', 'int32_t', 'double', ('*', ('const', 'uint8_t')), ('*', ('const', 'uint8_t')))),
+    'llmm_event_log_lookback_traced': ('llmm_status', (('*', ('const', 'llmm_event_log')), 'uint64_t', 'uint64_t', ('*', 'llmm_traced_event'), 'size_t', ('*', 'size_t'))),
     'llmm_correlation': ('llmm_status', (('*', 'llmm_ctx'), ('*', ('const', 'double')), ('*', ('const', 'double')), 'size_t', 'llmm_correlation_method', ('*', 'double'))),
     'llmm_stability_new': ('llmm_status', (('*', 'llmm_ctx'), ('*', ('*', 'llmm_stability')))),
     'llmm_stability_free': ('void', (('*', 'llmm_stability'),)),

@@ -395,6 +395,27 @@ class Event(NamedTuple):
         return event_attr_name(self.type)
 
 
+class TracedEvent(NamedTuple):
+    """One event with its trace, returned by :meth:`EventLog.lookback_traced`
+    (``llmm_traced_event``); ids are bytes, all zero when the event has none."""
+
+    time_ns: int
+    before_ns: int  #: how long before the query's time stamp it happened
+    value: float
+    type: int
+    trace_id: bytes
+    span_id: bytes
+
+
+def _id_arg(value: Optional[bytes], n: int, what: str, call: str) -> Any:
+    """An id as a ``const uint8_t *`` argument (None stays NULL)."""
+    if value is None:
+        return None
+    if not isinstance(value, (bytes, bytearray)) or len(value) != n:
+        raise error_for(_lib.LLMM_E_INVALID, call, "%s must be %d bytes" % (what, n))
+    return (ctypes.c_uint8 * n).from_buffer_copy(bytes(value))
+
+
 class EventLogCounts(NamedTuple):
     """Events held, accepted and dropped by an :class:`EventLog`."""
 
@@ -428,21 +449,47 @@ class EventLog(Handle):
         self._call(_lib.llmm_event_log_add, t, int32(type, "type"), real(value),
                    detail="type=%r value=%r now_ns=%r" % (type, value, t))
 
-    def lookback(self, at_ns: int, lookback_ns: int) -> List[Event]:
-        """The events stamped in [at_ns − lookback_ns, at_ns], nearest first: the candidate
-        causes of a spike at ``at_ns``."""
-        call = "llmm_event_log_lookback"
+    def add_traced(self, type: Union[EventType, int], value: float = 0.0,
+                   trace_id: Optional[bytes] = None, span_id: Optional[bytes] = None,
+                   now_ns: Optional[int] = None) -> None:
+        """Record an event that belongs to a trace (16-byte ``trace_id``, 8-byte ``span_id``;
+        None: none), read back by :meth:`lookback_traced`."""
+        call = "llmm_event_log_add_traced"
+        t = time_arg(now_ns, call)
+        tr, sp = _id_arg(trace_id, 16, "trace_id", call), _id_arg(span_id, 8, "span_id", call)
+        self._call(_lib.llmm_event_log_add_traced, t, int32(type, "type"), real(value), tr, sp,
+                   detail="type=%r value=%r now_ns=%r" % (type, value, t))
+
+    def _lookback(self, call: str, at_ns: int, lookback_ns: int, record: Any,
+                  sized: bool) -> List[Any]:
+        """The records a look-back call writes (caller-sized ones set up first)."""
+        fn = getattr(_lib, call)
         at, back = uint64(at_ns, "at_ns", call), uint64(lookback_ns, "lookback_ns", call)
         n = ctypes.c_size_t()
         with self._lock:
             ptr = self._live()
-            st = _lib.llmm_event_log_lookback(ptr, at, back, None, 0, ctypes.byref(n))
+            st = fn(ptr, at, back, None, 0, ctypes.byref(n))
             if st not in (0, _lib.LLMM_E_BUFFER):
                 check(st, call)
-            out = (_lib.llmm_event * max(n.value, 1))()
-            check(_lib.llmm_event_log_lookback(ptr, at, back, out, n.value, ctypes.byref(n)),
-                  call)
-        return [Event(e.time_ns, e.before_ns, e.value, e.type) for e in out[:n.value]]
+            out = (record * max(n.value, 1))()
+            for i in range(len(out) if sized else 0):
+                out[i] = new_struct(record)
+            check(fn(ptr, at, back, out, n.value, ctypes.byref(n)), call)
+        return list(out[:n.value])
+
+    def lookback_traced(self, at_ns: int, lookback_ns: int) -> List[TracedEvent]:
+        """:meth:`lookback` with each event's trace and span ids."""
+        return [TracedEvent(e.time_ns, e.before_ns, e.value, e.type, bytes(e.trace_id),
+                            bytes(e.span_id))
+                for e in self._lookback("llmm_event_log_lookback_traced", at_ns, lookback_ns,
+                                        _lib.llmm_traced_event, True)]
+
+    def lookback(self, at_ns: int, lookback_ns: int) -> List[Event]:
+        """The events stamped in [at_ns − lookback_ns, at_ns], nearest first: the candidate
+        causes of a spike at ``at_ns``."""
+        return [Event(e.time_ns, e.before_ns, e.value, e.type)
+                for e in self._lookback("llmm_event_log_lookback", at_ns, lookback_ns,
+                                        _lib.llmm_event, False)]
 
     def count(self, type: Union[EventType, int] = 0, from_ns: int = 0,
               to_ns: int = 2 ** 64 - 1) -> int:

@@ -140,6 +140,28 @@ class Events(unittest.TestCase):
                 log.count(0, 10, 5)
             log.reset()
             self.assertEqual(len(log), 0)
+        # events carrying a trace (1.2): the same events and order, with their ids
+        with EventLog(3) as log:
+            tr, sp = bytes(range(1, 17)), bytes(range(40, 48))
+            log.add_traced(EventType.TCP_RETRANSMIT, 1.0, tr, sp, now_ns=100)
+            log.add(EventType.MAJOR_FAULT, 2.0, now_ns=200)
+            log.add_traced(EventType.SCHED_JITTER, 3.0, tr[::-1], None, now_ns=300)
+            log.add_traced(EventType.GC_PAUSE, 4.0, None, sp[::-1], now_ns=400)  # drops 100
+            got = log.lookback_traced(400, 1000)
+            plain = log.lookback(400, 1000)
+            self.assertEqual([(e.time_ns, e.before_ns, e.value, e.type) for e in got],
+                             [tuple(e) for e in plain])
+            self.assertEqual([(e.trace_id, e.span_id) for e in got],
+                             [(bytes(16), sp[::-1]), (tr[::-1], bytes(8)),
+                              (bytes(16), bytes(8))])
+            self.assertIsInstance(got[0], llmmetrics.TracedEvent)
+            self.assertEqual(log.lookback_traced(50, 10), [])
+            for bad in (b"short", "not bytes"):
+                with self.assertRaises(InvalidArgument):
+                    log.add_traced(EventType.GC_PAUSE, 0.0, bad, None, now_ns=500)
+            with self.assertRaises(InvalidArgument):
+                log.add_traced(EventType.GC_PAUSE, 0.0, tr, sp, now_ns=1)  # backwards
+            self.assertEqual(len(log), 3)
         names = {t: llmmetrics.event_attr_name(t) for t in EventType if t != EventType.USER}
         self.assertEqual(names[EventType.TCP_RETRANSMIT], "net.tcp.retrans")
         self.assertEqual(names[EventType.WEIGHT_SWITCH], "model.weight_switch")

@@ -62,6 +62,10 @@ typedef struct llmm_bench_target {
     int insecure;             /* do not verify the server's certificate */
     int ignore_eos;
     double timeout;           /* seconds per request, 0: none */
+    /* --traceparent: every request is a child of it (its trace id, a fresh span id, the
+     * parent its span); else each request starts a trace of its own (bench/trace.h) */
+    int tp_given;
+    uint8_t tp_trace[16], tp_span[8], tp_flags;
 } llmm_bench_target;
 
 /* One level of load. */
@@ -164,6 +168,9 @@ typedef struct llmm_bench_progress {
     FILE *host_file;
     int *host_failed;
     struct llmm_bench_bpf *bpf; /* --bpf (bench/bpf.h): read with every sample; NULL: none */
+    /* --otlp: handed a snapshot at the 50 ms samples once its interval passed (bench/otlp.h),
+     * or NULL */
+    struct llmm_bench_otlp *otlp;
 } llmm_bench_progress;
 
 /* Set by the SIGINT handler (cmd/bench.c): stop sending, wait `grace` seconds. */

@@ -15,6 +15,10 @@
 #include "bench/dataset.h"
 #include "bench/metrics.h"
 #include "bench/results.h"
+#include "bench/trace.h"
+#ifdef LLMM_CLI_HAVE_OTLP
+#include "bench/otlp.h"
+#endif
 #include "bench/url.h"
 #include "cmd/command.h"
 #include "common/file.h"
@@ -179,9 +183,17 @@ static int bpf_level(bpf_run *b, size_t i, const char *name, llmm_bench_result *
 #endif
 }
 
+
+/* What a run keeps beside its levels' files: the slowest requests, the OTLP pusher. */
+typedef struct run_extra {
+    llmm_bench_slowest slow;
+    struct llmm_bench_otlp *otlp; /* --otlp, or NULL */
+} run_extra;
+
 /* Run the levels; files[i] receives level i's result file. */
 static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_metrics *m,
-                  host_rec *h, bpf_run *bpf, char (*files)[4096], size_t *nfiles,
+                  host_rec *h, bpf_run *bpf, run_extra *x, char (*files)[4096],
+                  size_t *nfiles,
                   llmm_cli_error *err)
 {
     size_t n = a->lv.open ? 1 : a->nconc;
@@ -191,16 +203,24 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
         llmm_bench_level lv = a->lv;
         llmm_bench_result r;
         llmm_bench_progress pr = {isatty(2), a->progress_every, NULL, a->quiet, m,
-                                  h->s, h->f, &h->failed, bpf->c};
+                                  h->s, h->f, &h->failed, bpf->c, x->otlp};
         char name[64];
         if (!lv.open)
             lv.concurrency = a->conc[i];
         lv.first_prompt = next;
         llmm_bench_level_name(&lv, name, sizeof name);
         pr.label = name;
+#ifdef LLMM_CLI_HAVE_OTLP
+        if (x->otlp)
+            llmm_bench_otlp_level_start(x->otlp, name, &r);
+#endif
         rc = llmm_bench_run(&a->t, p, &lv, a->grace, &pr, &r, err);
         if (rc == LLMM_CLI_OK)
             rc = bpf_level(bpf, i, name, &r, err);
+#ifdef LLMM_CLI_HAVE_OTLP
+        if (x->otlp)
+            llmm_bench_otlp_level_end(x->otlp, rc == LLMM_CLI_OK);
+#endif
         next += r.n;
         if (rc == LLMM_CLI_OK && next > p->n && !warned) {
             llmm_cli_say(SELF, 0,
@@ -210,6 +230,7 @@ static int levels(llmm_bench_args *a, const llmm_bench_prompts *p, llmm_bench_me
             warned = 1;
         }
         if (rc == LLMM_CLI_OK) {
+            llmm_bench_slowest_add(&x->slow, &r);
             llmm_bench_print_level(stdout, &r);
             rc = write_level(a, &r, i, files[i], sizeof files[i], err);
             *nfiles += rc == LLMM_CLI_OK;
@@ -283,7 +304,9 @@ int llmm_bench_main(llmm_bench_args *a)
     llmm_bench_metrics metrics, *m = NULL;
     host_rec host = {NULL, NULL, 0};
     bpf_run bpf;
+    run_extra extra;
     int rc;
+    memset(&extra, 0, sizeof extra);
     if (build_url(a, url, sizeof url) != 0)
         return llmm_cli_say(SELF, 2, "--url too long");
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
@@ -332,19 +355,37 @@ int llmm_bench_main(llmm_bench_args *a)
     }
     if (rc == LLMM_CLI_OK)
         rc = host_open(a->host_signals, &host, &err);
+    if (rc == LLMM_CLI_OK && a->otlp_url) {
+#ifdef LLMM_CLI_HAVE_OTLP
+        llmm_bench_otlp_options oo = {a->otlp_url, a->otlp_every, a->otlp_json,
+                                      a->otlp_headers, a->otlp_nheaders,
+                                      a->t.tp_given ? a->t.tp_span : NULL};
+        if (!(extra.otlp = llmm_bench_otlp_open(&oo)))
+            rc = llmm_cli_fail(&err, LLMM_CLI_ENOMEM, "--otlp: cannot start its thread");
+#else
+        rc = llmm_cli_fail(&err, LLMM_CLI_EIO, "--otlp: this llmm was built without zlib "
+                                               "(install zlib1g-dev and rebuild)");
+#endif
+    }
     if (rc == LLMM_CLI_OK) {
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_sigint;
         sigaction(SIGINT, &sa, &old);
         llmm_bench_interrupted = 0;
-        rc = levels(a, &requests, m, &host, &bpf, files, &nfiles, &err);
+        rc = levels(a, &requests, m, &host, &bpf, &extra, files, &nfiles, &err);
         sigaction(SIGINT, &old, NULL);
     }
     rc = host_close(a->host_signals, &host, rc, &err);
+#ifdef LLMM_CLI_HAVE_OTLP
+    llmm_bench_otlp_close(extra.otlp); /* what is left is pushed before the report */
+#endif
     if (rc != LLMM_CLI_OK)
         llmm_cli_say(SELF, 1, "%s", err.msg);
-    if (nfiles > 0 && !a->no_report)
+    if (nfiles > 0 && !a->no_report) {
         final_report(a, &bpf, files, nfiles);
+        llmm_bench_slowest_print(stdout, &extra.slow);
+    }
+    llmm_bench_slowest_free(&extra.slow);
     if (m)
         llmm_bench_metrics_close(m);
 #ifdef LLMM_BENCH_HAVE_BPF

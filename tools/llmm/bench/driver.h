@@ -33,6 +33,11 @@ typedef struct llmm_bench_args {
     uint32_t server_pid;   /* --server-pid, 0: none */
     double runq_above;     /* --runq-above, seconds */
     int quiet, no_report;
+    const char *otlp_url;  /* --otlp, or NULL */
+    double otlp_every;     /* --otlp-interval, seconds */
+    int otlp_json;
+    const char *otlp_headers[LLMM_BENCH_HEADERS_MAX];
+    size_t otlp_nheaders;
 } llmm_bench_args;
 
 /* Run it; returns the exit status (0, 1 a failure before or outside the requests). */

@@ -12,9 +12,13 @@
 
 #include "bench/bpf.h"
 #include "bench/metrics.h"
+#ifdef LLMM_CLI_HAVE_OTLP
+#include "bench/otlp.h"
+#endif
 #include "bench/prompts.h"
 #include "bench/request.h"
 #include "bench/results.h"
+#include "bench/trace.h"
 #include "common/hostsig.h"
 #include "synth/rng.h"
 
@@ -36,6 +40,7 @@ typedef struct loop {
     size_t nfree, nslot;
     llmm_cli_json tok;
     llmm_cli_rng rng;
+    llmm_cli_rng ids;          /* the requests' trace and span ids (bench/trace.h) */
     size_t *order; /* the prompts' order (llmm_bench_prompt_order) */
     uint64_t sent, done, failed;
     uint64_t warm_n;           /* with --num-requests: the first ones sent are not measured */
@@ -110,13 +115,14 @@ static int send_one(loop *L, double intended)
         return -1;
     q = L->free_slot[--L->nfree];
     pi = L->order[(L->lv->first_prompt + r->n) % L->p->n];
-    if (llmm_bench_req_start(q, L->t, &L->p->v[pi], r->n) != 0) {
+    rec = &r->rec[r->n];
+    memset(rec, 0, sizeof *rec);
+    llmm_bench_ids_next(&L->ids, L->t, rec->trace_id, rec->span_id);
+    if (llmm_bench_req_start(q, L->t, &L->p->v[pi], r->n, rec) != 0) {
         L->nfree++;
         return -1;
     }
-    q->rec = r->n;
-    rec = &r->rec[r->n++];
-    memset(rec, 0, sizeof *rec);
+    q->rec = r->n++;
     rec->intended = intended;
     rec->in_tokens = rec->asked_in = L->p->v[pi].in_len;
     rec->asked_exact = !L->p->v[pi].estimated;
@@ -410,6 +416,10 @@ static int step(loop *L)
     now = llmm_bench_now();
     if (now >= L->next_sample) {
         sample(L, now);
+#ifdef LLMM_CLI_HAVE_OTLP
+        if (L->pr && L->pr->otlp)
+            llmm_bench_otlp_tick(L->pr->otlp, now);
+#endif
         L->next_sample += SAMPLE_EVERY;
         if (L->next_sample < now)
             L->next_sample = now + SAMPLE_EVERY;
@@ -511,6 +521,7 @@ int llmm_bench_run(const llmm_bench_target *t, const llmm_bench_prompts *p,
     L->r = out;
     L->curl_timeout_ms = -1;
     llmm_cli_rng_seed(&L->rng, lv->seed);
+    llmm_bench_ids_seed(&L->ids);
     L->order = llmm_bench_prompt_order(p->n, lv->seed);
     if (!L->order || make_recorders(out) != 0 || loop_init(L, nslot) != 0) {
         loop_free(L);

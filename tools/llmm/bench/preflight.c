@@ -25,7 +25,7 @@ int llmm_bench_preflight(const llmm_bench_target *t, const llmm_bench_prompt *p,
     memset(&tok, 0, sizeof tok);
     one.out_len = 1;
     if (llmm_bench_req_init(&q, &tok) != 0 ||
-        llmm_bench_req_start(&q, t, &one, LLMM_BENCH_PREFLIGHT_ID) != 0) {
+        llmm_bench_req_start(&q, t, &one, LLMM_BENCH_PREFLIGHT_ID, NULL) != 0) {
         llmm_bench_req_free(&q);
         return llmm_cli_fail(err, LLMM_CLI_ENOMEM, "out of memory");
     }

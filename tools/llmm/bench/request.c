@@ -1,6 +1,7 @@
 /* request.c: one streamed request of `llmm bench` (request.h): its libcurl handle, body and
  * headers, and what its bytes say as they arrive (SSE events, chunks, timestamps). */
 #include "bench/request.h"
+#include "bench/trace.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -173,9 +174,10 @@ static char *body_of(const llmm_bench_target *t, const llmm_bench_prompt *p)
 
 /* The headers of request number id: X-Request-Id (as vLLM's client sends one), the content
  * types, the key, the extra ones. NULL out of memory. */
-static struct curl_slist *headers_of(const llmm_bench_target *t, size_t id)
+static struct curl_slist *headers_of(const llmm_bench_target *t, size_t id,
+                                     const llmm_bench_rec *rec)
 {
-    char rid[64];
+    char rid[80];
     struct curl_slist *h;
     if (id == LLMM_BENCH_PREFLIGHT_ID)
         snprintf(rid, sizeof rid, "X-Request-Id: bench-preflight");
@@ -184,6 +186,10 @@ static struct curl_slist *headers_of(const llmm_bench_target *t, size_t id)
     h = curl_slist_append(NULL, rid);
     h = h ? curl_slist_append(h, "Content-Type: application/json") : NULL;
     h = h ? curl_slist_append(h, "Accept: text/event-stream") : NULL;
+    if (h && rec) {
+        llmm_bench_traceparent_header(t, rec->trace_id, rec->span_id, rid, sizeof rid);
+        h = curl_slist_append(h, rid);
+    }
     if (h && t->api_key) {
         size_t n = strlen(t->api_key) + 32;
         char *a = malloc(n);
@@ -215,13 +221,13 @@ void llmm_bench_easy_common(CURL *e, const llmm_bench_target *t)
 }
 
 int llmm_bench_req_start(llmm_bench_req *q, const llmm_bench_target *t,
-                         const llmm_bench_prompt *p, size_t id)
+                         const llmm_bench_prompt *p, size_t id, const llmm_bench_rec *rec)
 {
     CURL *e = q->easy;
     free(q->body);
     curl_slist_free_all(q->hdrs);
     q->body = body_of(t, p);
-    q->hdrs = headers_of(t, id);
+    q->hdrs = headers_of(t, id, rec);
     if (!q->body || !q->hdrs)
         return -1;
     llmm_bench_sse_reset(&q->sse);

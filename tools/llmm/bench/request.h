@@ -38,10 +38,11 @@ double llmm_bench_now(void);
 /* A fresh request slot (its handle made): 0, or -1 out of memory. */
 int llmm_bench_req_init(llmm_bench_req *q, llmm_cli_json *tok);
 void llmm_bench_req_free(llmm_bench_req *q);
-/* Set the handle up for prompt p, request number id of its level (X-Request-Id: bench-ID):
- * 0, or -1 out of memory. */
+/* Set the handle up for prompt p, request number id of its level (X-Request-Id: bench-ID)
+ * and its trace context rec's trace_id and span_id (`traceparent`; rec NULL: none): 0, or -1
+ * out of memory. */
 int llmm_bench_req_start(llmm_bench_req *q, const llmm_bench_target *t,
-                         const llmm_bench_prompt *p, size_t id);
+                         const llmm_bench_prompt *p, size_t id, const llmm_bench_rec *rec);
 /* The TLS and socket options of every handle (requests and the preflight). */
 void llmm_bench_easy_common(CURL *e, const llmm_bench_target *t);
 /* Should the request that ended with res be sent again? Only when it went out on a reused

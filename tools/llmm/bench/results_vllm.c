@@ -2,6 +2,7 @@
  * llmm's extension under the one key "llmm" (doc/bench.md), through the tool's JSON writer
  * (every string escaped, no NaN: null). */
 #include "bench/results.h"
+#include "bench/trace.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -219,6 +220,16 @@ static void llmm_lists(llmm_cli_jw *w, const llmm_bench_result *r, int phase)
                 llmm_cli_jw_null(w);
         }
     llmm_cli_jw_arr_end(w);
+    for (int k = 0; k < 2; k++) { /* the W3C trace context each was sent with */
+        llmm_cli_jw_key_arr(w, k ? "span_ids" : "trace_ids");
+        for (size_t i = 0; i < r->n; i++)
+            if (in(&r->rec[i], phase)) {
+                char hex[33];
+                llmm_bench_hex(k ? r->rec[i].span_id : r->rec[i].trace_id, k ? 8 : 16, hex);
+                llmm_cli_jw_str(w, hex);
+            }
+        llmm_cli_jw_arr_end(w);
+    }
     lists(w, r, phase, L_FIRST_START, L_NUM);
     llmm_bench_kev_lists(w, r, phase); /* --bpf */
 }

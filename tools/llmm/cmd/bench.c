@@ -15,7 +15,7 @@
     "max-concurrency= num-requests= duration= input-len= output-len= range-ratio= ignore-eos "     \
     "seed= warmup= timeout= grace= out=/o label= no-report quiet/q progress-every= dataset= "      \
     "metrics-port= host-signals= vocab-size= shared-prefix= text-prompts metrics-address= "       \
-    "bpf server-pid= runq-above="
+    "bpf server-pid= runq-above= traceparent= otlp= otlp-interval= otlp-json otlp-header="
 enum {
     OPT_URL = LLMM_CLI_OPT,
     OPT_CHAT,
@@ -52,7 +52,12 @@ enum {
     OPT_METRICS_ADDR,
     OPT_BPF,
     OPT_SERVER_PID,
-    OPT_RUNQ_ABOVE
+    OPT_RUNQ_ABOVE,
+    OPT_TRACEPARENT,
+    OPT_OTLP,
+    OPT_OTLP_EVERY,
+    OPT_OTLP_JSON,
+    OPT_OTLP_HEADER
 };
 
 static void usage(FILE *f)
@@ -154,7 +159,23 @@ static void usage(FILE *f)
           "  --runq-above DUR     a server wait this long or longer is a sched.jitter event\n"
           "                       (default 1ms)\n"
           "\n"
-          "Report:\n"
+          "Tracing:\n"
+          "  --traceparent VALUE  send every request as a child of this W3C traceparent (its\n"
+          "                       trace id, a fresh span id each); by default each request\n"
+          "                       starts a trace of its own. The ids are in the result files\n"
+          "                       and the slowest requests' are printed at the end\n"
+          "  --otlp URL           push to an OTLP/HTTP collector (URL: its base, e.g.\n"
+          "                       http://localhost:4318): the running level's TTFT, ITL and E2E\n"
+          "                       as exponential histograms and the requests by outcome,\n"
+          "                       cumulative, every --otlp-interval (default 10s) and at the end\n"
+          "                       of each level, and one client span per request; a collector\n"
+          "                       that fails is said on stderr, never in the exit status\n"
+          "  --otlp-interval DUR  between pushes of a level (default 10s, at least 0.1s)\n"
+          "  --otlp-json          OTLP/JSON instead of protobuf\n"
+          "  --otlp-header 'Name: value'\n"
+          "                       a header of every push (e.g. a collector's key; repeatable)\n"
+          "\n"
+          "Report and progress:\n"
           "  --no-report          no closing `llmm report` / `llmm knee`\n"
           "  -q, --quiet          no progress lines; --progress-every DUR: when stderr is not\n"
           "                       a terminal, a line every DUR (default 10s)\n"
@@ -278,6 +299,14 @@ static int value_option(llmm_bench_args *a, int id, const char *arg)
         return llmm_cli_parse_duration(arg, &a->runq_above) == 0 && a->runq_above <= 60 ? 0 : -1;
     case OPT_EVERY:
         return seconds_arg(arg, &d) == 0 && d > 0 ? (a->progress_every = d, 0) : -1;
+    case OPT_OTLP_EVERY:
+        return seconds_arg(arg, &d) == 0 && d >= 0.1 ? (a->otlp_every = d, 0) : -1;
+    case OPT_TRACEPARENT:
+        a->t.tp_given = 1;
+        return llmm_traceparent_parse(arg, a->t.tp_trace, a->t.tp_span, &a->t.tp_flags) ==
+                       LLMM_OK
+                   ? 0
+                   : -1;
     default:
         return -1;
     }
@@ -315,6 +344,14 @@ static int option(void *ctx, int id, const char *name, const char *arg)
     case OPT_METRICS_ADDR: a->metrics_address = arg; return -1;
     case OPT_NOREPORT: a->no_report = 1; return -1;
     case OPT_BPF: a->bpf = 1; return -1;
+    case OPT_OTLP: a->otlp_url = arg; return -1;
+    case OPT_OTLP_JSON: a->otlp_json = 1; return -1;
+    case OPT_OTLP_HEADER:
+        if (a->otlp_nheaders == LLMM_BENCH_HEADERS_MAX || !strchr(arg, ':'))
+            return llmm_cli_usage_error(SELF, "--otlp-header: 'Name: value', at most %d",
+                                        LLMM_BENCH_HEADERS_MAX);
+        a->otlp_headers[a->otlp_nheaders++] = arg;
+        return -1;
     case 'q': a->quiet = 1; return -1;
     default:
         if (value_option(a, id, arg) != 0)
@@ -343,6 +380,7 @@ static void defaults(llmm_bench_args *a)
     a->metrics_port = -1;
     a->metrics_address = "127.0.0.1";
     a->runq_above = -1; /* not given: 1ms */
+    a->otlp_every = 10;
 }
 
 static int run(int argc, char **argv)

@@ -67,6 +67,7 @@ pub const LLMM_STRUCT_OTLP_SPAN: llmm_struct_kind = 27;
 pub const LLMM_STRUCT_OTLP_TRACES_REQUEST: llmm_struct_kind = 28;
 pub const LLMM_STRUCT_EXEMPLAR: llmm_struct_kind = 29;
 pub const LLMM_STRUCT_DECODE_INFO: llmm_struct_kind = 30;
+pub const LLMM_STRUCT_TRACED_EVENT: llmm_struct_kind = 31;
 
 /// Allocation hooks. Every allocation the library makes for a handle goes through the allocator of the context the handle was made with.
 #[repr(C)]
@@ -524,6 +525,26 @@ pub struct llmm_event {
     pub reserved: u32,
 }
 
+/// One event with the trace it belongs to, as returned by llmm_event_log_lookback_traced(): the 1.0 llmm_event (which stays 32 bytes) plus the W3C trace and span ids given to llmm_event_log_add_traced().
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct llmm_traced_event {
+    /// caller-sized: set by llmm_traced_event_init()
+    pub struct_size: u32,
+    /// its type (llmm_event_type or a user id)
+    pub r#type: i32,
+    /// the event's time stamp
+    pub time_ns: u64,
+    /// how long before the query's time stamp it happened (≥ 0)
+    pub before_ns: u64,
+    /// the value given with the event
+    pub value: f64,
+    /// the trace it belongs to; all zero: none
+    pub trace_id: [u8; 16],
+    /// the span within it; all zero: none
+    pub span_id: [u8; 8],
+}
+
 /// Correlation coefficient.
 pub type llmm_correlation_method = c_int;
 pub const LLMM_CORRELATION_PEARSON: llmm_correlation_method = 1;
@@ -679,6 +700,10 @@ extern "C" {
     pub fn llmm_event_log_counts(log: *const llmm_event_log, held: *mut u64, total: *mut u64, dropped: *mut u64) -> llmm_status;
     /// Forget every event, the counts and the clock; the capacity stays.
     pub fn llmm_event_log_reset(log: *mut llmm_event_log) -> llmm_status;
+    /// Record an event that belongs to a trace (a kernel event attributed to a request, a request's own latency spike): as llmm_event_log_add(), with the trace and span ids kept beside it for llmm_event_log_lookback_traced().
+    pub fn llmm_event_log_add_traced(log: *mut llmm_event_log, now_ns: u64, r#type: i32, value: f64, trace_id: *const u8, span_id: *const u8) -> llmm_status;
+    /// The events stamped in `[at_ns − lookback_ns, at_ns]` with their traces: as llmm_event_log_lookback() (same events, same order), into caller-sized records.
+    pub fn llmm_event_log_lookback_traced(log: *const llmm_event_log, at_ns: u64, lookback_ns: u64, out: *mut llmm_traced_event, cap: usize, len: *mut usize) -> llmm_status;
     /// Correlation of the pairs `(x[i], y[i])`, i < n.
     pub fn llmm_correlation(ctx: *mut llmm_ctx, x: *const f64, y: *const f64, n: usize, method: llmm_correlation_method, r: *mut f64) -> llmm_status;
     /// Create a gate with the default options (options_reference).
@@ -1839,4 +1864,5 @@ size_prefixed! {
     llmm_otlp_traces_request = LLMM_STRUCT_OTLP_TRACES_REQUEST,
     llmm_exemplar = LLMM_STRUCT_EXEMPLAR,
     llmm_decode_info = LLMM_STRUCT_DECODE_INFO,
+    llmm_traced_event = LLMM_STRUCT_TRACED_EVENT,
 }

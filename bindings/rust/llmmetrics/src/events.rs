@@ -66,6 +66,42 @@ pub struct Event {
     pub kind: EventType,
 }
 
+/// One event with the trace it belongs to, returned by [`EventLog::lookback_traced`]; an
+/// all-zero id means none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TracedEvent {
+    /// The event as [`EventLog::lookback`] returns it.
+    pub event: Event,
+    /// W3C trace id.
+    pub trace_id: [u8; 16],
+    /// Span id within the trace.
+    pub span_id: [u8; 8],
+}
+
+fn event(time_ns: u64, before_ns: u64, value: f64, kind: i32) -> Event {
+    Event { time_ns, before_ns, value, kind: EventType(kind) }
+}
+
+/// The records a look-back `call(out, cap, &mut len)` writes, the buffer grown (with copies of
+/// `fill`) to the size the library asks for.
+fn grow<T: Clone>(
+    fill: T,
+    mut call: impl FnMut(*mut T, usize, &mut usize) -> ffi::llmm_status,
+) -> Result<Vec<T>> {
+    let mut raw: Vec<T> = Vec::new();
+    loop {
+        let mut len = 0usize;
+        let st = call(raw.as_mut_ptr(), raw.len(), &mut len);
+        if st == ffi::LLMM_E_BUFFER && len > raw.len() {
+            raw.resize(len, fill.clone());
+            continue;
+        }
+        check(st)?;
+        raw.truncate(len);
+        return Ok(raw);
+    }
+}
+
 /// Counts of an [`EventLog`] since creation or reset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EventLogCounts {
@@ -123,36 +159,61 @@ impl EventLog {
 
     /// The events stamped in `[at_ns − lookback_ns, at_ns]`, nearest to `at_ns` first.
     pub fn lookback(&self, at_ns: u64, lookback_ns: u64) -> Result<Vec<Event>> {
-        let mut raw: Vec<ffi::llmm_event> = Vec::new();
-        loop {
-            let mut len = 0usize;
-            // SAFETY: `raw` has `len()` initialised elements to write into.
-            let st = unsafe {
-                ffi::llmm_event_log_lookback(
+        let raw = grow(ffi::llmm_event::default(), |out, cap, len| {
+            // SAFETY: live handle; `out` has `cap` initialised records to write into.
+            unsafe {
+                ffi::llmm_event_log_lookback(self.raw.ptr(), at_ns, lookback_ns, out, cap, len)
+            }
+        })?;
+        Ok(raw.iter().map(|e| event(e.time_ns, e.before_ns, e.value, e.r#type)).collect())
+    }
+
+    /// Record an event that belongs to a trace (`None`: no id), read back by
+    /// [`EventLog::lookback_traced`]; the first one allocates 24 bytes per event of the
+    /// capacity for the ids.
+    ///
+    /// # Errors
+    /// As [`EventLog::add`]; `NoMem` for the ids' storage (nothing changed).
+    pub fn add_traced(
+        &mut self,
+        now_ns: u64,
+        kind: EventType,
+        value: f64,
+        trace_id: Option<&[u8; 16]>,
+        span_id: Option<&[u8; 8]>,
+    ) -> Result<()> {
+        let tr = trace_id.map_or(std::ptr::null(), |t| t.as_ptr());
+        let sp = span_id.map_or(std::ptr::null(), |s| s.as_ptr());
+        // SAFETY: live handle, exclusive borrow; the ids are 16 and 8 readable bytes or NULL.
+        check(unsafe {
+            ffi::llmm_event_log_add_traced(self.raw.ptr(), now_ns, kind.0, value, tr, sp)
+        })
+    }
+
+    /// [`EventLog::lookback`] with each event's trace and span ids.
+    pub fn lookback_traced(&self, at_ns: u64, lookback_ns: u64) -> Result<Vec<TracedEvent>> {
+        let fill: ffi::llmm_traced_event = crate::sized::try_defaults()?;
+        let raw = grow(fill, |out, cap, len| {
+            // SAFETY: live handle; `out` has `cap` records, each set up by llmm_struct_init.
+            unsafe {
+                ffi::llmm_event_log_lookback_traced(
                     self.raw.ptr(),
                     at_ns,
                     lookback_ns,
-                    raw.as_mut_ptr(),
-                    raw.len(),
-                    &mut len,
+                    out,
+                    cap,
+                    len,
                 )
-            };
-            if st == ffi::LLMM_E_BUFFER && len > raw.len() {
-                raw.resize(len, ffi::llmm_event::default());
-                continue;
             }
-            check(st)?;
-            raw.truncate(len);
-            return Ok(raw
-                .iter()
-                .map(|e| Event {
-                    time_ns: e.time_ns,
-                    before_ns: e.before_ns,
-                    value: e.value,
-                    kind: EventType(e.r#type),
-                })
-                .collect());
-        }
+        })?;
+        Ok(raw
+            .iter()
+            .map(|e| TracedEvent {
+                event: event(e.time_ns, e.before_ns, e.value, e.r#type),
+                trace_id: e.trace_id,
+                span_id: e.span_id,
+            })
+            .collect())
     }
 
     /// Events of one type (`None`: every type) stamped in `[from_ns, to_ns]`.

@@ -93,7 +93,7 @@ pub use context::{Context, RawAllocator, RustAllocator};
 pub use error::{Error, ErrorKind, Result};
 pub use events::{
     correlation, correlation_in, CorrelationMethod, Event, EventLog, EventLogCounts, EventType,
-    EVENT_LOG_CAPACITY_DEFAULT,
+    TracedEvent, EVENT_LOG_CAPACITY_DEFAULT,
 };
 pub use exemplar::{
     prom_negotiate_openmetrics, traceparent_format, traceparent_parse, Exemplar, ExemplarKeep,

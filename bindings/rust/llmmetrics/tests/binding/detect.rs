@@ -136,6 +136,47 @@ fn event_log_lookback_counts_and_drops() {
     assert_eq!(all[0].value, 999.0);
 }
 
+// Events carrying a trace (1.2): the same events and order as `lookback`, with their ids.
+#[test]
+fn event_log_traced() {
+    let mut log = EventLog::new(0).unwrap();
+    let ids = |i: u64| {
+        let mut tr = [0u8; 16];
+        for (k, b) in tr.iter_mut().enumerate() {
+            *b = (i as u8).wrapping_add(k as u8);
+        }
+        (tr, [(i as u8) ^ 0xa5; 8])
+    };
+    for i in 0..40u64 {
+        let (tr, sp) = ids(i);
+        match i % 3 {
+            0 => log.add_traced(i, EventType::TCP_RETRANSMIT, i as f64, Some(&tr), Some(&sp)),
+            1 => log.add_traced(i, EventType::MAJOR_FAULT, i as f64, Some(&tr), None),
+            _ => log.add(i, EventType::SCHED_JITTER, i as f64),
+        }
+        .unwrap();
+    }
+    let plain = log.lookback(39, 100).unwrap();
+    let got = log.lookback_traced(39, 100).unwrap();
+    assert_eq!(got.len(), 40);
+    for (k, e) in got.iter().enumerate() {
+        let i = 39 - k as u64;
+        let (mut tr, mut sp) = ids(i);
+        if i % 3 != 0 {
+            sp = [0; 8];
+        }
+        if i % 3 == 2 {
+            tr = [0; 16];
+        }
+        assert_eq!(e.event, plain[k]);
+        assert_eq!((e.trace_id, e.span_id), (tr, sp), "event {k}");
+    }
+    assert_eq!(log.lookback_traced(100, 10).unwrap(), vec![]);
+    let (tr, _) = ids(1);
+    let err = log.add_traced(1, EventType::GC_PAUSE, 0.0, Some(&tr), None).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Invalid);
+}
+
 fn pearson(x: &[f64], y: &[f64]) -> f64 {
     let n = x.len() as f64;
     let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
