@@ -460,10 +460,10 @@ class EventLog(Handle):
         self._call(_lib.llmm_event_log_add_traced, t, int32(type, "type"), real(value), tr, sp,
                    detail="type=%r value=%r now_ns=%r" % (type, value, t))
 
-    def _lookback(self, call: str, at_ns: int, lookback_ns: int, record: Any,
+    def _lookback(self, fn: Any, call: str, at_ns: int, lookback_ns: int, record: Any,
                   sized: bool) -> List[Any]:
-        """The records a look-back call writes (caller-sized ones set up first)."""
-        fn = getattr(_lib, call)
+        """The records the look-back call fn (named call) writes (caller-sized ones set up
+        first). fn is passed as ``_lib.llmm_…`` so that the binding check sees the call."""
         at, back = uint64(at_ns, "at_ns", call), uint64(lookback_ns, "lookback_ns", call)
         n = ctypes.c_size_t()
         with self._lock:
@@ -481,15 +481,16 @@ class EventLog(Handle):
         """:meth:`lookback` with each event's trace and span ids."""
         return [TracedEvent(e.time_ns, e.before_ns, e.value, e.type, bytes(e.trace_id),
                             bytes(e.span_id))
-                for e in self._lookback("llmm_event_log_lookback_traced", at_ns, lookback_ns,
+                for e in self._lookback(_lib.llmm_event_log_lookback_traced,
+                                        "llmm_event_log_lookback_traced", at_ns, lookback_ns,
                                         _lib.llmm_traced_event, True)]
 
     def lookback(self, at_ns: int, lookback_ns: int) -> List[Event]:
         """The events stamped in [at_ns − lookback_ns, at_ns], nearest first: the candidate
         causes of a spike at ``at_ns``."""
         return [Event(e.time_ns, e.before_ns, e.value, e.type)
-                for e in self._lookback("llmm_event_log_lookback", at_ns, lookback_ns,
-                                        _lib.llmm_event, False)]
+                for e in self._lookback(_lib.llmm_event_log_lookback, "llmm_event_log_lookback",
+                                        at_ns, lookback_ns, _lib.llmm_event, False)]
 
     def count(self, type: Union[EventType, int] = 0, from_ns: int = 0,
               to_ns: int = 2 ** 64 - 1) -> int:

@@ -359,7 +359,7 @@ int llmm_bench_main(llmm_bench_args *a)
 #ifdef LLMM_CLI_HAVE_OTLP
         llmm_bench_otlp_options oo = {a->otlp_url, a->otlp_every, a->otlp_json,
                                       a->otlp_headers, a->otlp_nheaders,
-                                      a->t.tp_given ? a->t.tp_span : NULL};
+                                      a->t.tp_given ? a->t.tp_span : NULL, a->bpf};
         if (!(extra.otlp = llmm_bench_otlp_open(&oo)))
             rc = llmm_cli_fail(&err, LLMM_CLI_ENOMEM, "--otlp: cannot start its thread");
 #else

@@ -59,6 +59,7 @@ struct llmm_bench_otlp {
     size_t nseen, scan_from;
     uint64_t outcomes[LLMM_BENCH_NREASONS];
     uint8_t parent[8]; /* --traceparent's span id: every span's parent (zero: roots) */
+    int spans_at_end;  /* the spans of a level go with its last push only (--bpf) */
     best top[NHIST];
     size_t latest;
     int have_latest;
@@ -245,10 +246,14 @@ static void exemplar(const llmm_bench_otlp *p, llmm_otlp_exemplar *e, size_t i, 
     memcpy(e->span_id, x->span_id, 8);
 }
 
-/* The spans of the requests ended since the last snapshot; 0, or -1 out of memory. */
-static int take_spans(llmm_bench_otlp *p, job *j)
+/* The spans of the requests ended since the last snapshot (with spans_at_end: none until the
+ * level's last snapshot, which takes every ended request's); 0, or -1 out of memory. Every
+ * newly ended request is seen once (saw: the exemplars) whether or not its span goes now. */
+static int take_spans(llmm_bench_otlp *p, job *j, int last)
 {
     const llmm_bench_result *r = p->r;
+    const int emit = !p->spans_at_end || last, every = p->spans_at_end && last;
+    const size_t from = every ? 0 : p->scan_from;
     size_t n = 0;
     if (r->n > p->nseen) {
         uint8_t *s = realloc(p->seen, r->n);
@@ -258,21 +263,28 @@ static int take_spans(llmm_bench_otlp *p, job *j)
         p->seen = s;
         p->nseen = r->n;
     }
-    for (size_t i = p->scan_from; i < r->n; i++)
-        n += !p->seen[i] && r->rec[i].end > 0;
-    if (n == 0)
-        return 0;
-    j->spans = calloc(n, sizeof *j->spans);
-    j->attrs = calloc(n * NATTR, sizeof *j->attrs);
-    if (!j->spans || !j->attrs)
-        return -1;
-    for (size_t i = p->scan_from; i < r->n; i++) {
+    for (size_t i = from; emit && i < r->n; i++)
+        n += (every || !p->seen[i]) && r->rec[i].end > 0;
+    if (n > 0) {
+        j->spans = calloc(n, sizeof *j->spans);
+        j->attrs = calloc(n * NATTR, sizeof *j->attrs);
+        if (!j->spans || !j->attrs)
+            return -1;
+    }
+    for (size_t i = from; i < r->n; i++) {
         const llmm_bench_rec *x = &r->rec[i];
-        llmm_otlp_span *s = &j->spans[j->nspans];
-        if (p->seen[i] || x->end <= 0)
+        llmm_otlp_span *s;
+        if (x->end <= 0)
             continue;
-        p->seen[i] = 1;
-        saw(p, i);
+        if (!p->seen[i]) {
+            p->seen[i] = 1;
+            saw(p, i);
+        } else if (!every) {
+            continue;
+        }
+        if (!emit)
+            continue;
+        s = &j->spans[j->nspans];
         llmm_otlp_span_init(s);
         memcpy(s->trace_id, x->trace_id, 16);
         memcpy(s->span_id, x->span_id, 8);
@@ -295,7 +307,7 @@ static int take_spans(llmm_bench_otlp *p, job *j)
 }
 
 /* Take a snapshot and queue it (always: a level's last must go out). */
-static void snapshot(llmm_bench_otlp *p, double now)
+static void snapshot(llmm_bench_otlp *p, double now, int last)
 {
     job *j;
     if (!p->r)
@@ -304,7 +316,7 @@ static void snapshot(llmm_bench_otlp *p, double now)
     if (!j)
         goto nomem;
     snprintf(j->level, sizeof j->level, "%s", p->level);
-    if (take_spans(p, j) != 0)
+    if (take_spans(p, j, last) != 0)
         goto nomem;
     j->start_ns = unix_ns(p, p->r->t0 > 0 ? p->r->t0 : now);
     j->time_ns = unix_ns(p, now);
@@ -359,6 +371,7 @@ llmm_bench_otlp *llmm_bench_otlp_open(const llmm_bench_otlp_options *o)
     if (o->parent)
         memcpy(p->parent, o->parent, 8);
     p->every = o->every;
+    p->spans_at_end = o->spans_at_end;
     p->mono_to_unix = clock_s(CLOCK_REALTIME) - llmm_bench_now();
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
@@ -393,7 +406,7 @@ void llmm_bench_otlp_tick(llmm_bench_otlp *p, double now)
     p->skipped += behind;
     pthread_mutex_unlock(&p->mu);
     if (!behind)
-        snapshot(p, now);
+        snapshot(p, now, 0);
 }
 
 void llmm_bench_otlp_level_end(llmm_bench_otlp *p, int push)
@@ -401,7 +414,7 @@ void llmm_bench_otlp_level_end(llmm_bench_otlp *p, int push)
     if (!p || !p->r)
         return;
     if (push)
-        snapshot(p, p->r->t_end > 0 ? p->r->t_end : llmm_bench_now());
+        snapshot(p, p->r->t_end > 0 ? p->r->t_end : llmm_bench_now(), 1);
     p->r = NULL;
 }
 

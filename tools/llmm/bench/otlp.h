@@ -20,6 +20,8 @@ typedef struct llmm_bench_otlp_options {
     const char *const *headers;
     size_t nheaders;
     const uint8_t *parent; /* --traceparent's span id (8 bytes), the spans' parent, or NULL */
+    int spans_at_end;      /* --bpf: a level's spans go with its last push only, once its
+                              kernel events are attributed (they are known at its end) */
 } llmm_bench_otlp_options;
 
 /* Start the pusher: NULL out of memory (said). */
