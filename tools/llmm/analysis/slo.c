@@ -58,8 +58,11 @@ int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err)
     v->err_max = isnan(r->err_max) ? 0.01 : r->err_max;
     v->error_rate = r->sum.total ? (double)r->sum.failed / (double)r->sum.total : 0.0;
     v->errors_judged = !isnan(r->sum.error_rate) || r->sum.total == 0;
-    if (!v->errors_judged)
+    if (!v->errors_judged) {
         v->error_rate = NAN;
+        v->errors_why = r->sum.failed_unknown ? "failures not stated"
+                                              : "a run states no request counts";
+    }
     v->errors_ok = v->errors_judged && v->error_rate <= v->err_max;
     v->satisfied = 1;
     for (int i = 0; i < 3; i++) {
@@ -75,6 +78,7 @@ int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err)
         v->nchecks++;
         if (stats_only && llmm_sketch_count(r->trace.sk[metric[i]]) == 0) {
             check_stated(r, v, c);
+            v->by_tool += c->judged;
             v->unjudged += !c->judged;
             v->satisfied &= !c->judged || c->latency_ok;
             continue;
@@ -85,10 +89,11 @@ int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err)
         if (st != LLMM_OK)
             return llmm_cli_fail(err, LLMM_CLI_EPARSE, "SLO check: %s", llmm_strerror(st));
         c->judged = 1;
+        v->by_us++;
         c->latency = res.latency;
         c->latency_ok = res.latency_ok;
         /* its successes are all completed requests (not so with runs of statistics only) */
-        if (metric[i] != LLMM_CLI_M_TPOT && !stats_only) {
+        if (metric[i] != LLMM_CLI_M_TPOT && !stats_only && !r->sum.sampled_runs) {
             v->errors_ok = res.errors_ok;
             v->error_rate = res.error_rate;
         }

@@ -35,6 +35,9 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
     memset(s, 0, sizeof *s);
     s->completed = t->completed;
     s->failed = t->failed;
+    s->failed_unknown = t->failed_unknown > 0;
+    s->sampled_runs = t->runs_sampled;
+    s->sample_records = t->sample_records;
     s->kinds = t->kinds;
     s->total = t->completed + t->failed;
     s->error_rate = s->total && !t->so_counts_unknown ? (double)s->failed / (double)s->total : NAN;

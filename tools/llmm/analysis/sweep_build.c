@@ -33,6 +33,7 @@ typedef struct collect {
     prow *rows;
     size_t n, cap;
     size_t runs, stats_only;
+    size_t sampled; /* runs that list a sample of their requests: the tool's own P99 */
     /* every successful request with a send time, the runs laid end to end */
     double *start, *end;
     size_t npts, cap_start, cap_end;
@@ -106,9 +107,11 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
     for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
         const llmm_sketch *sk = t->sk[m];
         r->p99[m] = NAN;
-        if (run->stats_only)
+        if (run->stats_only || run->sampled) /* a sample's P99 is not the run's */
             r->p99[m] = stated_p99_ms(run, m);
-        else if (llmm_sketch_count(sk) > 0 && llmm_sketch_quantile(sk, 0.99, &r->p99[m]) == LLMM_OK)
+        if (run->stats_only || !isnan(r->p99[m]))
+            continue;
+        if (llmm_sketch_count(sk) > 0 && llmm_sketch_quantile(sk, 0.99, &r->p99[m]) == LLMM_OK)
             r->p99[m] *= 1e3;
         else
             r->p99[m] = NAN;
@@ -128,6 +131,7 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
         return LLMM_CLI_OK;
     }
     c->stats_only += run->stats_only;
+    c->sampled += run->sampled && !run->stats_only;
     c->n++;
     return LLMM_CLI_OK;
 }
@@ -258,10 +262,10 @@ static int rows_sweep(collect *c, char **files, size_t nfiles, llmm_cli_sweep *s
                  c->o->latency_given ? "" : " or of another latency");
     else
         snprintf(lat, sizeof lat, "P99 of %s (%s)%s%s", llmm_cli_metric_label[m],
-                 c->stats_only == c->n ? "each tool's own p99, its rule"
-                 : c->stats_only       ? "nearest rank; the tool's own p99 for runs with "
-                                         "statistics only"
-                                       : "nearest rank",
+                 c->stats_only + c->sampled == c->n ? "each tool's own p99, its rule"
+                 : c->stats_only + c->sampled ? "nearest rank; the tool's own p99 for runs "
+                                                "with statistics only or a sample of requests"
+                                              : "nearest rank",
                  m != c->o->latency ? ": the runs state no P99 of " : "",
                  m != c->o->latency ? llmm_cli_metric_label[c->o->latency] : "");
     snprintf(source, sizeof source,

@@ -235,6 +235,8 @@ static void stats_only_run(llmm_cli_trace *t, const llmm_cli_run *run)
     t->runs_stats_only++;
     if (run->completed < 0 || run->failed < 0)
         t->so_counts_unknown++;
+    if (run->failed < 0)
+        t->failed_unknown++;
     t->completed += ok;
     t->so_completed += ok;
     if (run->failed > 0) {
@@ -259,6 +261,39 @@ static void stats_only_run(llmm_cli_trace *t, const llmm_cli_run *run)
     }
 }
 
+/* A run whose records are a sample: the counts and tokens its records added are replaced by
+ * the run's own (its records stay in the sketches, for percentiles). */
+static void sampled_run(llmm_cli_trace *t, const llmm_cli_run *run)
+{
+    int64_t out = stated_count(run, LLMM_CLI_FM_OUT_TOKENS);
+    int64_t in = stated_count(run, LLMM_CLI_FM_IN_TOKENS);
+    uint64_t ok = (uint64_t)run->completed;
+    t->runs_sampled++;
+    t->sample_records += t->completed - t->mark_completed + t->failed - t->mark_failed;
+    t->completed = t->mark_completed + ok;
+    if (run->failed >= 0) {
+        t->failed = t->mark_failed + (uint64_t)run->failed;
+    } else {
+        t->failed_unknown++;
+        t->so_counts_unknown++;
+    }
+    t->out_tokens = t->mark_out + (out >= 0 ? (uint64_t)out : 0);
+    t->out_unknown = t->mark_out_unknown + (out >= 0 ? 0 : ok);
+    t->in_tokens = t->mark_in + (in >= 0 ? (uint64_t)in : 0);
+    t->in_unknown = t->mark_in_unknown + (in >= 0 ? 0 : ok);
+}
+
+/* The counts as the next run begins. */
+static void mark_counts(llmm_cli_trace *t)
+{
+    t->mark_completed = t->completed;
+    t->mark_failed = t->failed;
+    t->mark_out = t->out_tokens;
+    t->mark_in = t->in_tokens;
+    t->mark_out_unknown = t->out_unknown;
+    t->mark_in_unknown = t->in_unknown;
+}
+
 static int on_run_end(void *user, const llmm_cli_run *run)
 {
     llmm_cli_trace *t = user;
@@ -267,8 +302,12 @@ static int on_run_end(void *user, const llmm_cli_run *run)
         return LLMM_CLI_ENOMEM;
     if (run->stats_only) { /* no samples: nothing to time or to place */
         stats_only_run(t, run);
+        mark_counts(t);
         return LLMM_CLI_OK;
     }
+    if (run->sampled && run->completed >= 0)
+        sampled_run(t, run);
+    mark_counts(t);
     t->runs++;
     if (isfinite(t->run_min_start))
         span = t->run_max_end - t->run_min_start;

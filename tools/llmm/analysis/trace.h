@@ -64,6 +64,12 @@ typedef struct llmm_cli_trace {
      * failed above, never in a sketch): their counts, and how many state no count of
      * completed or failed requests */
     uint64_t so_completed, so_failed, so_counts_unknown;
+    uint64_t failed_unknown; /* runs that state no count of failed requests */
+    /* runs whose records are a sample (llmm_cli_run.sampled): their counts and tokens are the
+     * run's own, the records listed (sample_records) give percentiles only; mark_*: the
+     * counts as the current run began */
+    uint64_t runs_sampled, sample_records;
+    uint64_t mark_completed, mark_failed, mark_out, mark_in, mark_out_unknown, mark_in_unknown;
     const char *duration_from; /* a run's duration follows from its figures: how (static) */
     llmm_cli_runs run_list; /* what each run stated (its figures) */
     size_t input;           /* index of the input being read */
@@ -123,6 +129,8 @@ typedef struct llmm_cli_msum {
 /* Everything the basic report shows. */
 typedef struct llmm_cli_summary {
     uint64_t total, completed, failed;
+    int failed_unknown; /* a run states no count of failed requests: failed is a lower bound */
+    uint64_t sampled_runs, sample_records; /* percentiles over a sample of the requests */
     llmm_cli_failure_kinds kinds; /* the failures by kind, where the inputs say it */
     double error_rate; /* NaN when there are no requests, or a run states no counts */
     double duration_s; /* NaN when unknown */

@@ -48,7 +48,7 @@ enum {
 enum {
     N_START = 100, N_END, N_DURATION, N_MSTART, N_MEND, N_TYPE, N_STREAMS, N_RATE, N_MAXCONC,
     N_T_START, N_T_FIRST, N_T_LAST, N_T_END, N_OUT, N_IN, N_TOTAL0, N_STAT = 200,
-    N_PCT = N_STAT + 100
+    N_SUM = N_STAT + 50, N_PCT = N_STAT + 100
 };
 
 typedef struct keymap {
@@ -93,6 +93,7 @@ static const keymap d_keys[] = {{"mean", N_STAT + LLMM_CLI_ST_MEAN},
                                 {"min", N_STAT + LLMM_CLI_ST_MIN},
                                 {"max", N_STAT + LLMM_CLI_ST_MAX},
                                 {"count", N_STAT + LLMM_CLI_ST_COUNT_OF},
+                                {"total_sum", N_SUM},
                                 {"percentiles", B_PCTS},
                                 {NULL, 0}};
 
@@ -234,7 +235,17 @@ static int figure(llmm_cli_guidellm *p, int label, double v)
     char name[96];
     int stat, metric = LLMM_CLI_FM_OTHER, ms = strstr(p->dist, "_ms") != NULL;
     double q = NAN;
-    const char *unit = ms ? "ms" : strcmp(p->dist, "request_latency") == 0 ? "s"
+    const char *unit;
+    if (label == N_SUM) { /* the token totals (a run that lists a sample needs them) */
+        int out = strcmp(p->dist, "output_token_count") == 0;
+        if (!out && strcmp(p->dist, "prompt_token_count") != 0)
+            return 1;
+        snprintf(name, sizeof name, "%s.total_sum", p->dist);
+        return llmm_cli_jr_figure(&p->jr, name, strlen(name),
+                                  out ? LLMM_CLI_FM_OUT_TOKENS : LLMM_CLI_FM_IN_TOKENS,
+                                  LLMM_CLI_ST_VALUE, NAN, v, "count", v);
+    }
+    unit = ms ? "ms" : strcmp(p->dist, "request_latency") == 0 ? "s"
                                : strstr(p->dist, "per_second")              ? "/s"
                                                                             : "";
     if (label == N_PCT) {

@@ -50,9 +50,19 @@ static void inputs(llmm_cli_jw *w, const llmm_cli_report *r)
 void llmm_cli_counts_json(llmm_cli_jw *w, const llmm_cli_summary *s)
 {
     llmm_cli_jw_key_map(w, "requests");
-    llmm_cli_jw_kv_u64(w, "total", s->total);
-    llmm_cli_jw_kv_u64(w, "completed", s->completed);
-    llmm_cli_jw_kv_u64(w, "failed", s->failed);
+    if (s->failed_unknown) { /* a run states no failures: null total and failed */
+        llmm_cli_jw_kv(w, "total", NAN);
+        llmm_cli_jw_kv_u64(w, "completed", s->completed);
+        llmm_cli_jw_kv(w, "failed", NAN);
+    } else {
+        llmm_cli_jw_kv_u64(w, "total", s->total);
+        llmm_cli_jw_kv_u64(w, "completed", s->completed);
+        llmm_cli_jw_kv_u64(w, "failed", s->failed);
+    }
+    if (s->sampled_runs) { /* percentiles over a sample of the requests */
+        llmm_cli_jw_kv_u64(w, "sampled_runs", s->sampled_runs);
+        llmm_cli_jw_kv_u64(w, "percentile_sample", s->sample_records);
+    }
     if (s->kinds.nkinds) { /* where the inputs name the kinds of failure */
         llmm_cli_jw_key_map(w, "failures_by_reason");
         for (size_t i = 0; i < s->kinds.nkinds; i++)
@@ -200,6 +210,8 @@ static void slo_verdict(llmm_cli_jw *w, const llmm_cli_report *r)
     LLMM_CLI_JW_NUMS(w, {"error_rate", v->error_rate}, {"err_max", v->err_max});
     llmm_cli_jw_kv_bool(w, "errors_ok", v->errors_ok);
     llmm_cli_jw_kv_bool(w, "errors_judged", v->errors_judged);
+    if (v->errors_why)
+        llmm_cli_jw_kv_str(w, "errors_not_judged", v->errors_why);
     llmm_cli_jw_kv_bool(w, "satisfied", v->satisfied && !v->unjudged);
     llmm_cli_jw_kv_str(w, "verdict",
                        !v->satisfied ? "violated"

@@ -80,9 +80,14 @@ static void requests(const llmm_cli_report *r, FILE *o)
                 r->trace.runs_stats_only == 1 ? "" : "s", r->trace.runs_stats_only == 1 ? "s" : "",
                 r->trace.runs_stats_only == 1 ? "its" : "their",
                 r->trace.runs_stats_only == 1 ? "its" : "their");
-    fprintf(o, "  %llu total, %llu completed, %llu failed", (unsigned long long)s->total,
-            (unsigned long long)s->completed, (unsigned long long)s->failed);
-    if (isnan(s->error_rate))
+    if (s->failed_unknown) /* some run states no failures: no count to show */
+        fprintf(o, "  %llu completed, failures not stated", (unsigned long long)s->completed);
+    else
+        fprintf(o, "  %llu total, %llu completed, %llu failed", (unsigned long long)s->total,
+                (unsigned long long)s->completed, (unsigned long long)s->failed);
+    if (s->failed_unknown)
+        fputs(" (error rate n/a)\n", o);
+    else if (isnan(s->error_rate))
         fputs(" (error rate n/a)\n", o);
     else
         fprintf(o, " (error rate %.3f %%)\n", 100.0 * s->error_rate);
@@ -93,6 +98,14 @@ static void requests(const llmm_cli_report *r, FILE *o)
         fprintf(o, ", %llu of other kinds", (unsigned long long)s->kinds.other);
     if (s->kinds.nkinds)
         fputc('\n', o);
+    if (s->sampled_runs)
+        fprintf(o,
+                "  %llu run%s list%s only a sample of %s requests (%llu listed): the counts,\n"
+                "  tokens and throughput are the run%s own totals; the latency percentiles\n"
+                "  are over the sample\n",
+                (unsigned long long)s->sampled_runs, s->sampled_runs == 1 ? "" : "s",
+                s->sampled_runs == 1 ? "s" : "", s->sampled_runs == 1 ? "its" : "their",
+                (unsigned long long)s->sample_records, s->sampled_runs == 1 ? "'s" : "s'");
     heading(o, "Throughput");
     fputs("  ", o);
     rate(o, s->req_per_s, "req/s, ");
@@ -137,7 +150,11 @@ static void table(const llmm_cli_summary *s, int exact, FILE *o)
 static void latency(const llmm_cli_report *r, FILE *o)
 {
     const llmm_cli_summary *s = &r->sum;
-    heading(o, "Latency percentiles (milliseconds)");
+    if (r->sum.sampled_runs)
+        fprintf(o, "\nLatency percentiles (milliseconds, over a sample of %llu listed "
+                   "requests)\n", (unsigned long long)r->sum.sample_records);
+    else
+        heading(o, "Latency percentiles (milliseconds)");
     table(s, 0, o);
     fprintf(o,
             "  Percentile rule: nearest rank, rank = max(1, ceil(q*n)), read from llmm sketches\n"
@@ -286,16 +303,23 @@ static void slo_verdict(const llmm_cli_report *r, FILE *o)
         fprintf(o, "  error rate <= %.3f %%: %.3f %%  %s\n", 100.0 * v->err_max,
                 100.0 * v->error_rate, v->errors_ok ? "met" : "VIOLATED");
     else
-        fprintf(o, "  error rate <= %.3f %%: not judged (a run states no request counts)\n",
-                100.0 * v->err_max);
+        fprintf(o, "  error rate <= %.3f %%: not judged (%s)\n", 100.0 * v->err_max,
+                v->errors_why ? v->errors_why : "a run states no request counts");
     fprintf(o, "  verdict: %s\n",
             !v->satisfied ? "SLO VIOLATED"
             : v->unjudged ? "not judged (nothing violated, but not every "
                             "check could be made)"
                           : "SLO met");
-    fprintf(o, "  llmm_slo_check: the %s (nearest rank, from the sketch) of successful requests\n"
-               "  against each bound, failed requests / all requests against the error bound.\n",
-            q);
+    if (v->by_us)
+        fprintf(o, "  llmm_slo_check: the %s (nearest rank, from the sketch) of successful "
+                   "requests\n  against each bound%s.\n",
+                q, v->by_tool ? "; the checks marked as the tool's own: its stated figure"
+                              : "");
+    else if (v->by_tool)
+        fprintf(o, "  judged on the tool's own stated %s (its rule, above), not on our "
+                   "sketches.\n", q);
+    if (v->errors_judged)
+        fputs("  error rate: failed requests / all requests against the error bound.\n", o);
 }
 
 static void attribution(const llmm_cli_spikes *sp, FILE *o)

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Suite 'cli' (issue 40, follow-up): what a survey of real result files found read wrongly.
+Every file is written here in its tool's own shape (GuideLLM's benchmarks.json listing a
+sample of its requests, SGLang's and genai-perf's statistics-only files, genai-perf's
+per-request profile export); the expected figures are computed here from the same numbers.
+
+usage: cli_survey_test.py PATH/TO/llmm
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_common  # noqa: E402
+from cli_common import run  # noqa: E402
+from cli_stats_only_test import genai_summary, sglang_line, vllm_summary  # noqa: E402
+
+
+def gl_dist(values, total_sum=True):
+    """One of GuideLLM's distributions (v0.4) over `values`, with its rank rule
+    floor(q n) + 1."""
+    v = sorted(values)
+    n = len(v)
+    d = {"mean": sum(v) / n, "median": v[n // 2], "mode": v[0], "variance": 0.0,
+         "std_dev": 0.0, "min": v[0], "max": v[-1], "count": n,
+         "percentiles": {k: v[min(n - 1, int(q * n))] for k, q in
+                         (("p01", 0.01), ("p50", 0.5), ("p90", 0.9), ("p99", 0.99))}}
+    if total_sum:
+        d["total_sum"] = float(sum(v))
+    return {"successful": d, "errored": None, "incomplete": None, "total": d}
+
+
+def gl_request(t0, ttft, e2e, prompt, out):
+    return {"type_": "generative_text_response", "request_type": "text_completions",
+            "prompt_tokens": prompt, "output_tokens": out, "start_time": t0,
+            "end_time": t0 + e2e + 0.0005, "first_token_time": t0 + ttft,
+            "last_token_time": t0 + e2e, "request_latency": e2e + 0.0005}
+
+
+def guidellm_sampled(n_ok=40, n_err=2, listed=3, duration=20.0, model=None):
+    """GuideLLM v0.4 benchmarks.json whose benchmark lists `listed` of its `n_ok` successful
+    requests (--output-sampling): request_totals and the distributions cover all of them."""
+    t0 = 1749157168.0
+    ttft = [0.020 + 0.001 * i for i in range(n_ok)]
+    e2e = [0.600 + 0.002 * i for i in range(n_ok)]
+    prompt = [250 + i % 3 for i in range(n_ok)]
+    out = [128] * n_ok
+    rps = [n_ok / duration * (1 + 0.01 * i) for i in range(5)]
+    bench = {"type_": "generative_benchmark", "args": {"strategy": {"type_": "synchronous"}},
+             "start_time": t0, "end_time": t0 + duration, "duration": duration,
+             "request_totals": {"successful": n_ok, "errored": n_err, "incomplete": 1,
+                                "total": n_ok + n_err + 1},
+             "request_samples": listed,
+             "metrics": {"requests_per_second": gl_dist(rps, False),
+                         "request_latency": gl_dist(e2e),
+                         "prompt_token_count": gl_dist(prompt),
+                         "output_token_count": gl_dist(out),
+                         "time_to_first_token_ms": gl_dist([x * 1e3 for x in ttft]),
+                         "tokens_per_second": gl_dist([400.0, 410.0], False)},
+             "requests": {"successful": [gl_request(t0 + 0.7 * i, ttft[i], e2e[i], prompt[i],
+                                                    out[i]) for i in range(listed)],
+                          "errored": [], "incomplete": []}}
+    doc = {"benchmarks": [bench]}
+    if model:
+        doc = {"metadata": {"version": 1}, "args": {"model": model},
+               "benchmarks": [dict(bench, config={"strategy": {"type_": "synchronous"},
+                                                  "backend": {"model": model}})]}
+    return doc, {"ok": n_ok, "err": n_err, "listed": listed, "duration": duration,
+                 "ttft": ttft, "e2e": e2e, "prompt": sum(prompt), "out": sum(out), "rps": rps}
+
+
+class Base(cli_common.Base):
+    def json_of(self, *args):
+        p = run(*args)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return json.loads(p.stdout)
+
+    def put(self, name, doc):
+        return self.write(name, json.dumps(doc))
+
+
+class GuideLLMSample(Base):
+    def test_counts_and_rate_are_the_stated_totals(self):
+        doc, w = guidellm_sampled()
+        path = self.put("benchmarks.json", doc)
+        rep = self.json_of("report", "--json", path)
+        req = rep["requests"]
+        self.assertEqual((req["total"], req["completed"], req["failed"]),
+                         (w["ok"] + w["err"], w["ok"], w["err"]))
+        self.assertEqual(req["percentile_sample"], w["listed"])
+        self.assertAlmostEqual(rep["error_rate"], w["err"] / (w["ok"] + w["err"]), delta=1e-15)
+        thr = rep["throughput"]
+        self.assertAlmostEqual(thr["req_per_s"], w["ok"] / w["duration"], delta=1e-12)
+        self.assertEqual((thr["output_tokens"], thr["input_tokens"]), (w["out"], w["prompt"]))
+        # the percentiles are over the listed requests only, and say so
+        self.assertEqual(rep["ttft_s"]["count"], w["listed"])
+        self.assertAlmostEqual(rep["ttft_s"]["max"], w["ttft"][w["listed"] - 1], delta=1e-6)
+        text = run("report", path).stdout
+        self.assertIn("%d total, %d completed, %d failed" % (w["ok"] + w["err"], w["ok"],
+                                                             w["err"]), text)
+        self.assertIn("over a sample of %d listed requests" % w["listed"], text)
+
+    def test_knee_and_compare_use_the_stated_rate(self):
+        paths = []
+        for i, n in enumerate((20, 40, 60)):
+            doc, _ = guidellm_sampled(n_ok=n, n_err=0, duration=10.0)
+            doc["benchmarks"][0]["args"]["strategy"] = {"type_": "concurrent", "streams": i + 1}
+            paths.append(self.put("b%d.json" % i, doc))
+        rep = self.json_of("compare", "--json", *paths)
+        for r, n in zip(rep["runs"], (20, 40, 60)):
+            self.assertAlmostEqual(r["throughput"]["req_per_s"], n / 10.0, delta=1e-12)
+            self.assertEqual(r["requests"]["completed"], n)
+        knee = self.json_of("knee", "--json", *paths)
+        self.assertEqual([(p["concurrency"], p["qps"]) for p in knee["points"]],
+                         [(1, 2.0), (2, 4.0), (3, 6.0)])
+        # a sample's P99 is not the run's: the tool's own p99 of request_latency, in ms
+        _, w = guidellm_sampled(n_ok=20, n_err=0, duration=10.0)
+        want = sorted(w["e2e"])[min(19, int(0.99 * 20))] * 1e3
+        self.assertAlmostEqual(knee["points"][0]["p99_ms"], want, delta=1e-9)
+        self.assertIn("each tool's own p99", knee["input"]["built_from"])
+
+
+class FailuresNotStated(Base):
+    def files(self):
+        old_vllm = vllm_summary(conc=4, completed=50, duration=10.0)
+        del old_vllm["failed"]  # vLLM files of before its 'failed' key
+        return {"sglang": (self.put("sg.jsonl", sglang_line(8, 300, 60.0, 900.0)), 300),
+                "genai-perf": (self.put("gp.json", genai_summary(4, 3.0, 250.0, count=77)), 77),
+                "vllm": (self.put("v.json", old_vllm), 50)}
+
+    def test_failures_not_stated_are_not_zero(self):
+        for tool, (path, completed) in self.files().items():
+            rep = self.json_of("report", "--json", "--slo", "err=1%", path)
+            req = rep["requests"]
+            self.assertEqual((req["total"], req["completed"], req["failed"]),
+                             (None, completed, None), tool)
+            self.assertIsNone(rep["error_rate"], tool)
+            self.assertFalse(rep["slo"]["errors_judged"], tool)
+            self.assertEqual(rep["slo"]["errors_not_judged"], "failures not stated", tool)
+            text = run("report", "--slo", "err=1%", path).stdout
+            self.assertIn("%d completed, failures not stated" % completed, text)
+            self.assertIn("not judged (failures not stated)", text)
+            self.assertNotIn("0 failed", text)
+            self.assertNotIn("states no request counts", text)
+
+
+class SloFooter(Base):
+    def test_footer_names_what_was_judged(self):
+        path = self.put("s.json", vllm_summary(conc=4))  # states p99_ttft_ms = 55.5
+        text = run("report", "--slo", "ttft=56ms", "--slo-quantile", "0.99", path).stdout
+        foot = text[text.index("SLO verdict"):]
+        self.assertIn("judged on the tool's own stated P99", foot)
+        self.assertNotIn("from the sketch", foot)
+        # a check on our own samples keeps naming the sketch and its rule
+        rows = "ttft_s,e2e_s\n" + "".join("0.0%d,0.5\n" % i for i in range(1, 10))
+        text = run("report", "--slo", "ttft=100ms", self.write("r.csv", rows)).stdout
+        foot = text[text.index("SLO verdict"):]
+        self.assertIn("llmm_slo_check: the P95 (nearest rank, from the sketch)", foot)
+        self.assertIn("failed requests / all requests", foot)
+
+
+if __name__ == "__main__":
+    cli_common.main()
