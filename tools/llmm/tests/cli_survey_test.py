@@ -37,14 +37,15 @@ def gl_request(t0, ttft, e2e, prompt, out):
             "last_token_time": t0 + e2e, "request_latency": e2e + 0.0005}
 
 
-def guidellm_sampled(n_ok=40, n_err=2, listed=3, duration=20.0, model=None):
+def guidellm_sampled(n_ok=40, n_err=2, listed=3, duration=20.0, model=None, prompt0=250,
+                     out_len=128):
     """GuideLLM v0.4 benchmarks.json whose benchmark lists `listed` of its `n_ok` successful
     requests (--output-sampling): request_totals and the distributions cover all of them."""
     t0 = 1749157168.0
     ttft = [0.020 + 0.001 * i for i in range(n_ok)]
     e2e = [0.600 + 0.002 * i for i in range(n_ok)]
-    prompt = [250 + i % 3 for i in range(n_ok)]
-    out = [128] * n_ok
+    prompt = [prompt0 + i % 3 for i in range(n_ok)]
+    out = [out_len] * n_ok
     rps = [n_ok / duration * (1 + 0.01 * i) for i in range(5)]
     bench = {"type_": "generative_benchmark", "args": {"strategy": {"type_": "synchronous"}},
              "start_time": t0, "end_time": t0 + duration, "duration": duration,
@@ -118,6 +119,57 @@ class GuideLLMSample(Base):
         want = sorted(w["e2e"])[min(19, int(0.99 * 20))] * 1e3
         self.assertAlmostEqual(knee["points"][0]["p99_ms"], want, delta=1e-9)
         self.assertIn("each tool's own p99", knee["input"]["built_from"])
+
+
+def gp_profile_export(model, n=4):
+    """perf_analyzer's profile_export.json, one non-streamed chat request per entry; the model
+    is only in each request's payload (a JSON document written as a string)."""
+    ms = 1000000
+    body = {"id": "c", "object": "chat.completion", "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": "four words of text"},
+         "finish_reason": "stop"}], "usage": {"prompt_tokens": 12, "completion_tokens": 4,
+                                              "total_tokens": 16}}
+    reqs = [{"timestamp": 1000 * ms + i * 100 * ms,
+             "request_inputs": {"payload": json.dumps(
+                 {"messages": [{"role": "user", "content": 'say "model": x'}],
+                  "model": model, "stream": False})},
+             "response_timestamps": [1000 * ms + i * 100 * ms + (40 + i) * ms],
+             "response_outputs": [{"response": json.dumps(body)}]} for i in range(n)]
+    return {"experiments": [{"experiment": {"mode": "concurrency", "value": 1},
+                             "requests": reqs}],
+            "version": "0.0.3", "service_kind": "openai", "endpoint": "v1/chat/completions"}
+
+
+class Models(Base):
+    def test_guidellm_model_and_decay_within_one_model(self):
+        runs = (("org/m1", 250, 128), ("org/m1", 1000, 64), ("org/m2", 2000, 32))
+        paths = []
+        for i, (model, prompt0, out_len) in enumerate(runs):
+            doc, _ = guidellm_sampled(n_ok=20, n_err=0, duration=10.0, model=model,
+                                      prompt0=prompt0, out_len=out_len)
+            paths.append(self.put("g%d.json" % i, doc))
+        rep = self.json_of("compare", "--json", *paths)
+        self.assertEqual([r["model"] for r in rep["runs"]], [m for m, _, _ in runs])
+        self.assertAlmostEqual(rep["runs"][1]["seqlen_decay"], 1 - 64 / 128, delta=1e-12)
+        self.assertEqual(rep["runs"][1]["seqlen_decay_baseline"], 0)
+        self.assertIsNone(rep["runs"][2]["seqlen_decay"])  # the only run of its model
+        self.assertIn("model", rep["runs"][2]["seqlen_decay_none"])
+        # v0.4: the model of each benchmark is worker.backend_model
+        doc, _ = guidellm_sampled()
+        doc["benchmarks"][0]["worker"] = {"backend_type": "openai_http",
+                                          "backend_model": "org/w4"}
+        rep = self.json_of("compare", "--json", self.put("v4.json", doc))
+        self.assertEqual(rep["runs"][0]["model"], "org/w4")
+
+    def test_genai_perf_model_from_the_payload(self):
+        rep = self.json_of("compare", "--json", self.put("p.json", gp_profile_export("org/p1")))
+        self.assertEqual(rep["runs"][0]["model"], "org/p1")
+        # a payload that is not JSON names no model, and is no error
+        doc = gp_profile_export("org/p1")
+        for r in doc["experiments"][0]["requests"]:
+            r["request_inputs"]["payload"] = "not json"
+        rep = self.json_of("compare", "--json", self.put("q.json", doc))
+        self.assertEqual(rep["runs"][0]["model"], "")
 
 
 class FailuresNotStated(Base):
