@@ -69,6 +69,13 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
         if (s->out_unknown == 0 && s->in_unknown == 0)
             s->total_tok_per_s = (double)(s->out_tokens + s->in_tokens) / s->duration_s;
     }
+    s->tokens_from = t->tokens_from;
+    if (isnan(s->duration_s) && t->runs == 0 && t->runs_stats_only == 1 &&
+        !isnan(t->so_req_rate)) { /* one run stating its rates but no duration */
+        s->req_per_s = t->so_req_rate;
+        s->tok_per_s = t->so_tok_rate;
+        s->rates_stated = 1;
+    }
     for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
         if (summarize_metric(t, m, &s->m[m]) != LLMM_CLI_OK)
             return llmm_cli_fail(err, LLMM_CLI_EPARSE, "cannot summarise %s",

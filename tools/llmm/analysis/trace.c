@@ -251,6 +251,8 @@ static void stats_only_run(llmm_cli_trace *t, const llmm_cli_run *run)
         t->in_tokens += (uint64_t)in;
     else
         t->in_unknown += ok ? ok : 1;
+    if (run->tokens_from)
+        t->tokens_from = run->tokens_from;
     if (!isnan(run->duration_s)) {
         t->duration_sum += run->duration_s;
         t->runs_stated++;
@@ -258,6 +260,10 @@ static void stats_only_run(llmm_cli_trace *t, const llmm_cli_run *run)
             t->duration_from = run->duration_from;
     } else {
         t->runs_unknown++;
+        t->so_req_rate = llmm_cli_figure_si(run->fig, run->nfig, LLMM_CLI_FM_REQ_RATE,
+                                            LLMM_CLI_ST_VALUE, NAN);
+        t->so_tok_rate = llmm_cli_figure_si(run->fig, run->nfig, LLMM_CLI_FM_OUT_TOK_RATE,
+                                            LLMM_CLI_ST_VALUE, NAN);
     }
 }
 

@@ -70,6 +70,9 @@ typedef struct llmm_cli_trace {
      * counts as the current run began */
     uint64_t runs_sampled, sample_records;
     uint64_t mark_completed, mark_failed, mark_out, mark_in, mark_out_unknown, mark_in_unknown;
+    /* the one statistics-only run without a duration: its own rates (NaN: unstated) */
+    double so_req_rate, so_tok_rate;
+    const char *tokens_from; /* a run's token totals follow from its figures: how (static) */
     const char *duration_from; /* a run's duration follows from its figures: how (static) */
     llmm_cli_runs run_list; /* what each run stated (its figures) */
     size_t input;           /* index of the input being read */
@@ -136,6 +139,8 @@ typedef struct llmm_cli_summary {
     double duration_s; /* NaN when unknown */
     const char *duration_source;
     double req_per_s, tok_per_s, total_tok_per_s; /* NaN when unknown */
+    int rates_stated;        /* req_per_s and tok_per_s are the file's own (no duration) */
+    const char *tokens_from; /* how the token totals follow from a file's figures, or NULL */
     uint64_t out_tokens, in_tokens, out_unknown, in_unknown;
     llmm_cli_msum m[LLMM_CLI_M_COUNT];
     double rel_error; /* the sketches' guaranteed relative error */

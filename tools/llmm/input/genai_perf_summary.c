@@ -33,6 +33,8 @@ static const struct { const char *name; int metric; } metrics[] = {
     {"time_to_first_token", LLMM_CLI_FM_TTFT},
     {"inter_token_latency", LLMM_CLI_FM_TPOT},
     {"output_token_throughput", LLMM_CLI_FM_OUT_TOK_RATE},
+    {"output_sequence_length", LLMM_CLI_FM_OUT_TOKENS}, /* per request: avg is a mean */
+    {"input_sequence_length", LLMM_CLI_FM_IN_TOKENS},
 };
 
 #define NSTAT 32
@@ -43,6 +45,7 @@ typedef struct gps {
     /* the metric object being read: its numbers wait for its unit */
     char metric[40];
     int our_metric;
+    double out_mean, in_mean; /* output_ and input_sequence_length.avg, NaN unstated */
     char unit[24];
     char stat_name[NSTAT][8];
     double stat_value[NSTAT];
@@ -179,8 +182,15 @@ static int end_metric(gps *p)
         double q;
         int stat = stat_of(p->stat_name[i], &q);
         int m = metric;
-        /* rates and counts have only "avg": the value itself */
-        if (metric > LLMM_CLI_FM_E2E && metric != LLMM_CLI_FM_OTHER) {
+        if (metric == LLMM_CLI_FM_OUT_TOKENS || metric == LLMM_CLI_FM_IN_TOKENS) {
+            if (stat != LLMM_CLI_ST_MEAN) /* the mean length of a request, not a total */
+                m = LLMM_CLI_FM_OTHER;
+            else if (metric == LLMM_CLI_FM_OUT_TOKENS)
+                p->out_mean = p->stat_value[i];
+            else
+                p->in_mean = p->stat_value[i];
+        } else if (metric > LLMM_CLI_FM_E2E && metric != LLMM_CLI_FM_OTHER) {
+            /* rates and counts have only "avg": the value itself */
             if (stat != LLMM_CLI_ST_MEAN)
                 m = LLMM_CLI_FM_OTHER;
             else
@@ -215,6 +225,13 @@ static int on_close(void *self, llmm_cli_json_frame *f)
         p->run.label = label[0] ? label : NULL;
         p->run.model = p->model[0] ? p->model : NULL;
         p->run.stats_only = 1;
+        if (p->run.completed >= 0 && p->out_mean >= 0 && p->in_mean >= 0) {
+            /* tokens = genai-perf's mean lengths x request_count; its throughputs as stated */
+            p->run.out_tokens = llround(p->out_mean * (double)p->run.completed);
+            p->run.in_tokens = llround(p->in_mean * (double)p->run.completed);
+            p->run.tokens_from = "genai-perf's output_sequence_length.avg and "
+                                 "input_sequence_length.avg x request_count";
+        }
         return llmm_cli_jr_run_end(&p->jr, &p->run);
     }
     return 1;
@@ -225,6 +242,7 @@ static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, on_clo
 static void gps_init(llmm_cli_jreader *r)
 {
     llmm_cli_run_init(&((gps *)r)->run);
+    ((gps *)r)->out_mean = ((gps *)r)->in_mean = NAN;
 }
 
 static int gps_end(llmm_cli_jreader *r, llmm_cli_error *err)

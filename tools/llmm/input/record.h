@@ -99,6 +99,7 @@ typedef struct llmm_cli_run {
     /* a run with statistics only: its output and input token totals when they follow from
      * its figures without being one (LLMPerf: mean x completed), else -1 */
     int64_t out_tokens, in_tokens;
+    const char *tokens_from; /* how those totals follow (static), NULL: stated or -1 */
     /* how duration_s follows from the run's figures when the run states none (LLMPerf:
      * "completed / results_num_completed_requests_per_min"), NULL: stated as such */
     const char *duration_from;

@@ -82,6 +82,9 @@ static void basics(llmm_cli_jw *w, const llmm_cli_report *r)
     llmm_cli_jw_key_map(w, "throughput");
     LLMM_CLI_JW_NUMS(w, {"req_per_s", s->req_per_s}, {"tok_per_s", s->tok_per_s},
                      {"total_tok_per_s", s->total_tok_per_s});
+    llmm_cli_jw_kv_bool(w, "rates_from_tool", s->rates_stated);
+    if (s->tokens_from)
+        llmm_cli_jw_kv_str(w, "tokens_from", s->tokens_from);
     llmm_cli_jw_kv_u64(w, "output_tokens", s->out_tokens);
     llmm_cli_jw_kv_u64(w, "input_tokens", s->in_tokens);
     llmm_cli_jw_kv(w, "duration_s", s->duration_s);

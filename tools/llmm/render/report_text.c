@@ -111,8 +111,13 @@ static void requests(const llmm_cli_report *r, FILE *o)
     rate(o, s->req_per_s, "req/s, ");
     rate(o, s->tok_per_s, "output tok/s, ");
     rate(o, s->total_tok_per_s, "total tok/s\n");
+    if (s->rates_stated)
+        fputs("  (the rates are the tool's own, as the file states them: it states no "
+              "duration)\n", o);
     fprintf(o, "  %llu output and %llu input tokens", (unsigned long long)s->out_tokens,
             (unsigned long long)s->in_tokens);
+    if (s->tokens_from)
+        fprintf(o, " (%s)", s->tokens_from);
     if (s->out_unknown)
         fprintf(o, " (%llu completed requests without a token count)",
                 (unsigned long long)s->out_unknown);

@@ -172,6 +172,36 @@ class Models(Base):
         self.assertEqual(rep["runs"][0]["model"], "")
 
 
+class GenaiPerfSummaryRates(Base):
+    def test_rates_and_lengths_as_stated(self):
+        doc = genai_summary(4, 3.25, 250.0, count=77)
+        doc["input_sequence_length"] = {"unit": "tokens", "avg": 550.25, "p50": 550.0,
+                                        "min": 500.0, "max": 600.0, "std": 10.0}
+        doc["output_sequence_length"] = {"unit": "tokens", "avg": 320.75, "p50": 321.0,
+                                         "min": 300.0, "max": 340.0, "std": 5.0}
+        path = self.put("gp.json", doc)
+        rep = self.json_of("report", "--json", path)
+        thr = rep["throughput"]
+        self.assertEqual((thr["req_per_s"], thr["tok_per_s"]), (3.25, 3.25 * 8))
+        self.assertTrue(thr["rates_from_tool"])
+        self.assertEqual((thr["output_tokens"], thr["input_tokens"]),
+                         (round(320.75 * 77), round(550.25 * 77)))
+        self.assertIn("output_sequence_length.avg", thr["tokens_from"])
+        text = run("report", path).stdout
+        self.assertIn("3.25 req/s, 26.0 output tok/s", text)
+        self.assertIn("the rates are the tool's own", text)
+        self.assertNotIn("n/a req/s", text)
+        self.assertIn("%d output and %d input tokens" % (round(320.75 * 77), round(550.25 * 77)),
+                      text)
+        cmp = self.json_of("compare", "--json", path)["runs"][0]
+        self.assertEqual(cmp["mean_input_tokens"], 550.25)
+        self.assertEqual(cmp["mean_output_tokens"], 320.75)
+        # without the lengths the tokens stay unknown, and the rates are still the file's
+        rep = self.json_of("report", "--json", self.put("g2.json", genai_summary(4, 3.25, 250.0)))
+        self.assertEqual(rep["throughput"]["req_per_s"], 3.25)
+        self.assertNotIn("tokens_from", rep["throughput"])
+
+
 class FailuresNotStated(Base):
     def files(self):
         old_vllm = vllm_summary(conc=4, completed=50, duration=10.0)
