@@ -36,6 +36,7 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
     s->completed = t->completed;
     s->failed = t->failed;
     s->failed_unknown = t->failed_unknown > 0;
+    s->one_response = t->one_response;
     s->sampled_runs = t->runs_sampled;
     s->sample_records = t->sample_records;
     s->kinds = t->kinds;
@@ -52,8 +53,10 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
         s->duration_source = "--duration";
     } else if (t->runs_unknown == 0 && t->runs + t->runs_stats_only > 0) {
         s->duration_s = t->duration_sum;
+        int all_from = t->duration_from && t->runs_duration_from == t->runs_stated &&
+                       t->runs_stats_only == 0 && t->runs_spanned == 0;
         s->duration_source =
-            t->duration_from && t->runs + t->runs_stats_only == 1 ? t->duration_from
+            (t->duration_from && t->runs + t->runs_stats_only == 1) || all_from ? t->duration_from
             : t->runs_spanned == 0                                ? "the benchmark's own 'duration'"
             : t->runs_stated == 0                                 ? "first send to last completion"
                                   : "'duration' where stated, else send-to-completion span";

@@ -145,7 +145,9 @@ static int on_record(void *user, const llmm_cli_record *r)
     if (!isnan(r->ttft_s)) {
         if ((rc = add(t, LLMM_CLI_M_TTFT, r->ttft_s)) != LLMM_CLI_OK)
             return rc;
-        if (r->output_tokens > 1) {
+        if (r->output_tokens > 1 && r->e2e_s == r->ttft_s) {
+            t->one_response++; /* not streamed: no time between tokens was measured */
+        } else if (r->output_tokens > 1) {
             tpot = (r->e2e_s - r->ttft_s) / (double)(r->output_tokens - 1);
             if ((rc = add(t, LLMM_CLI_M_TPOT, tpot)) != LLMM_CLI_OK)
                 return rc;
@@ -320,6 +322,10 @@ static int on_run_end(void *user, const llmm_cli_run *run)
     if (!isnan(duration_s)) {
         t->duration_sum += duration_s;
         t->runs_stated++;
+        if (run->duration_from) { /* computed by the reader, as its tool does */
+            t->duration_from = run->duration_from;
+            t->runs_duration_from++;
+        }
     } else if (!isnan(span)) {
         t->duration_sum += span;
         t->runs_spanned++;

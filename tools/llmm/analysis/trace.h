@@ -51,6 +51,10 @@ typedef struct llmm_cli_trace {
     llmm_sketch *itl_input;            /* ITLs of the input being read */
     size_t itl_exact_mark;
     uint64_t completed, failed;
+    /* successes whose every token came in one response (E2E = TTFT, more than one token: not
+     * streamed): no TPOT for them */
+    uint64_t one_response;
+    uint64_t runs_duration_from; /* runs whose duration follows from their records or figures */
     llmm_cli_failure_kinds kinds; /* the failures whose input named their kind */
     uint64_t out_tokens, in_tokens, out_unknown, in_unknown;
     /* goodput as vLLM defines it (llmm_goodput): thresholds in seconds, NaN = not set */
@@ -133,6 +137,7 @@ typedef struct llmm_cli_msum {
 typedef struct llmm_cli_summary {
     uint64_t total, completed, failed;
     int failed_unknown; /* a run states no count of failed requests: failed is a lower bound */
+    uint64_t one_response; /* successes not streamed (every token in one response): no TPOT */
     uint64_t sampled_runs, sample_records; /* percentiles over a sample of the requests */
     llmm_cli_failure_kinds kinds; /* the failures by kind, where the inputs say it */
     double error_rate; /* NaN when there are no requests, or a run states no counts */

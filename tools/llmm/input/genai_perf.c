@@ -369,6 +369,7 @@ static int end_experiment(gp *p)
     if (p->ncontent > 0)
         dur = (double)(p->last_end - p->first_start) * 1e-9;
     p->run.duration_s = dur;
+    p->run.duration_from = "genai-perf's: first request sent to last response with text";
     if (dur > 0) {
         double rate = (double)p->nreq / dur;
         static const char name[] = "request_throughput (genai-perf's definition)";

@@ -111,6 +111,8 @@ static void metrics(llmm_cli_jw *w, const llmm_cli_report *r)
         llmm_cli_jw_kv_u64(w, "count", ms->count);
         LLMM_CLI_JW_NUMS(w, {"mean", ms->mean}, {"min", ms->min}, {"max", ms->max});
         quantiles(w, ms->q);
+        if (m == LLMM_CLI_M_TPOT && s->one_response) /* not streamed: undefined, never 0 */
+            llmm_cli_jw_kv_u64(w, "undefined_not_streamed", s->one_response);
         if (ms->has_exact) {
             llmm_cli_jw_key_map(w, "numpy_linear");
             quantiles(w, ms->lin);

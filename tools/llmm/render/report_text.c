@@ -179,11 +179,20 @@ static void latency(const llmm_cli_report *r, FILE *o)
         int any = 0;
         for (size_t i = 0; i < r->ninputs; i++)
             any |= r->inputs[i].info.has_itls;
-        fputs(any ? "  ITL: no successful request streamed more than one chunk.\n"
-                  : "  ITL: the inputs carry no per-token times (CSV, JSONL without \"itls\",\n"
-                    "  GuideLLM, LLMPerf).\n",
+        fputs(s->one_response ? "  ITL: not streamed (every token in one response): no gap "
+                                "to measure.\n"
+              : any ? "  ITL: no successful request streamed more than one chunk.\n"
+                    : "  ITL: the inputs carry no per-token times (CSV, JSONL without \"itls\",\n"
+                      "  GuideLLM, LLMPerf).\n",
               o);
     }
+    if (s->one_response)
+        fprintf(o,
+                "  TPOT: %llu request%s received every token in one response (not streamed):\n"
+                "  no time between tokens was measured, so TPOT is undefined for %s (\"-\"),\n"
+                "  never 0.\n",
+                (unsigned long long)s->one_response, s->one_response == 1 ? "" : "s",
+                s->one_response == 1 ? "it" : "them");
     if (r->exact) {
         heading(o, "Exact percentiles (milliseconds), numpy 'linear' interpolation (--exact)");
         table(s, 1, o);

@@ -172,6 +172,27 @@ class Models(Base):
         self.assertEqual(rep["runs"][0]["model"], "")
 
 
+class GenaiPerfProfileExport(Base):
+    def test_not_streamed_has_no_tpot_and_duration_is_named(self):
+        path = self.put("p.json", gp_profile_export("org/p1", n=4))
+        rep = self.json_of("report", "--json", path)
+        self.assertEqual(rep["e2e_s"]["count"], 4)
+        self.assertEqual(rep["tpot_s"]["count"], 0)  # undefined, not 0
+        self.assertIsNone(rep["tpot_s"]["mean"])
+        self.assertEqual(rep["tpot_s"]["undefined_not_streamed"], 4)
+        self.assertEqual(rep["itl_s"]["count"], 0)
+        # the duration: first send (1.000 s) to the last response (1.300 + 0.043 s)
+        self.assertAlmostEqual(rep["throughput"]["duration_s"], 0.343, delta=1e-12)
+        self.assertIn("first request sent to last response", rep["throughput"]["duration_source"])
+        text = run("report", path).stdout
+        self.assertIn("TPOT is undefined", text)
+        self.assertIn("ITL: not streamed", text)
+        self.assertNotIn("the benchmark's own 'duration'", text)
+        self.assertIn("(genai-perf's: first request sent to last response with text)", text)
+        tpot = [x for x in text.splitlines() if x.strip().startswith("TPOT ")][0].split()
+        self.assertEqual(tpot[1:], ["0"] + ["-"] * 9)  # mean, min, 6 quantiles, max
+
+
 class GenaiPerfSummaryRates(Base):
     def test_rates_and_lengths_as_stated(self):
         doc = genai_summary(4, 3.25, 250.0, count=77)
