@@ -41,18 +41,22 @@ typedef struct collect {
     const char *first_path;
     /* the runs left out, named: "a.json (statistics only, no request rate or count and
      * duration); ..." */
-    char skipped[640];
-    size_t nskipped;
+    struct left_out { /* a run left out: its file (one of files[]), its number, why */
+        const char *path;
+        uint64_t run;
+        const char *why;
+    } *skipped;
+    size_t nskipped, capskipped;
 } collect;
 
 static void skip(collect *c, const llmm_cli_run_src *src, const char *why)
 {
-    size_t n = strlen(c->skipped);
-    c->nskipped++;
-    if (n + 8 >= sizeof c->skipped)
-        return;
-    snprintf(c->skipped + n, sizeof c->skipped - n, "%s%s run %llu (%s)", n ? "; " : "", src->path,
-             (unsigned long long)src->index + 1, why);
+    if (llmm_cli_grow(&c->skipped, &c->capskipped, c->nskipped + 1, sizeof *c->skipped, 16) !=
+        LLMM_CLI_OK)
+        return; /* out of memory: the refusal names fewer runs */
+    c->skipped[c->nskipped].path = src->path;
+    c->skipped[c->nskipped].run = src->index + 1;
+    c->skipped[c->nskipped++].why = why;
 }
 
 /* The tool's own P99 of metric m in a run of statistics only, in ms (its own value when it
@@ -218,20 +222,45 @@ static int x_column(const collect *c)
     return conc ? 0 : rate ? 1 : -1;
 }
 
+/* Why no sweep: every file named in full, and every run left out. In the message when all
+ * of it fits, else listed on stderr first (the message says so). */
 static int refuse(const collect *c, char **files, size_t nfiles, const char *what,
                   llmm_cli_error *err)
 {
-    char names[400];
-    size_t n = 0;
-    names[0] = '\0';
-    for (size_t i = 0; i < nfiles && n + 4 < sizeof names; i++)
-        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", files[i]);
+    char names[LLMM_CLI_ERR_MAX], left[LLMM_CLI_ERR_MAX];
+    size_t n = 0, l = 0;
+    int fits = 1;
+    for (size_t i = 0; i < nfiles && fits; i++) {
+        int k = snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", files[i]);
+        fits = k >= 0 && (size_t)k < sizeof names - n;
+        n += fits ? (size_t)k : 0;
+    }
+    left[0] = '\0';
+    for (size_t i = 0; i < c->nskipped && fits; i++) {
+        int k = snprintf(left + l, sizeof left - l, "%s%s run %llu (%s)", i ? "; " : "",
+                         c->skipped[i].path, (unsigned long long)c->skipped[i].run,
+                         c->skipped[i].why);
+        fits = k >= 0 && (size_t)k < sizeof left - l;
+        l += fits ? (size_t)k : 0;
+    }
+    fits = fits && n + l + strlen(what) + 200 < LLMM_CLI_ERR_MAX;
+    if (!fits) { /* too long for one message: never a name cut short */
+        for (size_t i = 0; i < nfiles; i++)
+            fprintf(stderr, "llmm knee: input %zu of %zu: %s\n", i + 1, nfiles, files[i]);
+        for (size_t i = 0; i < c->nskipped; i++)
+            fprintf(stderr, "llmm knee: left out: %s run %llu (%s)\n", c->skipped[i].path,
+                    (unsigned long long)c->skipped[i].run, c->skipped[i].why);
+        snprintf(names, sizeof names, "the %zu input%s listed above", nfiles,
+                 nfiles == 1 ? "" : "s");
+        snprintf(left, sizeof left, "the %zu run%s listed above", c->nskipped,
+                 c->nskipped == 1 ? "" : "s");
+    }
     return llmm_cli_fail(err, LLMM_CLI_EPARSE,
                          "%s: %s; %zu usable run%s of %zu%s%s. A sweep needs at least 3 "
                          "levels; a concurrency,qps[,p99_ms] table works as well (llmm knee "
                          "SWEEP.csv)",
                          names, what, c->n, c->n == 1 ? "" : "s", c->runs,
-                         c->nskipped ? ", left out: " : "", c->skipped);
+                         c->nskipped ? ", left out: " : "", c->nskipped ? left : "");
 }
 
 /* The sweep's rows from the runs; source says how. */
@@ -277,9 +306,14 @@ static int rows_sweep(collect *c, char **files, size_t nfiles, llmm_cli_sweep *s
              : stated == 0    ? "concurrency measured: mean requests in flight = mean E2E x QPS"
                               : "concurrency as stated, else the measured mean in flight",
              c->stats_only ? " (or the tool's request throughput)" : "", lat);
-    rc = llmm_cli_sweep_from_rows(rows, c->n, m >= 0, files[0], s, err);
-    if (rc == LLMM_CLI_OK)
+    rc = llmm_cli_sweep_from_rows(rows, c->n, m >= 0, "the runs", s, err);
+    if (rc == LLMM_CLI_OK) {
         memcpy(s->source, source, sizeof source);
+    } else if (rc == LLMM_CLI_EPARSE && strncmp(err->msg, "the runs: ", 10) == 0) {
+        char what[256]; /* too few levels: refused naming every file */
+        snprintf(what, sizeof what, "%s", err->msg + 10);
+        rc = refuse(c, files, nfiles, what, err);
+    }
     free(rows);
     return rc;
 }
@@ -298,6 +332,7 @@ int llmm_cli_sweep_build(char **files, size_t nfiles, const llmm_cli_sweep_opts 
     else if (rc == LLMM_CLI_OK)
         rc = rows_sweep(&c, files, nfiles, s, err);
     free(c.rows);
+    free(c.skipped);
     free(c.start);
     free(c.end);
     return rc;

@@ -247,6 +247,26 @@ class FailuresNotStated(Base):
             self.assertNotIn("states no request counts", text)
 
 
+class KneeRefusal(Base):
+    def test_every_file_named_in_full(self):
+        # too few levels: the three names fit in the message, each whole
+        short = [self.put("s%d.json" % i, vllm_summary(conc=4)) for i in range(3)]
+        p = run("knee", *short)
+        self.assertEqual(p.returncode, 1)
+        msg = p.stderr.strip().splitlines()[-1]
+        self.assertIn(", ".join(short) + ": 1 distinct concurrency value", msg)
+        self.assertIn("concurrency,qps[,p99_ms] table", msg)
+        # names too long for one message: each listed whole on its own line, never cut
+        long_ = [self.put(("run-%d-" % i) + "x" * 200 + ".json", vllm_summary(conc=4 + i % 2))
+                 for i in range(6)]
+        p = run("knee", *long_)
+        self.assertEqual(p.returncode, 1)
+        lines = p.stderr.splitlines()
+        for i, path in enumerate(long_):
+            self.assertIn("llmm knee: input %d of 6: %s" % (i + 1, path), lines)
+        self.assertIn("the 6 inputs listed above: 2 distinct concurrency values", lines[-1])
+
+
 class SloFooter(Base):
     def test_footer_names_what_was_judged(self):
         path = self.put("s.json", vllm_summary(conc=4))  # states p99_ttft_ms = 55.5
