@@ -100,6 +100,9 @@ class GuideLLMSample(Base):
         self.assertIn("%d total, %d completed, %d failed" % (w["ok"] + w["err"], w["ok"],
                                                              w["err"]), text)
         self.assertIn("over a sample of %d listed requests" % w["listed"], text)
+        # a figure name of exactly 21 characters and its unit stand on a line of their own
+        self.assertIn("    tokens_per_second, /s\n", text)
+        self.assertNotIn("/sGuideLLM", text)
 
     def test_knee_and_compare_use_the_stated_rate(self):
         paths = []
@@ -221,6 +224,40 @@ class GenaiPerfSummaryRates(Base):
         rep = self.json_of("report", "--json", self.put("g2.json", genai_summary(4, 3.25, 250.0)))
         self.assertEqual(rep["throughput"]["req_per_s"], 3.25)
         self.assertNotIn("tokens_from", rep["throughput"])
+
+
+def aiperf_summary(count=100, errors=None, duration=500.0):
+    """AIPerf's profile_export_aiperf.json: genai-perf's summary layout, plus its
+    benchmark_duration, error counts (null without errors) and input_config.endpoint."""
+    doc = genai_summary(8, count / duration, 250.0, count=count)
+    doc["request_count"] = {"unit": "requests", "avg": float(count)}
+    doc["benchmark_duration"] = {"unit": "sec", "avg": duration}
+    doc["error_request_count"] = None if errors is None else {"unit": "requests",
+                                                              "avg": float(errors)}
+    doc["was_cancelled"] = False
+    doc["error_summary"] = []
+    doc["input_config"] = {"endpoint": {"model_names": ["org/a1"], "type": "chat",
+                                        "streaming": True}}
+    return doc
+
+
+class AIPerf(Base):
+    def test_labelled_aiperf_with_its_duration(self):
+        path = self.put("profile_export_aiperf.json", aiperf_summary(count=100, errors=4))
+        rep = self.json_of("report", "--json", path)
+        self.assertEqual(rep["inputs"][0]["tool"]["name"], "AIPerf")
+        thr = rep["throughput"]
+        self.assertEqual(thr["duration_s"], 500.0)
+        self.assertAlmostEqual(thr["req_per_s"], 100 / 500.0, delta=1e-15)
+        self.assertFalse(thr["rates_from_tool"])
+        self.assertEqual((rep["requests"]["completed"], rep["requests"]["failed"]), (100, 4))
+        text = run("report", path).stdout
+        self.assertIn("AIPerf's own figures", text)
+        self.assertIn("AIPerf profile_export_aiperf.json", text)
+        self.assertEqual(self.json_of("compare", "--json", path)["runs"][0]["model"], "org/a1")
+        # error_request_count null: failures not stated
+        rep = self.json_of("report", "--json", self.put("b.json", aiperf_summary()))
+        self.assertIsNone(rep["requests"]["failed"])
 
 
 class FailuresNotStated(Base):
