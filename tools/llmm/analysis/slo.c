@@ -60,8 +60,8 @@ int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err)
     v->errors_judged = !isnan(r->sum.error_rate) || r->sum.total == 0;
     if (!v->errors_judged) {
         v->error_rate = NAN;
-        v->errors_why = r->sum.failed_unknown ? "failures not stated"
-                                              : "a run states no request counts";
+        v->errors_why =
+            r->sum.failed_unknown ? "failures not stated" : "a run states no request counts";
     }
     v->errors_ok = v->errors_judged && v->error_rate <= v->err_max;
     v->satisfied = 1;

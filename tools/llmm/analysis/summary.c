@@ -57,9 +57,9 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
                        t->runs_stats_only == 0 && t->runs_spanned == 0;
         s->duration_source =
             (t->duration_from && t->runs + t->runs_stats_only == 1) || all_from ? t->duration_from
-            : t->runs_spanned == 0                                ? "the benchmark's own 'duration'"
-            : t->runs_stated == 0                                 ? "first send to last completion"
-                                  : "'duration' where stated, else send-to-completion span";
+            : t->runs_spanned == 0 ? "the benchmark's own 'duration'"
+            : t->runs_stated == 0  ? "first send to last completion"
+                                   : "'duration' where stated, else send-to-completion span";
     } else {
         s->duration_s = NAN;
         s->duration_source = "unknown (no start times or duration; pass --duration)";

@@ -28,6 +28,13 @@ typedef struct prow {
     int stats_only;
 } prow;
 
+/* A run left out of the sweep: its file (one of files[]), its number, why. */
+typedef struct left_out {
+    const char *path;
+    uint64_t run;
+    const char *why;
+} left_out;
+
 typedef struct collect {
     const llmm_cli_sweep_opts *o;
     prow *rows;
@@ -41,11 +48,7 @@ typedef struct collect {
     const char *first_path;
     /* the runs left out, named: "a.json (statistics only, no request rate or count and
      * duration); ..." */
-    struct left_out { /* a run left out: its file (one of files[]), its number, why */
-        const char *path;
-        uint64_t run;
-        const char *why;
-    } *skipped;
+    left_out *skipped;
     size_t nskipped, capskipped;
 } collect;
 
@@ -237,9 +240,9 @@ static int refuse(const collect *c, char **files, size_t nfiles, const char *wha
     }
     left[0] = '\0';
     for (size_t i = 0; i < c->nskipped && fits; i++) {
-        int k = snprintf(left + l, sizeof left - l, "%s%s run %llu (%s)", i ? "; " : "",
-                         c->skipped[i].path, (unsigned long long)c->skipped[i].run,
-                         c->skipped[i].why);
+        int k =
+            snprintf(left + l, sizeof left - l, "%s%s run %llu (%s)", i ? "; " : "",
+                     c->skipped[i].path, (unsigned long long)c->skipped[i].run, c->skipped[i].why);
         fits = k >= 0 && (size_t)k < sizeof left - l;
         l += fits ? (size_t)k : 0;
     }
@@ -292,9 +295,9 @@ static int rows_sweep(collect *c, char **files, size_t nfiles, llmm_cli_sweep *s
     else
         snprintf(lat, sizeof lat, "P99 of %s (%s)%s%s", llmm_cli_metric_label[m],
                  c->stats_only + c->sampled == c->n ? "each tool's own p99, its rule"
-                 : c->stats_only + c->sampled ? "nearest rank; the tool's own p99 for runs "
-                                                "with statistics only or a sample of requests"
-                                              : "nearest rank",
+                 : c->stats_only + c->sampled       ? "nearest rank; the tool's own p99 for runs "
+                                                      "with statistics only or a sample of requests"
+                                                    : "nearest rank",
                  m != c->o->latency ? ": the runs state no P99 of " : "",
                  m != c->o->latency ? llmm_cli_metric_label[c->o->latency] : "");
     snprintf(source, sizeof source,

@@ -262,8 +262,8 @@ static void stats_only_run(llmm_cli_trace *t, const llmm_cli_run *run)
             t->duration_from = run->duration_from;
     } else {
         t->runs_unknown++;
-        t->so_req_rate = llmm_cli_figure_si(run->fig, run->nfig, LLMM_CLI_FM_REQ_RATE,
-                                            LLMM_CLI_ST_VALUE, NAN);
+        t->so_req_rate =
+            llmm_cli_figure_si(run->fig, run->nfig, LLMM_CLI_FM_REQ_RATE, LLMM_CLI_ST_VALUE, NAN);
         t->so_tok_rate = llmm_cli_figure_si(run->fig, run->nfig, LLMM_CLI_FM_OUT_TOK_RATE,
                                             LLMM_CLI_ST_VALUE, NAN);
     }

@@ -54,7 +54,7 @@ typedef struct llmm_cli_trace {
     /* successes whose every token came in one response (E2E = TTFT, more than one token: not
      * streamed): no TPOT for them */
     uint64_t one_response;
-    uint64_t runs_duration_from; /* runs whose duration follows from their records or figures */
+    uint64_t runs_duration_from;  /* runs whose duration follows from their records or figures */
     llmm_cli_failure_kinds kinds; /* the failures whose input named their kind */
     uint64_t out_tokens, in_tokens, out_unknown, in_unknown;
     /* goodput as vLLM defines it (llmm_goodput): thresholds in seconds, NaN = not set */
@@ -76,7 +76,7 @@ typedef struct llmm_cli_trace {
     uint64_t mark_completed, mark_failed, mark_out, mark_in, mark_out_unknown, mark_in_unknown;
     /* the one statistics-only run without a duration: its own rates (NaN: unstated) */
     double so_req_rate, so_tok_rate;
-    const char *tokens_from; /* a run's token totals follow from its figures: how (static) */
+    const char *tokens_from;   /* a run's token totals follow from its figures: how (static) */
     const char *duration_from; /* a run's duration follows from its figures: how (static) */
     llmm_cli_runs run_list; /* what each run stated (its figures) */
     size_t input;           /* index of the input being read */
@@ -136,7 +136,7 @@ typedef struct llmm_cli_msum {
 /* Everything the basic report shows. */
 typedef struct llmm_cli_summary {
     uint64_t total, completed, failed;
-    int failed_unknown; /* a run states no count of failed requests: failed is a lower bound */
+    int failed_unknown;    /* a run states no count of failed requests: failed is a lower bound */
     uint64_t one_response; /* successes not streamed (every token in one response): no TPOT */
     uint64_t sampled_runs, sample_records; /* percentiles over a sample of the requests */
     llmm_cli_failure_kinds kinds; /* the failures by kind, where the inputs say it */

@@ -106,8 +106,9 @@ int llmm_cli_gl_deliver(llmm_cli_guidellm *p)
                              "percentiles are over the listed requests",
                              (unsigned long long)p->jr.info.runs, (unsigned long long)kept[l],
                              (long long)p->totals[l],
-                             l == GL_SUCCESSFUL ? "successful" : l == GL_ERRORED ? "errored"
-                                                                                 : "incomplete");
+                             l == GL_SUCCESSFUL ? "successful"
+                             : l == GL_ERRORED  ? "errored"
+                                                : "incomplete");
             break;
         }
     }

@@ -113,7 +113,8 @@ static void requests(const llmm_cli_report *r, FILE *o)
     rate(o, s->total_tok_per_s, "total tok/s\n");
     if (s->rates_stated)
         fputs("  (the rates are the tool's own, as the file states them: it states no "
-              "duration)\n", o);
+              "duration)\n",
+              o);
     fprintf(o, "  %llu output and %llu input tokens", (unsigned long long)s->out_tokens,
             (unsigned long long)s->in_tokens);
     if (s->tokens_from)
@@ -156,8 +157,10 @@ static void latency(const llmm_cli_report *r, FILE *o)
 {
     const llmm_cli_summary *s = &r->sum;
     if (r->sum.sampled_runs)
-        fprintf(o, "\nLatency percentiles (milliseconds, over a sample of %llu listed "
-                   "requests)\n", (unsigned long long)r->sum.sample_records);
+        fprintf(o,
+                "\nLatency percentiles (milliseconds, over a sample of %llu listed "
+                "requests)\n",
+                (unsigned long long)r->sum.sample_records);
     else
         heading(o, "Latency percentiles (milliseconds)");
     table(s, 0, o);
@@ -181,7 +184,7 @@ static void latency(const llmm_cli_report *r, FILE *o)
             any |= r->inputs[i].info.has_itls;
         fputs(s->one_response ? "  ITL: not streamed (every token in one response): no gap "
                                 "to measure.\n"
-              : any ? "  ITL: no successful request streamed more than one chunk.\n"
+              : any           ? "  ITL: no successful request streamed more than one chunk.\n"
                     : "  ITL: the inputs carry no per-token times (CSV, JSONL without \"itls\",\n"
                       "  GuideLLM, LLMPerf).\n",
               o);
@@ -325,13 +328,15 @@ static void slo_verdict(const llmm_cli_report *r, FILE *o)
                             "check could be made)"
                           : "SLO met");
     if (v->by_us)
-        fprintf(o, "  llmm_slo_check: the %s (nearest rank, from the sketch) of successful "
-                   "requests\n  against each bound%s.\n",
-                q, v->by_tool ? "; the checks marked as the tool's own: its stated figure"
-                              : "");
+        fprintf(o,
+                "  llmm_slo_check: the %s (nearest rank, from the sketch) of successful "
+                "requests\n  against each bound%s.\n",
+                q, v->by_tool ? "; the checks marked as the tool's own: its stated figure" : "");
     else if (v->by_tool)
-        fprintf(o, "  judged on the tool's own stated %s (its rule, above), not on our "
-                   "sketches.\n", q);
+        fprintf(o,
+                "  judged on the tool's own stated %s (its rule, above), not on our "
+                "sketches.\n",
+                q);
     if (v->errors_judged)
         fputs("  error rate: failed requests / all requests against the error bound.\n", o);
 }

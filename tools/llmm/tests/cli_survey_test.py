@@ -13,7 +13,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cli_common  # noqa: E402
 from cli_common import run  # noqa: E402
-from cli_stats_only_test import genai_summary, sglang_line, vllm_summary  # noqa: E402
+from cli_stats_only_test import Base, genai_summary, sglang_line, vllm_summary  # noqa: E402
 
 
 def gl_dist(values, total_sum=True):
@@ -68,16 +68,6 @@ def guidellm_sampled(n_ok=40, n_err=2, listed=3, duration=20.0, model=None, prom
                                                   "backend": {"model": model}})]}
     return doc, {"ok": n_ok, "err": n_err, "listed": listed, "duration": duration,
                  "ttft": ttft, "e2e": e2e, "prompt": sum(prompt), "out": sum(out), "rps": rps}
-
-
-class Base(cli_common.Base):
-    def json_of(self, *args):
-        p = run(*args)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        return json.loads(p.stdout)
-
-    def put(self, name, doc):
-        return self.write(name, json.dumps(doc))
 
 
 class GuideLLMSample(Base):
