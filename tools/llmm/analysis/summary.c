@@ -84,10 +84,11 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
             return llmm_cli_fail(err, LLMM_CLI_EPARSE, "cannot summarise %s",
                                  llmm_cli_metric_label[m]);
     }
-    if (t->goodput && (t->goodput_unjudged || t->runs_stats_only)) {
+    if (t->goodput && (t->goodput_unjudged || t->runs_stats_only || t->runs_sampled)) {
         s->has_goodput = 1;
         s->good_unjudged = t->goodput_unjudged;
         s->good_stats_only = t->runs_stats_only;
+        s->good_sampled = t->runs_sampled; /* a sample's good requests are not the run's */
         s->good_fraction = s->good_per_s = NAN;
     } else if (t->goodput) {
         llmm_goodput_result g;

@@ -155,6 +155,7 @@ typedef struct llmm_cli_summary {
     uint64_t good;
     uint64_t good_unjudged; /* successes without a TTFT: goodput not computed when > 0 */
     uint64_t good_stats_only; /* runs with statistics only: goodput not computed when > 0 */
+    uint64_t good_sampled;    /* runs listing a sample of requests: not computed when > 0 */
     double good_fraction, good_per_s;
 } llmm_cli_summary;
 

@@ -137,6 +137,7 @@ static void goodput(llmm_cli_jw *w, const llmm_cli_report *r)
     llmm_cli_jw_kv_u64(w, "good_requests", s->good);
     llmm_cli_jw_kv_u64(w, "unjudged_requests", s->good_unjudged);
     llmm_cli_jw_kv_u64(w, "statistics_only_runs", s->good_stats_only);
+    llmm_cli_jw_kv_u64(w, "sampled_runs", s->good_sampled);
     LLMM_CLI_JW_NUMS(w, {"fraction", s->good_fraction}, {"req_per_s", s->good_per_s});
     llmm_cli_jw_map_end(w);
 }

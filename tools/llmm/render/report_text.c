@@ -227,6 +227,12 @@ static void goodput(const llmm_cli_report *r, FILE *o)
                 s->good_stats_only == 1 ? "s" : "");
         return;
     }
+    if (s->good_sampled) {
+        fprintf(o, "\n  not computed: %llu run%s list%s only a sample of %s requests\n",
+                (unsigned long long)s->good_sampled, s->good_sampled == 1 ? "" : "s",
+                s->good_sampled == 1 ? "s" : "", s->good_sampled == 1 ? "its" : "their");
+        return;
+    }
     if (s->good_unjudged) {
         fprintf(o, "\n  not computed: %llu completed requests have no TTFT to judge against the "
                    "TTFT or TPOT limit\n",
@@ -305,7 +311,7 @@ static void slo_verdict(const llmm_cli_report *r, FILE *o)
         fprintf(o, "  %-4s %-7s <= %10.3f ms: ", llmm_cli_metric_label[c->metric], q,
                 c->bound * 1e3);
         if (!c->judged)
-            fputs("not judged (statistics only, without this quantile)\n", o);
+            fputs("not judged (statistics only or a sample, without this quantile)\n", o);
         else if (isinf(c->latency))
             fputs("no successful request", o);
         else
@@ -313,7 +319,8 @@ static void slo_verdict(const llmm_cli_report *r, FILE *o)
         if (c->judged)
             fprintf(o, "  %s\n", c->latency_ok ? "met" : "VIOLATED");
         if (c->figure[0])
-            fprintf(o, "       the tool's own %s, from a run with statistics only:\n       %s\n",
+            fprintf(o, "       the tool's own %s, from a run with statistics only or a sample:\n"
+                       "       %s\n",
                     c->figure, c->rule ? c->rule : "the tool's rule");
     }
     if (v->errors_judged)

@@ -90,6 +90,21 @@ class GuideLLMSample(Base):
         self.assertIn("%d total, %d completed, %d failed" % (w["ok"] + w["err"], w["ok"],
                                                              w["err"]), text)
         self.assertIn("over a sample of %d listed requests" % w["listed"], text)
+        # goodput of a sample is not the run's: not computed
+        rep = self.json_of("report", "--json", "--slo", "ttft=100ms", path)
+        self.assertEqual(rep["goodput"]["sampled_runs"], 1)
+        self.assertIsNone(rep["goodput"]["fraction"])
+        # an SLO on P99 is judged on GuideLLM's own p99 over all requests, not on the sample
+        want = sorted(w["ttft"])[int(0.99 * w["ok"])]
+        for bound, ok in ((want * 1e3 + 0.5, True), (want * 1e3 - 0.5, False)):
+            rep = self.json_of("report", "--json", "--slo", "ttft=%gms" % bound,
+                               "--slo-quantile", "0.99", path)
+            check = rep["slo"]["checks"][0]
+            self.assertEqual(check["tool_figure"], "time_to_first_token_ms.p99")
+            self.assertAlmostEqual(check["latency"], want, delta=1e-12)
+            self.assertEqual(check["latency_ok"], ok)
+        rep = self.json_of("report", "--json", "--slo", "ttft=100ms", path)  # no P95 stated
+        self.assertFalse(rep["slo"]["checks"][0]["judged"])
         # a figure name of exactly 21 characters and its unit stand on a line of their own
         self.assertIn("    tokens_per_second, /s\n", text)
         self.assertNotIn("/sGuideLLM", text)
