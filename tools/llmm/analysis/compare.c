@@ -47,6 +47,10 @@ static void from_figures(llmm_cli_cmp_run *r, const llmm_cli_run *run)
     for (size_t i = 0; i < run->nfig; i++) {
         const llmm_cli_figure *f = &run->fig[i];
         double q = f->stat == LLMM_CLI_ST_MEDIAN ? 0.5 : f->q;
+        if (f->stat == LLMM_CLI_ST_MEAN && f->metric == LLMM_CLI_FM_IN_TOKENS)
+            r->in_mean = f->si; /* the tool's mean length beats a total rounded from it */
+        else if (f->stat == LLMM_CLI_ST_MEAN && f->metric == LLMM_CLI_FM_OUT_TOKENS)
+            r->out_mean = f->si;
         if (f->metric == LLMM_CLI_FM_REQ_RATE && isnan(r->sum.req_per_s))
             r->sum.req_per_s = f->si;
         else if (f->metric == LLMM_CLI_FM_OUT_TOK_RATE && isnan(r->sum.tok_per_s))

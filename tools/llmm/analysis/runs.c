@@ -31,6 +31,7 @@ int llmm_cli_runs_add(llmm_cli_runs *rs, size_t input, uint64_t index, const llm
     r->completed = run->completed;
     r->failed = run->failed;
     r->stats_only = run->stats_only;
+    r->sampled = run->sampled;
     rs->n++;
     return LLMM_CLI_OK;
 }

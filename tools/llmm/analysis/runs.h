@@ -17,6 +17,7 @@ typedef struct llmm_cli_run_rec {
     double duration_s, concurrency, request_rate;
     int64_t completed, failed; /* the tool's own counts, -1 unknown */
     int stats_only;
+    int sampled; /* its records are a sample of its requests */
     llmm_cli_figure *fig;
     size_t nfig;
 } llmm_cli_run_rec;

@@ -10,7 +10,9 @@
  * A run that holds statistics only has no sample to check: its quantile is judged only when
  * it is the only run of the report and states that very quantile (vLLM's p99 with
  * --slo-quantile 0.99), against the tool's own figure, labelled with the tool's rule; else the
- * check is "not judged", never met. Its error rate comes from its stated counts.
+ * check is "not judged", never met. Its error rate comes from its stated counts. A run that
+ * lists only a sample of its requests (GuideLLM) is judged the same way: the sample's
+ * quantile is not the run's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +24,7 @@ static double stated_quantile(const llmm_cli_report *r, int m, double q, llmm_cl
 {
     const llmm_cli_runs *rs = &r->trace.run_list;
     const llmm_cli_figure *f;
-    if (rs->n != 1 || !rs->v[0].stats_only)
+    if (rs->n != 1 || !(rs->v[0].stats_only || rs->v[0].sampled))
         return NAN;
     f = llmm_cli_figure_find(rs->v[0].fig, rs->v[0].nfig, m, LLMM_CLI_ST_QUANTILE, q);
     if (f && f->si >= 0) {
@@ -58,8 +60,11 @@ int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err)
     v->err_max = isnan(r->err_max) ? 0.01 : r->err_max;
     v->error_rate = r->sum.total ? (double)r->sum.failed / (double)r->sum.total : 0.0;
     v->errors_judged = !isnan(r->sum.error_rate) || r->sum.total == 0;
-    if (!v->errors_judged)
+    if (!v->errors_judged) {
         v->error_rate = NAN;
+        v->errors_why =
+            r->sum.failed_unknown ? "failures not stated" : "a run states no request counts";
+    }
     v->errors_ok = v->errors_judged && v->error_rate <= v->err_max;
     v->satisfied = 1;
     for (int i = 0; i < 3; i++) {
@@ -73,8 +78,11 @@ int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err)
         c->figure[0] = '\0';
         c->rule = NULL;
         v->nchecks++;
-        if (stats_only && llmm_sketch_count(r->trace.sk[metric[i]]) == 0) {
+        /* a run listing a sample: the tool's own quantile over all its requests, if stated */
+        if ((stats_only && llmm_sketch_count(r->trace.sk[metric[i]]) == 0) ||
+            r->sum.sampled_runs) {
             check_stated(r, v, c);
+            v->by_tool += c->judged;
             v->unjudged += !c->judged;
             v->satisfied &= !c->judged || c->latency_ok;
             continue;
@@ -85,10 +93,11 @@ int llmm_cli_slo_eval(llmm_cli_report *r, llmm_cli_error *err)
         if (st != LLMM_OK)
             return llmm_cli_fail(err, LLMM_CLI_EPARSE, "SLO check: %s", llmm_strerror(st));
         c->judged = 1;
+        v->by_us++;
         c->latency = res.latency;
         c->latency_ok = res.latency_ok;
         /* its successes are all completed requests (not so with runs of statistics only) */
-        if (metric[i] != LLMM_CLI_M_TPOT && !stats_only) {
+        if (metric[i] != LLMM_CLI_M_TPOT && !stats_only && !r->sum.sampled_runs) {
             v->errors_ok = res.errors_ok;
             v->error_rate = res.error_rate;
         }

@@ -22,6 +22,9 @@ typedef struct llmm_cli_slo {
     double quantile, err_max, error_rate;
     int32_t errors_ok, satisfied;
     int32_t errors_judged; /* 0: a run states no counts, the error rate is unknown */
+    const char *errors_why; /* why not judged: "failures not stated", "request counts not
+                               stated"; NULL when judged */
+    int32_t by_tool, by_us; /* latency checks judged on a tool's stated quantile, on ours */
     int32_t unjudged;      /* checks not judged; the verdict is "met" only when 0 */
     llmm_cli_slo_check checks[3];
     size_t nchecks;

@@ -35,6 +35,10 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
     memset(s, 0, sizeof *s);
     s->completed = t->completed;
     s->failed = t->failed;
+    s->failed_unknown = t->failed_unknown > 0;
+    s->one_response = t->one_response;
+    s->sampled_runs = t->runs_sampled;
+    s->sample_records = t->sample_records;
     s->kinds = t->kinds;
     s->total = t->completed + t->failed;
     s->error_rate = s->total && !t->so_counts_unknown ? (double)s->failed / (double)s->total : NAN;
@@ -49,11 +53,13 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
         s->duration_source = "--duration";
     } else if (t->runs_unknown == 0 && t->runs + t->runs_stats_only > 0) {
         s->duration_s = t->duration_sum;
+        int all_from = t->duration_from && t->runs_duration_from == t->runs_stated &&
+                       t->runs_stats_only == 0 && t->runs_spanned == 0;
         s->duration_source =
-            t->duration_from && t->runs + t->runs_stats_only == 1 ? t->duration_from
-            : t->runs_spanned == 0                                ? "the benchmark's own 'duration'"
-            : t->runs_stated == 0                                 ? "first send to last completion"
-                                  : "'duration' where stated, else send-to-completion span";
+            (t->duration_from && t->runs + t->runs_stats_only == 1) || all_from ? t->duration_from
+            : t->runs_spanned == 0 ? "the benchmark's own 'duration'"
+            : t->runs_stated == 0  ? "first send to last completion"
+                                   : "'duration' where stated, else send-to-completion span";
     } else {
         s->duration_s = NAN;
         s->duration_source = "unknown (no start times or duration; pass --duration)";
@@ -66,15 +72,23 @@ int llmm_cli_trace_summarize(llmm_cli_trace *t, double duration_override, llmm_c
         if (s->out_unknown == 0 && s->in_unknown == 0)
             s->total_tok_per_s = (double)(s->out_tokens + s->in_tokens) / s->duration_s;
     }
+    s->tokens_from = t->tokens_from;
+    if (isnan(s->duration_s) && t->runs == 0 && t->runs_stats_only == 1 &&
+        !isnan(t->so_req_rate)) { /* one run stating its rates but no duration */
+        s->req_per_s = t->so_req_rate;
+        s->tok_per_s = t->so_tok_rate;
+        s->rates_stated = 1;
+    }
     for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
         if (summarize_metric(t, m, &s->m[m]) != LLMM_CLI_OK)
             return llmm_cli_fail(err, LLMM_CLI_EPARSE, "cannot summarise %s",
                                  llmm_cli_metric_label[m]);
     }
-    if (t->goodput && (t->goodput_unjudged || t->runs_stats_only)) {
+    if (t->goodput && (t->goodput_unjudged || t->runs_stats_only || t->runs_sampled)) {
         s->has_goodput = 1;
         s->good_unjudged = t->goodput_unjudged;
         s->good_stats_only = t->runs_stats_only;
+        s->good_sampled = t->runs_sampled; /* a sample's good requests are not the run's */
         s->good_fraction = s->good_per_s = NAN;
     } else if (t->goodput) {
         llmm_goodput_result g;

@@ -28,11 +28,19 @@ typedef struct prow {
     int stats_only;
 } prow;
 
+/* A run left out of the sweep: its file (one of files[]), its number, why. */
+typedef struct left_out {
+    const char *path;
+    uint64_t run;
+    const char *why;
+} left_out;
+
 typedef struct collect {
     const llmm_cli_sweep_opts *o;
     prow *rows;
     size_t n, cap;
     size_t runs, stats_only;
+    size_t sampled; /* runs that list a sample of their requests: the tool's own P99 */
     /* every successful request with a send time, the runs laid end to end */
     double *start, *end;
     size_t npts, cap_start, cap_end;
@@ -40,18 +48,18 @@ typedef struct collect {
     const char *first_path;
     /* the runs left out, named: "a.json (statistics only, no request rate or count and
      * duration); ..." */
-    char skipped[640];
-    size_t nskipped;
+    left_out *skipped;
+    size_t nskipped, capskipped;
 } collect;
 
 static void skip(collect *c, const llmm_cli_run_src *src, const char *why)
 {
-    size_t n = strlen(c->skipped);
-    c->nskipped++;
-    if (n + 8 >= sizeof c->skipped)
-        return;
-    snprintf(c->skipped + n, sizeof c->skipped - n, "%s%s run %llu (%s)", n ? "; " : "", src->path,
-             (unsigned long long)src->index + 1, why);
+    if (llmm_cli_grow(&c->skipped, &c->capskipped, c->nskipped + 1, sizeof *c->skipped, 16) !=
+        LLMM_CLI_OK)
+        return; /* out of memory: the refusal names fewer runs */
+    c->skipped[c->nskipped].path = src->path;
+    c->skipped[c->nskipped].run = src->index + 1;
+    c->skipped[c->nskipped++].why = why;
 }
 
 /* The tool's own P99 of metric m in a run of statistics only, in ms (its own value when it
@@ -106,9 +114,11 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
     for (int m = 0; m < LLMM_CLI_M_COUNT; m++) {
         const llmm_sketch *sk = t->sk[m];
         r->p99[m] = NAN;
-        if (run->stats_only)
+        if (run->stats_only || run->sampled) /* a sample's P99 is not the run's */
             r->p99[m] = stated_p99_ms(run, m);
-        else if (llmm_sketch_count(sk) > 0 && llmm_sketch_quantile(sk, 0.99, &r->p99[m]) == LLMM_OK)
+        if (run->stats_only || !isnan(r->p99[m]))
+            continue;
+        if (llmm_sketch_count(sk) > 0 && llmm_sketch_quantile(sk, 0.99, &r->p99[m]) == LLMM_OK)
             r->p99[m] *= 1e3;
         else
             r->p99[m] = NAN;
@@ -128,6 +138,7 @@ static int on_run(void *user, const llmm_cli_run_src *src, const llmm_cli_run *r
         return LLMM_CLI_OK;
     }
     c->stats_only += run->stats_only;
+    c->sampled += run->sampled && !run->stats_only;
     c->n++;
     return LLMM_CLI_OK;
 }
@@ -214,20 +225,45 @@ static int x_column(const collect *c)
     return conc ? 0 : rate ? 1 : -1;
 }
 
+/* Why no sweep: every file named in full, and every run left out. In the message when all
+ * of it fits, else listed on stderr first (the message says so). */
 static int refuse(const collect *c, char **files, size_t nfiles, const char *what,
                   llmm_cli_error *err)
 {
-    char names[400];
-    size_t n = 0;
-    names[0] = '\0';
-    for (size_t i = 0; i < nfiles && n + 4 < sizeof names; i++)
-        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", files[i]);
+    char names[LLMM_CLI_ERR_MAX], left[LLMM_CLI_ERR_MAX];
+    size_t n = 0, l = 0;
+    int fits = 1;
+    for (size_t i = 0; i < nfiles && fits; i++) {
+        int k = snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", files[i]);
+        fits = k >= 0 && (size_t)k < sizeof names - n;
+        n += fits ? (size_t)k : 0;
+    }
+    left[0] = '\0';
+    for (size_t i = 0; i < c->nskipped && fits; i++) {
+        int k =
+            snprintf(left + l, sizeof left - l, "%s%s run %llu (%s)", i ? "; " : "",
+                     c->skipped[i].path, (unsigned long long)c->skipped[i].run, c->skipped[i].why);
+        fits = k >= 0 && (size_t)k < sizeof left - l;
+        l += fits ? (size_t)k : 0;
+    }
+    fits = fits && n + l + strlen(what) + 200 < LLMM_CLI_ERR_MAX;
+    if (!fits) { /* too long for one message: never a name cut short */
+        for (size_t i = 0; i < nfiles; i++)
+            fprintf(stderr, "llmm knee: input %zu of %zu: %s\n", i + 1, nfiles, files[i]);
+        for (size_t i = 0; i < c->nskipped; i++)
+            fprintf(stderr, "llmm knee: left out: %s run %llu (%s)\n", c->skipped[i].path,
+                    (unsigned long long)c->skipped[i].run, c->skipped[i].why);
+        snprintf(names, sizeof names, "the %zu input%s listed above", nfiles,
+                 nfiles == 1 ? "" : "s");
+        snprintf(left, sizeof left, "the %zu run%s listed above", c->nskipped,
+                 c->nskipped == 1 ? "" : "s");
+    }
     return llmm_cli_fail(err, LLMM_CLI_EPARSE,
                          "%s: %s; %zu usable run%s of %zu%s%s. A sweep needs at least 3 "
                          "levels; a concurrency,qps[,p99_ms] table works as well (llmm knee "
                          "SWEEP.csv)",
                          names, what, c->n, c->n == 1 ? "" : "s", c->runs,
-                         c->nskipped ? ", left out: " : "", c->skipped);
+                         c->nskipped ? ", left out: " : "", c->nskipped ? left : "");
 }
 
 /* The sweep's rows from the runs; source says how. */
@@ -258,10 +294,10 @@ static int rows_sweep(collect *c, char **files, size_t nfiles, llmm_cli_sweep *s
                  c->o->latency_given ? "" : " or of another latency");
     else
         snprintf(lat, sizeof lat, "P99 of %s (%s)%s%s", llmm_cli_metric_label[m],
-                 c->stats_only == c->n ? "each tool's own p99, its rule"
-                 : c->stats_only       ? "nearest rank; the tool's own p99 for runs with "
-                                         "statistics only"
-                                       : "nearest rank",
+                 c->stats_only + c->sampled == c->n ? "each tool's own p99, its rule"
+                 : c->stats_only + c->sampled       ? "nearest rank; the tool's own p99 for runs "
+                                                      "with statistics only or a sample of requests"
+                                                    : "nearest rank",
                  m != c->o->latency ? ": the runs state no P99 of " : "",
                  m != c->o->latency ? llmm_cli_metric_label[c->o->latency] : "");
     snprintf(source, sizeof source,
@@ -273,9 +309,14 @@ static int rows_sweep(collect *c, char **files, size_t nfiles, llmm_cli_sweep *s
              : stated == 0    ? "concurrency measured: mean requests in flight = mean E2E x QPS"
                               : "concurrency as stated, else the measured mean in flight",
              c->stats_only ? " (or the tool's request throughput)" : "", lat);
-    rc = llmm_cli_sweep_from_rows(rows, c->n, m >= 0, files[0], s, err);
-    if (rc == LLMM_CLI_OK)
+    rc = llmm_cli_sweep_from_rows(rows, c->n, m >= 0, "the runs", s, err);
+    if (rc == LLMM_CLI_OK) {
         memcpy(s->source, source, sizeof source);
+    } else if (rc == LLMM_CLI_EPARSE && strncmp(err->msg, "the runs: ", 10) == 0) {
+        char what[256]; /* too few levels: refused naming every file */
+        snprintf(what, sizeof what, "%s", err->msg + 10);
+        rc = refuse(c, files, nfiles, what, err);
+    }
     free(rows);
     return rc;
 }
@@ -294,6 +335,7 @@ int llmm_cli_sweep_build(char **files, size_t nfiles, const llmm_cli_sweep_opts 
     else if (rc == LLMM_CLI_OK)
         rc = rows_sweep(&c, files, nfiles, s, err);
     free(c.rows);
+    free(c.skipped);
     free(c.start);
     free(c.end);
     return rc;

@@ -145,7 +145,9 @@ static int on_record(void *user, const llmm_cli_record *r)
     if (!isnan(r->ttft_s)) {
         if ((rc = add(t, LLMM_CLI_M_TTFT, r->ttft_s)) != LLMM_CLI_OK)
             return rc;
-        if (r->output_tokens > 1) {
+        if (r->output_tokens > 1 && r->e2e_s == r->ttft_s) {
+            t->one_response++; /* not streamed: no time between tokens was measured */
+        } else if (r->output_tokens > 1) {
             tpot = (r->e2e_s - r->ttft_s) / (double)(r->output_tokens - 1);
             if ((rc = add(t, LLMM_CLI_M_TPOT, tpot)) != LLMM_CLI_OK)
                 return rc;
@@ -235,6 +237,8 @@ static void stats_only_run(llmm_cli_trace *t, const llmm_cli_run *run)
     t->runs_stats_only++;
     if (run->completed < 0 || run->failed < 0)
         t->so_counts_unknown++;
+    if (run->failed < 0)
+        t->failed_unknown++;
     t->completed += ok;
     t->so_completed += ok;
     if (run->failed > 0) {
@@ -249,6 +253,8 @@ static void stats_only_run(llmm_cli_trace *t, const llmm_cli_run *run)
         t->in_tokens += (uint64_t)in;
     else
         t->in_unknown += ok ? ok : 1;
+    if (run->tokens_from)
+        t->tokens_from = run->tokens_from;
     if (!isnan(run->duration_s)) {
         t->duration_sum += run->duration_s;
         t->runs_stated++;
@@ -256,7 +262,44 @@ static void stats_only_run(llmm_cli_trace *t, const llmm_cli_run *run)
             t->duration_from = run->duration_from;
     } else {
         t->runs_unknown++;
+        t->so_req_rate =
+            llmm_cli_figure_si(run->fig, run->nfig, LLMM_CLI_FM_REQ_RATE, LLMM_CLI_ST_VALUE, NAN);
+        t->so_tok_rate = llmm_cli_figure_si(run->fig, run->nfig, LLMM_CLI_FM_OUT_TOK_RATE,
+                                            LLMM_CLI_ST_VALUE, NAN);
     }
+}
+
+/* A run whose records are a sample: the counts and tokens its records added are replaced by
+ * the run's own (its records stay in the sketches, for percentiles). */
+static void sampled_run(llmm_cli_trace *t, const llmm_cli_run *run)
+{
+    int64_t out = stated_count(run, LLMM_CLI_FM_OUT_TOKENS);
+    int64_t in = stated_count(run, LLMM_CLI_FM_IN_TOKENS);
+    uint64_t ok = (uint64_t)run->completed;
+    t->runs_sampled++;
+    t->sample_records += t->completed - t->mark_completed + t->failed - t->mark_failed;
+    t->completed = t->mark_completed + ok;
+    if (run->failed >= 0) {
+        t->failed = t->mark_failed + (uint64_t)run->failed;
+    } else {
+        t->failed_unknown++;
+        t->so_counts_unknown++;
+    }
+    t->out_tokens = t->mark_out + (out >= 0 ? (uint64_t)out : 0);
+    t->out_unknown = t->mark_out_unknown + (out >= 0 ? 0 : ok);
+    t->in_tokens = t->mark_in + (in >= 0 ? (uint64_t)in : 0);
+    t->in_unknown = t->mark_in_unknown + (in >= 0 ? 0 : ok);
+}
+
+/* The counts as the next run begins. */
+static void mark_counts(llmm_cli_trace *t)
+{
+    t->mark_completed = t->completed;
+    t->mark_failed = t->failed;
+    t->mark_out = t->out_tokens;
+    t->mark_in = t->in_tokens;
+    t->mark_out_unknown = t->out_unknown;
+    t->mark_in_unknown = t->in_unknown;
 }
 
 static int on_run_end(void *user, const llmm_cli_run *run)
@@ -267,14 +310,22 @@ static int on_run_end(void *user, const llmm_cli_run *run)
         return LLMM_CLI_ENOMEM;
     if (run->stats_only) { /* no samples: nothing to time or to place */
         stats_only_run(t, run);
+        mark_counts(t);
         return LLMM_CLI_OK;
     }
+    if (run->sampled && run->completed >= 0)
+        sampled_run(t, run);
+    mark_counts(t);
     t->runs++;
     if (isfinite(t->run_min_start))
         span = t->run_max_end - t->run_min_start;
     if (!isnan(duration_s)) {
         t->duration_sum += duration_s;
         t->runs_stated++;
+        if (run->duration_from) { /* computed by the reader, as its tool does */
+            t->duration_from = run->duration_from;
+            t->runs_duration_from++;
+        }
     } else if (!isnan(span)) {
         t->duration_sum += span;
         t->runs_spanned++;

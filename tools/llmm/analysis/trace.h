@@ -51,6 +51,10 @@ typedef struct llmm_cli_trace {
     llmm_sketch *itl_input;            /* ITLs of the input being read */
     size_t itl_exact_mark;
     uint64_t completed, failed;
+    /* successes whose every token came in one response (E2E = TTFT, more than one token: not
+     * streamed): no TPOT for them */
+    uint64_t one_response;
+    uint64_t runs_duration_from;  /* runs whose duration follows from their records or figures */
     llmm_cli_failure_kinds kinds; /* the failures whose input named their kind */
     uint64_t out_tokens, in_tokens, out_unknown, in_unknown;
     /* goodput as vLLM defines it (llmm_goodput): thresholds in seconds, NaN = not set */
@@ -64,6 +68,15 @@ typedef struct llmm_cli_trace {
      * failed above, never in a sketch): their counts, and how many state no count of
      * completed or failed requests */
     uint64_t so_completed, so_failed, so_counts_unknown;
+    uint64_t failed_unknown; /* runs that state no count of failed requests */
+    /* runs whose records are a sample (llmm_cli_run.sampled): their counts and tokens are the
+     * run's own, the records listed (sample_records) give percentiles only; mark_*: the
+     * counts as the current run began */
+    uint64_t runs_sampled, sample_records;
+    uint64_t mark_completed, mark_failed, mark_out, mark_in, mark_out_unknown, mark_in_unknown;
+    /* the one statistics-only run without a duration: its own rates (NaN: unstated) */
+    double so_req_rate, so_tok_rate;
+    const char *tokens_from;   /* a run's token totals follow from its figures: how (static) */
     const char *duration_from; /* a run's duration follows from its figures: how (static) */
     llmm_cli_runs run_list; /* what each run stated (its figures) */
     size_t input;           /* index of the input being read */
@@ -123,11 +136,16 @@ typedef struct llmm_cli_msum {
 /* Everything the basic report shows. */
 typedef struct llmm_cli_summary {
     uint64_t total, completed, failed;
+    int failed_unknown;    /* a run states no count of failed requests: failed is a lower bound */
+    uint64_t one_response; /* successes not streamed (every token in one response): no TPOT */
+    uint64_t sampled_runs, sample_records; /* percentiles over a sample of the requests */
     llmm_cli_failure_kinds kinds; /* the failures by kind, where the inputs say it */
     double error_rate; /* NaN when there are no requests, or a run states no counts */
     double duration_s; /* NaN when unknown */
     const char *duration_source;
     double req_per_s, tok_per_s, total_tok_per_s; /* NaN when unknown */
+    int rates_stated;        /* req_per_s and tok_per_s are the file's own (no duration) */
+    const char *tokens_from; /* how the token totals follow from a file's figures, or NULL */
     uint64_t out_tokens, in_tokens, out_unknown, in_unknown;
     llmm_cli_msum m[LLMM_CLI_M_COUNT];
     double rel_error; /* the sketches' guaranteed relative error */
@@ -137,6 +155,7 @@ typedef struct llmm_cli_summary {
     uint64_t good;
     uint64_t good_unjudged; /* successes without a TTFT: goodput not computed when > 0 */
     uint64_t good_stats_only; /* runs with statistics only: goodput not computed when > 0 */
+    uint64_t good_sampled;    /* runs listing a sample of requests: not computed when > 0 */
     double good_fraction, good_per_s;
 } llmm_cli_summary;
 

@@ -46,10 +46,10 @@ const llmm_cli_tool llmm_cli_genai_perf_tool = {
         "genai-perf's --goodput limits are not in this file; ours uses --slo",
     }};
 
-enum { G_ROOT = 1, G_EXPS, G_EXP, G_MODE, G_REQS, G_REQ, G_TS, G_OUTS, G_OUT };
+enum { G_ROOT = 1, G_EXPS, G_EXP, G_MODE, G_REQS, G_REQ, G_TS, G_OUTS, G_OUT, G_INPUTS };
 enum {
     K_EXPERIMENTS = 1, K_SERVICE, K_ENDPOINT, K_EXPERIMENT, K_REQUESTS, K_MODE, K_VALUE,
-    K_TIMESTAMP, K_RESP_TS, K_RESP_OUT, K_RESPONSE
+    K_TIMESTAMP, K_RESP_TS, K_RESP_OUT, K_RESPONSE, K_INPUTS, K_PAYLOAD, K_MODEL
 };
 
 typedef struct gp {
@@ -61,6 +61,7 @@ typedef struct gp {
     uint64_t nreq, ncontent;
     int has_t0;
     char label[64];
+    char model[128]; /* the "model" of its requests' payloads, "" none yet */
     /* the request */
     int64_t ts;
     int has_ts, has_outputs;
@@ -90,11 +91,13 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
     static const int exp_id[] = {K_EXPERIMENT, K_REQUESTS};
     static const char *const mode[] = {"mode", "value"};
     static const int mode_id[] = {K_MODE, K_VALUE};
-    static const char *const req[] = {"timestamp", "response_timestamps", "response_outputs"};
-    static const int req_id[] = {K_TIMESTAMP, K_RESP_TS, K_RESP_OUT};
+    static const char *const req[] = {"timestamp", "response_timestamps", "response_outputs",
+                                      "request_inputs"};
+    static const int req_id[] = {K_TIMESTAMP, K_RESP_TS, K_RESP_OUT, K_INPUTS};
+    static const char *const inputs[] = {"payload"};
+    static const int inputs_id[] = {K_PAYLOAD};
     static const char *const out[] = {"response", "text_output"};
     static const int out_id[] = {K_RESPONSE, K_RESPONSE};
-    (void)self;
     switch (f->type) {
     case G_ROOT:
         return lookup(k, len, root, root_id, 3, 6);
@@ -103,7 +106,10 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
     case G_MODE:
         return lookup(k, len, mode, mode_id, 2, 1);
     case G_REQ:
-        return lookup(k, len, req, req_id, 3, 0);
+        return lookup(k, len, req, req_id, 4, 0);
+    case G_INPUTS: /* the payload is read only until an experiment's model is known */
+        return ((gp *)self)->model[0] ? LLMM_CLI_JSON_SKIP
+                                      : lookup(k, len, inputs, inputs_id, 1, 1);
     case G_OUT:
         return lookup(k, len, out, out_id, 2, 3);
     default:
@@ -119,6 +125,43 @@ static void begin_experiment(gp *p)
     p->last_end = INT64_MIN;
     p->nreq = p->ncontent = 0;
     p->label[0] = '\0';
+    p->model[0] = '\0';
+}
+
+/* The request payload's JSON (a string in the file): its top-level "model". */
+static int payload_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
+{
+    (void)self;
+    return f->type == 1 && llmm_cli_key_is(k, len, "model") ? K_MODEL | LLMM_CLI_JSON_TEXT
+                                                             : LLMM_CLI_JSON_SKIP;
+}
+
+static int payload_open(void *self, llmm_cli_json_frame *parent, int map)
+{
+    (void)self;
+    return !parent && map ? 1 : LLMM_CLI_JSON_SKIP;
+}
+
+static int payload_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_value *v)
+{
+    gp *p = self;
+    if (!f || f->key != K_MODEL || v->kind != K_STRING)
+        return 1;
+    snprintf(p->model, sizeof p->model, "%.*s", (int)(v->len > 127 ? 127 : v->len), v->text);
+    return 0; /* found: stop */
+}
+
+static const llmm_cli_json_handler payload_handler = {payload_key, payload_open, payload_scalar,
+                                                      NULL};
+
+/* The model of a payload, into p->model; a payload that is not JSON names none. The
+ * response parser's tokenizer is free between requests' responses. */
+static int payload_model(gp *p, const char *text, size_t len)
+{
+    llmm_cli_json_init(&p->st.inner, &payload_handler, p, 0);
+    if (llmm_cli_json_feed(&p->st.inner, text, len) == LLMM_CLI_JSON_NOMEM)
+        return llmm_cli_jr_fail(&p->jr, LLMM_CLI_ENOMEM, "out of memory");
+    return 1;
 }
 
 static int on_open(void *self, llmm_cli_json_frame *parent, int map)
@@ -147,7 +190,11 @@ static int on_open(void *self, llmm_cli_json_frame *parent, int map)
             want_map = 1;
             break;
         case G_REQ:
-            want = parent->key == K_RESP_TS ? G_TS : parent->key == K_RESP_OUT ? G_OUTS : -1;
+            want = parent->key == K_RESP_TS    ? G_TS
+                   : parent->key == K_RESP_OUT ? G_OUTS
+                   : parent->key == K_INPUTS   ? G_INPUTS
+                                               : -1;
+            want_map = want == G_INPUTS;
             break;
         case G_OUTS:
             want = G_OUT;
@@ -157,7 +204,7 @@ static int on_open(void *self, llmm_cli_json_frame *parent, int map)
             break;
         }
     }
-    if (want < 0)
+    if (want < 0 || (want == G_INPUTS && !map)) /* request_inputs not an object: not read */
         return LLMM_CLI_JSON_SKIP;
     if (map != want_map)
         return STOP(p, "found %s where %s belongs", map ? "an object" : "a list",
@@ -200,6 +247,8 @@ static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_val
         }
         return 1;
     case G_REQ:
+        if (f->key == K_INPUTS)
+            return 1;
         if (f->key != K_TIMESTAMP) {
             if (v->kind != K_NULL)
                 return FAIL(p, "requests[%zu].%s is %s, expected a list", f[-1].idx,
@@ -214,6 +263,9 @@ static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_val
         p->ts = n;
         p->has_ts = 1;
         return 1;
+    case G_INPUTS:
+        return f->key == K_PAYLOAD && v->kind == K_STRING ? payload_model(p, v->text, v->len)
+                                                          : 1;
     case G_TS:
         if (!llmm_cli_json_int(v, &n))
             return FAIL(p, "requests[%zu].response_timestamps[%zu] is not an integer >= 0",
@@ -317,6 +369,7 @@ static int end_experiment(gp *p)
     if (p->ncontent > 0)
         dur = (double)(p->last_end - p->first_start) * 1e-9;
     p->run.duration_s = dur;
+    p->run.duration_from = "genai-perf's: first request sent to last response with text";
     if (dur > 0) {
         double rate = (double)p->nreq / dur;
         static const char name[] = "request_throughput (genai-perf's definition)";
@@ -331,6 +384,7 @@ static int end_experiment(gp *p)
     snprintf(label, sizeof label, "%s %g", p->label[0] ? p->label : "mode",
              !isnan(p->run.concurrency) ? p->run.concurrency : p->run.request_rate);
     p->run.label = label;
+    p->run.model = p->model[0] ? p->model : NULL;
     p->run.completed = (int64_t)p->ncontent;
     return llmm_cli_jr_run_end(&p->jr, &p->run);
 }

@@ -33,7 +33,27 @@ static const struct { const char *name; int metric; } metrics[] = {
     {"time_to_first_token", LLMM_CLI_FM_TTFT},
     {"inter_token_latency", LLMM_CLI_FM_TPOT},
     {"output_token_throughput", LLMM_CLI_FM_OUT_TOK_RATE},
+    {"output_sequence_length", LLMM_CLI_FM_OUT_TOKENS}, /* per request: avg is a mean */
+    {"input_sequence_length", LLMM_CLI_FM_IN_TOKENS},
+    {"benchmark_duration", LLMM_CLI_FM_DURATION}, /* AIPerf's */
+    {"error_request_count", LLMM_CLI_FM_FAILED},  /* AIPerf's, null without errors */
 };
+
+/* AIPerf (genai-perf's successor) writes the same layout as profile_export_aiperf.json, with
+ * its benchmark_duration and error counts; its figures are labelled as its own. */
+static const llmm_cli_tool aiperf_tool = {
+    "AIPerf",
+    "numpy.percentile (linear interpolation) over the successful requests",
+    {
+        "the same: to the first response with text",
+        "AIPerf's inter_token_latency is (E2E - TTFT) / (OSL - 1) per request, our TPOT",
+        "AIPerf's inter_chunk_latency is the gap between streamed chunks, our ITL",
+        "the same: to the last response",
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+    }};
 
 #define NSTAT 32
 
@@ -43,12 +63,14 @@ typedef struct gps {
     /* the metric object being read: its numbers wait for its unit */
     char metric[40];
     int our_metric;
+    double out_mean, in_mean; /* output_ and input_sequence_length.avg, NaN unstated */
     char unit[24];
     char stat_name[NSTAT][8];
     double stat_value[NSTAT];
     size_t nstat;
     uint64_t nmetrics;
     char model[96];
+    int aiperf; /* keys only AIPerf writes: benchmark_duration, was_cancelled, error_summary */
 } gps;
 
 static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
@@ -56,6 +78,9 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
     gps *p = self;
     switch (f->type) {
     case S_ROOT:
+        if (llmm_cli_key_is(k, len, "benchmark_duration") ||
+            llmm_cli_key_is(k, len, "was_cancelled") || llmm_cli_key_is(k, len, "error_summary"))
+            p->aiperf = 1;
         if (llmm_cli_key_is(k, len, "input_config"))
             return 1;
         if (llmm_cli_key_is(k, len, "telemetry_stats") || llmm_cli_key_is(k, len, "sessions"))
@@ -71,13 +96,16 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
         p->stat_name[p->nstat][len] = '\0';
         return 0;
     case S_CONFIG: /* the older flat input_config.concurrency, or perf_analyzer's */
-        return llmm_cli_key_is(k, len, "perf_analyzer")  ? 0
+        return llmm_cli_key_is(k, len, "perf_analyzer") || llmm_cli_key_is(k, len, "endpoint")
+                   ? 0
                : llmm_cli_key_is(k, len, "concurrency")  ? 1
                : llmm_cli_key_is(k, len, "request_rate") ? 2
                : llmm_cli_key_is(k, len, "model") || llmm_cli_key_is(k, len, "model_names")
                    ? 3 | LLMM_CLI_JSON_TEXT
                    : LLMM_CLI_JSON_SKIP;
-    case S_PA:
+    case S_PA: /* perf_analyzer.stimulus, or AIPerf's endpoint.model_names */
+        if (llmm_cli_key_is(k, len, "model_names"))
+            return 3 | LLMM_CLI_JSON_TEXT;
         return llmm_cli_key_is(k, len, "stimulus") ? 0 : LLMM_CLI_JSON_SKIP;
     default: /* S_STIMULUS */
         return llmm_cli_key_is(k, len, "concurrency")    ? 1
@@ -89,7 +117,7 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
 static int on_open(void *self, llmm_cli_json_frame *parent, int map)
 {
     gps *p = self;
-    if (parent && parent->type == S_CONFIG && parent->key == 3)
+    if (parent && (parent->type == S_CONFIG || parent->type == S_PA) && parent->key == 3)
         return map ? LLMM_CLI_JSON_SKIP : S_MODELS | LLMM_CLI_JSON_TEXT; /* ["model", ...] */
     if (!map)
         return parent ? LLMM_CLI_JSON_SKIP
@@ -133,7 +161,8 @@ static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_val
         } else if (v->kind == K_NUMBER) {
             p->stat_value[p->nstat++] = v->num;
         }
-    } else if ((f->type == S_CONFIG && f->key == 3) || f->type == S_MODELS) {
+    } else if (((f->type == S_CONFIG || f->type == S_PA) && f->key == 3) ||
+               f->type == S_MODELS) {
         if (v->kind == K_STRING && !p->model[0])
             snprintf(p->model, sizeof p->model, "%.*s", (int)(v->len > 95 ? 95 : v->len), v->text);
     } else if ((f->type == S_STIMULUS || f->type == S_CONFIG) && v->kind == K_NUMBER &&
@@ -179,8 +208,15 @@ static int end_metric(gps *p)
         double q;
         int stat = stat_of(p->stat_name[i], &q);
         int m = metric;
-        /* rates and counts have only "avg": the value itself */
-        if (metric > LLMM_CLI_FM_E2E && metric != LLMM_CLI_FM_OTHER) {
+        if (metric == LLMM_CLI_FM_OUT_TOKENS || metric == LLMM_CLI_FM_IN_TOKENS) {
+            if (stat != LLMM_CLI_ST_MEAN) /* the mean length of a request, not a total */
+                m = LLMM_CLI_FM_OTHER;
+            else if (metric == LLMM_CLI_FM_OUT_TOKENS)
+                p->out_mean = p->stat_value[i];
+            else
+                p->in_mean = p->stat_value[i];
+        } else if (metric > LLMM_CLI_FM_E2E && metric != LLMM_CLI_FM_OTHER) {
+            /* rates and counts have only "avg": the value itself */
             if (stat != LLMM_CLI_ST_MEAN)
                 m = LLMM_CLI_FM_OTHER;
             else
@@ -189,6 +225,10 @@ static int end_metric(gps *p)
         snprintf(name, sizeof name, "%s.%s", p->metric, p->stat_name[i]);
         if (m == LLMM_CLI_FM_COMPLETED && p->stat_value[i] >= 0 && p->stat_value[i] < 9e15)
             p->run.completed = (int64_t)p->stat_value[i];
+        if (m == LLMM_CLI_FM_FAILED && p->stat_value[i] >= 0 && p->stat_value[i] < 9e15)
+            p->run.failed = (int64_t)p->stat_value[i];
+        if (m == LLMM_CLI_FM_DURATION && p->stat_value[i] > 0 && isfinite(p->stat_value[i]))
+            p->run.duration_s = ms ? p->stat_value[i] * 1e-3 : p->stat_value[i];
         if (!llmm_cli_jr_figure(&p->jr, name, strlen(name), m, stat, q, p->stat_value[i],
                                 p->unit[0] ? p->unit : "", ms ? p->stat_value[i] * 1e-3
                                                               : p->stat_value[i]))
@@ -215,6 +255,13 @@ static int on_close(void *self, llmm_cli_json_frame *f)
         p->run.label = label[0] ? label : NULL;
         p->run.model = p->model[0] ? p->model : NULL;
         p->run.stats_only = 1;
+        if (p->run.completed >= 0 && p->out_mean >= 0 && p->in_mean >= 0) {
+            /* tokens = genai-perf's mean lengths x request_count; its throughputs as stated */
+            p->run.out_tokens = llround(p->out_mean * (double)p->run.completed);
+            p->run.in_tokens = llround(p->in_mean * (double)p->run.completed);
+            p->run.tokens_from = "the file's output_sequence_length.avg and "
+                                 "input_sequence_length.avg x request_count";
+        }
         return llmm_cli_jr_run_end(&p->jr, &p->run);
     }
     return 1;
@@ -225,14 +272,18 @@ static const llmm_cli_json_handler handler = {on_key, on_open, on_scalar, on_clo
 static void gps_init(llmm_cli_jreader *r)
 {
     llmm_cli_run_init(&((gps *)r)->run);
+    ((gps *)r)->out_mean = ((gps *)r)->in_mean = NAN;
 }
 
 static int gps_end(llmm_cli_jreader *r, llmm_cli_error *err)
 {
     (void)err;
+    if (((gps *)r)->aiperf)
+        r->info.tool = &aiperf_tool;
     snprintf(r->info.layout, sizeof r->info.layout,
-             "genai-perf profile_export_genai_perf.json: statistics only, no per-request "
-             "samples");
+             "%s: statistics only, no per-request samples",
+             ((gps *)r)->aiperf ? "AIPerf profile_export_aiperf.json"
+                                : "genai-perf profile_export_genai_perf.json");
     return LLMM_CLI_OK;
 }
 

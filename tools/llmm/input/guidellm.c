@@ -41,14 +41,14 @@ static const llmm_cli_tool guidellm_tool = {
 
 enum {
     B_ROOT = 1, B_META, B_LIST, B_BENCH, B_CONFIG, B_STRATEGY, B_SCHED, B_METRICS, B_TOTALS,
-    B_DIST, B_D, B_PCTS, B_REQS, B_RLIST, B_REQ, B_INFO, B_TIMINGS
+    B_DIST, B_D, B_PCTS, B_REQS, B_RLIST, B_REQ, B_INFO, B_TIMINGS, B_RARGS, B_BACKEND, B_WORKER
 };
 
 /* Key labels: the frame they lead to (a container) or a number slot below. */
 enum {
     N_START = 100, N_END, N_DURATION, N_MSTART, N_MEND, N_TYPE, N_STREAMS, N_RATE, N_MAXCONC,
-    N_T_START, N_T_FIRST, N_T_LAST, N_T_END, N_OUT, N_IN, N_TOTAL0, N_STAT = 200,
-    N_PCT = N_STAT + 100
+    N_T_START, N_T_FIRST, N_T_LAST, N_T_END, N_OUT, N_IN, N_MODEL, N_TOTAL0, N_STAT = 200,
+    N_SUM = N_STAT + 50, N_PCT = N_STAT + 100
 };
 
 typedef struct keymap {
@@ -56,13 +56,16 @@ typedef struct keymap {
     int label;
 } keymap;
 
-static const keymap root_keys[] = {{"benchmarks", B_LIST}, {"metadata", B_META}, {NULL, 0}};
+static const keymap root_keys[] = {
+    {"benchmarks", B_LIST}, {"metadata", B_META}, {"args", B_RARGS}, {NULL, 0}};
 static const keymap bench_keys[] = {
     {"config", B_CONFIG},   {"args", B_CONFIG},         {"scheduler_metrics", B_SCHED},
     {"metrics", B_METRICS}, {"requests", B_REQS},       {"request_totals", B_TOTALS},
     {"start_time", N_START}, {"end_time", N_END},       {"duration", N_DURATION},
-    {NULL, 0}};
-static const keymap config_keys[] = {{"strategy", B_STRATEGY}, {NULL, 0}};
+    {"worker", B_WORKER},   {NULL, 0}};
+static const keymap config_keys[] = {{"strategy", B_STRATEGY}, {"backend", B_BACKEND}, {NULL, 0}};
+static const keymap model_keys[] = {{"model", N_MODEL | LLMM_CLI_JSON_TEXT}, {NULL, 0}};
+static const keymap worker_keys[] = {{"backend_model", N_MODEL | LLMM_CLI_JSON_TEXT}, {NULL, 0}};
 static const keymap strategy_keys[] = {{"type_", N_TYPE | LLMM_CLI_JSON_TEXT},
                                        {"streams", N_STREAMS},
                                        {"rate", N_RATE},
@@ -93,6 +96,7 @@ static const keymap d_keys[] = {{"mean", N_STAT + LLMM_CLI_ST_MEAN},
                                 {"min", N_STAT + LLMM_CLI_ST_MIN},
                                 {"max", N_STAT + LLMM_CLI_ST_MAX},
                                 {"count", N_STAT + LLMM_CLI_ST_COUNT_OF},
+                                {"total_sum", N_SUM},
                                 {"percentiles", B_PCTS},
                                 {NULL, 0}};
 
@@ -157,6 +161,11 @@ static int on_key(void *self, llmm_cli_json_frame *f, const char *k, size_t len)
         return find(info_keys, k, len);
     case B_TIMINGS:
         return find(timing_keys, k, len);
+    case B_RARGS:
+    case B_BACKEND:
+        return find(model_keys, k, len);
+    case B_WORKER:
+        return find(worker_keys, k, len);
     default:
         return LLMM_CLI_JSON_SKIP;
     }
@@ -171,6 +180,7 @@ static void begin_benchmark(llmm_cli_guidellm *p)
     p->strategy[0] = '\0';
     p->streams = p->rate = p->max_conc = NAN;
     p->reqs.n = 0;
+    p->bench_model[0] = '\0';
 }
 
 static int on_open(void *self, llmm_cli_json_frame *parent, int map)
@@ -234,7 +244,17 @@ static int figure(llmm_cli_guidellm *p, int label, double v)
     char name[96];
     int stat, metric = LLMM_CLI_FM_OTHER, ms = strstr(p->dist, "_ms") != NULL;
     double q = NAN;
-    const char *unit = ms ? "ms" : strcmp(p->dist, "request_latency") == 0 ? "s"
+    const char *unit;
+    if (label == N_SUM) { /* the token totals (a run that lists a sample needs them) */
+        int out = strcmp(p->dist, "output_token_count") == 0;
+        if (!out && strcmp(p->dist, "prompt_token_count") != 0)
+            return 1;
+        snprintf(name, sizeof name, "%s.total_sum", p->dist);
+        return llmm_cli_jr_figure(&p->jr, name, strlen(name),
+                                  out ? LLMM_CLI_FM_OUT_TOKENS : LLMM_CLI_FM_IN_TOKENS,
+                                  LLMM_CLI_ST_VALUE, NAN, v, "count", v);
+    }
+    unit = ms ? "ms" : strcmp(p->dist, "request_latency") == 0 ? "s"
                                : strstr(p->dist, "per_second")              ? "/s"
                                                                             : "";
     if (label == N_PCT) {
@@ -305,6 +325,11 @@ static int on_scalar(void *self, llmm_cli_json_frame *f, const llmm_cli_json_val
                  v->text);
         return 1;
     }
+    if (f->key == N_MODEL && v->kind == K_STRING) {
+        char *m = f->type == B_RARGS ? p->root_model : p->bench_model;
+        snprintf(m, sizeof p->root_model, "%.*s", (int)(v->len > 127 ? 127 : v->len), v->text);
+        return 1;
+    }
     if (v->kind != K_NUMBER)
         return 1; /* null: not measured */
     if (f->key >= N_STAT)
@@ -366,6 +391,7 @@ static int end_benchmark(llmm_cli_guidellm *p)
         return 0;
     strategy(p, label, sizeof label);
     p->run.label = label;
+    p->run.model = p->bench_model[0] ? p->bench_model : p->root_model[0] ? p->root_model : NULL;
     p->run.completed = p->totals[GL_SUCCESSFUL];
     p->run.failed = p->totals[GL_ERRORED];
     return llmm_cli_jr_run_end(&p->jr, &p->run);

@@ -38,6 +38,9 @@ typedef struct llmm_cli_guidellm {
     double pct_q;                       /* its quantile (0.999) */
     int layout_v03, layout_meta;
     uint64_t sampled_benchmarks;
+    /* the model: the root args.model (v0.5, v0.6), a benchmark's config.backend.model (v0.5
+     * on) or worker.backend_model (v0.3, v0.4); "" unstated */
+    char root_model[128], bench_model[128];
 } llmm_cli_guidellm;
 
 void llmm_cli_gl_reqs_free(gl_reqs *r);

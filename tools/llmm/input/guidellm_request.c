@@ -98,14 +98,17 @@ int llmm_cli_gl_deliver(llmm_cli_guidellm *p)
     for (int l = 0; l < GL_LISTS; l++) {
         if (p->totals[l] >= 0 && (uint64_t)p->totals[l] > kept[l]) {
             p->sampled_benchmarks++;
+            p->run.sampled = p->totals[GL_SUCCESSFUL] >= 0;
             llmm_cli_jr_note(&p->jr,
                              "benchmark %llu lists %llu of the %lld %s requests GuideLLM "
-                             "counted (a sample): the report's counts and percentiles are "
-                             "over the listed ones",
+                             "counted (a sample): the report's counts, tokens and throughput "
+                             "are GuideLLM's totals (request_totals, total_sum), its "
+                             "percentiles are over the listed requests",
                              (unsigned long long)p->jr.info.runs, (unsigned long long)kept[l],
                              (long long)p->totals[l],
-                             l == GL_SUCCESSFUL ? "successful" : l == GL_ERRORED ? "errored"
-                                                                                 : "incomplete");
+                             l == GL_SUCCESSFUL ? "successful"
+                             : l == GL_ERRORED  ? "errored"
+                                                : "incomplete");
             break;
         }
     }

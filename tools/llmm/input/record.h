@@ -93,9 +93,13 @@ typedef struct llmm_cli_run {
     int64_t completed;    /* the tool's own counts */
     int64_t failed;
     int stats_only;       /* no per-request samples: the figures below are all there is */
+    int sampled;          /* the records are a sample of the run's requests (GuideLLM's
+                             sample_requests): its counts are completed and failed above, its
+                             tokens its figures; the records give percentiles only */
     /* a run with statistics only: its output and input token totals when they follow from
      * its figures without being one (LLMPerf: mean x completed), else -1 */
     int64_t out_tokens, in_tokens;
+    const char *tokens_from; /* how those totals follow (static), NULL: stated or -1 */
     /* how duration_s follows from the run's figures when the run states none (LLMPerf:
      * "completed / results_num_completed_requests_per_min"), NULL: stated as such */
     const char *duration_from;

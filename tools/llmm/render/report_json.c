@@ -50,9 +50,19 @@ static void inputs(llmm_cli_jw *w, const llmm_cli_report *r)
 void llmm_cli_counts_json(llmm_cli_jw *w, const llmm_cli_summary *s)
 {
     llmm_cli_jw_key_map(w, "requests");
-    llmm_cli_jw_kv_u64(w, "total", s->total);
-    llmm_cli_jw_kv_u64(w, "completed", s->completed);
-    llmm_cli_jw_kv_u64(w, "failed", s->failed);
+    if (s->failed_unknown) { /* a run states no failures: null total and failed */
+        llmm_cli_jw_kv(w, "total", NAN);
+        llmm_cli_jw_kv_u64(w, "completed", s->completed);
+        llmm_cli_jw_kv(w, "failed", NAN);
+    } else {
+        llmm_cli_jw_kv_u64(w, "total", s->total);
+        llmm_cli_jw_kv_u64(w, "completed", s->completed);
+        llmm_cli_jw_kv_u64(w, "failed", s->failed);
+    }
+    if (s->sampled_runs) { /* percentiles over a sample of the requests */
+        llmm_cli_jw_kv_u64(w, "sampled_runs", s->sampled_runs);
+        llmm_cli_jw_kv_u64(w, "percentile_sample", s->sample_records);
+    }
     if (s->kinds.nkinds) { /* where the inputs name the kinds of failure */
         llmm_cli_jw_key_map(w, "failures_by_reason");
         for (size_t i = 0; i < s->kinds.nkinds; i++)
@@ -72,6 +82,9 @@ static void basics(llmm_cli_jw *w, const llmm_cli_report *r)
     llmm_cli_jw_key_map(w, "throughput");
     LLMM_CLI_JW_NUMS(w, {"req_per_s", s->req_per_s}, {"tok_per_s", s->tok_per_s},
                      {"total_tok_per_s", s->total_tok_per_s});
+    llmm_cli_jw_kv_bool(w, "rates_from_tool", s->rates_stated);
+    if (s->tokens_from)
+        llmm_cli_jw_kv_str(w, "tokens_from", s->tokens_from);
     llmm_cli_jw_kv_u64(w, "output_tokens", s->out_tokens);
     llmm_cli_jw_kv_u64(w, "input_tokens", s->in_tokens);
     llmm_cli_jw_kv(w, "duration_s", s->duration_s);
@@ -98,6 +111,8 @@ static void metrics(llmm_cli_jw *w, const llmm_cli_report *r)
         llmm_cli_jw_kv_u64(w, "count", ms->count);
         LLMM_CLI_JW_NUMS(w, {"mean", ms->mean}, {"min", ms->min}, {"max", ms->max});
         quantiles(w, ms->q);
+        if (m == LLMM_CLI_M_TPOT && s->one_response) /* not streamed: undefined, never 0 */
+            llmm_cli_jw_kv_u64(w, "undefined_not_streamed", s->one_response);
         if (ms->has_exact) {
             llmm_cli_jw_key_map(w, "numpy_linear");
             quantiles(w, ms->lin);
@@ -122,6 +137,7 @@ static void goodput(llmm_cli_jw *w, const llmm_cli_report *r)
     llmm_cli_jw_kv_u64(w, "good_requests", s->good);
     llmm_cli_jw_kv_u64(w, "unjudged_requests", s->good_unjudged);
     llmm_cli_jw_kv_u64(w, "statistics_only_runs", s->good_stats_only);
+    llmm_cli_jw_kv_u64(w, "sampled_runs", s->good_sampled);
     LLMM_CLI_JW_NUMS(w, {"fraction", s->good_fraction}, {"req_per_s", s->good_per_s});
     llmm_cli_jw_map_end(w);
 }
@@ -200,6 +216,8 @@ static void slo_verdict(llmm_cli_jw *w, const llmm_cli_report *r)
     LLMM_CLI_JW_NUMS(w, {"error_rate", v->error_rate}, {"err_max", v->err_max});
     llmm_cli_jw_kv_bool(w, "errors_ok", v->errors_ok);
     llmm_cli_jw_kv_bool(w, "errors_judged", v->errors_judged);
+    if (v->errors_why)
+        llmm_cli_jw_kv_str(w, "errors_not_judged", v->errors_why);
     llmm_cli_jw_kv_bool(w, "satisfied", v->satisfied && !v->unjudged);
     llmm_cli_jw_kv_str(w, "verdict",
                        !v->satisfied ? "violated"

@@ -80,9 +80,14 @@ static void requests(const llmm_cli_report *r, FILE *o)
                 r->trace.runs_stats_only == 1 ? "" : "s", r->trace.runs_stats_only == 1 ? "s" : "",
                 r->trace.runs_stats_only == 1 ? "its" : "their",
                 r->trace.runs_stats_only == 1 ? "its" : "their");
-    fprintf(o, "  %llu total, %llu completed, %llu failed", (unsigned long long)s->total,
-            (unsigned long long)s->completed, (unsigned long long)s->failed);
-    if (isnan(s->error_rate))
+    if (s->failed_unknown) /* some run states no failures: no count to show */
+        fprintf(o, "  %llu completed, failures not stated", (unsigned long long)s->completed);
+    else
+        fprintf(o, "  %llu total, %llu completed, %llu failed", (unsigned long long)s->total,
+                (unsigned long long)s->completed, (unsigned long long)s->failed);
+    if (s->failed_unknown)
+        fputs(" (error rate n/a)\n", o);
+    else if (isnan(s->error_rate))
         fputs(" (error rate n/a)\n", o);
     else
         fprintf(o, " (error rate %.3f %%)\n", 100.0 * s->error_rate);
@@ -93,13 +98,27 @@ static void requests(const llmm_cli_report *r, FILE *o)
         fprintf(o, ", %llu of other kinds", (unsigned long long)s->kinds.other);
     if (s->kinds.nkinds)
         fputc('\n', o);
+    if (s->sampled_runs)
+        fprintf(o,
+                "  %llu run%s list%s only a sample of %s requests (%llu listed): the counts,\n"
+                "  tokens and throughput are the run%s own totals; the latency percentiles\n"
+                "  are over the sample\n",
+                (unsigned long long)s->sampled_runs, s->sampled_runs == 1 ? "" : "s",
+                s->sampled_runs == 1 ? "s" : "", s->sampled_runs == 1 ? "its" : "their",
+                (unsigned long long)s->sample_records, s->sampled_runs == 1 ? "'s" : "s'");
     heading(o, "Throughput");
     fputs("  ", o);
     rate(o, s->req_per_s, "req/s, ");
     rate(o, s->tok_per_s, "output tok/s, ");
     rate(o, s->total_tok_per_s, "total tok/s\n");
+    if (s->rates_stated)
+        fputs("  (the rates are the tool's own, as the file states them: it states no "
+              "duration)\n",
+              o);
     fprintf(o, "  %llu output and %llu input tokens", (unsigned long long)s->out_tokens,
             (unsigned long long)s->in_tokens);
+    if (s->tokens_from)
+        fprintf(o, " (%s)", s->tokens_from);
     if (s->out_unknown)
         fprintf(o, " (%llu completed requests without a token count)",
                 (unsigned long long)s->out_unknown);
@@ -137,7 +156,13 @@ static void table(const llmm_cli_summary *s, int exact, FILE *o)
 static void latency(const llmm_cli_report *r, FILE *o)
 {
     const llmm_cli_summary *s = &r->sum;
-    heading(o, "Latency percentiles (milliseconds)");
+    if (r->sum.sampled_runs)
+        fprintf(o,
+                "\nLatency percentiles (milliseconds, over a sample of %llu listed "
+                "requests)\n",
+                (unsigned long long)r->sum.sample_records);
+    else
+        heading(o, "Latency percentiles (milliseconds)");
     table(s, 0, o);
     fprintf(o,
             "  Percentile rule: nearest rank, rank = max(1, ceil(q*n)), read from llmm sketches\n"
@@ -157,11 +182,20 @@ static void latency(const llmm_cli_report *r, FILE *o)
         int any = 0;
         for (size_t i = 0; i < r->ninputs; i++)
             any |= r->inputs[i].info.has_itls;
-        fputs(any ? "  ITL: no successful request streamed more than one chunk.\n"
-                  : "  ITL: the inputs carry no per-token times (CSV, JSONL without \"itls\",\n"
-                    "  GuideLLM, LLMPerf).\n",
+        fputs(s->one_response ? "  ITL: not streamed (every token in one response): no gap "
+                                "to measure.\n"
+              : any           ? "  ITL: no successful request streamed more than one chunk.\n"
+                    : "  ITL: the inputs carry no per-token times (CSV, JSONL without \"itls\",\n"
+                      "  GuideLLM, LLMPerf).\n",
               o);
     }
+    if (s->one_response)
+        fprintf(o,
+                "  TPOT: %llu request%s received every token in one response (not streamed):\n"
+                "  no time between tokens was measured, so TPOT is undefined for %s (\"-\"),\n"
+                "  never 0.\n",
+                (unsigned long long)s->one_response, s->one_response == 1 ? "" : "s",
+                s->one_response == 1 ? "it" : "them");
     if (r->exact) {
         heading(o, "Exact percentiles (milliseconds), numpy 'linear' interpolation (--exact)");
         table(s, 1, o);
@@ -191,6 +225,12 @@ static void goodput(const llmm_cli_report *r, FILE *o)
         fprintf(o, "\n  not computed: %llu run%s hold%s statistics only, no request to judge\n",
                 (unsigned long long)s->good_stats_only, s->good_stats_only == 1 ? "" : "s",
                 s->good_stats_only == 1 ? "s" : "");
+        return;
+    }
+    if (s->good_sampled) {
+        fprintf(o, "\n  not computed: %llu run%s list%s only a sample of %s requests\n",
+                (unsigned long long)s->good_sampled, s->good_sampled == 1 ? "" : "s",
+                s->good_sampled == 1 ? "s" : "", s->good_sampled == 1 ? "its" : "their");
         return;
     }
     if (s->good_unjudged) {
@@ -271,7 +311,7 @@ static void slo_verdict(const llmm_cli_report *r, FILE *o)
         fprintf(o, "  %-4s %-7s <= %10.3f ms: ", llmm_cli_metric_label[c->metric], q,
                 c->bound * 1e3);
         if (!c->judged)
-            fputs("not judged (statistics only, without this quantile)\n", o);
+            fputs("not judged (statistics only or a sample, without this quantile)\n", o);
         else if (isinf(c->latency))
             fputs("no successful request", o);
         else
@@ -279,23 +319,33 @@ static void slo_verdict(const llmm_cli_report *r, FILE *o)
         if (c->judged)
             fprintf(o, "  %s\n", c->latency_ok ? "met" : "VIOLATED");
         if (c->figure[0])
-            fprintf(o, "       the tool's own %s, from a run with statistics only:\n       %s\n",
+            fprintf(o, "       the tool's own %s, from a run with statistics only or a sample:\n"
+                       "       %s\n",
                     c->figure, c->rule ? c->rule : "the tool's rule");
     }
     if (v->errors_judged)
         fprintf(o, "  error rate <= %.3f %%: %.3f %%  %s\n", 100.0 * v->err_max,
                 100.0 * v->error_rate, v->errors_ok ? "met" : "VIOLATED");
     else
-        fprintf(o, "  error rate <= %.3f %%: not judged (a run states no request counts)\n",
-                100.0 * v->err_max);
+        fprintf(o, "  error rate <= %.3f %%: not judged (%s)\n", 100.0 * v->err_max,
+                v->errors_why ? v->errors_why : "a run states no request counts");
     fprintf(o, "  verdict: %s\n",
             !v->satisfied ? "SLO VIOLATED"
             : v->unjudged ? "not judged (nothing violated, but not every "
                             "check could be made)"
                           : "SLO met");
-    fprintf(o, "  llmm_slo_check: the %s (nearest rank, from the sketch) of successful requests\n"
-               "  against each bound, failed requests / all requests against the error bound.\n",
-            q);
+    if (v->by_us)
+        fprintf(o,
+                "  llmm_slo_check: the %s (nearest rank, from the sketch) of successful "
+                "requests\n  against each bound%s.\n",
+                q, v->by_tool ? "; the checks marked as the tool's own: its stated figure" : "");
+    else if (v->by_tool)
+        fprintf(o,
+                "  judged on the tool's own stated %s (its rule, above), not on our "
+                "sketches.\n",
+                q);
+    if (v->errors_judged)
+        fputs("  error rate: failed requests / all requests against the error bound.\n", o);
 }
 
 static void attribution(const llmm_cli_spikes *sp, FILE *o)

@@ -67,7 +67,7 @@ static void wrap_start(wrap *w, FILE *o, const char *head, const char *prefix)
     int n = fprintf(o, "    %-21s", head);
     w->o = o;
     w->items = 0;
-    if (n > 25) {
+    if (strlen(head) >= 21) { /* no room for a space after it: the figures go below */
         fprintf(o, "\n%25s", "");
         n = 25;
     }
