@@ -413,8 +413,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     server *srv = cls;
     const char *accept, *ctype = NULL;
     llmm_prom_format fmt;
-    const uint8_t *data;
-    size_t len;
     llmm_status st;
     enum MHD_Result ret;
     (void)version;
@@ -427,13 +425,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     llmm_prom_negotiate_openmetrics(accept, &fmt, &ctype);
     pthread_mutex_lock(&srv->scrape_lock);
     st = build_exposition(srv, fmt);
-    if (st == LLMM_OK)
-        st = llmm_prom_writer_data(srv->writer, &data, &len);
-    if (st == LLMM_OK)
-        ret = llmm_http_respond(c, MHD_HTTP_OK, ctype, data, len);
-    else
-        ret = llmm_http_respond(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain",
-                                llmm_strerror(st), strlen(llmm_strerror(st)));
+    ret = llmm_http_respond_exposition(c, st, srv->writer, ctype);
     pthread_mutex_unlock(&srv->scrape_lock);
     return ret;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/internal.h"
+#include "sketch/codec_internal.h"
 #include "llmmetrics/export.h"
 
 /* ---- byte sink (sink.c) ------------------------------------------------------------------
@@ -42,7 +43,11 @@ void llmm__put_om_double(llmm__sink *s, double v);
 void llmm__put_json_double(llmm__sink *s, double v);
 
 /* ---- protobuf wire encoding (pb.c) ------------------------------------------------------- */
-size_t llmm__varint_len(uint64_t v);
+/* Bytes of v's varint: protobuf's varints are the sketch codec's LEB128 ones. */
+static inline size_t llmm__varint_len(uint64_t v)
+{
+    return llmm__uvarint_len(v);
+}
 void llmm__pb_varint(llmm__sink *s, uint64_t v);
 void llmm__pb_tag(llmm__sink *s, uint32_t field, uint32_t wire);
 void llmm__pb_uint(llmm__sink *s, uint32_t field, uint64_t v);

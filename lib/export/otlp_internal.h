@@ -69,7 +69,6 @@ llmm_status llmm__otlp_check_common(llmm_otlp_encoding enc, const uint8_t *buf, 
 int llmm__otlp_text_ok(const char *z);
 llmm_status llmm__otlp_check_scope(const char *resource_attributes, const char *scope_name,
                                    const char *scope_version, const char *scope_attributes);
-int llmm__otlp_id_zero(const uint8_t *id, size_t n);
 /* Element i of a caller array of caller-sized structs: the stride is element 0's size. */
 const void *llmm__otlp_elem(const void *base, size_t i);
 llmm_status llmm__otlp_check_array(const void *base, size_t n, llmm_struct_kind kind);

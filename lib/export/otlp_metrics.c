@@ -99,9 +99,9 @@ static llmm_status exemplars(llmm__ow *w, uint32_t field, const llmm_otlp_point 
         llmm__ow_begin(w, field, "exemplars", LLMM__OW_REP);
         llmm__ow_fixed64(w, 2, "timeUnixNano", e.time_unix_nano);
         llmm__ow_double(w, 3, "asDouble", e.value);
-        if (!llmm__otlp_id_zero(e.span_id, sizeof e.span_id))
+        if (!llmm__all_zero(e.span_id, sizeof e.span_id))
             llmm__ow_id(w, 4, "spanId", e.span_id, sizeof e.span_id);
-        if (!llmm__otlp_id_zero(e.trace_id, sizeof e.trace_id))
+        if (!llmm__all_zero(e.trace_id, sizeof e.trace_id))
             llmm__ow_id(w, 5, "traceId", e.trace_id, sizeof e.trace_id);
         llmm__ow_labels(w, 7, "filteredAttributes", e.attributes);
         llmm__ow_end(w);

@@ -47,8 +47,8 @@ static llmm_status attribute(llmm__ow *w, const void *given)
 
 static llmm_status check_span(const llmm_otlp_span *s)
 {
-    if (llmm__otlp_id_zero(s->trace_id, sizeof s->trace_id) ||
-        llmm__otlp_id_zero(s->span_id, sizeof s->span_id))
+    if (llmm__all_zero(s->trace_id, sizeof s->trace_id) ||
+        llmm__all_zero(s->span_id, sizeof s->span_id))
         return LLMM_E_INVALID;
     if (!s->name || !s->name[0] || !llmm__otlp_text_ok(s->name) ||
         !llmm__otlp_text_ok(s->status_message))
@@ -73,7 +73,7 @@ static llmm_status span(llmm__ow *w, const void *given)
     llmm__ow_begin(w, 2, "spans", LLMM__OW_REP);
     llmm__ow_id(w, 1, "traceId", s.trace_id, sizeof s.trace_id);
     llmm__ow_id(w, 2, "spanId", s.span_id, sizeof s.span_id);
-    if (!llmm__otlp_id_zero(s.parent_span_id, sizeof s.parent_span_id))
+    if (!llmm__all_zero(s.parent_span_id, sizeof s.parent_span_id))
         llmm__ow_id(w, 4, "parentSpanId", s.parent_span_id, sizeof s.parent_span_id);
     llmm__ow_string(w, 5, "name", s.name);
     llmm__ow_enum(w, 6, "kind", (uint32_t)s.kind);

@@ -169,18 +169,13 @@ void llmm__ow_string(llmm__ow *w, uint32_t field, const char *key, const char *z
 
 void llmm__ow_id(llmm__ow *w, uint32_t field, const char *key, const uint8_t *id, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
-    size_t i;
     if (!w->json) {
         llmm__pb_bytes(w->s, field, id, n);
         return;
     }
     json_field(w, field, key, LLMM__OW_ONE);
     llmm__putc(w->s, '"');
-    for (i = 0; i < n; i++) {
-        llmm__putc(w->s, hex[id[i] >> 4]);
-        llmm__putc(w->s, hex[id[i] & 15]);
-    }
+    llmm__put_hex(w->s, id, n);
     llmm__putc(w->s, '"');
 }
 
@@ -334,15 +329,6 @@ llmm_status llmm__otlp_check_common(llmm_otlp_encoding enc, const uint8_t *buf, 
 int llmm__otlp_text_ok(const char *z)
 {
     return !z || llmm__utf8_valid(z, strlen(z));
-}
-
-int llmm__otlp_id_zero(const uint8_t *id, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (id[i])
-            return 0;
-    return 1;
 }
 
 const void *llmm__otlp_elem(const void *base, size_t i)

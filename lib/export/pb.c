@@ -10,31 +10,10 @@
 
 #include "export/export_internal.h"
 
-static size_t varint_encode(uint64_t v, uint8_t *out)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        out[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    out[n++] = (uint8_t)v;
-    return n;
-}
-
-size_t llmm__varint_len(uint64_t v)
-{
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
-}
-
 void llmm__pb_varint(llmm__sink *s, uint64_t v)
 {
     uint8_t tmp[10];
-    llmm__put(s, tmp, varint_encode(v, tmp));
+    llmm__put(s, tmp, llmm__uvarint_put(tmp, v));
 }
 
 void llmm__pb_tag(llmm__sink *s, uint32_t field, uint32_t wire)
@@ -115,7 +94,7 @@ void llmm__pb_end(llmm__sink *s, size_t body_start)
     if (s->failed)
         return;
     body = s->len - body_start;
-    k = varint_encode(body, tmp);
+    k = llmm__uvarint_put(tmp, body);
     if (llmm__sink_reserve(s, k)) {
         memmove(s->p + body_start + k, s->p + body_start, body);
         memcpy(s->p + body_start, tmp, k);

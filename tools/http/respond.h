@@ -11,6 +11,8 @@
 
 #include <microhttpd.h>
 
+#include <llmmetrics/export.h>
+
 /* Answer code with len bytes of data (copied) of Content-Type type; a 405 says what is
  * allowed. */
 static inline enum MHD_Result llmm_http_respond(struct MHD_Connection *c, unsigned code,
@@ -42,6 +44,22 @@ static inline int llmm_http_refuse_but_metrics(struct MHD_Connection *c, const c
     else
         return 0;
     return 1;
+}
+
+/* Answer a scrape whose exposition was built into w with status st: the exposition (type
+ * ctype, as negotiated) when st is LLMM_OK, else a 500 naming st. */
+static inline enum MHD_Result llmm_http_respond_exposition(struct MHD_Connection *c,
+                                                           llmm_status st, llmm_prom_writer *w,
+                                                           const char *ctype)
+{
+    const uint8_t *data;
+    size_t len;
+    if (st == LLMM_OK)
+        st = llmm_prom_writer_data(w, &data, &len);
+    if (st == LLMM_OK)
+        return llmm_http_respond(c, MHD_HTTP_OK, ctype, data, len);
+    return llmm_http_respond(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", llmm_strerror(st),
+                             strlen(llmm_strerror(st)));
 }
 
 #endif /* LLMM_HTTP_RESPOND_H */

@@ -63,8 +63,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     llmm_cli_bpfmetrics *m = cls;
     const char *ctype = NULL;
     llmm_prom_format fmt;
-    const uint8_t *data;
-    size_t len;
     llmm_status st;
     enum MHD_Result ret;
     (void)version;
@@ -77,13 +75,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
                         &ctype);
     pthread_mutex_lock(&m->lock);
     st = expose(m, fmt);
-    if (st == LLMM_OK)
-        st = llmm_prom_writer_data(m->w, &data, &len);
-    if (st == LLMM_OK)
-        ret = llmm_http_respond(c, MHD_HTTP_OK, ctype, data, len);
-    else
-        ret = llmm_http_respond(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain",
-                                llmm_strerror(st), strlen(llmm_strerror(st)));
+    ret = llmm_http_respond_exposition(c, st, m->w, ctype);
     pthread_mutex_unlock(&m->lock);
     return ret;
 }
